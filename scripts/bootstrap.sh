@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Installs what chaoslua needs and is missing, and nothing else. Idempotent: a second run is a no-op.
+#   npm dependencies            -> node_modules (npm ci from the lockfile)
+#   redis-server >= 7           -> Debian's package when absent (apt-get), else a message naming it
+#   Toxiproxy server v2.12.0    -> .tools/bin/toxiproxy-server, built with `go install`
+# Exit codes: 0 ready, 3 something could not be installed (the message says what and how).
+set -euo pipefail
+
+QUIET=0
+for arg in "$@"; do
+  case "$arg" in
+    --quiet) QUIET=1 ;;
+    -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bootstrap: unknown option '$arg' (try --help)" >&2; exit 2 ;;
+  esac
+done
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TOOLS="$ROOT/.tools/bin"
+TOXIPROXY_VERSION="v2.12.0"
+say() { [ "$QUIET" = 1 ] || echo "bootstrap: $*"; }
+die() { echo "bootstrap: $*" >&2; exit 3; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo -n "$@"; else return 1; fi; }
+
+# --- npm dependencies -------------------------------------------------------------
+cd "$ROOT"
+if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "installing npm dependencies (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error >/dev/null || die "npm ci failed; run 'npm ci' to see why"
+else
+  say "npm dependencies: present"
+fi
+
+# --- redis-server >= 7 ---------------------------------------------------------------
+redis_major() { redis-server --version 2>/dev/null | sed -n 's/.*v=\([0-9]*\)\..*/\1/p'; }
+if ! command -v redis-server >/dev/null || [ "$(redis_major)" -lt 7 ] 2>/dev/null; then
+  if command -v apt-get >/dev/null; then
+    say "installing redis-server from Debian's packages"
+    export DEBIAN_FRONTEND=noninteractive
+    # The package's own service is not wanted: chaoslua starts its own servers on free ports.
+    if ! as_root apt-get install -y -qq --no-install-recommends redis-server redis-tools >/dev/null 2>&1; then
+      as_root apt-get update -qq >/dev/null 2>&1 || die "apt-get update failed (need root?); install redis-server >= 7 by hand"
+      as_root apt-get install -y -qq --no-install-recommends redis-server redis-tools >/dev/null \
+        || die "apt-get install redis-server failed; install redis-server >= 7 by hand"
+    fi
+  else
+    die "redis-server >= 7 is missing; install it (e.g. 'brew install redis' or your distribution's redis package) and re-run"
+  fi
+fi
+[ "$(redis_major)" -ge 7 ] || die "redis-server $(redis-server --version | head -c 60) is older than 7; install Redis 7 or later"
+say "redis-server: $(redis-server --version | sed -n 's/.*v=\([0-9.]*\).*/\1/p')"
+
+# --- Toxiproxy server -------------------------------------------------------------------
+# `go install` builds report version "git", so the version built is kept in a stamp file beside it.
+if [ ! -x "$TOOLS/toxiproxy-server" ] || [ "$(cat "$TOOLS/toxiproxy-server.version" 2>/dev/null)" != "$TOXIPROXY_VERSION" ]; then
+  command -v go >/dev/null || [ -x /usr/local/go/bin/go ] || die "Go is missing: install Go >= 1.22 (https://go.dev/dl) to build the Toxiproxy server, then re-run"
+  GO="$(command -v go || echo /usr/local/go/bin/go)"
+  say "building Toxiproxy server $TOXIPROXY_VERSION into .tools/bin"
+  mkdir -p "$TOOLS"
+  GOBIN="$TOOLS" "$GO" install "github.com/Shopify/toxiproxy/v2/cmd/server@$TOXIPROXY_VERSION" \
+    || die "go install of the Toxiproxy server failed"
+  mv -f "$TOOLS/server" "$TOOLS/toxiproxy-server"
+  echo "$TOXIPROXY_VERSION" > "$TOOLS/toxiproxy-server.version"
+fi
+say "toxiproxy-server: $TOXIPROXY_VERSION ($TOOLS/toxiproxy-server)"

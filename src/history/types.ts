@@ -1,0 +1,72 @@
+/**
+ * The one record that joins the four roles (Jepsen's operation map, typed).
+ * The runner writes these, the checker reads them; nothing else passes between them.
+ *
+ * Times are milliseconds on the runner's monotonic clock, relative to the start of the run.
+ */
+
+/** ok: took effect, result observed. fail: certainly did not take effect.
+ *  info: indeterminate (timeout, dropped connection): may take effect at any instant after invokedAt. */
+export type Outcome = 'ok' | 'fail' | 'info';
+
+export interface OpRecord<I = unknown, O = unknown> {
+  readonly type: 'op';
+  /** Unique within one history; also the lease tag the model stamps. */
+  readonly id: number;
+  /** Logical client (a lane in the timeline). */
+  readonly client: number;
+  /** Logical key: the partition the checker splits on. */
+  readonly key: string;
+  /** The model input (carries the operation name in `op`). */
+  readonly input: I;
+  readonly invokedAt: number;
+  /** When the client stopped waiting. For `info` this is not a bound on when it took effect. */
+  readonly completedAt: number;
+  readonly outcome: Outcome;
+  /** Observed output, present when outcome is 'ok'. */
+  readonly output?: O;
+  /** Error text for 'fail' and 'info'. */
+  readonly error?: string;
+}
+
+/** Fault kinds the nemesis can inject. `lossy` faults may drop writes a master acknowledged. */
+export type FaultKind =
+  | 'client-freeze'
+  | 'node-freeze'
+  | 'script-flush'
+  | 'failover-default'
+  | 'failover-force'
+  | 'failover-takeover'
+  | 'toxic'
+  | 'proxy-down'
+  | 'kill-restart'
+  | 'heal';
+
+export interface FaultRecord {
+  readonly type: 'fault';
+  readonly id: number;
+  readonly kind: FaultKind;
+  /** Node, client or link the fault hit, in words ("node 2 (master of 0-5460)"). */
+  readonly target: string;
+  readonly startedAt: number;
+  readonly endedAt: number;
+  /** True when acknowledged writes may have been lost while it was active
+   *  (failover without handshake, automatic failover after a freeze, restart without persistence). */
+  readonly lossy: boolean;
+  readonly detail: string;
+}
+
+export interface TopologyRecord {
+  readonly type: 'topology';
+  readonly at: number;
+  /** e.g. "n0 master 0-5460 <- n3; n1 master 5461-10922 <- n4; ..." */
+  readonly summary: string;
+}
+
+export type HistoryEvent = OpRecord | FaultRecord | TopologyRecord;
+
+export interface History<I = unknown, O = unknown> {
+  readonly ops: readonly OpRecord<I, O>[];
+  readonly faults: readonly FaultRecord[];
+  readonly topology: readonly TopologyRecord[];
+}

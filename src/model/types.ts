@@ -1,0 +1,34 @@
+/**
+ * A system's specification as a handful of pure functions (Porcupine's model shape).
+ * No I/O and no clocks: time enters only through the checker's virtual expiry operations
+ * (see DESIGN.md, "The model and time") or through `timed()` in sequential mode.
+ *
+ * Every state carries the id of the operation that last set the key's expiry (the lease tag);
+ * expiry of that lease is `expire(state, tag)`, a no-op when a later operation replaced it.
+ */
+export interface Step<S, O> {
+  readonly state: S;
+  readonly output: O;
+}
+
+export interface Model<S, I, O> {
+  /** 'idempotency' | 'lock' | 'ratelimit' */
+  readonly name: string;
+  /** The state of a key nobody has touched. */
+  init(): S;
+  /** Apply `input` as operation `id`; an operation that sets an expiry stamps the state with `id`. */
+  step(state: S, input: I, id: number): Step<S, O>;
+  /** The lease/TTL set by operation `tag` ran out. No-op unless `tag` is the current lease tag. */
+  expire(state: S, tag: number): S;
+  /** The lease tag of the state, or null when the key has no expiry (absent). */
+  leaseTag(state: S): number | null;
+  /** Milliseconds of expiry this input sets when it succeeds, or undefined if it never sets one. */
+  expiryMs(input: I): number | undefined;
+  /** Is `observed` the output the model prescribes? (Normalises representation differences.) */
+  outputMatches(expected: O, observed: unknown): boolean;
+  /** A canonical string for memoisation: equal states give equal strings. */
+  hashState(state: S): string;
+  describeInput(input: I): string;
+  describeOutput(output: O): string;
+  describeState(state: S): string;
+}

@@ -1,0 +1,13 @@
+/**
+ * The implementation under test, behind one interface whatever it is made of:
+ * the reference client over Lua scripts, a JS/TS module, or a program speaking the process protocol.
+ * The runner calls `invoke` with a model input and reports whatever comes back; it never judges.
+ */
+export interface Subject<I = unknown, O = unknown> {
+  /** Human name for reports: "lua:lua/idempotency (reference client)". */
+  readonly name: string;
+  /** Run one operation on one logical key. Rejects on error; the runner classifies the error. */
+  invoke(key: string, input: I): Promise<O>;
+  /** Release connections and child processes. */
+  close(): Promise<void>;
+}
