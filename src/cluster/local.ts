@@ -1,0 +1,305 @@
+import { Cluster as IORedisCluster, type ClusterOptions } from 'ioredis';
+import { AdminPool, parseInfo } from './admin.ts';
+import { redisServerBinary, toxiproxyBinary } from './binaries.ts';
+import { ClusterUsageError, EnvironmentError } from './errors.ts';
+import { localClusterOptions, type LocalClusterConstraints, type LocalClusterOptions } from './options.ts';
+import { freePorts } from './ports.ts';
+import { reapedDir, type ReapedDir } from './reaper.ts';
+import { RedisNode } from './redis-node.ts';
+import { parseClusterNodes, topologyFrom } from './topology.ts';
+import { Toxiproxy } from './toxiproxy.ts';
+import type { Cluster, FailoverMode, Link, NodeRef, ToxicSpec, Topology } from './types.ts';
+import { sleep, waitUntil } from './wait.ts';
+import { readinessProblem } from './readiness.ts';
+
+const SLOTS = 16384;
+
+/**
+ * The embedded default backend: masters + replicas as redis-server children on free loopback ports,
+ * each behind three Toxiproxy proxies (see NodePorts). Start with `await LocalCluster.start()`;
+ * dispose with `await using` or `dispose()`. Nothing it starts outlives the process (see reaper.ts).
+ */
+export class LocalCluster implements Cluster {
+  readonly kind = 'local' as const;
+  readonly destructive = true;
+  private readonly admin = new AdminPool();
+  private disposed = false;
+
+  private constructor(
+    readonly options: LocalClusterOptions,
+    private readonly dir: ReapedDir,
+    private readonly toxiproxy: Toxiproxy,
+    private readonly redisNodes: readonly RedisNode[],
+  ) {}
+
+  get nodes(): readonly NodeRef[] {
+    return this.redisNodes.map((n) => n.ref);
+  }
+
+  /** The run's temp dir (logs, nodes.conf); removed on dispose. */
+  get directory(): string {
+    return this.dir.dir;
+  }
+
+  static async start(constraints: LocalClusterConstraints = {}): Promise<LocalCluster> {
+    const options = localClusterOptions(constraints);
+    const redisBin = redisServerBinary();
+    const toxiBin = toxiproxyBinary();
+    const total = options.masters * (1 + options.replicasPerMaster);
+    if (options.masters < 3 && options.replicasPerMaster > 0) {
+      // Not an error: failover needs a majority of masters, so with fewer than 3 it cannot happen.
+    }
+    const dir = reapedDir('chaoslua-cluster');
+    let cluster: LocalCluster | undefined;
+    try {
+      const ports = await freePorts(1 + total * 5);
+      const toxiproxy = await Toxiproxy.start(toxiBin, dir, ports[0], options.seed);
+      const nodes = Array.from({ length: total }, (_, i) => {
+        const [direct, bus, internal, internalBus, client] = ports.slice(1 + i * 5, 6 + i * 5);
+        return new RedisNode(i, { direct, bus, internal, internalBus, client }, redisBin, dir, options);
+      });
+      cluster = new LocalCluster(options, dir, toxiproxy, nodes);
+      await toxiproxy.createProxies(
+        nodes.flatMap((n) => [
+          { name: `${n.ref.name}-internal`, listen: `127.0.0.1:${n.ports.internal}`, upstream: n.ref.direct },
+          { name: `${n.ref.name}-bus`, listen: `127.0.0.1:${n.ports.internalBus}`, upstream: `127.0.0.1:${n.ports.bus}` },
+          { name: `${n.ref.name}-client`, listen: n.ref.client, upstream: n.ref.direct },
+        ]),
+      );
+      await cluster.create();
+      return cluster;
+    } catch (error) {
+      cluster?.admin.close();
+      dir.destroy();
+      if (error instanceof EnvironmentError) throw error;
+      throw new EnvironmentError(`local cluster did not start: ${(error as Error).message}`);
+    }
+  }
+
+  /** Form the cluster: slots on masters, one MEET round, replicas attached, then wait for ready. */
+  private async create(): Promise<void> {
+    const { masters, replicasPerMaster } = this.options;
+    for (const node of this.redisNodes) node.start();
+    await Promise.all(this.redisNodes.map((n) => this.waitForPing(n)));
+
+    const per = Math.floor(SLOTS / masters);
+    await Promise.all(
+      this.redisNodes.slice(0, masters).map((n, i) => {
+        const from = i * per;
+        const to = i === masters - 1 ? SLOTS - 1 : from + per - 1;
+        return this.direct(n, 'CLUSTER', 'ADDSLOTSRANGE', from, to);
+      }),
+    );
+    // Distinct epochs up front spare the cluster its own collision-resolution round.
+    await Promise.all(this.redisNodes.map((n, i) => this.direct(n, 'CLUSTER', 'SET-CONFIG-EPOCH', i + 1)));
+    const [first, ...rest] = this.redisNodes;
+    for (const n of rest) await this.direct(first, 'CLUSTER', 'MEET', '127.0.0.1', n.ports.internal, n.ports.internalBus);
+    await waitUntil(
+      'every node knows every other node',
+      async () => {
+        for (const n of this.redisNodes) {
+          const info = parseInfo(String(await this.direct(n, 'CLUSTER', 'INFO')));
+          if (Number(info.cluster_known_nodes) !== this.redisNodes.length) return `${n.ref.name} knows ${info.cluster_known_nodes} nodes`;
+        }
+        return true;
+      },
+      this.options.readyTimeoutMs,
+    );
+    const ids = await Promise.all(this.redisNodes.map(async (n) => String(await this.direct(n, 'CLUSTER', 'MYID'))));
+    await Promise.all(
+      this.redisNodes.slice(masters).map((n, i) => {
+        const master = i % masters;
+        void replicasPerMaster;
+        return this.retryReplicate(n, ids[master]);
+      }),
+    );
+    await this.waitReady();
+  }
+
+  /** CLUSTER REPLICATE fails until the replica has learnt the master's role by gossip. */
+  private async retryReplicate(node: RedisNode, masterId: string): Promise<void> {
+    await waitUntil(
+      `${node.ref.name} replicating ${masterId.slice(0, 8)}`,
+      async () => {
+        await this.direct(node, 'CLUSTER', 'REPLICATE', masterId);
+        return true;
+      },
+      this.options.readyTimeoutMs,
+    );
+  }
+
+  private async waitForPing(node: RedisNode): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline) {
+      node.assertAlive();
+      if ((await this.direct(node, 'PING').catch(() => undefined)) === 'PONG') return;
+      await sleep(10);
+    }
+    throw new EnvironmentError(`redis-server ${node.ref.name} did not answer PING on port ${node.ports.direct} within 10 s`);
+  }
+
+  private direct(node: RedisNode, ...args: (string | number)[]): Promise<unknown> {
+    return this.admin.call('127.0.0.1', node.ports.direct, args);
+  }
+
+  /** Ready: every slot covered and agreed on, every replica linked to its master, every proxy answering. */
+  async waitReady(timeoutMs = this.options.readyTimeoutMs): Promise<void> {
+    await waitUntil(
+      'cluster ready',
+      () => readinessProblem(this.redisNodes, this.options.replicasPerMaster, (n, ...a) => this.direct(n, ...a), (n) => this.admin.call('127.0.0.1', n.ports.client, ['PING'])),
+      timeoutMs,
+    );
+  }
+
+  // ---- Cluster interface -------------------------------------------------------------------
+
+  seeds(): { host: string; port: number }[] {
+    return this.redisNodes.map((n) => ({ host: '127.0.0.1', port: n.ports.client }));
+  }
+
+  natMap(): Record<string, { host: string; port: number }> {
+    return Object.fromEntries(this.redisNodes.map((n) => [n.ref.announced, { host: '127.0.0.1', port: n.ports.client }]));
+  }
+
+  connect(options: ClusterOptions = {}): IORedisCluster {
+    return new IORedisCluster(this.seeds(), {
+      natMap: this.natMap(),
+      ...options,
+      redisOptions: { ...options.redisOptions },
+    });
+  }
+
+  command(node: number, ...args: (string | number)[]): Promise<unknown> {
+    return this.direct(this.node(node), ...args);
+  }
+
+  async topology(): Promise<Topology> {
+    for (const node of this.redisNodes) {
+      if (node.status !== 'running') continue;
+      const text = await this.direct(node, 'CLUSTER', 'NODES').catch(() => undefined);
+      if (typeof text === 'string') return topologyFrom(parseClusterNodes(text), this.nodes);
+    }
+    throw new Error('topology: no running node answered CLUSTER NODES');
+  }
+
+  async redisVersion(): Promise<string> {
+    const running = this.redisNodes.find((n) => n.status === 'running');
+    if (!running) throw new Error('redisVersion: no running node');
+    return parseInfo(String(await this.direct(running, 'INFO', 'server'))).redis_version;
+  }
+
+  async failover(replica: number, mode: FailoverMode): Promise<void> {
+    const node = this.node(replica);
+    const own = parseClusterNodes(String(await this.direct(node, 'CLUSTER', 'NODES'))).find((l) => l.flags.includes('myself'));
+    if (!own?.flags.includes('slave')) throw new ClusterUsageError(`failover: ${node.ref.name} is not a replica`);
+    const args = mode === 'default' ? [] : [mode.toUpperCase()];
+    await this.direct(node, 'CLUSTER', 'FAILOVER', ...args);
+    await waitUntil(
+      `${node.ref.name} promoted by ${mode} failover`,
+      async () => {
+        for (const observer of this.redisNodes) {
+          if (observer.status !== 'running') continue;
+          const lines = parseClusterNodes(String(await this.direct(observer, 'CLUSTER', 'NODES')));
+          const view = lines.find((l) => l.address === node.ref.announced);
+          if (!view?.flags.includes('master') || view.slots.length === 0) return `${observer.ref.name} still sees ${node.ref.name} as ${view?.flags.join(',')}`;
+        }
+        return true;
+      },
+      Math.max(10_000, this.options.nodeTimeoutMs * 10),
+    );
+  }
+
+  async freeze(node: number): Promise<void> {
+    const n = this.running(node, 'freeze');
+    n.signal('SIGSTOP');
+    n.status = 'frozen';
+    this.admin.drop(n.ref.direct);
+  }
+
+  async thaw(node: number): Promise<void> {
+    const n = this.node(node);
+    if (n.status !== 'frozen') return;
+    n.signal('SIGCONT');
+    n.status = 'running';
+  }
+
+  async kill(node: number): Promise<void> {
+    const n = this.node(node);
+    await n.kill();
+    this.admin.drop(n.ref.direct);
+  }
+
+  async restart(node: number): Promise<void> {
+    const n = this.node(node);
+    if (n.status !== 'killed') await n.kill();
+    n.start();
+    await this.waitForPing(n);
+  }
+
+  async scriptFlush(): Promise<void> {
+    await Promise.all(this.redisNodes.filter((n) => n.status === 'running').map((n) => this.direct(n, 'SCRIPT', 'FLUSH')));
+  }
+
+  async toxic(node: number, link: Link, spec: ToxicSpec): Promise<void> {
+    await this.toxiproxy.addToxic(`${this.node(node).ref.name}-${link}`, spec);
+  }
+
+  async setProxyEnabled(node: number, link: Link, enabled: boolean): Promise<void> {
+    await this.toxiproxy.setEnabled(`${this.node(node).ref.name}-${link}`, enabled);
+  }
+
+  async heal(): Promise<void> {
+    await this.toxiproxy.reset();
+    for (const n of this.redisNodes) if (n.status === 'frozen') await this.thaw(n.index);
+    for (const n of this.redisNodes) if (n.status === 'killed') await this.restart(n.index);
+    try {
+      await this.waitReady();
+    } catch (error) {
+      throw new Error(`heal failed: ${(error as Error).message}; topology: ${await this.topology().catch(() => 'unknown')}`);
+    }
+  }
+
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.admin.close();
+    const exits = [...this.redisNodes.map((n) => n.process), this.toxiproxy.process]
+      .filter((p) => p && p.exitCode === null && p.signalCode === null)
+      .map((p) => new Promise((resolve) => p!.once('exit', resolve)));
+    this.dir.destroy();
+    await Promise.race([Promise.all(exits), sleep(5_000)]);
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.dispose();
+  }
+
+  private node(index: number): RedisNode {
+    const node = this.redisNodes[index];
+    if (!node) throw new ClusterUsageError(`no node ${index}: this cluster has nodes 0-${this.redisNodes.length - 1}`);
+    return node;
+  }
+
+  private running(index: number, what: string): RedisNode {
+    const node = this.node(index);
+    if (node.status !== 'running') throw new ClusterUsageError(`${what}: ${node.ref.name} is ${node.status}`);
+    return node;
+  }
+
+  /** Process-level facts for the node table and teardown checks. */
+  processes(): { name: string; pid: number | undefined; status: string; ports: RedisNode['ports'] }[] {
+    return this.redisNodes.map((n) => ({ name: n.ref.name, pid: n.process?.pid, status: n.status, ports: n.ports }));
+  }
+
+  get toxiproxyPid(): number | undefined {
+    return this.toxiproxy.process.pid;
+  }
+
+  get toxiproxyApi(): string {
+    return `127.0.0.1:${this.toxiproxy.apiPort}`;
+  }
+
+  toString(): string {
+    return `local cluster ${this.options.masters}+${this.options.masters * this.options.replicasPerMaster} (node timeout ${this.options.nodeTimeoutMs} ms)`;
+  }
+}

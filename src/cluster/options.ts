@@ -1,0 +1,46 @@
+/** What a caller may set on a LocalCluster; validated once, here (fast-check's Constraints pattern). */
+export interface LocalClusterConstraints {
+  /** Masters (shards). Default 3. */
+  masters?: number;
+  /** Replicas per master. Default 1. */
+  replicasPerMaster?: number;
+  /** cluster-node-timeout in ms: how long a node may be silent before failover. Default 1000. */
+  nodeTimeoutMs?: number;
+  /** How long start() and heal() wait for ready. Default 30 s. */
+  readyTimeoutMs?: number;
+  /** Seed for Toxiproxy's toxicity randomness. Default 1. */
+  seed?: number;
+  /** maxmemory for every node, e.g. '64mb'. Default: none. */
+  maxmemory?: string;
+  /** maxmemory-policy, e.g. 'allkeys-lru'. Default: Redis's (noeviction). */
+  maxmemoryPolicy?: string;
+  /** lua-time-limit (busy-reply-threshold) in ms. Default: Redis's 5000. */
+  luaTimeLimitMs?: number;
+}
+
+export type LocalClusterOptions = Required<Omit<LocalClusterConstraints, 'maxmemory' | 'maxmemoryPolicy' | 'luaTimeLimitMs'>> &
+  Pick<LocalClusterConstraints, 'maxmemory' | 'maxmemoryPolicy' | 'luaTimeLimitMs'>;
+
+function integer(name: string, value: unknown, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
+    throw new RangeError(`LocalCluster.start: ${name} must be an integer in [${min}, ${max}], got ${String(value)}`);
+  }
+  return value;
+}
+
+export function localClusterOptions(c: LocalClusterConstraints = {}): LocalClusterOptions {
+  const known = new Set(['masters', 'replicasPerMaster', 'nodeTimeoutMs', 'readyTimeoutMs', 'seed', 'maxmemory', 'maxmemoryPolicy', 'luaTimeLimitMs']);
+  for (const key of Object.keys(c)) {
+    if (!known.has(key)) throw new RangeError(`LocalCluster.start: unknown option '${key}'`);
+  }
+  return {
+    masters: integer('masters', c.masters ?? 3, 1, 16),
+    replicasPerMaster: integer('replicasPerMaster', c.replicasPerMaster ?? 1, 0, 4),
+    nodeTimeoutMs: integer('nodeTimeoutMs', c.nodeTimeoutMs ?? 1_000, 100, 60_000),
+    readyTimeoutMs: integer('readyTimeoutMs', c.readyTimeoutMs ?? 30_000, 1_000, 600_000),
+    seed: integer('seed', c.seed ?? 1, 0, 2 ** 31 - 1),
+    maxmemory: c.maxmemory,
+    maxmemoryPolicy: c.maxmemoryPolicy,
+    luaTimeLimitMs: c.luaTimeLimitMs === undefined ? undefined : integer('luaTimeLimitMs', c.luaTimeLimitMs, 1, 600_000),
+  };
+}

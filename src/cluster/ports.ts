@@ -1,0 +1,36 @@
+import net from 'node:net';
+
+/**
+ * Free loopback ports, held open until all are chosen so one call never returns a duplicate.
+ * There is a window between closing and the child binding; start() retries the whole cluster on
+ * EADDRINUSE rather than pretending the window does not exist.
+ */
+export async function freePorts(count: number, host = '127.0.0.1'): Promise<number[]> {
+  const servers: net.Server[] = [];
+  try {
+    const ports: number[] = [];
+    while (ports.length < count) {
+      const server = net.createServer();
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(0, host, () => resolve());
+      });
+      servers.push(server);
+      const port = (server.address() as net.AddressInfo).port;
+      // The cluster bus of a node listening on p defaults to p + 10000; keep clear of the top.
+      if (port < 55_000) ports.push(port);
+    }
+    return ports;
+  } finally {
+    await Promise.all(servers.map((s) => new Promise((r) => s.close(r))));
+  }
+}
+
+/** True when nothing accepts connections on host:port. */
+export function isPortFree(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, host, () => server.close(() => resolve(true)));
+  });
+}

@@ -1,0 +1,131 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/**
+ * Nothing chaoslua starts may outlive it. Three layers, because each covers what the others cannot:
+ * 1. every child is started under `setpriv --pdeathsig SIGKILL`, so the kernel kills it the moment
+ *    the harness dies, even by SIGKILL;
+ * 2. a detached watchdog shell polls the harness pid and, when it is gone, kills every pid listed in
+ *    the run's temp dir and removes the dir (the one thing the kernel does not clean up);
+ * 3. 'exit' and signal hooks kill and remove synchronously on normal exit, Ctrl-C, SIGTERM and
+ *    uncaught errors.
+ */
+interface Resource {
+  readonly dir: string;
+  readonly pids: Set<number>;
+  watchdog?: ChildProcess;
+}
+
+const live = new Set<Resource>();
+let hooksInstalled = false;
+const hasSetpriv = fs.existsSync('/usr/bin/setpriv');
+
+const WATCHDOG = `
+parent="$1"; dir="$2"
+while kill -0 "$parent" 2>/dev/null && [ -d "$dir" ]; do sleep 0.2; done
+[ -d "$dir" ] || exit 0
+for p in $(cat "$dir/pids" 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done
+rm -rf "$dir"
+`;
+
+export interface ReapedDir {
+  readonly dir: string;
+  /** Spawn a child that dies with the harness. */
+  spawn(command: string, args: readonly string[], logFile?: string): ChildProcess;
+  forget(pid: number): void;
+  /** Kill every child (SIGKILL), stop the watchdog, remove the dir. Synchronous on purpose. */
+  destroy(): void;
+}
+
+/** Creates a temp dir whose children and contents are reaped whatever way the harness ends. */
+export function reapedDir(prefix: string): ReapedDir {
+  installHooks();
+  const dir = fs.mkdtempSync(path.join(process.env.CHAOSLUA_TMPDIR ?? '/tmp', `${prefix}-`));
+  const resource: Resource = { dir, pids: new Set() };
+  live.add(resource);
+  const watchdog = spawn('sh', ['-c', WATCHDOG, 'chaoslua-watchdog', String(process.pid), dir], {
+    detached: true,
+    stdio: 'ignore',
+  });
+  watchdog.unref();
+  resource.watchdog = watchdog;
+
+  const writePids = () => {
+    try {
+      fs.writeFileSync(path.join(dir, 'pids'), [...resource.pids].join('\n'));
+    } catch {
+      /* dir already removed */
+    }
+  };
+
+  return {
+    dir,
+    spawn(command, args, logFile) {
+      const out = logFile ? fs.openSync(logFile, 'a') : 'ignore';
+      const [cmd, argv] = hasSetpriv
+        ? ['/usr/bin/setpriv', ['--pdeathsig', 'SIGKILL', '--', command, ...args]]
+        : [command, [...args]];
+      const child = spawn(cmd, argv, { stdio: ['ignore', out, out] });
+      if (typeof out === 'number') fs.closeSync(out);
+      if (child.pid !== undefined) {
+        resource.pids.add(child.pid);
+        writePids();
+        child.once('exit', () => {
+          resource.pids.delete(child.pid!);
+          writePids();
+        });
+      }
+      return child;
+    },
+    forget(pid) {
+      resource.pids.delete(pid);
+      writePids();
+    },
+    destroy() {
+      destroyResource(resource);
+    },
+  };
+}
+
+function destroyResource(resource: Resource): void {
+  for (const pid of resource.pids) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+  resource.pids.clear();
+  if (resource.watchdog?.pid) {
+    try {
+      process.kill(-resource.watchdog.pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
+  fs.rmSync(resource.dir, { recursive: true, force: true });
+  live.delete(resource);
+}
+
+/** Synchronously reap everything still alive. Safe to call more than once. */
+export function reapAll(): void {
+  for (const resource of [...live]) destroyResource(resource);
+}
+
+function installHooks(): void {
+  if (hooksInstalled) return;
+  hooksInstalled = true;
+  process.on('exit', reapAll);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    const handler = () => {
+      reapAll();
+      // Only take over the default behaviour (exit) when nobody else handles the signal.
+      if (process.listenerCount(signal) === 1) {
+        process.removeListener(signal, handler);
+        process.kill(process.pid, signal);
+      }
+    };
+    process.on(signal, handler);
+  }
+}

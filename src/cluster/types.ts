@@ -1,0 +1,79 @@
+import type { Cluster as IORedisCluster, ClusterOptions } from 'ioredis';
+
+/**
+ * A Redis Cluster chaoslua can drive: the embedded LocalCluster (default), a ComposeCluster
+ * (Docker), or an ExternalCluster (seed addresses). Started objects dispose themselves.
+ */
+export type FailoverMode = 'default' | 'force' | 'takeover';
+
+/** Which proxy of a node: `client` is what harness clients dial; `internal` carries replication and
+ *  redirections between nodes (the announced port); `bus` carries cluster gossip. */
+export type Link = 'client' | 'internal' | 'bus';
+
+export interface NodeRef {
+  /** Stable index, 0-based, in start order. */
+  readonly index: number;
+  /** Short name used in reports: "n0". */
+  readonly name: string;
+  /** Address the cluster announces for this node (host:port of its internal proxy). */
+  readonly announced: string;
+  /** Address harness clients dial (host:port of its client proxy, or the node itself). */
+  readonly client: string;
+  /** Direct address of the redis-server, bypassing every proxy (control plane only). */
+  readonly direct: string;
+}
+
+export interface NodeState {
+  readonly node: NodeRef;
+  readonly id: string;
+  readonly role: 'master' | 'replica';
+  /** For replicas: the index of the master it follows. */
+  readonly masterIndex: number | null;
+  /** Slot ranges served, as [from, to] inclusive (masters only). */
+  readonly slots: readonly (readonly [number, number])[];
+  readonly flags: readonly string[];
+}
+
+export interface Topology {
+  readonly nodes: readonly NodeState[];
+  /** "n0 master 0-5460 <- n3 | n1 master 5461-10922 <- n4 | ..." */
+  toString(): string;
+}
+
+/** A Toxiproxy toxic, as its HTTP API takes it. */
+export interface ToxicSpec {
+  readonly type: 'latency' | 'timeout' | 'reset_peer' | 'slicer' | 'limit_data' | 'bandwidth' | 'slow_close';
+  readonly stream?: 'upstream' | 'downstream';
+  readonly toxicity?: number;
+  readonly attributes: Readonly<Record<string, number>>;
+}
+
+export interface Cluster extends AsyncDisposable {
+  readonly kind: 'local' | 'compose' | 'external';
+  /** Whether faults that destroy state or availability are allowed. Always true for local. */
+  readonly destructive: boolean;
+  readonly nodes: readonly NodeRef[];
+  /** Seed addresses for any client, in any language (client proxies). */
+  seeds(): { host: string; port: number }[];
+  /** ioredis natMap: announced "host:port" -> what a client should dial. */
+  natMap(): Record<string, { host: string; port: number }>;
+  /** A new ioredis Cluster client wired with seeds and natMap (RESP2). The caller quits it. */
+  connect(options?: ClusterOptions): IORedisCluster;
+  /** Run a command directly on one node (control plane; bypasses proxies). */
+  command(node: number, ...args: (string | number)[]): Promise<unknown>;
+  topology(): Promise<Topology>;
+  redisVersion(): Promise<string>;
+
+  failover(replica: number, mode: FailoverMode): Promise<void>;
+  freeze(node: number): Promise<void>;
+  thaw(node: number): Promise<void>;
+  kill(node: number): Promise<void>;
+  restart(node: number): Promise<void>;
+  scriptFlush(): Promise<void>;
+  toxic(node: number, link: Link, spec: ToxicSpec): Promise<void>;
+  setProxyEnabled(node: number, link: Link, enabled: boolean): Promise<void>;
+  /** Remove every toxic, enable every proxy, thaw and restart every node, wait until ready. Throws if it cannot. */
+  heal(): Promise<void>;
+  dispose(): Promise<void>;
+  toString(): string;
+}
