@@ -46,9 +46,6 @@ export class LocalCluster implements Cluster {
     const redisBin = redisServerBinary();
     const toxiBin = toxiproxyBinary();
     const total = options.masters * (1 + options.replicasPerMaster);
-    if (options.masters < 3 && options.replicasPerMaster > 0) {
-      // Not an error: failover needs a majority of masters, so with fewer than 3 it cannot happen.
-    }
     const dir = reapedDir('chaoslua-cluster');
     let cluster: LocalCluster | undefined;
     try {
@@ -78,7 +75,7 @@ export class LocalCluster implements Cluster {
 
   /** Form the cluster: slots on masters, one MEET round, replicas attached, then wait for ready. */
   private async create(): Promise<void> {
-    const { masters, replicasPerMaster } = this.options;
+    const { masters } = this.options;
     for (const node of this.redisNodes) node.start();
     await Promise.all(this.redisNodes.map((n) => this.waitForPing(n)));
 
@@ -107,11 +104,7 @@ export class LocalCluster implements Cluster {
     );
     const ids = await Promise.all(this.redisNodes.map(async (n) => String(await this.direct(n, 'CLUSTER', 'MYID'))));
     await Promise.all(
-      this.redisNodes.slice(masters).map((n, i) => {
-        const master = i % masters;
-        void replicasPerMaster;
-        return this.retryReplicate(n, ids[master]);
-      }),
+      this.redisNodes.slice(masters).map((n, i) => this.retryReplicate(n, ids[i % masters])),
     );
     await this.waitReady();
   }
@@ -267,7 +260,9 @@ export class LocalCluster implements Cluster {
       .filter((p) => p && p.exitCode === null && p.signalCode === null)
       .map((p) => new Promise((resolve) => p!.once('exit', resolve)));
     this.dir.destroy();
-    await Promise.race([Promise.all(exits), sleep(5_000)]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([Promise.all(exits), new Promise((resolve) => (timer = setTimeout(resolve, 5_000)))]);
+    clearTimeout(timer);
   }
 
   [Symbol.asyncDispose](): Promise<void> {

@@ -1,0 +1,31 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { UsageError } from './exit-codes.ts';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** node:util parseArgs, strict, with its errors turned into one-line UsageErrors naming the flag. */
+export function parse<T extends Options>(command: string, argv: string[], options: T, allowPositionals = false) {
+  try {
+    return parseArgs({ args: argv, options, strict: true, allowPositionals });
+  } catch (error) {
+    const message = (error as Error).message.split('\n')[0].replace(/\. To specify a positional.*$/, '');
+    throw new UsageError(`${command}: ${message}`);
+  }
+}
+
+/** A non-negative integer flag, or a UsageError naming it. */
+export function intFlag(command: string, name: string, value: string | undefined, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`${command}: --${name} must be an integer in [${min}, ${max}], got '${value}'`);
+  return n;
+}
+
+/** "60s", "2m", "1500ms" or plain seconds -> milliseconds. */
+export function durationFlag(command: string, name: string, value: string | undefined, fallbackMs: number): number {
+  if (value === undefined) return fallbackMs;
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+  if (!m) throw new UsageError(`${command}: --${name} must be a duration like 60s, 2m or 1500ms, got '${value}'`);
+  const unit = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 }[(m[2] ?? 's') as 'ms' | 's' | 'm' | 'h'];
+  return Math.round(Number(m[1]) * unit);
+}

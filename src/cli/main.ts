@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import { EnvironmentError, ClusterUsageError } from '../cluster/errors.ts';
+import { EXIT, UsageError } from './exit-codes.ts';
+import { processIo, type Command, type Io } from './io.ts';
+
+/** Commands load lazily so `chaoslua lint` does not pay for ioredis and fast-check. */
+const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+  cluster: { summary: 'start a local cluster behind Toxiproxy and keep it up until Ctrl-C', load: () => import('./cluster.ts') },
+};
+
+function help(): string {
+  const width = Math.max(...Object.keys(COMMANDS).map((c) => c.length));
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(width)}  ${c.summary}`);
+  return `usage: chaoslua <command> [options]
+
+Certify implementations of atomic Redis Lua state machines against a real Redis Cluster,
+with faults, checked against a reference model.
+
+commands:
+${lines.join('\n')}
+
+Run 'chaoslua <command> --help' for a command's options.
+exit codes: 0 ok/certified, 1 not certified or findings, 2 usage error, 3 environment failure
+`;
+}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+export async function main(argv: string[], io: Io = processIo): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined) {
+    io.stderr.write(help());
+    return EXIT.usage;
+  }
+  if (name === '-h' || name === '--help' || name === 'help') {
+    io.stdout.write(help());
+    return EXIT.ok;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout.write(`chaoslua ${version()}\n`);
+    return EXIT.ok;
+  }
+  const entry = COMMANDS[name];
+  try {
+    if (!entry) throw new UsageError(`unknown command '${name}' (try 'chaoslua --help')`);
+    const command = await entry.load();
+    return await command.run(rest, io);
+  } catch (error) {
+    const message = (error as Error).message?.split('\n')[0] ?? String(error);
+    if (error instanceof UsageError || error instanceof ClusterUsageError) {
+      io.stderr.write(`chaoslua: ${message}\n`);
+      return EXIT.usage;
+    }
+    if (error instanceof EnvironmentError) {
+      io.stderr.write(`chaoslua: environment: ${message}\n`);
+      return EXIT.environment;
+    }
+    throw error;
+  }
+}
