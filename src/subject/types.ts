@@ -8,6 +8,8 @@ export interface Subject<I = unknown, O = unknown> {
   readonly name: string;
   /** Run one operation on one logical key. Rejects on error; the runner classifies the error. */
   invoke(key: string, input: I): Promise<O>;
+  /** The Redis key a logical key lives under, when known: lets the nemesis aim faults at its shard. */
+  redisKey?(key: string): string;
   /** Release connections and child processes. */
   close(): Promise<void>;
 }

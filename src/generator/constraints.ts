@@ -1,0 +1,90 @@
+import type { PatternName } from './schedule.ts';
+
+/** Every fault the generator can draw. Client-side ones shape the clients' steps; the rest are the nemesis's. */
+export const FAULT_NAMES = [
+  'lease-expiry',
+  'client-freeze',
+  'node-freeze',
+  'script-flush',
+  'failover',
+  'failover-force',
+  'failover-takeover',
+  'latency',
+  'timeout',
+  'reset-peer',
+  'kill-restart',
+] as const;
+export type FaultName = (typeof FAULT_NAMES)[number];
+
+/** What a caller may set on the schedule generator (fast-check's Constraints pattern). */
+export interface ScheduleConstraints {
+  pattern?: PatternName;
+  /** Logical clients: a fixed count or [min, max]. Default [2, 8]. */
+  clients?: number | readonly [number, number];
+  /** Logical keys: a fixed count or [min, max]. Default [1, 4]. */
+  keys?: number | readonly [number, number];
+  /** Most sessions (attempts) per client. Default 3. */
+  maxSessionsPerClient?: number;
+  /** Faults that may fire. Default: all. */
+  faults?: readonly FaultName[];
+  /** Most nemesis faults per schedule. Default 2. */
+  maxFaults?: number;
+  /** Leases the clients ask for, ms. Default [250, 500]. */
+  leasesMs?: readonly number[];
+  /** cluster-node-timeout of the cluster, to size short and long node freezes. Default 1000. */
+  nodeTimeoutMs?: number;
+}
+
+export interface ScheduleOptions {
+  readonly pattern: PatternName;
+  readonly clients: readonly [number, number];
+  readonly keys: readonly [number, number];
+  readonly maxSessionsPerClient: number;
+  readonly faults: ReadonlySet<FaultName>;
+  readonly maxFaults: number;
+  readonly leasesMs: readonly number[];
+  readonly nodeTimeoutMs: number;
+}
+
+function range(name: string, value: number | readonly [number, number] | undefined, fallback: [number, number], min: number, max: number): [number, number] {
+  const [lo, hi] = value === undefined ? fallback : typeof value === 'number' ? [value, value] : value;
+  if (!Number.isInteger(lo) || !Number.isInteger(hi) || lo < min || hi > max || lo > hi) {
+    throw new RangeError(`scheduleArbitrary: ${name} must be integers within [${min}, ${max}] with min <= max, got ${JSON.stringify(value)}`);
+  }
+  return [lo, hi];
+}
+
+/** Parse a --faults list: comma-separated names, or 'all' / 'none'. */
+export function parseFaultList(list: string): FaultName[] {
+  if (list.trim() === 'all') return [...FAULT_NAMES];
+  if (list.trim() === 'none' || list.trim() === '') return [];
+  const names = list.split(',').map((s) => s.trim());
+  const unknown = names.filter((n) => !(FAULT_NAMES as readonly string[]).includes(n));
+  if (unknown.length) throw new RangeError(`unknown fault '${unknown[0]}' (known: ${FAULT_NAMES.join(', ')}, all, none)`);
+  return names as FaultName[];
+}
+
+export function scheduleOptions(c: ScheduleConstraints = {}): ScheduleOptions {
+  const faults = new Set(c.faults ?? FAULT_NAMES);
+  for (const f of faults) {
+    if (!(FAULT_NAMES as readonly string[]).includes(f)) throw new RangeError(`scheduleArbitrary: unknown fault '${f}'`);
+  }
+  const leasesMs = c.leasesMs ?? [250, 500];
+  if (leasesMs.length === 0 || leasesMs.some((l) => !Number.isInteger(l) || l < 50)) {
+    throw new RangeError('scheduleArbitrary: leasesMs must be a non-empty list of integers >= 50');
+  }
+  const maxSessions = c.maxSessionsPerClient ?? 3;
+  if (!Number.isInteger(maxSessions) || maxSessions < 1 || maxSessions > 20) throw new RangeError('scheduleArbitrary: maxSessionsPerClient must be an integer in [1, 20]');
+  const maxFaults = c.maxFaults ?? 2;
+  if (!Number.isInteger(maxFaults) || maxFaults < 0 || maxFaults > 10) throw new RangeError('scheduleArbitrary: maxFaults must be an integer in [0, 10]');
+  return {
+    pattern: c.pattern ?? 'idempotency',
+    clients: range('clients', c.clients, [2, 8], 1, 64),
+    keys: range('keys', c.keys, [1, 4], 1, 64),
+    maxSessionsPerClient: maxSessions,
+    faults,
+    maxFaults,
+    leasesMs,
+    nodeTimeoutMs: c.nodeTimeoutMs ?? 1_000,
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * A schedule: what each logical client does, in order, and which faults fire when. Pure data
+ * (JSON round-trips), so a counterexample file can hold it and `replay` can run it again.
+ */
+import type { FailoverMode, Link } from '../cluster/types.ts';
+
+export type PatternName = 'idempotency' | 'lock' | 'ratelimit';
+
+/** One thing a logical client does. Clients act one step at a time; clients overlap each other. */
+export type ClientStep<I = unknown> =
+  | { readonly type: 'op'; readonly key: number; readonly input: I }
+  /** Think time or handler work: the client waits, then goes on. */
+  | { readonly type: 'pause'; readonly ms: number }
+  /** The client stops acting past its lease (GC pause, stuck worker), then resumes with old tokens. */
+  | { readonly type: 'freeze'; readonly ms: number };
+
+/** Which node a fault hits, resolved against the topology when it fires (roles move during a run). */
+export interface FaultTarget {
+  /** The shard serving this logical key. */
+  readonly key: number;
+  readonly role: 'master' | 'replica';
+}
+
+export type FaultStep =
+  | { readonly kind: 'node-freeze'; readonly atMs: number; readonly target: FaultTarget; readonly ms: number }
+  | { readonly kind: 'script-flush'; readonly atMs: number }
+  | { readonly kind: 'failover'; readonly atMs: number; readonly key: number; readonly mode: FailoverMode }
+  | {
+      readonly kind: 'toxic';
+      readonly atMs: number;
+      readonly target: FaultTarget;
+      readonly link: Link;
+      readonly toxic: 'latency' | 'timeout' | 'reset_peer';
+      readonly ms: number;
+    }
+  | { readonly kind: 'kill-restart'; readonly atMs: number; readonly target: FaultTarget; readonly downMs: number };
+
+export interface Schedule<I = unknown> {
+  readonly pattern: PatternName;
+  readonly keys: number;
+  readonly clients: readonly (readonly ClientStep<I>[])[];
+  readonly faults: readonly FaultStep[];
+}
+
+export function describeTarget(t: FaultTarget): string {
+  return `${t.role} of k${t.key}`;
+}
+
+export function describeFault(f: FaultStep): string {
+  const at = `@${f.atMs}ms`;
+  switch (f.kind) {
+    case 'node-freeze':
+      return `${at} freeze ${describeTarget(f.target)} for ${f.ms}ms`;
+    case 'script-flush':
+      return `${at} SCRIPT FLUSH on every node`;
+    case 'failover':
+      return `${at} CLUSTER FAILOVER ${f.mode.toUpperCase()} of the shard of k${f.key}`;
+    case 'toxic':
+      return `${at} ${f.toxic} on the ${f.link} link of ${describeTarget(f.target)} for ${f.ms}ms`;
+    case 'kill-restart':
+      return `${at} kill -9 ${describeTarget(f.target)}, restart after ${f.downMs}ms`;
+  }
+}
+
+export function describeStep<I>(step: ClientStep<I>, describeInput: (input: I) => string): string {
+  switch (step.type) {
+    case 'op':
+      return `k${step.key}.${describeInput(step.input)}`;
+    case 'pause':
+      return `pause ${step.ms}ms`;
+    case 'freeze':
+      return `FREEZE ${step.ms}ms`;
+  }
+}
+
+/** The schedule as a counterexample reads: one line per client, one per fault. */
+export function describeSchedule<I>(schedule: Schedule<I>, describeInput: (input: I) => string): string {
+  const lines = schedule.clients.map((steps, c) => `c${c}: ${steps.map((s) => describeStep(s, describeInput)).join('; ') || '(idle)'}`);
+  for (const f of schedule.faults) lines.push(`nemesis: ${describeFault(f)}`);
+  return lines.join('\n');
+}
+
+export function countOps(schedule: Schedule): number {
+  return schedule.clients.reduce((n, steps) => n + steps.filter((s) => s.type === 'op').length, 0);
+}

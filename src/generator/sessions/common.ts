@@ -1,0 +1,36 @@
+import fc from 'fast-check';
+import type { ScheduleOptions } from '../constraints.ts';
+import type { ClientStep } from '../schedule.ts';
+
+/** Context for drawing one client's sessions. */
+export interface SessionContext {
+  readonly client: number;
+  readonly clients: number;
+  readonly keys: number;
+  readonly options: ScheduleOptions;
+}
+
+/** An owner/token naming the attempt that made it: c<client>a<attempt>, readable in a timeline. */
+export const token = (client: number, attempt: number) => `c${client}a${attempt}`;
+
+/** Short think/handler time between steps. */
+export const thinkTime = <I>(): fc.Arbitrary<ClientStep<I>> => fc.integer({ min: 0, max: 120 }).map((ms) => ({ type: "pause" as const, ms }));
+
+/**
+ * Steps that make a lease run out: a client freeze past the lease (resumes with its old token) or a
+ * plain wait past it (lease expiry). Empty when neither fault is enabled.
+ */
+export function outliveLease(ctx: SessionContext, leaseMs: number): fc.Arbitrary<ClientStep[]> {
+  const choices: fc.Arbitrary<ClientStep[]>[] = [fc.constant([])];
+  const past = fc.integer({ min: leaseMs + 50, max: leaseMs * 2 + 100 });
+  if (ctx.options.faults.has('client-freeze')) choices.push(past.map((ms) => [{ type: 'freeze', ms }]));
+  if (ctx.options.faults.has('lease-expiry')) choices.push(past.map((ms) => [{ type: 'pause', ms }]));
+  return fc.oneof(...choices);
+}
+
+/** Another attempt's token: an older one of this client (stale) or one of another client (foreign). */
+export function otherToken(ctx: SessionContext): fc.Arbitrary<string> {
+  return fc
+    .record({ client: fc.integer({ min: 0, max: ctx.clients - 1 }), attempt: fc.integer({ min: 0, max: ctx.options.maxSessionsPerClient - 1 }) })
+    .map(({ client, attempt }) => token(client, attempt));
+}
