@@ -1,0 +1,101 @@
+import type { Cluster } from '../cluster/types.ts';
+import type { FaultStep } from '../generator/schedule.ts';
+import { describeFault } from '../generator/schedule.ts';
+import type { FaultKind, FaultRecord } from '../history/types.ts';
+import { sleep } from '../runner/clock.ts';
+import type { Recorder } from '../runner/recorder.ts';
+import { resolveTarget } from './target.ts';
+
+export interface NemesisContext {
+  readonly cluster: Cluster;
+  readonly recorder: Recorder;
+  /** Slot of a logical key, to aim at its shard. */
+  readonly slotOf: (key: number) => number;
+  readonly nodeTimeoutMs: number;
+}
+
+type Applied = Pick<FaultRecord, 'kind' | 'target' | 'lossy' | 'detail'>;
+
+/**
+ * Faults one at a time, each followed by a full heal(), so every fault has a bounded window in
+ * the history and the next starts from a ready cluster. Never judges anything.
+ */
+export async function runNemesis(faults: readonly FaultStep[], ctx: NemesisContext): Promise<void> {
+  const { clock } = ctx.recorder;
+  for (const fault of faults) {
+    const wait = fault.atMs - clock.now();
+    if (wait > 0) await sleep(wait);
+    const startedAt = clock.now();
+    let applied: Applied;
+    try {
+      applied = await apply(fault, ctx);
+    } catch (error) {
+      applied = { kind: kindOf(fault), target: '?', lossy: lossyByDesign(fault), detail: `${describeFault(fault)} failed: ${(error as Error).message}` };
+    }
+    await ctx.cluster.heal();
+    ctx.recorder.fault({ ...applied, startedAt, endedAt: clock.now() });
+    ctx.recorder.topologyChanged(String(await ctx.cluster.topology()));
+  }
+}
+
+function kindOf(fault: FaultStep): FaultKind {
+  if (fault.kind === 'failover') return `failover-${fault.mode}`;
+  return fault.kind;
+}
+
+/** Could this fault lose acknowledged writes? Decided before it runs, so a failed attempt stays conservative. */
+function lossyByDesign(fault: FaultStep): boolean {
+  switch (fault.kind) {
+    case 'failover':
+      return fault.mode !== 'default';
+    case 'kill-restart':
+    case 'node-freeze':
+      return fault.target.role === 'master';
+    default:
+      return false;
+  }
+}
+
+async function apply(fault: FaultStep, ctx: NemesisContext): Promise<Applied> {
+  const { cluster } = ctx;
+  const detail = describeFault(fault);
+  switch (fault.kind) {
+    case 'script-flush':
+      await cluster.scriptFlush();
+      return { kind: 'script-flush', target: 'every node', lossy: false, detail };
+    case 'failover': {
+      const replica = await resolveTarget(cluster, ctx.slotOf(fault.key), 'replica');
+      if (!replica) return { kind: kindOf(fault), target: 'none', lossy: false, detail: `${detail}: no replica to promote` };
+      await cluster.failover(replica.node, fault.mode);
+      return { kind: kindOf(fault), target: replica.label, lossy: fault.mode !== 'default', detail };
+    }
+    case 'node-freeze': {
+      const t = await resolveTarget(cluster, ctx.slotOf(fault.target.key), fault.target.role);
+      if (!t) return { kind: 'node-freeze', target: 'none', lossy: false, detail: `${detail}: no such node` };
+      await cluster.freeze(t.node);
+      await sleep(fault.ms);
+      await cluster.thaw(t.node);
+      // A master frozen past the node timeout may have been replaced, and its unreplicated writes with it.
+      const lossy = fault.target.role === 'master' && fault.ms >= ctx.nodeTimeoutMs;
+      return { kind: 'node-freeze', target: t.label, lossy, detail };
+    }
+    case 'toxic': {
+      const t = await resolveTarget(cluster, ctx.slotOf(fault.target.key), fault.target.role);
+      if (!t) return { kind: 'toxic', target: 'none', lossy: false, detail: `${detail}: no such node` };
+      const attributes: Record<string, number> =
+        fault.toxic === 'latency' ? { latency: fault.ms, jitter: Math.round(fault.ms / 4) } : { timeout: fault.toxic === 'timeout' ? 0 : fault.ms };
+      await cluster.toxic(t.node, fault.link, { type: fault.toxic, attributes });
+      await sleep(fault.ms);
+      return { kind: 'toxic', target: `${t.label} ${fault.link} link`, lossy: false, detail };
+    }
+    case 'kill-restart': {
+      const t = await resolveTarget(cluster, ctx.slotOf(fault.target.key), fault.target.role);
+      if (!t) return { kind: 'kill-restart', target: 'none', lossy: false, detail: `${detail}: no such node` };
+      await cluster.kill(t.node);
+      await sleep(fault.downMs);
+      await cluster.restart(t.node);
+      // Without persistence a restarted master is empty, and a promoted replica may lag.
+      return { kind: 'kill-restart', target: t.label, lossy: fault.target.role === 'master', detail };
+    }
+  }
+}

@@ -1,0 +1,128 @@
+import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
+import { check } from '../checker/index.ts';
+import type { CheckOptions, CheckResult } from '../checker/types.ts';
+import type { Cluster } from '../cluster/types.ts';
+import { EnvironmentError } from '../cluster/errors.ts';
+import { scheduleArbitrary, type ScheduleConstraints } from '../generator/index.ts';
+import { countOps, type Schedule } from '../generator/schedule.ts';
+import type { History } from '../history/types.ts';
+import type { Model } from '../model/types.ts';
+import type { Subject } from '../subject/types.ts';
+import { runSchedule } from './run.ts';
+
+export interface ChaosOptions {
+  readonly runs: number;
+  readonly seed: number;
+  /** fast-check replay path of a counterexample (with the same seed). */
+  readonly path?: string;
+  /** Stop starting new runs after this long (the run in flight finishes). */
+  readonly timeLimitMs: number;
+  /** Most re-runs spent shrinking a failure; then the smallest failure found so far is kept. */
+  readonly shrinkRuns: number;
+  readonly schedule: ScheduleConstraints;
+  readonly check?: CheckOptions;
+  readonly opTimeoutMs: number;
+  readonly nodeTimeoutMs: number;
+}
+
+export interface RunTally {
+  runs: number;
+  ops: number;
+  faults: number;
+  failures: number;
+  replicationLosses: number;
+  faultCounts: Record<string, number>;
+}
+
+export interface Failure {
+  readonly schedule: Schedule;
+  readonly history: History;
+  readonly result: CheckResult;
+  /** Runs and seconds from the start until the first failing run. */
+  readonly firstFailure: { readonly run: number; readonly seconds: number };
+}
+
+export interface ChaosOutcome {
+  readonly tally: RunTally;
+  /** The smallest failing schedule found, with its history and verdict. */
+  readonly failure?: Failure;
+  readonly seed: number;
+  readonly path?: string;
+  readonly ms: number;
+  readonly interrupted: boolean;
+}
+
+export interface ChaosContext {
+  readonly cluster: Cluster;
+  readonly subjects: readonly Subject[];
+  readonly model: Model<unknown, unknown, unknown>;
+  readonly onRun?: (tally: RunTally, last: { verdict: string; ms: number }) => void;
+}
+
+/** A run passes when every key is linearizable, or explained only by replication loss. */
+export const passes = (r: CheckResult) => r.verdict === 'ok' || r.verdict === 'replication-loss';
+
+/**
+ * The concurrent chaos property: fast-check draws schedules, each runs against the real cluster,
+ * the checker judges its history, and a failing schedule shrinks to a smaller one that still fails.
+ */
+export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<ChaosOutcome> {
+  const started = performance.now();
+  const runId = randomBytes(4).toString('hex');
+  const tally: RunTally = { runs: 0, ops: 0, faults: 0, failures: 0, replicationLosses: 0, faultCounts: {} };
+  let failure: Failure | undefined;
+  let firstFailure: Failure['firstFailure'] | undefined;
+  let shrinkRunsLeft = options.shrinkRuns;
+  let environment: Error | undefined;
+  let interrupted = false;
+
+  const property = fc.asyncProperty(scheduleArbitrary(options.schedule), async (schedule) => {
+    if (environment) return true;
+    if (failure && shrinkRunsLeft-- <= 0) return true; // budget spent: keep the smallest failure so far
+    if (!failure && performance.now() - started > options.timeLimitMs) {
+      interrupted = true;
+      return true;
+    }
+    let run;
+    try {
+      run = await runSchedule(schedule, { ...ctx, namespace: `${runId}-${tally.runs}`, opTimeoutMs: options.opTimeoutMs, nodeTimeoutMs: options.nodeTimeoutMs });
+    } catch (error) {
+      // The cluster could not be healed: not the implementation's fault, and not a verdict.
+      environment = error as Error;
+      return true;
+    }
+    const result = check(run.history, ctx.model, options.check);
+    tally.runs++;
+    tally.ops += countOps(schedule);
+    for (const f of run.history.faults) {
+      tally.faults++;
+      tally.faultCounts[f.kind] = (tally.faultCounts[f.kind] ?? 0) + 1;
+    }
+    if (result.verdict === 'replication-loss') tally.replicationLosses++;
+    const ok = passes(result);
+    if (!ok) {
+      tally.failures++;
+      firstFailure ??= { run: tally.runs, seconds: (performance.now() - started) / 1000 };
+      failure = { schedule, history: run.history, result, firstFailure };
+    }
+    ctx.onRun?.(tally, { verdict: result.verdict, ms: run.ms });
+    return ok;
+  });
+
+  const details = await fc.check(property, {
+    numRuns: options.runs,
+    seed: options.seed,
+    path: options.path,
+    endOnFailure: false,
+  });
+  if (environment) throw new EnvironmentError(`the cluster could not be healed between runs: ${environment.message}`);
+  return {
+    tally,
+    failure,
+    seed: details.seed,
+    path: details.counterexamplePath ?? undefined,
+    ms: performance.now() - started,
+    interrupted,
+  };
+}

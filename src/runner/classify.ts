@@ -1,0 +1,27 @@
+import type { Outcome } from '../history/types.ts';
+
+/**
+ * Errors Redis returns before a command runs: the operation certainly took no effect.
+ * Anything else (timeouts, dropped connections, errors we do not know) is indeterminate: the
+ * command may have run, or may still run when ioredis resends it after a reconnect.
+ */
+const NOT_EXECUTED = [
+  /^NOSCRIPT/,
+  /^CROSSSLOT/,
+  /^CLUSTERDOWN/,
+  /^TRYAGAIN/,
+  /^MOVED/,
+  /^ASK /,
+  /^LOADING/,
+  /^MASTERDOWN/,
+  /^READONLY/,
+  /^BUSY /,
+  /^OOM /,
+  /Too many Cluster redirections/,
+  /^ERR Error compiling script/,
+];
+
+export function classifyError(error: unknown): Exclude<Outcome, 'ok'> {
+  const message = error instanceof Error ? error.message : String(error);
+  return NOT_EXECUTED.some((re) => re.test(message)) ? 'fail' : 'info';
+}

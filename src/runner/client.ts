@@ -1,0 +1,56 @@
+import type { ClientStep } from '../generator/schedule.ts';
+import type { Subject } from '../subject/types.ts';
+import { classifyError } from './classify.ts';
+import { sleep } from './clock.ts';
+import type { Recorder } from './recorder.ts';
+
+/** The harness's own bound on one operation: an implementation that hangs past it is a finding. */
+export class OperationTimeout extends Error {
+  override readonly name = 'OperationTimeout';
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new OperationTimeout(`no answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * One logical client: its steps one after another, each operation recorded with the instants
+ * the client invoked it and stopped waiting. Never judges an answer.
+ */
+export async function runClient(
+  client: number,
+  steps: readonly ClientStep[],
+  subject: Subject,
+  keyName: (key: number) => string,
+  recorder: Recorder,
+  opTimeoutMs: number,
+): Promise<void> {
+  const clock = recorder.clock;
+  for (const step of steps) {
+    if (step.type === 'pause') {
+      await sleep(step.ms);
+      continue;
+    }
+    if (step.type === 'freeze') {
+      const startedAt = clock.now();
+      await sleep(step.ms);
+      recorder.fault({ kind: 'client-freeze', target: `client c${client}`, startedAt, endedAt: clock.now(), lossy: false, detail: `c${client} stalled ${step.ms} ms` });
+      continue;
+    }
+    const id = recorder.id();
+    const key = keyName(step.key);
+    const invokedAt = clock.now();
+    try {
+      const output = await withTimeout(subject.invoke(key, step.input), opTimeoutMs);
+      recorder.op({ type: 'op', id, client, key, input: step.input, invokedAt, completedAt: clock.now(), outcome: 'ok', output });
+    } catch (error) {
+      const outcome = error instanceof OperationTimeout ? 'info' : classifyError(error);
+      const message = error instanceof Error ? error.message : String(error);
+      recorder.op({ type: 'op', id, client, key, input: step.input, invokedAt, completedAt: clock.now(), outcome, error: message });
+    }
+  }
+}

@@ -1,0 +1,56 @@
+import type { Cluster } from '../cluster/types.ts';
+import type { Schedule } from '../generator/schedule.ts';
+import type { History } from '../history/types.ts';
+import { runNemesis } from '../nemesis/nemesis.ts';
+import { keySlot } from '../subject/key-slot.ts';
+import type { Subject } from '../subject/types.ts';
+import { runClient } from './client.ts';
+import { startClock } from './clock.ts';
+import { Recorder } from './recorder.ts';
+
+export interface RunContext {
+  readonly cluster: Cluster;
+  /** One subject per logical client (at least as many as the schedule has clients). */
+  readonly subjects: readonly Subject[];
+  /** Fresh per run, so runs never see each other's keys. */
+  readonly namespace: string;
+  readonly nodeTimeoutMs: number;
+  /** Longest the harness waits for one operation before recording it as indeterminate. */
+  readonly opTimeoutMs: number;
+}
+
+export interface RunResult {
+  readonly history: History;
+  /** Logical key names used, index = schedule key. */
+  readonly keys: readonly string[];
+  readonly ms: number;
+}
+
+/**
+ * Execute a schedule: every client's steps concurrently with the nemesis's faults, then heal.
+ * Produces the history; judging it is the checker's job.
+ */
+export async function runSchedule(schedule: Schedule, ctx: RunContext): Promise<RunResult> {
+  if (ctx.subjects.length < schedule.clients.length) {
+    throw new RangeError(`runSchedule: ${schedule.clients.length} clients but only ${ctx.subjects.length} subjects`);
+  }
+  const clock = startClock();
+  const recorder = new Recorder(clock);
+  const keys = Array.from({ length: schedule.keys }, (_, k) => `${ctx.namespace}:k${k}`);
+  const redisKey = (k: number) => ctx.subjects[0].redisKey?.(keys[k]) ?? `{${keys[k]}}`;
+  recorder.topologyChanged(String(await ctx.cluster.topology()));
+  try {
+    await Promise.all([
+      ...schedule.clients.map((steps, c) => runClient(c, steps, ctx.subjects[c], (k) => keys[k], recorder, ctx.opTimeoutMs)),
+      runNemesis(schedule.faults, {
+        cluster: ctx.cluster,
+        recorder,
+        slotOf: (k) => keySlot(redisKey(k)),
+        nodeTimeoutMs: ctx.nodeTimeoutMs,
+      }),
+    ]);
+  } finally {
+    await ctx.cluster.heal();
+  }
+  return { history: recorder.history(), keys, ms: clock.now() };
+}
