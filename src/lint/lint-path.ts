@@ -1,0 +1,26 @@
+import { readFile, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { type Finding, compareFindings } from './finding.ts';
+import { lintSource } from './lint-source.ts';
+
+/** A file as given, or every *.lua under a directory (recursively), sorted by path. */
+export async function luaFilesAt(fileOrDir: string): Promise<string[]> {
+  const info = await stat(fileOrDir);
+  if (!info.isDirectory()) return [fileOrDir];
+  const entries = await readdir(fileOrDir, { recursive: true, withFileTypes: true });
+  return entries
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.lua'))
+    .map((entry) => path.join(entry.parentPath, entry.name))
+    .sort();
+}
+
+export async function lintFiles(files: readonly string[]): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  for (const file of files) findings.push(...lintSource(await readFile(file, 'utf8'), file));
+  return findings.sort(compareFindings);
+}
+
+/** Lints a Lua file, or every *.lua under a directory. Rejects when the path does not exist. */
+export async function lintPath(fileOrDir: string): Promise<Finding[]> {
+  return lintFiles(await luaFilesAt(fileOrDir));
+}
