@@ -1,0 +1,70 @@
+import path from 'node:path';
+import { FAULT_NAMES, parseFaultList, type PatternName } from '../generator/index.ts';
+import { durationFlag, intFlag } from './args.ts';
+import { UsageError } from './exit-codes.ts';
+import type { JobOptions } from './job.ts';
+
+/** Flags `run` and `certify` share (parseArgs option specs). */
+export const CHAOS_FLAGS = {
+  pattern: { type: 'string' },
+  runs: { type: 'string' },
+  seed: { type: 'string' },
+  path: { type: 'string' },
+  faults: { type: 'string' },
+  'time-limit': { type: 'string' },
+  clients: { type: 'string' },
+  keys: { type: 'string' },
+  cluster: { type: 'string' },
+  report: { type: 'string' },
+  'node-timeout': { type: 'string' },
+  'shrink-runs': { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+export const CHAOS_FLAGS_HELP = `  --pattern P        idempotency | lock | ratelimit (default idempotency)
+  --runs N           schedules to run (default 50)
+  --seed S           seed of everything random (default: time-based, printed)
+  --path P           fast-check path, with --seed, to re-run one shrunk schedule
+  --faults LIST      comma list of ${FAULT_NAMES.join(', ')}; or all | none (default all)
+  --time-limit T     stop starting runs after T (e.g. 90s, 5m; default 5m)
+  --clients N        logical clients per schedule, 1-8 (default: drawn from 2-8)
+  --keys N           logical keys per schedule, 1-16 (default: drawn from 1-4)
+  --cluster C        local | compose | redis://host:port[,host:port...] (default local)
+  --report DIR       where run folders go (default reports/)
+  --node-timeout MS  cluster-node-timeout of a local cluster (default 1000)
+  --shrink-runs N    most re-runs spent shrinking a failure (default 30)
+  --json             print the result as JSON on stdout, no progress line
+  -h, --help         this text`;
+
+type Values = { [K in keyof typeof CHAOS_FLAGS]?: (typeof CHAOS_FLAGS)[K]['type'] extends 'boolean' ? boolean : string };
+
+export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
+  const pattern = (v.pattern ?? 'idempotency') as PatternName;
+  if (!['idempotency', 'lock', 'ratelimit'].includes(pattern)) {
+    throw new UsageError(`${command}: --pattern must be idempotency, lock or ratelimit, got '${v.pattern}'`);
+  }
+  let faults;
+  try {
+    faults = parseFaultList(v.faults ?? 'all');
+  } catch (error) {
+    throw new UsageError(`${command}: --faults: ${(error as Error).message}`);
+  }
+  if (v.path !== undefined && v.seed === undefined) throw new UsageError(`${command}: --path needs the --seed it was found with`);
+  return {
+    command,
+    pattern,
+    runs: intFlag(command, 'runs', v.runs, 50, 1, 1_000_000),
+    seed: intFlag(command, 'seed', v.seed, Date.now() % 2 ** 31, 0, 2 ** 31 - 1),
+    path: v.path,
+    faults,
+    timeLimitMs: durationFlag(command, 'time-limit', v['time-limit'], 300_000),
+    clients: v.clients === undefined ? undefined : intFlag(command, 'clients', v.clients, 2, 1, 8),
+    keys: v.keys === undefined ? undefined : intFlag(command, 'keys', v.keys, 2, 1, 16),
+    cluster: v.cluster ?? 'local',
+    reportRoot: path.resolve(v.report ?? 'reports'),
+    json: v.json ?? false,
+    nodeTimeoutMs: intFlag(command, 'node-timeout', v['node-timeout'], 1_000, 100, 60_000),
+    shrinkRuns: intFlag(command, 'shrink-runs', v['shrink-runs'], 30, 0, 10_000),
+  };
+}

@@ -1,0 +1,192 @@
+import path from 'node:path';
+import { describeViolation } from '../checker/index.ts';
+import type { Cluster } from '../cluster/types.ts';
+import { startCluster } from '../cluster/select.ts';
+import { describeSchedule, type FaultName, type PatternName } from '../generator/index.ts';
+import { models } from '../model/index.ts';
+import { COUNTEREXAMPLE_VERSION, type Counterexample } from '../report/counterexample.ts';
+import { createRunFolder, writeJson } from '../report/folder.ts';
+import { INVARIANTS } from '../report/invariants.ts';
+import { junitXml, type JunitCase } from '../report/junit.ts';
+import { chaos, type ChaosOutcome } from '../runner/chaos.ts';
+import type { Subject } from '../subject/types.ts';
+import { writeFileSync } from 'node:fs';
+import type { Io } from './io.ts';
+import { progressReporter } from './progress.ts';
+
+/** What `run` and `certify` share: the options of one chaos job. */
+export interface JobOptions {
+  readonly command: 'run' | 'certify';
+  readonly pattern: PatternName;
+  readonly runs: number;
+  readonly seed: number;
+  readonly path?: string;
+  readonly faults: readonly FaultName[];
+  readonly timeLimitMs: number;
+  readonly clients?: number;
+  readonly keys?: number;
+  readonly cluster: string;
+  readonly reportRoot: string;
+  readonly json: boolean;
+  readonly nodeTimeoutMs: number;
+  readonly shrinkRuns: number;
+}
+
+/** The implementation under test, opened on a started cluster: one subject per logical client. */
+export interface OpenedImpl {
+  readonly impl: string;
+  readonly subjects: readonly Subject[];
+  /** Findings that are not history violations (crash, hang, garbage answers), by message. */
+  findings(): string[];
+  close(): Promise<void>;
+}
+
+export type ImplOpener = (cluster: Cluster, clients: number) => Promise<OpenedImpl>;
+
+export interface InvariantStatus {
+  readonly invariant: string;
+  readonly passed: boolean;
+  readonly violations: { readonly message: string; readonly key: string }[];
+}
+
+export interface JobResult {
+  readonly passed: boolean;
+  readonly dir: string;
+  readonly outcome: ChaosOutcome;
+  readonly invariants: readonly InvariantStatus[];
+  readonly findings: readonly string[];
+  readonly impl: string;
+  readonly redisVersion: string;
+  readonly topology: string;
+  readonly counterexampleFile?: string;
+}
+
+const MAX_CLIENTS = 8;
+
+export async function runJob(options: JobOptions, open: ImplOpener, io: Io): Promise<JobResult> {
+  const cluster = await startCluster(options.cluster, { local: { nodeTimeoutMs: options.nodeTimeoutMs, seed: options.seed % 2 ** 31 } });
+  try {
+    const clients = options.clients ?? MAX_CLIENTS;
+    const opened = await open(cluster, clients);
+    try {
+      return await execute(options, cluster, opened, clients, io);
+    } finally {
+      await opened.close();
+    }
+  } finally {
+    await cluster.dispose();
+  }
+}
+
+async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl, clients: number, io: Io): Promise<JobResult> {
+  const model = models[options.pattern] as Parameters<typeof chaos>[0]['model'];
+  const progress = progressReporter(io, options.runs, options.json);
+  const redisVersion = await cluster.redisVersion();
+  const topology = String(await cluster.topology());
+  const outcome = await chaos(
+    { cluster, subjects: opened.subjects, model, onRun: (t) => progress.update(t) },
+    {
+      runs: options.runs,
+      seed: options.seed,
+      path: options.path,
+      timeLimitMs: options.timeLimitMs,
+      shrinkRuns: options.shrinkRuns,
+      opTimeoutMs: 10_000,
+      nodeTimeoutMs: options.nodeTimeoutMs,
+      schedule: {
+        pattern: options.pattern,
+        faults: options.faults,
+        clients: options.clients ?? [2, clients],
+        keys: options.keys ?? [1, 4],
+        nodeTimeoutMs: options.nodeTimeoutMs,
+      },
+    },
+  );
+  progress.done(outcome.tally);
+
+  const dir = createRunFolder(options.reportRoot, options.command, outcome.seed);
+  const violations = outcome.failure?.result.violations ?? [];
+  const findings = opened.findings();
+  const invariants: InvariantStatus[] = INVARIANTS[options.pattern].map((invariant) => {
+    const mine = violations.filter((v) => v.invariant === invariant).map((v) => ({ message: describeViolation(v), key: v.key }));
+    return { invariant, passed: mine.length === 0, violations: mine };
+  });
+  // A verdict the checker could not reach is never a pass.
+  const unknown = outcome.failure?.result.verdict === 'unknown';
+  let counterexampleFile: string | undefined;
+  if (outcome.failure) {
+    const describeInput = (i: unknown) => model.describeInput(i);
+    const counterexample: Counterexample = {
+      version: COUNTEREXAMPLE_VERSION,
+      pattern: options.pattern,
+      impl: opened.impl,
+      seed: outcome.seed,
+      path: outcome.path,
+      options: { ...options, reportRoot: undefined },
+      schedule: outcome.failure.schedule,
+      scheduleText: describeSchedule(outcome.failure.schedule, describeInput),
+      history: outcome.failure.history,
+      result: outcome.failure.result,
+    };
+    counterexampleFile = writeJson(dir, 'counterexample.json', counterexample);
+  }
+  const passed = !outcome.failure && findings.length === 0;
+  const cases: JunitCase[] = invariants.map((s) => ({
+    name: s.invariant,
+    passed: s.passed,
+    message: s.violations[0]?.message,
+    detail: s.violations.map((v) => v.message).join('\n'),
+  }));
+  if (unknown) cases.push({ name: 'checker-verdict', passed: false, message: 'the checker could not decide within its budget (unknown)' });
+  for (const f of findings) cases.push({ name: 'implementation-behaviour', passed: false, message: f });
+  writeFileSync(path.join(dir, 'junit.xml'), junitXml(`chaoslua ${options.command} ${options.pattern}`, cases, outcome.ms / 1000));
+  const result: JobResult = { passed, dir, outcome, invariants, findings, impl: opened.impl, redisVersion, topology, counterexampleFile };
+  writeJson(dir, 'result.json', resultJson(options, result));
+  return result;
+}
+
+export function resultJson(options: JobOptions, r: JobResult) {
+  return {
+    command: options.command,
+    passed: r.passed,
+    pattern: options.pattern,
+    impl: r.impl,
+    seed: r.outcome.seed,
+    runs: r.outcome.tally.runs,
+    operations: r.outcome.tally.ops,
+    faults: r.outcome.tally.faultCounts,
+    replicationLosses: r.outcome.tally.replicationLosses,
+    seconds: Math.round(r.outcome.ms) / 1000,
+    interrupted: r.outcome.interrupted,
+    invariants: r.invariants,
+    findings: r.findings,
+    redisVersion: r.redisVersion,
+    topology: r.topology,
+    report: r.dir,
+    counterexample: r.counterexampleFile,
+  };
+}
+
+/** The one-screen human summary. */
+export function summaryText(options: JobOptions, r: JobResult): string {
+  const t = r.outcome.tally;
+  const faults = Object.entries(t.faultCounts).map(([k, n]) => `${k} ${n}`).join(', ') || 'none fired';
+  const lines = [
+    `chaoslua ${options.command}: ${r.passed ? 'PASSED' : 'FAILED'} — ${options.pattern}, ${r.impl}`,
+    `  runs ${t.runs}${r.outcome.interrupted ? ` (time limit reached before ${options.runs})` : ''} · operations ${t.ops} · ${(r.outcome.ms / 1000).toFixed(1)} s · seed ${r.outcome.seed} · Redis ${r.redisVersion}`,
+    `  faults: ${faults}`,
+    `  replication losses (not violations): ${t.replicationLosses}`,
+    ...r.invariants.map((s) => `  ${s.passed ? 'ok  ' : 'FAIL'} ${s.invariant}${s.passed ? '' : `: ${s.violations[0].message}`}`),
+    ...r.findings.map((f) => `  FAIL implementation: ${f}`),
+  ];
+  if (r.outcome.failure) {
+    const f = r.outcome.failure;
+    lines.push(`  first failure after ${f.firstFailure.run} runs (${f.firstFailure.seconds.toFixed(1)} s); shrunk schedule:`);
+    const model = models[options.pattern] as { describeInput(i: unknown): string };
+    lines.push(...describeSchedule(f.schedule, (i) => model.describeInput(i)).split('\n').map((l) => `    ${l}`));
+    if (f.result.verdict === 'unknown') lines.push('  the checker ran out of search budget: verdict unknown, not a pass');
+    lines.push(`  replay: chaoslua replay ${r.counterexampleFile}`);
+  }
+  lines.push(`  report: ${r.dir}`);
+  return lines.join('\n') + '\n';
+}

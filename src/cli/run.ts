@@ -1,0 +1,30 @@
+import { parse } from './args.ts';
+import { CHAOS_FLAGS, CHAOS_FLAGS_HELP, jobOptions } from './chaos-flags.ts';
+import { EXIT } from './exit-codes.ts';
+import { processIo, type Io } from './io.ts';
+import { resultJson, runJob, summaryText } from './job.ts';
+import { luaDirOpener, referenceScriptsDir } from './reference-impl.ts';
+
+export const summary = 'chaos-test the bundled reference implementation (random schedules + faults, checked)';
+
+const HELP = `usage: chaoslua run [options]
+
+Run random concurrent schedules with faults against the bundled reference implementation on a
+real cluster, check every history against the model, shrink any failure to a minimal schedule.
+
+options:
+${CHAOS_FLAGS_HELP}
+`;
+
+export async function run(argv: string[], io: Io = processIo): Promise<number> {
+  const { values } = parse('run', argv, CHAOS_FLAGS);
+  if (values.help) {
+    io.stdout.write(HELP);
+    return EXIT.ok;
+  }
+  const options = jobOptions('run', values);
+  const dir = referenceScriptsDir(options.pattern);
+  const result = await runJob(options, luaDirOpener(options.pattern, dir, `reference (lua:${dir})`), io);
+  io.stdout.write(options.json ? JSON.stringify(resultJson(options, result), null, 2) + '\n' : summaryText(options, result));
+  return result.passed ? EXIT.ok : EXIT.failed;
+}

@@ -1,0 +1,38 @@
+import fs from 'node:fs';
+import type { CheckResult } from '../checker/types.ts';
+import type { Schedule } from '../generator/schedule.ts';
+import type { History } from '../history/types.ts';
+
+export const COUNTEREXAMPLE_VERSION = 1;
+
+/** Everything needed to see, re-check and re-run a failure. */
+export interface Counterexample {
+  readonly version: typeof COUNTEREXAMPLE_VERSION;
+  readonly pattern: Schedule['pattern'];
+  /** What was tested: the --impl spec, or the reference implementation. */
+  readonly impl: string;
+  readonly seed: number;
+  /** fast-check path of the shrunk schedule: `--seed S --path P` regenerates it. */
+  readonly path?: string;
+  readonly options: Record<string, unknown>;
+  readonly schedule: Schedule;
+  /** The schedule as a person reads it. */
+  readonly scheduleText: string;
+  readonly history: History;
+  readonly result: CheckResult;
+}
+
+export function readCounterexample(file: string): Counterexample {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new Error(`${file}: not a readable JSON file (${(error as Error).message.split('\n')[0]})`);
+  }
+  const c = parsed as Partial<Counterexample>;
+  if (c.version !== COUNTEREXAMPLE_VERSION) throw new Error(`${file}: not a chaoslua counterexample (version ${String(c.version)}, expected ${COUNTEREXAMPLE_VERSION})`);
+  for (const field of ['pattern', 'schedule', 'history', 'result', 'seed'] as const) {
+    if (c[field] === undefined) throw new Error(`${file}: counterexample lacks '${field}'`);
+  }
+  return c as Counterexample;
+}

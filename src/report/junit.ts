@@ -1,0 +1,28 @@
+/** JUnit XML: one test case per invariant, so CI dashboards show which property broke. */
+export interface JunitCase {
+  readonly name: string;
+  readonly passed: boolean;
+  readonly message?: string;
+  readonly detail?: string;
+}
+
+const escape = (s: string) =>
+  s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+
+export function junitXml(suite: string, cases: readonly JunitCase[], seconds: number): string {
+  const failures = cases.filter((c) => !c.passed).length;
+  const body = cases
+    .map((c) => {
+      const open = `    <testcase classname="${escape(suite)}" name="${escape(c.name)}" time="${seconds.toFixed(3)}"`;
+      if (c.passed) return `${open}/>`;
+      return `${open}>\n      <failure message="${escape(c.message ?? 'violated')}">${escape(c.detail ?? '')}</failure>\n    </testcase>`;
+    })
+    .join('\n');
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites tests="${cases.length}" failures="${failures}">
+  <testsuite name="${escape(suite)}" tests="${cases.length}" failures="${failures}" time="${seconds.toFixed(3)}">
+${body}
+  </testsuite>
+</testsuites>
+`;
+}
