@@ -19,7 +19,6 @@ export default defineConfig({
           fileParallelism: false,
           testTimeout: 180_000,
           hookTimeout: 120_000,
-          teardownTimeout: 30_000,
         },
       },
     ],
