@@ -29,18 +29,23 @@ export async function readinessProblem(
     const lines = parseClusterNodes(String(await direct(node, 'CLUSTER', 'NODES')));
     const flagged = lines.find((l) => l.flags.some((f) => BAD_FLAGS.includes(f)));
     if (flagged) return `${node.ref.name} flags ${flagged.address} as ${flagged.flags.join(',')}`;
+    // Agreement on roles as well as slots: right after a failover the new master may still see
+    // its old master as a master, and would then ignore that node's next failover request.
+    const idToAddress = new Map(lines.map((l) => [l.id, l.address]));
     const view = lines
-      .filter((l) => l.flags.includes('master') && l.slots.length > 0)
-      .map((l) => `${l.address}=${l.slots.map((s) => s.join('-')).join(',')}`)
+      .map((l) =>
+        l.flags.includes('master')
+          ? `${l.address}=master:${l.slots.map((s) => s.join('-')).join(',')}`
+          : `${l.address}=replica-of:${idToAddress.get(l.masterId) ?? '?'}`,
+      )
       .sort()
       .join(' ');
     if (agreed === undefined) {
       agreed = view;
       masters = lines.filter((l) => l.flags.includes('master') && l.slots.length > 0).map((l) => l.address);
-      const idToAddress = new Map(lines.map((l) => [l.id, l.address]));
       replicaOf = new Map(lines.filter((l) => l.flags.includes('slave')).map((l) => [l.address, idToAddress.get(l.masterId) ?? '?']));
     } else if (view !== agreed) {
-      return `${node.ref.name} disagrees on slot ownership`;
+      return `${node.ref.name} disagrees on slot ownership or roles`;
     }
   }
   for (const master of masters) {

@@ -19,6 +19,11 @@ export class Toxiproxy {
     readonly process: ChildProcess,
   ) {}
 
+  /** A client of a Toxiproxy server someone else started (the compose backend's container). */
+  static attach(apiPort: number, process?: ChildProcess): Toxiproxy {
+    return new Toxiproxy(apiPort, process as ChildProcess);
+  }
+
   static async start(binary: string, dir: ReapedDir, apiPort: number, seed: number): Promise<Toxiproxy> {
     const child = dir.spawn(
       binary,

@@ -1,0 +1,574 @@
+import type { ConnectionOptions } from 'node:tls';
+import { Cluster as IORedisCluster, Redis, type ClusterOptions } from 'ioredis';
+import { parseInfo } from './admin.ts';
+import { ClusterUsageError, EnvironmentError } from './errors.ts';
+import { parseClusterNodes, topologyFrom, type ClusterNodesLine } from './topology.ts';
+import type { Cluster, FailoverMode, Link, NodeRef, ToxicSpec, Topology } from './types.ts';
+import { waitUntil } from './wait.ts';
+
+// ---- seeds ---------------------------------------------------------------------------------
+
+export interface ParsedSeeds {
+  readonly seeds: Address[];
+  /** rediss:// asks for TLS. */
+  readonly tls: boolean;
+  readonly username?: string;
+  readonly password?: string;
+}
+
+const SEEDS_FORM = 'redis://host:port[,host:port...]';
+
+/**
+ * `redis://host:port[,host:port...]` (or `rediss://` for TLS; optional `user:password@` before the
+ * first host; a port left out is 6379). Every error is one line naming the bad part.
+ */
+export function parseSeeds(spec: string, what = 'seeds'): ParsedSeeds {
+  const bad = (why: string) => new ClusterUsageError(`${what}: ${why} in '${redact(spec)}' (expected ${SEEDS_FORM})`);
+  const scheme = /^(rediss?):\/\//i.exec(spec);
+  if (!scheme) throw bad(`missing redis:// or rediss:// scheme`);
+  const tls = scheme[1].toLowerCase() === 'rediss';
+  // Each entry may repeat the scheme (redis://a:1,redis://b:2); it must be the same one.
+  let rest = spec.slice(scheme[0].length).replace(/,\s*(rediss?):\/\//gi, (_, again: string) => {
+    if (again.toLowerCase() !== scheme[1].toLowerCase()) throw bad(`mixed ${scheme[1]}:// and ${again}:// seeds`);
+    return ',';
+  });
+  let username: string | undefined;
+  let password: string | undefined;
+  const at = rest.lastIndexOf('@');
+  if (at >= 0) {
+    const userinfo = rest.slice(0, at);
+    if (userinfo.includes(',')) throw bad(`credentials may only precede the first host`);
+    rest = rest.slice(at + 1);
+    const colon = userinfo.indexOf(':');
+    const decode = (s: string) => {
+      try {
+        return decodeURIComponent(s);
+      } catch {
+        throw bad(`undecodable credentials`);
+      }
+    };
+    username = decode(colon >= 0 ? userinfo.slice(0, colon) : userinfo) || undefined;
+    password = colon >= 0 ? decode(userinfo.slice(colon + 1)) : undefined;
+  }
+  const path = /[/?#].*$/.exec(rest);
+  if (path) {
+    // Redis Cluster has only database 0; anything else in the URL would be silently ignored.
+    if (!/^\/0?$/.test(path[0])) throw bad(`unsupported '${path[0]}' (Redis Cluster has only database 0; no options)`);
+    rest = rest.slice(0, path.index);
+  }
+  const seeds = rest.split(',').map((entry) => parseHostPort(entry.trim(), bad));
+  return { seeds, tls, username, password };
+}
+
+/** A seed list fit for messages and reports: credentials replaced by ***. */
+export function redact(spec: string): string {
+  return spec.replace(/^(\s*rediss?:\/\/)[^,]*@/i, '$1***@');
+}
+
+function parseHostPort(entry: string, bad: (why: string) => Error): Address {
+  if (entry === '') throw bad('empty seed');
+  const match = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9_.-]+))(?::([^:]*))?$/.exec(entry);
+  if (!match) throw bad(`bad host '${entry}'`);
+  const host = match[1] ?? match[2];
+  const portText = match[3];
+  if (portText === undefined) return { host, port: 6379 };
+  const port = Number(portText);
+  if (!/^\d+$/.test(portText) || port < 1 || port > 65_535) throw bad(`bad port '${portText}' of '${entry}' (an integer in 1-65535)`);
+  return { host, port };
+}
+
+// ---- namespace -----------------------------------------------------------------------------
+
+/**
+ * The key prefix of one run. Outside any `{hash tag}` on purpose: a key's slot is decided by its own
+ * tag, so the prefix neither moves keys between slots nor piles them into one. Restricted to
+ * characters that are not glob-special, so the prefix is its own SCAN MATCH pattern.
+ */
+export function namespacePrefix(runId: string): string {
+  if (typeof runId !== 'string' || !/^[A-Za-z0-9_.-]{1,64}$/.test(runId)) {
+    throw new ClusterUsageError(`namespace: runId must be 1-64 of [A-Za-z0-9_.-], got ${JSON.stringify(runId)}`);
+  }
+  return `chaoslua:${runId}:`;
+}
+
+// ---- options -------------------------------------------------------------------------------
+
+export interface ExternalClusterConstraints {
+  /** `redis://host:port[,host:port...]`; `rediss://` for TLS. */
+  seeds: string;
+  password?: string;
+  username?: string;
+  /** TLS for every connection; `true` = Node's defaults. Implied by `rediss://`. */
+  tls?: boolean | ConnectionOptions;
+  /** Allow failover and SCRIPT FLUSH (the CLI's --allow-destructive). Default false. */
+  allowDestructive?: boolean;
+  /** Announced "host:port" -> address to dial, for clusters behind NAT or proxies. Default none. */
+  natMap?: Record<string, Address>;
+  /** How long connect() and heal() wait for the cluster to be ready. Default 30 s. */
+  readyTimeoutMs?: number;
+}
+
+export interface ExternalClusterOptions {
+  readonly seeds: Address[];
+  readonly seedSpec: string;
+  readonly auth: Auth;
+  readonly allowDestructive: boolean;
+  readonly natMap: Record<string, Address>;
+  readonly readyTimeoutMs: number;
+}
+
+const KNOWN = ['seeds', 'password', 'username', 'tls', 'allowDestructive', 'natMap', 'readyTimeoutMs'];
+
+export function externalClusterOptions(c: ExternalClusterConstraints): ExternalClusterOptions {
+  const bad = (why: string) => new ClusterUsageError(`ExternalCluster.connect: ${why}`);
+  if (typeof c !== 'object' || c === null) throw bad('options must be an object with at least seeds');
+  for (const key of Object.keys(c)) if (!KNOWN.includes(key)) throw bad(`unknown option '${key}'`);
+  if (typeof c.seeds !== 'string') throw bad(`seeds must be a string like ${SEEDS_FORM}`);
+  const parsed = parseSeeds(c.seeds);
+  for (const key of ['password', 'username'] as const) {
+    if (c[key] !== undefined && typeof c[key] !== 'string') throw bad(`${key} must be a string`);
+    if (c[key] !== undefined && parsed[key] !== undefined && c[key] !== parsed[key]) throw bad(`${key} given both in seeds and as an option, and they differ`);
+  }
+  if (c.tls !== undefined && typeof c.tls !== 'boolean' && (typeof c.tls !== 'object' || c.tls === null)) throw bad('tls must be a boolean or tls.ConnectionOptions');
+  if (c.tls === false && parsed.tls) throw bad('tls: false contradicts the rediss:// seeds');
+  if (c.allowDestructive !== undefined && typeof c.allowDestructive !== 'boolean') throw bad('allowDestructive must be a boolean');
+  const natMap = c.natMap ?? {};
+  if (typeof natMap !== 'object' || natMap === null) throw bad('natMap must be an object of "host:port" -> { host, port }');
+  for (const [from, to] of Object.entries(natMap)) {
+    if (typeof to?.host !== 'string' || !Number.isInteger(to.port)) throw bad(`natMap['${from}'] must be { host: string, port: integer }`);
+  }
+  const readyTimeoutMs = c.readyTimeoutMs ?? 30_000;
+  if (!Number.isInteger(readyTimeoutMs) || readyTimeoutMs < 100 || readyTimeoutMs > 600_000) throw bad(`readyTimeoutMs must be an integer in [100, 600000], got ${String(c.readyTimeoutMs)}`);
+  const tls = c.tls === true || (c.tls === undefined && parsed.tls) ? {} : c.tls || undefined;
+  return {
+    seeds: parsed.seeds,
+    seedSpec: c.seeds,
+    auth: { username: c.username ?? parsed.username, password: c.password ?? parsed.password, tls },
+    allowDestructive: c.allowDestructive ?? false,
+    natMap,
+    readyTimeoutMs,
+  };
+}
+
+// ---- the backend ---------------------------------------------------------------------------
+
+const UNUSABLE = ['fail', 'noaddr', 'handshake'];
+
+/**
+ * An existing Redis Cluster given by seed addresses. Non-destructive by default: every fault is
+ * refused unless `allowDestructive`, and even then only what plain redis commands can do
+ * (failover, SCRIPT FLUSH) is possible. The harness's keys live under `namespace(runId)` and are
+ * removed by `dispose()`.
+ */
+export class ExternalCluster implements Cluster {
+  readonly kind = 'external' as const;
+  private readonly namespaces = new Set<string>();
+  private disposed = false;
+
+  private constructor(
+    readonly options: ExternalClusterOptions,
+    readonly nodes: readonly NodeRef[],
+    private readonly plane: RemotePlane,
+  ) {}
+
+  get destructive(): boolean {
+    return this.options.allowDestructive;
+  }
+
+  static async connect(constraints: ExternalClusterConstraints): Promise<ExternalCluster> {
+    const options = externalClusterOptions(constraints);
+    let nodes: NodeRef[] = [];
+    const plane = new RemotePlane(() => nodes, options.auth);
+    try {
+      nodes = await discover(options, plane);
+      const cluster = new ExternalCluster(options, nodes, plane);
+      await cluster.waitReady().catch((e: Error) => {
+        throw new EnvironmentError(`external cluster ${redact(options.seedSpec)} is not ready: ${e.message}`);
+      });
+      return cluster;
+    } catch (error) {
+      plane.close();
+      throw error;
+    }
+  }
+
+  /** Register (and return) the key prefix of one run; dispose() deletes every key under it. */
+  namespace(runId: string): string {
+    const prefix = namespacePrefix(runId);
+    this.namespaces.add(prefix);
+    return prefix;
+  }
+
+  seeds(): Address[] {
+    return this.options.seeds.map((s) => ({ ...s }));
+  }
+
+  natMap(): Record<string, Address> {
+    return { ...this.options.natMap };
+  }
+
+  connect(options: ClusterOptions = {}): IORedisCluster {
+    const { username, password, tls } = this.options.auth;
+    return new IORedisCluster(this.seeds(), {
+      natMap: this.natMap(),
+      ...options,
+      redisOptions: { username, password, tls, ...options.redisOptions },
+    });
+  }
+
+  command(node: number, ...args: (string | number)[]): Promise<unknown> {
+    return this.plane.call(node, ...args);
+  }
+
+  topology(): Promise<Topology> {
+    return this.plane.topology();
+  }
+
+  redisVersion(): Promise<string> {
+    return this.plane.redisVersion();
+  }
+
+  async failover(replica: number, mode: FailoverMode): Promise<void> {
+    this.allow('failover');
+    await this.plane.failover(replica, mode, this.options.readyTimeoutMs);
+  }
+
+  async scriptFlush(): Promise<void> {
+    this.allow('scriptFlush');
+    await this.plane.scriptFlush();
+  }
+
+  async freeze(): Promise<void> {
+    this.impossible('freeze');
+  }
+
+  async thaw(): Promise<void> {
+    this.impossible('thaw');
+  }
+
+  async kill(): Promise<void> {
+    this.impossible('kill');
+  }
+
+  async restart(): Promise<void> {
+    this.impossible('restart');
+  }
+
+  async toxic(_node: number, _link: Link, _spec: ToxicSpec): Promise<void> {
+    this.impossible('toxic');
+  }
+
+  async setProxyEnabled(_node: number, _link: Link, _enabled: boolean): Promise<void> {
+    this.impossible('setProxyEnabled');
+  }
+
+  /** Nothing to undo (no fault here has state); heal means: wait until the cluster is ready again. */
+  async heal(): Promise<void> {
+    try {
+      await this.waitReady();
+    } catch (error) {
+      throw new Error(`heal failed: ${(error as Error).message}; topology: ${await this.topology().catch(() => 'unknown')}`);
+    }
+  }
+
+  waitReady(timeoutMs = this.options.readyTimeoutMs): Promise<void> {
+    return waitUntil('cluster ready', () => this.plane.readyProblem({}), timeoutMs);
+  }
+
+  /** Delete every key under the run's namespaces (SCAN per master), then close. Throws, after
+   *  closing, if some keys could not be deleted: leftovers on someone's cluster must not be silent. */
+  async dispose(): Promise<void> {
+    if (this.disposed) return;
+    this.disposed = true;
+    const failures: string[] = [];
+    try {
+      for (const prefix of this.namespaces) {
+        for (const error of await this.plane.deleteMatching(`${prefix}*`)) failures.push(error);
+      }
+    } catch (error) {
+      failures.push((error as Error).message);
+    } finally {
+      this.plane.close();
+    }
+    if (failures.length > 0) {
+      throw new Error(`dispose: keys under ${[...this.namespaces].join(', ')} may remain: ${failures.slice(0, 3).join('; ')}`);
+    }
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.dispose();
+  }
+
+  toString(): string {
+    const masters = this.nodes.length;
+    return `external cluster ${redact(this.options.seedSpec)} (${masters} nodes${this.destructive ? ', destructive allowed' : ''})`;
+  }
+
+  private allow(op: string): void {
+    if (!this.options.allowDestructive) throw new ClusterUsageError(`${op} refused on an external cluster: pass --allow-destructive`);
+  }
+
+  private impossible(op: string): never {
+    this.allow(op);
+    throw new ClusterUsageError(
+      `${op} is not possible on an external cluster: it needs process or network access to the nodes, which chaoslua has only for --cluster local or compose`,
+    );
+  }
+}
+
+/** The nodes, from the first seed that answers CLUSTER NODES: masters by lowest slot, then replicas
+ *  in their masters' order, so indices read like a local cluster's (n0-n2 masters, n3-n5 replicas). */
+async function discover(options: ExternalClusterOptions, plane: RemotePlane): Promise<NodeRef[]> {
+  const problems: string[] = [];
+  for (const seed of options.seeds) {
+    let lines: ClusterNodesLine[];
+    try {
+      lines = parseClusterNodes(String(await plane.callAt(seed, 'CLUSTER', 'NODES')));
+    } catch (error) {
+      problems.push(`${seed.host}:${seed.port}: ${(error as Error).message}`);
+      continue;
+    }
+    const usable = lines.filter((l) => !l.flags.some((f) => UNUSABLE.includes(f)) && !l.address.startsWith(':'));
+    const masters = usable.filter((l) => l.flags.includes('master')).sort((a, b) => (a.slots[0]?.[0] ?? 1e9) - (b.slots[0]?.[0] ?? 1e9));
+    const rank = new Map(masters.map((m, i) => [m.id, i]));
+    const replicas = usable
+      .filter((l) => !l.flags.includes('master'))
+      .sort((a, b) => (rank.get(a.masterId) ?? 1e9) - (rank.get(b.masterId) ?? 1e9) || a.address.localeCompare(b.address));
+    return [...masters, ...replicas].map((line, index) => {
+      const mapped = options.natMap[line.address];
+      const dial = mapped ? `${mapped.host}:${mapped.port}` : line.address;
+      splitAddress(dial); // fail here, not on first use, on an address we cannot dial
+      return { index, name: `n${index}`, announced: line.address, client: dial, direct: dial };
+    });
+  }
+  throw new EnvironmentError(`external cluster ${redact(options.seedSpec)}: no seed answered CLUSTER NODES (${problems.join('; ')})`);
+}
+
+// ---- the control plane shared with ComposeCluster ------------------------------------------
+// (It belongs in its own file, remote-plane.ts; it lives here only because of this task's file list.)
+
+export interface Address {
+  host: string;
+  port: number;
+}
+
+/** Credentials and TLS for every control-plane connection. */
+export interface Auth {
+  readonly username?: string;
+  readonly password?: string;
+  readonly tls?: ConnectionOptions;
+}
+
+export function splitAddress(address: string): Address {
+  const colon = address.lastIndexOf(':');
+  const port = Number(address.slice(colon + 1));
+  if (colon <= 0 || !Number.isInteger(port) || port < 1 || port > 65_535) throw new EnvironmentError(`cannot dial '${address}': not host:port`);
+  return { host: address.slice(0, colon).replace(/^\[(.*)\]$/, '$1'), port };
+}
+
+const BAD_FLAGS = ['fail', 'fail?', 'handshake', 'noaddr'];
+
+export interface ReadyExpectation {
+  /** Every node must know exactly this many nodes. */
+  readonly nodes?: number;
+  /** Every master must have this many replicas. */
+  readonly replicasPerMaster?: number;
+}
+
+/**
+ * Everything a cluster can be asked through plain redis commands, node by node, for backends whose
+ * nodes are not our child processes (AdminPool's job for LocalCluster, which needs no AUTH or TLS).
+ * One connection per address, dropped on any error so a dead node never wedges the next call.
+ */
+export class RemotePlane {
+  private readonly connections = new Map<string, Redis>();
+  private readonly lastErrors = new Map<string, string>();
+
+  constructor(
+    private readonly nodes: () => readonly NodeRef[],
+    private readonly auth: Auth = {},
+    /** False for a node that is known to be down (compose: killed or paused). */
+    private readonly running: (index: number) => boolean = () => true,
+    private readonly timeoutMs = 2_000,
+  ) {}
+
+  connection(address: Address): Redis {
+    const key = `${address.host}:${address.port}`;
+    let redis = this.connections.get(key);
+    if (!redis) {
+      redis = new Redis({
+        ...address,
+        ...this.auth,
+        lazyConnect: true,
+        connectTimeout: this.timeoutMs,
+        commandTimeout: this.timeoutMs,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+      });
+      // The socket's own error (ECONNREFUSED, WRONGPASS...) arrives as an event; the failed call
+      // only says "Connection is closed", so keep the event's message for the caller.
+      redis.on('error', (error: Error) => this.lastErrors.set(key, error.message));
+      this.connections.set(key, redis);
+    }
+    return redis;
+  }
+
+  async callAt(address: Address, ...args: (string | number)[]): Promise<unknown> {
+    const redis = this.connection(address);
+    try {
+      if (redis.status === 'wait') await redis.connect();
+      const [command, ...rest] = args;
+      return await redis.call(String(command), ...rest.map(String));
+    } catch (error) {
+      const cause = this.lastErrors.get(`${address.host}:${address.port}`);
+      this.drop(address);
+      if (cause && /Connection is closed/.test((error as Error).message)) throw new Error(cause);
+      throw error;
+    }
+  }
+
+  call(index: number, ...args: (string | number)[]): Promise<unknown> {
+    return this.callAt(splitAddress(this.node(index).direct), ...args);
+  }
+
+  drop(address: Address): void {
+    const key = `${address.host}:${address.port}`;
+    this.connections.get(key)?.disconnect();
+    this.connections.delete(key);
+    this.lastErrors.delete(key);
+  }
+
+  close(): void {
+    for (const redis of this.connections.values()) redis.disconnect();
+    this.connections.clear();
+    this.lastErrors.clear();
+  }
+
+  node(index: number): NodeRef {
+    const nodes = this.nodes();
+    const node = nodes[index];
+    if (!node) throw new ClusterUsageError(`no node ${index}: this cluster has nodes 0-${nodes.length - 1}`);
+    return node;
+  }
+
+  async topology(): Promise<Topology> {
+    for (const node of this.nodes()) {
+      if (!this.running(node.index)) continue;
+      const text = await this.call(node.index, 'CLUSTER', 'NODES').catch(() => undefined);
+      if (typeof text === 'string') return topologyFrom(parseClusterNodes(text), this.nodes());
+    }
+    throw new Error('topology: no node answered CLUSTER NODES');
+  }
+
+  async redisVersion(): Promise<string> {
+    const problems: string[] = [];
+    for (const node of this.nodes()) {
+      if (!this.running(node.index)) continue;
+      try {
+        return parseInfo(String(await this.call(node.index, 'INFO', 'server'))).redis_version;
+      } catch (error) {
+        problems.push(`${node.name}: ${(error as Error).message}`);
+      }
+    }
+    throw new Error(`redisVersion: no node answered INFO (${problems.join('; ')})`);
+  }
+
+  async scriptFlush(): Promise<void> {
+    await Promise.all(this.nodes().filter((n) => this.running(n.index)).map((n) => this.call(n.index, 'SCRIPT', 'FLUSH')));
+  }
+
+  /** CLUSTER FAILOVER on the replica, then wait until every running node sees it as a master with slots. */
+  async failover(replica: number, mode: FailoverMode, timeoutMs: number): Promise<void> {
+    const node = this.node(replica);
+    const own = parseClusterNodes(String(await this.call(replica, 'CLUSTER', 'NODES'))).find((l) => l.flags.includes('myself'));
+    if (!own?.flags.includes('slave')) throw new ClusterUsageError(`failover: ${node.name} is not a replica`);
+    await this.call(replica, 'CLUSTER', 'FAILOVER', ...(mode === 'default' ? [] : [mode.toUpperCase()]));
+    await waitUntil(
+      `${node.name} promoted by ${mode} failover`,
+      async () => {
+        for (const observer of this.nodes()) {
+          if (!this.running(observer.index)) continue;
+          const lines = parseClusterNodes(String(await this.call(observer.index, 'CLUSTER', 'NODES')));
+          const view = lines.find((l) => l.address === node.announced);
+          if (!view?.flags.includes('master') || view.slots.length === 0) return `${observer.name} still sees ${node.name} as ${view?.flags.join(',')}`;
+        }
+        return true;
+      },
+      timeoutMs,
+    );
+  }
+
+  /**
+   * `true` when ready, else the first reason not: every node answers with cluster_state:ok and all
+   * 16384 slots assigned, all agree on who serves which slots and who replicates whom, and every replica is linked to the
+   * master the cluster says it follows (a replica still syncing cannot take a default failover);
+   * optionally (`expect`) the node count and replicas per master, and no failure flags.
+   */
+  async readyProblem(expect: ReadyExpectation): Promise<true | string> {
+    let agreed: string | undefined;
+    let first: ClusterNodesLine[] = [];
+    for (const node of this.nodes()) {
+      if (!this.running(node.index)) return `${node.name} is down`;
+      const info = parseInfo(String(await this.call(node.index, 'CLUSTER', 'INFO')));
+      if (info.cluster_state !== 'ok') return `${node.name} cluster_state:${info.cluster_state}`;
+      if (info.cluster_slots_assigned !== '16384') return `${node.name} sees ${info.cluster_slots_assigned} slots assigned`;
+      if (expect.nodes !== undefined && Number(info.cluster_known_nodes) !== expect.nodes) return `${node.name} knows ${info.cluster_known_nodes} of ${expect.nodes} nodes`;
+      const lines = parseClusterNodes(String(await this.call(node.index, 'CLUSTER', 'NODES')));
+      if (expect.nodes !== undefined) {
+        const flagged = lines.find((l) => l.flags.some((f) => BAD_FLAGS.includes(f)));
+        if (flagged) return `${node.name} flags ${flagged.address} as ${flagged.flags.join(',')}`;
+      }
+      // Roles too, not only slots: right after a failover the new master may still count its old
+      // master as a master, and then refuses the MFSTART of what is by now its replica.
+      const ids = new Map(lines.map((l) => [l.id, l.address]));
+      const view = lines
+        .map((l) => (l.flags.includes('slave') ? `${l.address}<-${ids.get(l.masterId)}` : `${l.address}=${l.slots.map((s) => s.join('-')).join(',')}`))
+        .sort()
+        .join(' ');
+      if (agreed === undefined) [agreed, first] = [view, lines];
+      else if (view !== agreed) return `${node.name} disagrees on roles or slot ownership`;
+    }
+    const addressOf = new Map(first.map((l) => [l.id, l.address]));
+    for (const master of first.filter((l) => l.flags.includes('master') && l.slots.length > 0)) {
+      const count = first.filter((l) => l.flags.includes('slave') && l.masterId === master.id).length;
+      if (count < (expect.replicasPerMaster ?? 0)) return `master ${master.address} has ${count} of ${expect.replicasPerMaster} replicas`;
+    }
+    for (const node of this.nodes()) {
+      const line = first.find((l) => l.address === node.announced);
+      if (!line?.flags.includes('slave')) continue;
+      const master = addressOf.get(line.masterId);
+      const info = parseInfo(String(await this.call(node.index, 'INFO', 'replication')));
+      if (info.role !== 'slave') return `${node.name} still reports role:${info.role}`;
+      if (`${info.master_host}:${info.master_port}` !== master) return `${node.name} replicates ${info.master_host}:${info.master_port}, cluster says ${master}`;
+      if (info.master_link_status !== 'up') return `${node.name} master_link_status:${info.master_link_status}`;
+    }
+    return true;
+  }
+
+  /**
+   * UNLINK every key matching `pattern` on every master that serves slots (replicas follow).
+   * One key per command: keys of different slots cannot share a command even on one node.
+   * Returns one message per key or node that failed.
+   */
+  async deleteMatching(pattern: string): Promise<string[]> {
+    const topology = await this.topology();
+    const failures: string[] = [];
+    for (const state of topology.nodes.filter((s) => s.role === 'master' && s.slots.length > 0)) {
+      const redis = this.connection(splitAddress(state.node.direct));
+      try {
+        if (redis.status === 'wait') await redis.connect();
+        let cursor = '0';
+        do {
+          const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+          cursor = next;
+          if (keys.length === 0) continue;
+          const results = (await redis.pipeline(keys.map((k) => ['unlink', k])).exec()) ?? [];
+          for (const [error] of results) if (error) failures.push(`${state.node.name}: ${error.message}`);
+        } while (cursor !== '0');
+      } catch (error) {
+        failures.push(`${state.node.name}: ${(error as Error).message}`);
+      }
+    }
+    return failures;
+  }
+}

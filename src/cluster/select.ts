@@ -1,0 +1,47 @@
+import { ComposeCluster, type ComposeClusterConstraints } from './compose.ts';
+import { ClusterUsageError } from './errors.ts';
+import { ExternalCluster, parseSeeds, type ExternalClusterConstraints } from './external.ts';
+import { LocalCluster } from './local.ts';
+import type { LocalClusterConstraints } from './options.ts';
+import type { Cluster } from './types.ts';
+
+/** What `--cluster` may say. */
+export type ClusterSpec = { readonly kind: 'local' } | { readonly kind: 'compose' } | { readonly kind: 'external'; readonly seeds: string };
+
+const FORMS = `'local' (default), 'compose', or redis://host:port[,host:port...]`;
+
+/** Parse a `--cluster` value; undefined or '' means local. The seed list is validated here, before any connection. */
+export function parseClusterSpec(value: string | undefined): ClusterSpec {
+  const spec = (value ?? '').trim();
+  if (spec === '' || spec === 'local') return { kind: 'local' };
+  if (spec === 'compose') return { kind: 'compose' };
+  if (/^rediss?:\/\//i.test(spec)) {
+    parseSeeds(spec, '--cluster');
+    return { kind: 'external', seeds: spec };
+  }
+  throw new ClusterUsageError(`--cluster: unknown value '${spec}' (expected ${FORMS})`);
+}
+
+/** Per-backend options; only the chosen backend's are used. */
+export interface StartClusterOptions {
+  local?: LocalClusterConstraints;
+  compose?: ComposeClusterConstraints;
+  external?: Omit<ExternalClusterConstraints, 'seeds'>;
+}
+
+/**
+ * A started Cluster for a `--cluster` value. Errors: ClusterUsageError for a bad value (exit 2);
+ * EnvironmentError when the backend cannot start (exit 3), for compose without Docker a
+ * DockerUnavailableError whose message is the skip line.
+ */
+export async function startCluster(spec: 'local' | 'compose' | string = 'local', options: StartClusterOptions = {}): Promise<Cluster> {
+  const parsed = parseClusterSpec(spec);
+  switch (parsed.kind) {
+    case 'local':
+      return LocalCluster.start(options.local);
+    case 'compose':
+      return ComposeCluster.start(options.compose);
+    case 'external':
+      return ExternalCluster.connect({ ...options.external, seeds: parsed.seeds });
+  }
+}
