@@ -6,6 +6,7 @@ import { processIo, type Command, type Io } from './io.ts';
 /** Commands load lazily so `chaoslua lint` does not pay for ioredis and fast-check. */
 const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   cluster: { summary: 'start a local cluster behind Toxiproxy and keep it up until Ctrl-C', load: () => import('./cluster.ts') },
+  certify: { summary: 'certify an implementation (lua:DIR, module:PATH or cmd:COMMAND) under chaos', load: () => import('./certify.ts') },
   run: { summary: 'chaos-test the bundled reference implementation (random schedules + faults, checked)', load: () => import('./run.ts') },
   lint: { summary: 'static checks on Redis Lua scripts (keys, loops, globals, owner checks)', load: () => import('./lint.ts') },
 };

@@ -1,0 +1,134 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { formatFinding, lintPath } from '../lint/index.ts';
+import type { Certificate } from '../report/certificate.ts';
+import { createRunFolder, writeJson } from '../report/folder.ts';
+import { junitXml } from '../report/junit.ts';
+import { describeImpl, ImplSpecError, implDigest, parseImplSpec, type ImplSpec } from '../subject/impl-spec.ts';
+import { parse } from './args.ts';
+import { CHAOS_FLAGS, CHAOS_FLAGS_HELP, jobOptions } from './chaos-flags.ts';
+import { EXIT, UsageError } from './exit-codes.ts';
+import { processIo, type Io } from './io.ts';
+import { runJob, summaryText, type ImplOpener, type JobOptions, type JobResult } from './job.ts';
+import { moduleOpener } from './module-impl.ts';
+import { luaDirOpener } from './reference-impl.ts';
+
+export const summary = 'certify an implementation (lua:DIR, module:PATH or cmd:COMMAND) under chaos';
+
+const HELP = `usage: chaoslua certify --impl SPEC [options]
+
+Certify an implementation of a pattern against the model, under random concurrent schedules and
+faults on a real cluster. Exit 0 certified, 1 not certified, 2 usage error, 3 environment failure.
+
+SPEC:
+  lua:DIR            scripts named as in the seed (idempotency: register_or_get.lua, complete.lua,
+                     release.lua, renew.lua), called through the reference client
+  module:PATH        a JS/TS module whose createStore (or default) export builds the store
+  cmd:'COMMAND ARGS' a program speaking the process protocol (docs/process-protocol.md)
+
+options:
+  --impl SPEC        the implementation (required)
+  --no-lint          skip the static checks of lua: scripts (they run before any schedule)
+${CHAOS_FLAGS_HELP}
+`;
+
+export async function run(argv: string[], io: Io = processIo): Promise<number> {
+  const { values } = parse('certify', argv, { ...CHAOS_FLAGS, impl: { type: 'string' }, 'no-lint': { type: 'boolean' } });
+  if (values.help) {
+    io.stdout.write(HELP);
+    return EXIT.ok;
+  }
+  if (!values.impl) throw new UsageError("certify: --impl is required (lua:DIR, module:PATH or cmd:'COMMAND ARGS')");
+  const options = jobOptions('certify', values);
+  let spec: ImplSpec;
+  try {
+    spec = parseImplSpec(values.impl, options.pattern);
+  } catch (error) {
+    if (error instanceof ImplSpecError) throw new UsageError(`certify: ${error.message}`);
+    throw error;
+  }
+  if (spec.kind === 'lua' && !values['no-lint']) {
+    const findings = await lintPath(spec.dir);
+    const syntax = findings.find((f) => f.rule === 'syntax');
+    if (syntax) throw new UsageError(`certify: Lua does not compile: ${formatFinding(syntax)}`);
+    if (findings.length) return lintRejection(options, spec, findings.map(formatFinding), io);
+  }
+  let result: JobResult;
+  try {
+    result = await runJob(options, opener(options, spec), io);
+  } catch (error) {
+    if (error instanceof ImplSpecError) throw new UsageError(`certify: ${error.message}`);
+    throw error;
+  }
+  writeCertificate(options, spec, result);
+  io.stdout.write(options.json ? JSON.stringify(certificate(options, spec, result), null, 2) + '\n' : summaryText(options, result));
+  return result.passed ? EXIT.ok : EXIT.failed;
+}
+
+function opener(options: JobOptions, spec: ImplSpec): ImplOpener {
+  switch (spec.kind) {
+    case 'lua':
+      return luaDirOpener(options.pattern, spec.dir, describeImpl(spec));
+    case 'module':
+      return moduleOpener(options.pattern, spec.file);
+    case 'cmd':
+      throw new UsageError('certify: cmd: implementations need the process protocol runner, which is not built yet');
+  }
+}
+
+function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): Certificate {
+  return {
+    version: 1,
+    certified: r.passed,
+    pattern: options.pattern,
+    implementation: { spec: describeImpl(spec), sha256: implDigest(spec, options.pattern) },
+    redis: { version: r.redisVersion, topology: r.topology, cluster: options.cluster },
+    seed: r.outcome.seed,
+    runs: r.outcome.tally.runs,
+    operations: r.outcome.tally.ops,
+    faults: r.outcome.tally.faultCounts,
+    invariants: r.invariants.map((s) => ({
+      invariant: s.invariant,
+      passed: s.passed,
+      violations: s.violations.map((v) => ({ invariant: s.invariant, message: v.message, counterexample: r.counterexampleFile })),
+    })),
+    findings: r.findings,
+    replicationLosses: r.outcome.tally.replicationLosses,
+    issuedAt: new Date().toISOString(),
+    seconds: Math.round(r.outcome.ms) / 1000,
+  };
+}
+
+function writeCertificate(options: JobOptions, spec: ImplSpec, r: JobResult): void {
+  writeJson(r.dir, 'certificate.json', certificate(options, spec, r));
+}
+
+/** Static defects found before any run: not certified, with the findings as the reason. */
+function lintRejection(options: JobOptions, spec: ImplSpec, findings: string[], io: Io): number {
+  const dir = createRunFolder(options.reportRoot, 'certify', options.seed);
+  const cert: Certificate = {
+    version: 1,
+    certified: false,
+    pattern: options.pattern,
+    implementation: { spec: describeImpl(spec), sha256: implDigest(spec, options.pattern) },
+    redis: { version: 'not started', topology: '', cluster: options.cluster },
+    seed: options.seed,
+    runs: 0,
+    operations: 0,
+    faults: {},
+    invariants: [],
+    findings: findings.map((f) => `lint: ${f}`),
+    replicationLosses: 0,
+    issuedAt: new Date().toISOString(),
+    seconds: 0,
+  };
+  writeJson(dir, 'certificate.json', cert);
+  writeFileSync(path.join(dir, 'junit.xml'), junitXml(`chaoslua certify ${options.pattern}`, findings.map((f) => ({ name: 'lint', passed: false, message: f })), 0));
+  if (options.json) io.stdout.write(JSON.stringify(cert, null, 2) + '\n');
+  else {
+    io.stdout.write(`chaoslua certify: FAILED — ${options.pattern}, ${describeImpl(spec)}: static checks found ${findings.length} defect(s) before any run\n`);
+    for (const f of findings) io.stdout.write(`  ${f}\n`);
+    io.stdout.write(`  (--no-lint runs the schedules anyway)\n  report: ${dir}\n`);
+  }
+  return EXIT.failed;
+}
