@@ -9,9 +9,8 @@ import { parse } from './args.ts';
 import { CHAOS_FLAGS, CHAOS_FLAGS_HELP, jobOptions } from './chaos-flags.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
 import { processIo, type Io } from './io.ts';
-import { runJob, summaryText, type ImplOpener, type JobOptions, type JobResult } from './job.ts';
-import { moduleOpener } from './module-impl.ts';
-import { luaDirOpener } from './reference-impl.ts';
+import { runJob, summaryText, type JobOptions, type JobResult } from './job.ts';
+import { openerFor } from './openers.ts';
 
 export const summary = 'certify an implementation (lua:DIR, module:PATH or cmd:COMMAND) under chaos';
 
@@ -55,7 +54,7 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   }
   let result: JobResult;
   try {
-    result = await runJob(options, opener(options, spec), io);
+    result = await runJob({ ...options, implSpec: describeImpl(spec) }, openerFor(options.pattern, spec), io);
   } catch (error) {
     if (error instanceof ImplSpecError) throw new UsageError(`certify: ${error.message}`);
     throw error;
@@ -63,17 +62,6 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   writeCertificate(options, spec, result);
   io.stdout.write(options.json ? JSON.stringify(certificate(options, spec, result), null, 2) + '\n' : summaryText(options, result));
   return result.passed ? EXIT.ok : EXIT.failed;
-}
-
-function opener(options: JobOptions, spec: ImplSpec): ImplOpener {
-  switch (spec.kind) {
-    case 'lua':
-      return luaDirOpener(options.pattern, spec.dir, describeImpl(spec));
-    case 'module':
-      return moduleOpener(options.pattern, spec.file);
-    case 'cmd':
-      throw new UsageError('certify: cmd: implementations need the process protocol runner, which is not built yet');
-  }
 }
 
 function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): Certificate {

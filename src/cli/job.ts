@@ -30,6 +30,8 @@ export interface JobOptions {
   readonly json: boolean;
   readonly nodeTimeoutMs: number;
   readonly shrinkRuns: number;
+  /** Machine-readable --impl (lua:DIR, module:PATH, cmd:...): what `replay` re-opens. */
+  readonly implSpec?: string;
 }
 
 /** The implementation under test, opened on a started cluster: one subject per logical client. */
@@ -120,6 +122,7 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
       version: COUNTEREXAMPLE_VERSION,
       pattern: options.pattern,
       impl: opened.impl,
+      implSpec: options.implSpec,
       seed: outcome.seed,
       path: outcome.path,
       options: { ...options, reportRoot: undefined },

@@ -24,7 +24,7 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   }
   const options = jobOptions('run', values);
   const dir = referenceScriptsDir(options.pattern);
-  const result = await runJob(options, luaDirOpener(options.pattern, dir, `reference (lua:${dir})`), io);
+  const result = await runJob({ ...options, implSpec: `lua:${dir}` }, luaDirOpener(options.pattern, dir, `reference (lua:${dir})`), io);
   io.stdout.write(options.json ? JSON.stringify(resultJson(options, result), null, 2) + '\n' : summaryText(options, result));
   return result.passed ? EXIT.ok : EXIT.failed;
 }

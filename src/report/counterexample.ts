@@ -11,6 +11,8 @@ export interface Counterexample {
   readonly pattern: Schedule['pattern'];
   /** What was tested: the --impl spec, or the reference implementation. */
   readonly impl: string;
+  /** The --impl spec that re-opens it (lua:DIR, module:PATH, cmd:...). */
+  readonly implSpec?: string;
   readonly seed: number;
   /** fast-check path of the shrunk schedule: `--seed S --path P` regenerates it. */
   readonly path?: string;

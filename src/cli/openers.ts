@@ -1,0 +1,18 @@
+import type { PatternName } from '../generator/schedule.ts';
+import { describeImpl, type ImplSpec } from '../subject/impl-spec.ts';
+import { UsageError } from './exit-codes.ts';
+import type { ImplOpener } from './job.ts';
+import { moduleOpener } from './module-impl.ts';
+import { luaDirOpener } from './reference-impl.ts';
+
+/** How each kind of --impl is opened on a started cluster. */
+export function openerFor(pattern: PatternName, spec: ImplSpec): ImplOpener {
+  switch (spec.kind) {
+    case 'lua':
+      return luaDirOpener(pattern, spec.dir, describeImpl(spec));
+    case 'module':
+      return moduleOpener(pattern, spec.file);
+    case 'cmd':
+      throw new UsageError('cmd: implementations need the process protocol runner, which is not built yet');
+  }
+}

@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import { check } from '../checker/index.ts';
+import type { CheckResult } from '../checker/types.ts';
+import { startCluster } from '../cluster/select.ts';
+import { models } from '../model/index.ts';
+import { readCounterexample, type Counterexample } from '../report/counterexample.ts';
+import { passes } from '../runner/chaos.ts';
+import { runSchedule } from '../runner/run.ts';
+import { ImplSpecError, parseImplSpec } from '../subject/impl-spec.ts';
+import { intFlag, parse } from './args.ts';
+import { EXIT, UsageError } from './exit-codes.ts';
+import { processIo, type Io } from './io.ts';
+import { openerFor } from './openers.ts';
+
+export const summary = 're-check a counterexample file, and re-run its schedule against a live cluster';
+
+const HELP = `usage: chaoslua replay FILE [options]
+
+Re-check the recorded history of a counterexample.json (deterministic), then re-run its shrunk
+schedule against a fresh cluster (best effort: timing differs) and say whether it failed again.
+Exit 1 when the failure reproduces, 0 when it does not, 2 usage, 3 environment.
+
+options:
+  --no-rerun        only re-check the recorded history
+  --reruns N        re-run the schedule up to N times until it fails (default 3)
+  --cluster C       local | compose | redis://... (default local)
+  --json            print the outcome as JSON
+  -h, --help        this text
+`;
+
+export async function run(argv: string[], io: Io = processIo): Promise<number> {
+  const { values, positionals } = parse(
+    'replay',
+    argv,
+    { 'no-rerun': { type: 'boolean' }, reruns: { type: 'string' }, cluster: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    true,
+  );
+  if (values.help) {
+    io.stdout.write(HELP);
+    return EXIT.ok;
+  }
+  if (positionals.length !== 1) throw new UsageError(`replay: expected one counterexample file, got ${positionals.length}`);
+  let ce: Counterexample;
+  try {
+    ce = readCounterexample(positionals[0]);
+  } catch (error) {
+    throw new UsageError(`replay: ${(error as Error).message}`);
+  }
+  const reruns = intFlag('replay', 'reruns', values.reruns, 3, 1, 1000);
+  const model = models[ce.pattern] as Parameters<typeof check>[1];
+  const recheck = check(ce.history, model);
+  const recorded = ce.result.verdict;
+  const lines = [`re-check of the recorded history: ${recheck.verdict} (recorded: ${recorded})${recheck.verdict === recorded ? '' : ' — DIFFERS'}`];
+  for (const v of recheck.violations) lines.push(`  ${v.invariant}: ${v.message}`);
+
+  let rerun: { attempts: number; result?: CheckResult; failedAgain: boolean } | undefined;
+  if (!values['no-rerun']) rerun = await rerunSchedule(ce, values.cluster ?? 'local', reruns);
+  if (rerun) {
+    lines.push(`re-run of the schedule against a live cluster: ${rerun.failedAgain ? `FAILED AGAIN on attempt ${rerun.attempts}` : `passed ${rerun.attempts} time(s)`}`);
+    for (const v of rerun.result?.violations ?? []) lines.push(`  ${v.invariant}: ${v.message}`);
+  }
+  const reproduced = rerun ? rerun.failedAgain : !passes(recheck);
+  if (values.json) {
+    io.stdout.write(JSON.stringify({ recheck: recheck.verdict, recorded, rerun: rerun && { attempts: rerun.attempts, failedAgain: rerun.failedAgain, verdict: rerun.result?.verdict }, reproduced }, null, 2) + '\n');
+  } else io.stdout.write(lines.join('\n') + '\n');
+  return reproduced ? EXIT.failed : EXIT.ok;
+}
+
+async function rerunSchedule(ce: Counterexample, clusterSpec: string, reruns: number) {
+  if (!ce.implSpec) throw new UsageError('replay: the counterexample does not say which implementation produced it (no implSpec); use --no-rerun');
+  let spec;
+  try {
+    spec = parseImplSpec(ce.implSpec, ce.pattern);
+  } catch (error) {
+    if (error instanceof ImplSpecError) throw new UsageError(`replay: ${error.message}`);
+    throw error;
+  }
+  const nodeTimeoutMs = Number((ce.options as { nodeTimeoutMs?: number }).nodeTimeoutMs ?? 1_000);
+  const cluster = await startCluster(clusterSpec, { local: { nodeTimeoutMs } });
+  try {
+    const opened = await openerFor(ce.pattern, spec)(cluster, ce.schedule.clients.length);
+    try {
+      const model = models[ce.pattern] as Parameters<typeof check>[1];
+      let result: CheckResult | undefined;
+      for (let attempt = 1; attempt <= reruns; attempt++) {
+        const run = await runSchedule(ce.schedule, {
+          cluster,
+          subjects: opened.subjects,
+          namespace: `replay-${randomBytes(3).toString('hex')}-${attempt}`,
+          nodeTimeoutMs,
+          opTimeoutMs: 10_000,
+        });
+        result = check(run.history, model);
+        if (!passes(result)) return { attempts: attempt, result, failedAgain: true };
+      }
+      return { attempts: reruns, result, failedAgain: false };
+    } finally {
+      await opened.close();
+    }
+  } finally {
+    await cluster.dispose();
+  }
+}
