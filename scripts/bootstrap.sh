@@ -3,13 +3,17 @@
 #   npm dependencies            -> node_modules (npm ci from the lockfile)
 #   redis-server >= 7           -> Debian's package when absent (apt-get), else a message naming it
 #   Toxiproxy server v2.12.0    -> .tools/bin/toxiproxy-server, built with `go install`
+#   Chromium (report tests)     -> Debian's package when absent (skipped with --no-browser)
+#   example implementations     -> Python venv and Go binary (scripts/bootstrap-examples.sh)
 # Exit codes: 0 ready, 3 something could not be installed (the message says what and how).
 set -euo pipefail
 
 QUIET=0
+BROWSER=1
 for arg in "$@"; do
   case "$arg" in
     --quiet) QUIET=1 ;;
+    --no-browser) BROWSER=0 ;;
     -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bootstrap: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
@@ -20,6 +24,13 @@ TOOLS="$ROOT/.tools/bin"
 TOXIPROXY_VERSION="v2.12.0"
 say() { [ "$QUIET" = 1 ] || echo "bootstrap: $*"; }
 die() { echo "bootstrap: $*" >&2; exit 3; }
+apt_install() {
+  # Install Debian packages; refresh the package lists once if the first attempt cannot find them.
+  export DEBIAN_FRONTEND=noninteractive
+  as_root apt-get install -y -qq --no-install-recommends "$@" >/dev/null 2>&1 && return 0
+  as_root apt-get update -qq >/dev/null 2>&1 || return 1
+  as_root apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo -n "$@"; else return 1; fi; }
 
 # --- npm dependencies -------------------------------------------------------------
@@ -36,13 +47,8 @@ redis_major() { redis-server --version 2>/dev/null | sed -n 's/.*v=\([0-9]*\)\..
 if ! command -v redis-server >/dev/null || [ "$(redis_major)" -lt 7 ] 2>/dev/null; then
   if command -v apt-get >/dev/null; then
     say "installing redis-server from Debian's packages"
-    export DEBIAN_FRONTEND=noninteractive
     # The package's own service is not wanted: chaoslua starts its own servers on free ports.
-    if ! as_root apt-get install -y -qq --no-install-recommends redis-server redis-tools >/dev/null 2>&1; then
-      as_root apt-get update -qq >/dev/null 2>&1 || die "apt-get update failed (need root?); install redis-server >= 7 by hand"
-      as_root apt-get install -y -qq --no-install-recommends redis-server redis-tools >/dev/null \
-        || die "apt-get install redis-server failed; install redis-server >= 7 by hand"
-    fi
+    apt_install redis-server redis-tools || die "apt-get install redis-server failed (need root?); install redis-server >= 7 by hand"
   else
     die "redis-server >= 7 is missing; install it (e.g. 'brew install redis' or your distribution's redis package) and re-run"
   fi
@@ -63,3 +69,18 @@ if [ ! -x "$TOOLS/toxiproxy-server" ] || [ "$(cat "$TOOLS/toxiproxy-server.versi
   echo "$TOXIPROXY_VERSION" > "$TOOLS/toxiproxy-server.version"
 fi
 say "toxiproxy-server: $TOXIPROXY_VERSION ($TOOLS/toxiproxy-server)"
+
+# --- Chromium, for the report page tests -----------------------------------------------
+if [ "$BROWSER" = 1 ] && [ ! -x /usr/bin/chromium ] && [ -z "${CHAOSLUA_CHROMIUM:-}" ]; then
+  if command -v apt-get >/dev/null; then
+    say "installing chromium from Debian's packages (report page tests)"
+    apt_install chromium || die "apt-get install chromium failed; install Chromium and set CHAOSLUA_CHROMIUM to its path"
+  else
+    die "Chromium is missing: install it and set CHAOSLUA_CHROMIUM to its path, or pass --no-browser"
+  fi
+fi
+
+# --- example implementations in other languages ----------------------------------------
+if [ -f "$ROOT/scripts/bootstrap-examples.sh" ]; then
+  QUIET="$QUIET" bash "$ROOT/scripts/bootstrap-examples.sh" || exit $?
+fi
