@@ -1,0 +1,31 @@
+import type { Cluster as IORedisCluster, Redis } from 'ioredis';
+
+/** Address of a pooled node connection, "host:port" (what ioredis dials, after natMap). */
+export function nodeAddress(node: Redis): string {
+  return `${node.options.host}:${node.options.port}`;
+}
+
+/** Resolve once the client has its slot table and node pool (commands before that are queued). */
+export async function whenReady(redis: IORedisCluster): Promise<void> {
+  if (redis.status !== 'ready') await redis.ping();
+}
+
+export async function masters(redis: IORedisCluster): Promise<Redis[]> {
+  await whenReady(redis);
+  return redis.nodes('master');
+}
+
+/**
+ * The pooled connection to the master the client believes serves `slot`, or undefined.
+ * After a MOVED, ioredis stores the *announced* address in its slot table until its next refresh,
+ * so the announced address is looked up through natMap as well.
+ */
+export function masterForSlot(redis: IORedisCluster, slot: number): Redis | undefined {
+  const key = redis.slots[slot]?.[0];
+  if (key === undefined) return undefined;
+  const candidates = new Set([key]);
+  const natMap = redis.options.natMap;
+  const mapped = typeof natMap === 'function' ? natMap(key) : natMap?.[key];
+  if (mapped) candidates.add(`${mapped.host}:${mapped.port}`);
+  return redis.nodes('all').find((n) => candidates.has(nodeAddress(n)));
+}
