@@ -1,0 +1,41 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LocalCluster } from '../../src/cluster/local.ts';
+import { FAULT_NAMES } from '../../src/generator/index.ts';
+import { chaosOnCluster, failureText } from '../support/chaos.ts';
+
+/**
+ * The correct implementations must pass every seeded run with every fault enabled. CI runs a
+ * few dozen; `npx tsx bench/soak.ts` runs until a time limit (300 runs measured: see README).
+ */
+const RUNS = Number(process.env.CHAOSLUA_FALSE_ALARM_RUNS ?? 24);
+
+let cluster: LocalCluster;
+beforeAll(async () => {
+  cluster = await LocalCluster.start();
+});
+afterAll(async () => {
+  await cluster?.dispose();
+});
+
+describe('zero false alarms: the reference implementations pass under every fault', () => {
+  it(`idempotency: ${RUNS} seeded runs, all faults`, async () => {
+    const outcome = await chaosOnCluster(cluster, { pattern: 'idempotency', runs: RUNS, seed: 20261130, faults: FAULT_NAMES });
+    expect(outcome.tally.runs).toBe(RUNS);
+    expect(outcome.tally.faults).toBeGreaterThan(0);
+    expect(outcome.failure, failureText(outcome)).toBeUndefined();
+  });
+
+  it(`lock: ${Math.ceil(RUNS / 2)} seeded runs, all faults`, async () => {
+    const runs = Math.ceil(RUNS / 2);
+    const outcome = await chaosOnCluster(cluster, { pattern: 'lock', runs, seed: 7, faults: FAULT_NAMES });
+    expect(outcome.tally.runs).toBe(runs);
+    expect(outcome.failure, failureText(outcome)).toBeUndefined();
+  });
+
+  it(`ratelimit: ${Math.ceil(RUNS / 2)} seeded runs, all faults`, async () => {
+    const runs = Math.ceil(RUNS / 2);
+    const outcome = await chaosOnCluster(cluster, { pattern: 'ratelimit', runs, seed: 11, faults: FAULT_NAMES });
+    expect(outcome.tally.runs).toBe(runs);
+    expect(outcome.failure, failureText(outcome)).toBeUndefined();
+  });
+});
