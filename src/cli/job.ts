@@ -8,7 +8,10 @@ import { COUNTEREXAMPLE_VERSION, type Counterexample } from '../report/counterex
 import { createRunFolder, writeJson } from '../report/folder.ts';
 import { INVARIANTS } from '../report/invariants.ts';
 import { junitXml, type JunitCase } from '../report/junit.ts';
-import { chaos, type ChaosOutcome } from '../runner/chaos.ts';
+import { coverage, mergeCoverage, type CoverageTable } from '../report/coverage.ts';
+import { writeCoverageFile, writeReportFiles } from '../report/html/index.ts';
+import { writeMetricsFile } from '../report/metrics-file.ts';
+import { chaos, type ChaosContext, type ChaosOutcome } from '../runner/chaos.ts';
 import type { Subject } from '../subject/types.ts';
 import { writeFileSync } from 'node:fs';
 import type { Io } from './io.ts';
@@ -40,6 +43,8 @@ export interface OpenedImpl {
   readonly subjects: readonly Subject[];
   /** Findings that are not history violations (crash, hang, garbage answers), by message. */
   findings(): string[];
+  /** Prometheus text of each client's metrics (the SRE checklist), when the implementation keeps any. */
+  metricsTexts?(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -85,8 +90,13 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   const progress = progressReporter(io, options.runs, options.json);
   const redisVersion = await cluster.redisVersion();
   const topology = String(await cluster.topology());
+  const coverageTables: CoverageTable[] = [];
+  const onRun: ChaosContext['onRun'] = (t, last) => {
+    progress.update(t);
+    if (!last.shrinking) coverageTables.push(coverage(last.history, model));
+  };
   const outcome = await chaos(
-    { cluster, subjects: opened.subjects, model, onRun: (t) => progress.update(t) },
+    { cluster, subjects: opened.subjects, model, onRun },
     {
       runs: options.runs,
       seed: options.seed,
@@ -145,7 +155,21 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   writeFileSync(path.join(dir, 'junit.xml'), junitXml(`chaoslua ${options.command} ${options.pattern}`, cases, outcome.ms / 1000));
   const result: JobResult = { passed, dir, outcome, invariants, findings, impl: opened.impl, redisVersion, topology, counterexampleFile };
   writeJson(dir, 'result.json', resultJson(options, result));
+  await writeExtras(dir, opened, coverageTables, io);
   return result;
+}
+
+/** Metrics, coverage and the HTML page: useful, never allowed to change the verdict. */
+async function writeExtras(dir: string, opened: OpenedImpl, tables: CoverageTable[], io: Io): Promise<void> {
+  try {
+    const texts = (await opened.metricsTexts?.()) ?? [];
+    if (texts.length) writeMetricsFile(dir, texts);
+    const merged = mergeCoverage(tables);
+    if (merged) writeCoverageFile(dir, merged);
+    writeReportFiles(dir);
+  } catch (error) {
+    io.stderr.write(`chaoslua: warning: the report page could not be written: ${(error as Error).message.split('\n')[0]}\n`);
+  }
 }
 
 export function resultJson(options: JobOptions, r: JobResult) {
@@ -156,6 +180,7 @@ export function resultJson(options: JobOptions, r: JobResult) {
     impl: r.impl,
     seed: r.outcome.seed,
     runs: r.outcome.tally.runs,
+    shrinkRuns: r.outcome.tally.shrinks,
     operations: r.outcome.tally.ops,
     faults: r.outcome.tally.faultCounts,
     replicationLosses: r.outcome.tally.replicationLosses,
@@ -176,7 +201,7 @@ export function summaryText(options: JobOptions, r: JobResult): string {
   const faults = Object.entries(t.faultCounts).map(([k, n]) => `${k} ${n}`).join(', ') || 'none fired';
   const lines = [
     `chaoslua ${options.command}: ${r.passed ? 'PASSED' : 'FAILED'} — ${options.pattern}, ${r.impl}`,
-    `  runs ${t.runs}${r.outcome.interrupted ? ` (time limit reached before ${options.runs})` : ''} · operations ${t.ops} · ${(r.outcome.ms / 1000).toFixed(1)} s · seed ${r.outcome.seed} · Redis ${r.redisVersion}`,
+    `  runs ${t.runs}${r.outcome.interrupted ? ` (time limit reached before ${options.runs})` : ''}${t.shrinks ? ` + ${t.shrinks} shrinking` : ''} · operations ${t.ops} · ${(r.outcome.ms / 1000).toFixed(1)} s · seed ${r.outcome.seed} · Redis ${r.redisVersion}`,
     `  faults: ${faults}`,
     `  replication losses (not violations): ${t.replicationLosses}`,
     ...r.invariants.map((s) => `  ${s.passed ? 'ok  ' : 'FAIL'} ${s.invariant}${s.passed ? '' : `: ${s.violations[0].message}`}`),
@@ -190,6 +215,6 @@ export function summaryText(options: JobOptions, r: JobResult): string {
     if (f.result.verdict === 'unknown') lines.push('  the checker ran out of search budget: verdict unknown, not a pass');
     lines.push(`  replay: chaoslua replay ${r.counterexampleFile}`);
   }
-  lines.push(`  report: ${r.dir}`);
+  lines.push(`  report: ${path.join(r.dir, 'report.html')}`);
   return lines.join('\n') + '\n';
 }

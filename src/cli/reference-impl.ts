@@ -2,7 +2,8 @@ import path from 'node:path';
 import type { Cluster as IORedisCluster } from 'ioredis';
 import { projectRoot } from '../cluster/binaries.ts';
 import type { PatternName } from '../generator/schedule.ts';
-import { createReferenceSubject } from '../subject/reference.ts';
+import { createReferenceSubject, IdempotencySubject, LockSubject, RateLimitSubject } from '../subject/reference.ts';
+import type { Subject } from '../subject/types.ts';
 import type { ImplOpener } from './job.ts';
 
 /** Client options every harness connection uses: RESP2, and a bound on a stuck command. */
@@ -15,7 +16,7 @@ export function luaDirOpener(pattern: PatternName, scriptsDir: string, label: st
   return async (cluster, clients) => {
     const connections: IORedisCluster[] = [];
     try {
-      const subjects = [];
+      const subjects: Subject[] = [];
       for (let c = 0; c < clients; c++) {
         const redis = cluster.connect(HARNESS_REDIS_OPTIONS);
         connections.push(redis);
@@ -25,6 +26,7 @@ export function luaDirOpener(pattern: PatternName, scriptsDir: string, label: st
         impl: label,
         subjects,
         findings: () => [],
+        metricsTexts: () => metricsTexts(subjects),
         close: async () => {
           for (const redis of connections) redis.disconnect();
         },
@@ -34,4 +36,16 @@ export function luaDirOpener(pattern: PatternName, scriptsDir: string, label: st
       throw error;
     }
   };
+}
+
+/** Each reference client's Prometheus text; Redis memory is refreshed once, through the first store. */
+async function metricsTexts(subjects: readonly Subject[]): Promise<string[]> {
+  const texts: string[] = [];
+  for (const [i, s] of subjects.entries()) {
+    if (s instanceof IdempotencySubject) {
+      if (i === 0) await s.store.refreshMemory();
+      texts.push(await s.store.metricsText());
+    } else if (s instanceof LockSubject || s instanceof RateLimitSubject) texts.push(await s.client.metricsText());
+  }
+  return texts;
 }

@@ -27,7 +27,9 @@ export interface ChaosOptions {
 }
 
 export interface RunTally {
+  /** Runs of fresh schedules (shrinking re-runs are counted in `shrinks`). */
   runs: number;
+  shrinks: number;
   ops: number;
   faults: number;
   failures: number;
@@ -57,7 +59,7 @@ export interface ChaosContext {
   readonly cluster: Cluster;
   readonly subjects: readonly Subject[];
   readonly model: Model<unknown, unknown, unknown>;
-  readonly onRun?: (tally: RunTally, last: { verdict: string; ms: number }) => void;
+  readonly onRun?: (tally: RunTally, last: { verdict: string; ms: number; history: History; shrinking: boolean }) => void;
 }
 
 /** A run passes when every key is linearizable, or explained only by replication loss. */
@@ -70,7 +72,7 @@ export const passes = (r: CheckResult) => r.verdict === 'ok' || r.verdict === 'r
 export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<ChaosOutcome> {
   const started = performance.now();
   const runId = randomBytes(4).toString('hex');
-  const tally: RunTally = { runs: 0, ops: 0, faults: 0, failures: 0, replicationLosses: 0, faultCounts: {} };
+  const tally: RunTally = { runs: 0, shrinks: 0, ops: 0, faults: 0, failures: 0, replicationLosses: 0, faultCounts: {} };
   let failure: Failure | undefined;
   let firstFailure: Failure['firstFailure'] | undefined;
   let shrinkRunsLeft = options.shrinkRuns;
@@ -93,7 +95,9 @@ export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<C
       return true;
     }
     const result = check(run.history, ctx.model, options.check);
-    tally.runs++;
+    const shrinking = failure !== undefined;
+    if (shrinking) tally.shrinks++;
+    else tally.runs++;
     tally.ops += countOps(schedule);
     for (const f of run.history.faults) {
       tally.faults++;
@@ -106,7 +110,7 @@ export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<C
       firstFailure ??= { run: tally.runs, seconds: (performance.now() - started) / 1000 };
       failure = { schedule, history: run.history, result, firstFailure };
     }
-    ctx.onRun?.(tally, { verdict: result.verdict, ms: run.ms });
+    ctx.onRun?.(tally, { verdict: result.verdict, ms: run.ms, history: run.history, shrinking });
     return ok;
   });
 

@@ -1,0 +1,92 @@
+/**
+ * What the report page is made from: the files of one run folder. result.json is written by
+ * src/cli/job.ts (`resultJson`); every field is read as optional so a folder from an older or
+ * partial run still renders.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CoverageTable } from '../coverage.ts';
+import { readCounterexample, type Counterexample } from '../counterexample.ts';
+import { readMetricsFile, type Metrics } from '../metrics-file.ts';
+
+export const RESULT_FILE = 'result.json';
+export const COUNTEREXAMPLE_FILE = 'counterexample.json';
+export const REPORT_FILE = 'report.html';
+/** Optional: the coverage table of every run of the job (the page otherwise uses the counterexample's history). */
+export const COVERAGE_FILE = 'coverage.json';
+
+export interface InvariantSummary {
+  readonly invariant: string;
+  readonly passed: boolean;
+  readonly violations?: readonly { readonly message: string; readonly key: string }[];
+}
+
+/** result.json as the page reads it. */
+export interface RunSummary {
+  readonly command?: string;
+  readonly passed?: boolean;
+  readonly pattern?: string;
+  readonly impl?: string;
+  readonly seed?: number;
+  readonly runs?: number;
+  readonly operations?: number;
+  readonly faults?: Readonly<Record<string, number>>;
+  readonly replicationLosses?: number;
+  readonly seconds?: number;
+  readonly interrupted?: boolean;
+  readonly invariants?: readonly InvariantSummary[];
+  readonly findings?: readonly string[];
+  readonly redisVersion?: string;
+  readonly topology?: string;
+}
+
+export interface ReportData {
+  /** The run folder as the reader types it (relative to the working directory when inside it). */
+  readonly dir: string;
+  readonly result: RunSummary;
+  readonly counterexample?: Counterexample;
+  readonly metrics?: Metrics;
+  /** Coverage of all runs when the job recorded it; otherwise the page computes it from the counterexample. */
+  readonly coverage?: CoverageTable;
+}
+
+export function readResult(dir: string): RunSummary | undefined {
+  const file = path.join(dir, RESULT_FILE);
+  if (!fs.existsSync(file)) return undefined;
+  const parsed: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+  if (parsed === null || typeof parsed !== 'object') throw new Error(`${file}: not a result object`);
+  return parsed as RunSummary;
+}
+
+/** Reads a run folder; throws when it holds neither result.json nor counterexample.json. */
+export function readReportData(dir: string): ReportData {
+  const result = readResult(dir);
+  const ceFile = path.join(dir, COUNTEREXAMPLE_FILE);
+  const counterexample = fs.existsSync(ceFile) ? readCounterexample(ceFile) : undefined;
+  if (!result && !counterexample) throw new Error(`${dir}: no ${RESULT_FILE} or ${COUNTEREXAMPLE_FILE} (not a chaoslua run folder)`);
+  const covFile = path.join(dir, COVERAGE_FILE);
+  const coverage = fs.existsSync(covFile) ? (JSON.parse(fs.readFileSync(covFile, 'utf8')) as CoverageTable) : undefined;
+  return {
+    dir: displayPath(dir),
+    result: result ?? fromCounterexample(counterexample as Counterexample),
+    counterexample,
+    metrics: readMetricsFile(dir),
+    coverage,
+  };
+}
+
+/** A folder with only a counterexample (copied out of CI, say) still gets a header. */
+function fromCounterexample(c: Counterexample): RunSummary {
+  return { passed: false, pattern: c.pattern, impl: c.impl, seed: c.seed, operations: c.history.ops.length };
+}
+
+export function writeCoverageFile(dir: string, table: CoverageTable): string {
+  const file = path.join(dir, COVERAGE_FILE);
+  fs.writeFileSync(file, JSON.stringify(table, null, 2) + '\n');
+  return file;
+}
+
+export function displayPath(dir: string): string {
+  const rel = path.relative(process.cwd(), path.resolve(dir));
+  return rel === '' ? '.' : rel.startsWith('..') || path.isAbsolute(rel) ? path.resolve(dir) : rel;
+}

@@ -1,0 +1,60 @@
+/** The verdict banner: what ran, what it found, and the one command that reproduces it. */
+import { COUNTEREXAMPLE_FILE, type ReportData } from './data.ts';
+import { duration, esc } from './escape.ts';
+
+export function verdictOf(data: ReportData): 'PASSED' | 'FAILED' {
+  return data.result.passed === true && !data.counterexample ? 'PASSED' : 'FAILED';
+}
+
+/** Shell-quotes a word when it needs it. */
+const sh = (word: string) => (/^[\w./:@=,+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
+export function replayCommand(data: ReportData): { label: string; command: string } {
+  if (data.counterexample) return { label: 'replay', command: `chaoslua replay ${sh(`${data.dir}/${COUNTEREXAMPLE_FILE}`)}` };
+  const r = data.result;
+  const command = r.command ?? 'run';
+  const parts = ['chaoslua', command];
+  if (command === 'certify' && r.impl) parts.push('--impl', sh(r.impl));
+  if (r.pattern) parts.push('--pattern', r.pattern);
+  if (r.seed !== undefined) parts.push('--seed', String(r.seed));
+  if (r.runs !== undefined) parts.push('--runs', String(r.runs));
+  return { label: 're-run with the same seed', command: parts.join(' ') };
+}
+
+export function renderHeader(data: ReportData): string {
+  const r = data.result;
+  const verdict = verdictOf(data);
+  const faults = Object.entries(r.faults ?? {}).map(([k, n]) => `${k} ${n}`).join(', ');
+  const unknown = data.counterexample?.result.verdict === 'unknown';
+  const facts: [string, string | undefined][] = [
+    ['implementation', r.impl],
+    ['pattern', r.pattern],
+    ['seed', r.seed === undefined ? undefined : String(r.seed)],
+    ['runs', r.runs === undefined ? undefined : `${r.runs}${r.interrupted ? ' (time limit)' : ''}`],
+    ['operations', r.operations === undefined ? undefined : String(r.operations)],
+    ['faults', r.faults ? faults || 'none fired' : undefined],
+    ['duration', r.seconds === undefined ? undefined : duration(r.seconds * 1000)],
+    ['replication losses', r.replicationLosses === undefined ? undefined : String(r.replicationLosses)],
+    ['redis', r.redisVersion],
+  ];
+  const cmd = replayCommand(data);
+  const sub = unknown
+    ? 'the checker ran out of search budget: verdict unknown, which is never a pass'
+    : verdict === 'PASSED'
+      ? 'every history was linearizable and every invariant held'
+      : `${(r.invariants ?? []).filter((i) => !i.passed).length || (data.counterexample?.result.violations.length ?? 0)} invariant(s) violated`;
+  return `<header class="verdict ${verdict === 'PASSED' ? 'passed' : 'failed'}">
+<h1 id="verdict">${verdict}</h1><div class="sub">chaoslua ${esc(r.command ?? 'run')} · ${esc(sub)}</div>
+<dl>${facts.filter(([, v]) => v !== undefined).map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`).join('')}</dl>
+<div class="cmd"><span>${esc(cmd.label)}:</span><code id="replay">${esc(cmd.command)}</code><button type="button" class="copy" data-text="${esc(cmd.command)}">copy</button></div>
+</header>
+${renderInvariants(data)}`;
+}
+
+function renderInvariants(data: ReportData): string {
+  const r = data.result;
+  const chips = (r.invariants ?? []).map((i) => `<span class="chip ${i.passed ? 'ok' : 'bad'}">${i.passed ? '✓' : '✗'} ${esc(i.invariant)}</span>`);
+  const findings = (r.findings ?? []).map((f) => `<li>${esc(f)}</li>`);
+  const topology = r.topology ? `<div class="muted small">topology: ${esc(r.topology)}</div>` : '';
+  return `<div class="chips">${chips.join('')}</div>${findings.length ? `<div class="card violation"><b>Implementation findings</b><ul>${findings.join('')}</ul></div>` : ''}${topology}`;
+}
