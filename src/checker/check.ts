@@ -1,0 +1,61 @@
+import type { History } from '../history/types.ts';
+import type { Model } from '../model/types.ts';
+import { checkKey } from './key-check.ts';
+import { resolveCheckOptions } from './options.ts';
+import { partitionByKey } from './partition.ts';
+import type { CheckOptions, CheckResult, KeyVerdict, ReplicationLoss, Verdict, Violation } from './types.ts';
+
+/**
+ * Is the history linearizable against the model, key by key, allowing for expiry windows and
+ * indeterminate outcomes? Pure: no I/O, no clock except to report its own duration.
+ */
+export function check<S, I, O>(history: History<I, O>, model: Model<S, I, O>, options?: CheckOptions): CheckResult<I, O> {
+  const resolved = resolveCheckOptions(options);
+  requireUniqueIds(history);
+  const started = performance.now();
+  const lossyFaults = history.faults.filter((fault) => fault.lossy);
+  const keys: KeyVerdict[] = [];
+  const violations: Violation<I, O>[] = [];
+  const replicationLosses: ReplicationLoss<I, O>[] = [];
+  let statesExplored = 0;
+  let minimiseStatesExplored = 0;
+
+  for (const [key, ops] of partitionByKey(history.ops)) {
+    const result = checkKey(model, key, ops, lossyFaults, resolved);
+    keys.push(result.verdict);
+    if (result.violation) violations.push(result.violation);
+    if (result.loss) replicationLosses.push(result.loss);
+    statesExplored += result.explored;
+    minimiseStatesExplored += result.minimiseExplored;
+  }
+
+  return {
+    verdict: overallVerdict(keys),
+    keys,
+    violations,
+    replicationLosses,
+    stats: {
+      ops: history.ops.length,
+      keys: keys.length,
+      statesExplored,
+      minimiseStatesExplored,
+      ms: performance.now() - started,
+    },
+  };
+}
+
+/** Illegal anywhere beats unknown anywhere, which beats replication loss; ok needs every key ok. */
+export function overallVerdict(keys: readonly KeyVerdict[]): Verdict {
+  const seen = new Set(keys.map((k) => k.verdict));
+  for (const verdict of ['illegal', 'unknown', 'replication-loss'] as const) if (seen.has(verdict)) return verdict;
+  return 'ok';
+}
+
+/** Op ids are the models' lease tags: a repeated id would let one op's expiry end another's lease. */
+function requireUniqueIds(history: History<unknown, unknown>): void {
+  const seen = new Set<number>();
+  for (const op of history.ops) {
+    if (seen.has(op.id)) throw new RangeError(`history: op id ${op.id} appears more than once; ids must be unique`);
+    seen.add(op.id);
+  }
+}

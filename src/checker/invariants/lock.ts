@@ -1,0 +1,27 @@
+/** The lock's named invariants: one holder at a time, and only the holder releases or extends. */
+import type { LockInput, LockOutput, LockState } from '../../model/lock.ts';
+import { opPhrase, outputText } from '../describe.ts';
+import type { Classifier } from './types.ts';
+import { holderPhrase, keyName } from './words.ts';
+
+export const classifyLock: Classifier<LockState, LockInput, LockOutput> = (context) => {
+  const { model, op, state, expected, key } = context;
+  if (model.outputMatches(expected, op.output) || !model.outputMatches(1, op.output)) return undefined;
+  const holder = holderPhrase(context, 'TTL');
+  const held =
+    state.kind === 'held'
+      ? `token ${JSON.stringify(state.token)} held it${holder ? ` (${holder})` : ''}`
+      : 'nobody held it (released, or its TTL had run out)';
+  if (op.input.op === 'acquire') {
+    return {
+      invariant: 'one-holder',
+      message: `${opPhrase(model, op)} acquired lock ${keyName(key)} while ${held}: two clients both hold the lock.`,
+    };
+  }
+  return {
+    invariant: 'no-stale-release',
+    message:
+      `${opPhrase(model, op)} returned 1 on lock ${keyName(key)}, but ${held} and the model prescribes ` +
+      `${outputText(model, expected)}: a token that does not hold the lock changed it.`,
+  };
+};

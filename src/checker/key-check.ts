@@ -1,0 +1,143 @@
+/**
+ * One key from search to verdict: the strict search; for an illegal key the relaxed re-check with
+ * lossy faults; then the named invariant and a minimal violating sub-history.
+ */
+import type { FaultRecord, OpRecord } from '../history/types.ts';
+import type { Model } from '../model/types.ts';
+import { ms } from './describe.ts';
+import { classifyStuck } from './invariants/index.ts';
+import { minimiseIllegal } from './minimise.ts';
+import { buildKeyProblem } from './problem.ts';
+import type { Rollback, StuckPoint } from './search.ts';
+import { searchKey } from './search.ts';
+import type { KeyVerdict, ReplicationLoss, ResolvedCheckOptions, Violation } from './types.ts';
+
+export interface KeyCheck<I, O> {
+  readonly verdict: KeyVerdict;
+  readonly violation?: Violation<I, O>;
+  readonly loss?: ReplicationLoss<I, O>;
+  readonly explored: number;
+  readonly minimiseExplored: number;
+}
+
+export function checkKey<S, I, O>(
+  model: Model<S, I, O>,
+  key: string,
+  ops: readonly OpRecord<I, O>[],
+  lossyFaults: readonly FaultRecord[],
+  options: ResolvedCheckOptions,
+): KeyCheck<I, O> {
+  const base = { key, ops: ops.length };
+  const strict = searchKey(buildKeyProblem(model, ops, options.eps), options.budget, false);
+  let explored = strict.explored;
+  if (strict.verdict === 'ok') {
+    return { verdict: { ...base, verdict: 'ok', statesExplored: explored }, explored, minimiseExplored: 0 };
+  }
+  if (strict.verdict === 'unknown') {
+    const note = `search budget of ${options.budget} states ran out before the key was shown linearizable or not`;
+    return { verdict: { ...base, verdict: 'unknown', statesExplored: explored, note }, explored, minimiseExplored: 0 };
+  }
+
+  const stuck = strict.stuck ?? earliestOkOp(model, ops);
+  const classified = classifyStuck(model, key, ops, stuck, options.eps);
+  const located = { longestPrefix: stuck.prefix.map((i) => ops[i].id), unexplained: ops[stuck.op].id };
+
+  const faults = faultsThatCanMatter(ops, lossyFaults);
+  if (faults.length > 0) {
+    const relaxed = searchKey(buildKeyProblem(model, ops, options.eps, faults), options.budget, true);
+    explored += relaxed.explored;
+    if (relaxed.verdict === 'ok') {
+      const rollbacks = relaxed.rollbacks ?? [];
+      const used = rollbacks.map((rollback) => faults[rollback.fault]);
+      const note = rollbacks.map((rollback) => rollbackSentence(model, faults, rollback)).join(' ');
+      const loss: ReplicationLoss<I, O> = {
+        key,
+        invariant: classified.invariant,
+        message: `${classified.message} Explained by replication loss: ${note}`,
+        faults: used,
+        witness: classified.witness,
+      };
+      return {
+        verdict: { ...base, verdict: 'replication-loss', statesExplored: explored, note, ...located },
+        loss,
+        explored,
+        minimiseExplored: 0,
+      };
+    }
+    if (relaxed.verdict === 'unknown') {
+      const note =
+        `illegal as recorded (${classified.invariant}); the search budget ran out before lossy faults ` +
+        `${faults.map((f) => f.id).join(', ')} were shown to explain it or not`;
+      return {
+        verdict: { ...base, verdict: 'unknown', statesExplored: explored, note, ...located },
+        explored,
+        minimiseExplored: 0,
+      };
+    }
+  }
+
+  const minimised = options.minimise
+    ? minimiseIllegal({
+        ops,
+        unexplained: ops[stuck.op],
+        prefix: stuck.prefix.map((i) => ops[i]),
+        invariant: classified.invariant,
+        probe: (candidate, budget) => {
+          const probe = searchKey(buildKeyProblem(model, candidate, options.eps), budget, false);
+          const invariant =
+            probe.verdict === 'illegal' && probe.stuck !== undefined
+              ? classifyStuck(model, key, candidate, probe.stuck, options.eps).invariant
+              : undefined;
+          return { verdict: probe.verdict, explored: probe.explored, invariant };
+        },
+        budget: options.minimiseBudget,
+      })
+    : { ops, explored: 0 };
+  const violation: Violation<I, O> = {
+    invariant: classified.invariant,
+    message: classified.message,
+    key,
+    witness: classified.witness,
+    subHistory: minimised.ops,
+    modelState: classified.modelState,
+    expected: classified.expected,
+  };
+  return {
+    verdict: { ...base, verdict: 'illegal', statesExplored: explored, ...located },
+    violation,
+    explored,
+    minimiseExplored: minimised.explored,
+  };
+}
+
+/**
+ * A rollback can only matter if some operation that must be explained may come after it, and it
+ * changes something only if the key may have been written before it ended.
+ */
+function faultsThatCanMatter(ops: readonly OpRecord[], lossyFaults: readonly FaultRecord[]): FaultRecord[] {
+  let firstInvocation = Infinity;
+  let lastOkCompletion = -Infinity;
+  for (const op of ops) {
+    firstInvocation = Math.min(firstInvocation, op.invokedAt);
+    if (op.outcome === 'ok') lastOkCompletion = Math.max(lastOkCompletion, op.completedAt);
+  }
+  return lossyFaults.filter((fault) => fault.startedAt <= lastOkCompletion && fault.endedAt >= firstInvocation);
+}
+
+function rollbackSentence<S>(model: Model<S, any, any>, faults: readonly FaultRecord[], rollback: Rollback<S>): string {
+  const fault = faults[rollback.fault];
+  return (
+    `${fault.kind} on ${fault.target} (fault ${fault.id}, ${ms(fault.startedAt)}–${ms(fault.endedAt)} ms) ` +
+    `rolled the key back from ${model.describeState(rollback.from)} to ${model.describeState(rollback.to)}.`
+  );
+}
+
+/** Only reached if the search failed without passing a real operation's completion: blame the first due. */
+function earliestOkOp<S, I, O>(model: Model<S, I, O>, ops: readonly OpRecord<I, O>[]): StuckPoint<S> {
+  let op = 0;
+  for (let i = 0; i < ops.length; i++) {
+    if (ops[i].outcome === 'ok' && (ops[op].outcome !== 'ok' || ops[i].completedAt < ops[op].completedAt)) op = i;
+  }
+  const state = model.init();
+  return { prefix: [], op, state, states: [state] };
+}

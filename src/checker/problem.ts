@@ -1,0 +1,95 @@
+/**
+ * One key's history turned into the entries the linearization search orders: the real operations,
+ * a virtual expiry per operation that can set a lease (DESIGN.md, "The model and time"), and, in the
+ * relaxed re-check, a virtual rollback per lossy fault.
+ */
+import type { FaultRecord, OpRecord } from '../history/types.ts';
+import type { Model } from '../model/types.ts';
+
+export const REAL = 0;
+export const EXPIRE = 1;
+export const FAULT = 2;
+
+export interface KeyProblem<S, I, O> {
+  readonly model: Model<S, I, O>;
+  /** The key's ok and info operations. */
+  readonly ops: readonly OpRecord<I, O>[];
+  readonly faults: readonly FaultRecord[];
+  /** Number of entries; entry i owns list nodes 2i (call) and 2i+1 (return). */
+  readonly n: number;
+  readonly kind: Uint8Array;
+  /** Earliest instant the entry may take effect. */
+  readonly callAt: Float64Array;
+  /** Latest instant; Infinity when unbounded (info ops and their expiries). */
+  readonly returnAt: Float64Array;
+  /** REAL: index into ops. EXPIRE: entry index of the operation that set the lease. FAULT: index into faults. */
+  readonly ref: Int32Array;
+  /** EXPIRE: the lease tag (id of the operation that set it). */
+  readonly tag: Float64Array;
+  /** Lease tag (operation id) -> its expiry entry, for the relaxed rollback. */
+  readonly expiryEntryOfTag: ReadonlyMap<number, number>;
+  /** Ok operations: the search has succeeded once none is left to place. */
+  readonly mandatory: number;
+}
+
+export function buildKeyProblem<S, I, O>(
+  model: Model<S, I, O>,
+  ops: readonly OpRecord<I, O>[],
+  eps: number,
+  faults: readonly FaultRecord[] = [],
+): KeyProblem<S, I, O> {
+  const expiring: { entry: number; ms: number }[] = [];
+  for (let i = 0; i < ops.length; i++) {
+    const ms = model.expiryMs(ops[i].input);
+    if (ms !== undefined) expiring.push({ entry: i, ms });
+  }
+  const n = ops.length + expiring.length + faults.length;
+  const kind = new Uint8Array(n);
+  const callAt = new Float64Array(n);
+  const returnAt = new Float64Array(n);
+  const ref = new Int32Array(n);
+  const tag = new Float64Array(n).fill(NaN);
+  const expiryEntryOfTag = new Map<number, number>();
+  let mandatory = 0;
+
+  ops.forEach((op, i) => {
+    kind[i] = REAL;
+    ref[i] = i;
+    callAt[i] = op.invokedAt;
+    // An info op may take effect at any instant after its invocation, or never.
+    // Clamped so a record whose clock readings cross cannot make the search fail on its own.
+    returnAt[i] = op.outcome === 'ok' ? Math.max(op.invokedAt, op.completedAt) : Infinity;
+    if (op.outcome === 'ok') mandatory++;
+  });
+  expiring.forEach(({ entry, ms }, j) => {
+    const e = ops.length + j;
+    const op = ops[entry];
+    kind[e] = EXPIRE;
+    ref[e] = entry;
+    tag[e] = op.id;
+    callAt[e] = op.invokedAt + ms - eps;
+    returnAt[e] = op.outcome === 'ok' ? Math.max(op.invokedAt, op.completedAt) + ms + eps : Infinity;
+    expiryEntryOfTag.set(op.id, e);
+  });
+  faults.forEach((fault, j) => {
+    const f = ops.length + expiring.length + j;
+    kind[f] = FAULT;
+    ref[f] = j;
+    callAt[f] = fault.startedAt;
+    returnAt[f] = Math.max(fault.startedAt, fault.endedAt);
+  });
+  return { model, ops, faults, n, kind, callAt, returnAt, ref, tag, expiryEntryOfTag, mandatory };
+}
+
+/**
+ * The initial doubly linked list of call and return nodes in time order. At equal times calls come
+ * first: intervals are closed, so two operations touching at an instant may be ordered either way.
+ */
+export function sortedNodes(problem: KeyProblem<unknown, unknown, unknown>): Int32Array {
+  const { n, callAt, returnAt } = problem;
+  const nodes = new Int32Array(2 * n);
+  for (let i = 0; i < 2 * n; i++) nodes[i] = i;
+  const timeOf = (node: number): number => ((node & 1) === 0 ? callAt[node >> 1] : returnAt[node >> 1]);
+  nodes.sort((a, b) => timeOf(a) - timeOf(b) || (a & 1) - (b & 1) || a - b);
+  return nodes;
+}

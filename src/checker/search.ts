@@ -1,0 +1,364 @@
+/**
+ * Wing & Gong's linearizability search with Lowe's memoisation, shaped as Porcupine's checkSingle:
+ * a DFS over a doubly linked list of call/return nodes in time order. At each step any entry whose
+ * call node precedes the first return node still in the list may be linearized (its invocation
+ * precedes the earliest completion bound of what is left); reaching a return node means the entry
+ * it belongs to can no longer be placed, so the search backtracks. A configuration (set of
+ * linearized entries, model state) that failed once fails again, so it is cached and never re-entered.
+ */
+import type { KeyProblem } from './problem.ts';
+import { EXPIRE, FAULT, REAL, sortedNodes } from './problem.ts';
+
+export interface StuckPoint<S> {
+  /** Indices into problem.ops of the longest linearizable prefix found, in linearization order. */
+  readonly prefix: readonly number[];
+  /** Index into problem.ops of the operation that no order could place after that prefix. */
+  readonly op: number;
+  /** The model state after the prefix. */
+  readonly state: S;
+  /** Distinct states (this one first, at most STATES_PER_OP) in which the search found no way past `op`. */
+  readonly states: readonly S[];
+}
+
+/** Enough alternatives to name the invariant; more would only cost memory on pathological keys. */
+const STATES_PER_OP = 8;
+
+export interface Rollback<S> {
+  /** Index into problem.faults. */
+  readonly fault: number;
+  readonly from: S;
+  readonly to: S;
+}
+
+export interface SearchOutcome<S> {
+  readonly verdict: 'ok' | 'illegal' | 'unknown';
+  readonly explored: number;
+  /** Deepest point the search could not get past (illegal, and unknown when one was seen). */
+  readonly stuck?: StuckPoint<S>;
+  /** Relaxed mode, ok: the rollbacks the explaining linearization used. */
+  readonly rollbacks?: readonly Rollback<S>[];
+}
+
+/** The states of the key along the current path, newest first: a promoted replica holds a prefix of them. */
+interface Lineage<S> {
+  readonly state: S;
+  readonly hash: string;
+  readonly parent: Lineage<S> | null;
+  /**
+   * The whole sequence, oldest first. A rollback keeps a prefix, so with two rollbacks to come the
+   * order matters, not only the set: [a, b, c, b] can reach c again after a rollback to b, [a, c, b] cannot.
+   */
+  readonly sequence: string;
+}
+
+function lineageNode<S>(state: S, hash: string, parent: Lineage<S> | null): Lineage<S> {
+  return { state, hash, parent, sequence: parent === null ? hash : `${parent.sequence}\u0002${hash}` };
+}
+
+interface Alternative<S> {
+  readonly state: S;
+  readonly lineage: Lineage<S>;
+}
+
+/**
+ * Strict mode checks the history as recorded. Relaxed mode also places each FAULT entry, whose
+ * effect may roll the key back to any state on the current lineage (or that state with its lease
+ * run out, when the lease's expiry was already placed).
+ */
+export function searchKey<S, I, O>(
+  problem: KeyProblem<S, I, O>,
+  budget: number,
+  relaxed: boolean,
+): SearchOutcome<S> {
+  const { model, ops, n, kind, ref, tag, returnAt } = problem;
+  const HEAD = 2 * n;
+  const next = new Int32Array(2 * n + 1);
+  const prev = new Int32Array(2 * n + 1);
+  let last = HEAD;
+  for (const node of sortedNodes(problem)) {
+    next[last] = node;
+    prev[node] = last;
+    last = node;
+  }
+  next[last] = -1;
+
+  const words = new Uint16Array(Math.max(1, Math.ceil(n / 16)));
+  const failed = new FailedConfigurations();
+  const zobrist = zobristKeys(n);
+  let bitsHash = 0;
+  const stackEntry = new Int32Array(n);
+  const stackState: S[] = new Array<S>(n);
+  const stackForced = new Uint8Array(n);
+  const stackChoice = new Int32Array(n);
+  const stackLineage: (Lineage<S> | null)[] = relaxed ? new Array<Lineage<S> | null>(n) : [];
+  let sp = 0;
+
+  let state = model.init();
+  let lineage: Lineage<S> | null = relaxed ? lineageNode(state, model.hashState(state), null) : null;
+  let mandatoryLeft = problem.mandatory;
+  let faultsLeft = 0;
+  for (let i = 0; i < n; i++) if (kind[i] === FAULT) faultsLeft++;
+  let realDepth = 0;
+  let explored = 0;
+  let best: { prefix: number[]; op: number; state: S } | undefined;
+  let bestDepth = -1;
+  const stuckStates = new Map<number, { states: S[]; hashes: Set<string> }>();
+  const stuckPoint = (): StuckPoint<S> | undefined => {
+    if (best === undefined) return undefined;
+    const bestHash = model.hashState(best.state);
+    const others = (stuckStates.get(best.op)?.states ?? []).filter((other) => model.hashState(other) !== bestHash);
+    return { ...best, states: [best.state, ...others] };
+  };
+
+  const isSet = (i: number): boolean => ((words[i >> 4] >> (i & 15)) & 1) === 1;
+  const flip = (i: number): void => {
+    words[i >> 4] ^= 1 << (i & 15);
+    bitsHash ^= zobrist[i];
+  };
+  const lift = (i: number): void => {
+    const call = 2 * i;
+    const ret = call + 1;
+    next[prev[call]] = next[call];
+    if (next[call] !== -1) prev[next[call]] = prev[call];
+    next[prev[ret]] = next[ret];
+    if (next[ret] !== -1) prev[next[ret]] = prev[ret];
+  };
+  const unlift = (i: number): void => {
+    const call = 2 * i;
+    const ret = call + 1;
+    next[prev[ret]] = ret;
+    if (next[ret] !== -1) prev[next[ret]] = ret;
+    next[prev[call]] = call;
+    if (next[call] !== -1) prev[next[call]] = call;
+  };
+
+  /** The current configuration's model part: the state, and in relaxed mode what rollbacks can still reach. */
+  const stateKey = (): string => {
+    if (!relaxed) return model.hashState(state);
+    // Rollbacks still to come can reach any state of the lineage, so it is part of the configuration.
+    return faultsLeft > 0 ? lineage!.sequence : lineage!.hash;
+  };
+
+  const push = (i: number, newState: S, forced: boolean, choice: number, nextLineage: Lineage<S> | null): void => {
+    flip(i);
+    stackEntry[sp] = i;
+    stackState[sp] = state;
+    stackForced[sp] = forced ? 1 : 0;
+    stackChoice[sp] = choice;
+    if (relaxed) {
+      stackLineage[sp] = lineage;
+      if (nextLineage === null) {
+        const hash = model.hashState(newState);
+        nextLineage = lineage!.hash === hash ? lineage : lineageNode(newState, hash, lineage);
+      }
+      lineage = nextLineage;
+    }
+    sp++;
+    state = newState;
+    lift(i);
+    if (kind[i] === REAL) {
+      realDepth++;
+      if (returnAt[i] !== Infinity) mandatoryLeft--;
+    } else if (kind[i] === FAULT) {
+      faultsLeft--;
+    }
+  };
+
+  const pop = (): number => {
+    sp--;
+    const i = stackEntry[sp];
+    flip(i);
+    unlift(i);
+    state = stackState[sp];
+    if (relaxed) lineage = stackLineage[sp];
+    if (kind[i] === REAL) {
+      realDepth--;
+      if (returnAt[i] !== Infinity) mandatoryLeft++;
+    } else if (kind[i] === FAULT) {
+      faultsLeft++;
+    }
+    return i;
+  };
+
+  /** Linearize entry i into newState unless that configuration already failed. */
+  const enter = (i: number, newState: S, forced: boolean, choice: number, nextLineage: Lineage<S> | null): boolean => {
+    push(i, newState, forced, choice, nextLineage);
+    // Lowe's memoisation. The bitset's Zobrist hash is a cheap first filter, so the model's state
+    // hash is computed only when some failed configuration has the same one.
+    if (failed.mayHold(bitsHash) && failed.holds(bitsHash, words, stateKey())) {
+      pop();
+      return false;
+    }
+    explored++;
+    return true;
+  };
+
+  /** The list node the scan is at; for a fault entry resumed after backtracking, its next alternative. */
+  let node = next[HEAD];
+  let choiceFrom = 0;
+
+  /** Undo entries until one leaves an alternative; false when none does. Every undone configuration failed. */
+  const backtrack = (): boolean => {
+    for (;;) {
+      if (sp === 0) return false;
+      failed.add(bitsHash, words, stateKey());
+      const i = pop();
+      // A forced entry had no alternative: its configuration failing means the one before failed.
+      if (stackForced[sp] === 1) continue;
+      if (kind[i] === FAULT) {
+        node = 2 * i;
+        choiceFrom = stackChoice[sp] + 1;
+      } else {
+        node = next[2 * i];
+        choiceFrom = 0;
+      }
+      return true;
+    }
+  };
+
+  const faultAlternatives = (): Alternative<S>[] => {
+    const current = lineage!;
+    const alternatives: Alternative<S>[] = [{ state, lineage: current }];
+    const seen = new Set<string>([current.hash]);
+    for (let l: Lineage<S> | null = current; l !== null; l = l.parent) {
+      if (!seen.has(l.hash)) {
+        seen.add(l.hash);
+        alternatives.push({ state: l.state, lineage: l });
+      }
+      // The promoted replica keeps the lease's absolute deadline: if the search already let that
+      // lease run out, the rolled-back record may be gone too.
+      const leaseTag = model.leaseTag(l.state);
+      const expiry = leaseTag === null ? undefined : problem.expiryEntryOfTag.get(leaseTag);
+      if (leaseTag !== null && expiry !== undefined && isSet(expiry)) {
+        const expired = model.expire(l.state, leaseTag);
+        const hash = model.hashState(expired);
+        if (!seen.has(hash)) {
+          seen.add(hash);
+          alternatives.push({ state: expired, lineage: lineageNode(expired, hash, l) });
+        }
+      }
+    }
+    return alternatives;
+  };
+
+  for (;;) {
+    if (mandatoryLeft === 0) {
+      // What is left (info ops, expiries, faults) always steps successfully, so it can be
+      // appended in order of completion bound: the history is linearizable.
+      return { verdict: 'ok', explored, rollbacks: relaxed ? rollbacksOnStack() : undefined };
+    }
+    if (explored > budget) return { verdict: 'unknown', explored, stuck: stuckPoint() };
+    let stuck = false;
+    if ((node & 1) === 1) {
+      const i = node >> 1;
+      if (kind[i] === REAL) {
+        if (realDepth > bestDepth) {
+          bestDepth = realDepth;
+          best = { prefix: realPrefix(), op: ref[i], state };
+        }
+        rememberStuckState(ref[i]);
+      }
+      stuck = true;
+    } else {
+      const i = node >> 1;
+      const entryKind = kind[i];
+      if (entryKind === REAL) {
+        const op = ops[ref[i]];
+        const step = model.step(state, op.input, op.id);
+        const explained = op.outcome !== 'ok' || model.outputMatches(step.output, op.output);
+        node = explained && enter(i, step.state, false, 0, null) ? next[HEAD] : next[node];
+      } else if (entryKind === EXPIRE) {
+        if (!isSet(ref[i])) {
+          // A lease runs out only after the operation that set it took effect.
+          node = next[node];
+        } else if (!relaxed && model.leaseTag(state) !== tag[i]) {
+          // A replaced lease never becomes current again (tags are operation ids), so this expiry is
+          // a no-op now and forever: placing it first loses no linearization.
+          if (enter(i, state, true, 0, null)) node = next[HEAD];
+          else stuck = true;
+        } else {
+          node = enter(i, model.expire(state, tag[i]), false, 0, null) ? next[HEAD] : next[node];
+        }
+      } else {
+        const alternatives = faultAlternatives();
+        let entered = false;
+        for (let c = choiceFrom; c < alternatives.length && !entered; c++) {
+          entered = enter(i, alternatives[c].state, false, c, alternatives[c].lineage);
+        }
+        choiceFrom = 0;
+        node = entered ? next[HEAD] : next[node];
+      }
+    }
+    if (stuck && !backtrack()) return { verdict: 'illegal', explored, stuck: stuckPoint() };
+  }
+
+  function rememberStuckState(op: number): void {
+    let seen = stuckStates.get(op);
+    if (seen === undefined) stuckStates.set(op, (seen = { states: [], hashes: new Set() }));
+    if (seen.states.length >= STATES_PER_OP) return;
+    const hash = model.hashState(state);
+    if (seen.hashes.has(hash)) return;
+    seen.hashes.add(hash);
+    seen.states.push(state);
+  }
+
+  function realPrefix(): number[] {
+    const prefix: number[] = [];
+    for (let s = 0; s < sp; s++) if (kind[stackEntry[s]] === REAL) prefix.push(ref[stackEntry[s]]);
+    return prefix;
+  }
+
+  function rollbacksOnStack(): Rollback<S>[] {
+    const rollbacks: Rollback<S>[] = [];
+    for (let s = 0; s < sp; s++) {
+      if (kind[stackEntry[s]] === FAULT && stackChoice[s] > 0) {
+        rollbacks.push({ fault: ref[stackEntry[s]], from: stackState[s], to: s + 1 < sp ? stackState[s + 1] : state });
+      }
+    }
+    return rollbacks;
+  }
+}
+
+/**
+ * Configurations known to fail: (linearized set, state key). Keyed first by the set's Zobrist hash;
+ * the exact set is compared too, so a hash collision can never prune a live configuration.
+ */
+class FailedConfigurations {
+  private readonly byBits = new Map<number, { bits: Uint16Array; stateKey: string }[]>();
+
+  mayHold(bitsHash: number): boolean {
+    return this.byBits.size > 0 && this.byBits.has(bitsHash);
+  }
+
+  holds(bitsHash: number, bits: Uint16Array, stateKey: string): boolean {
+    const bucket = this.byBits.get(bitsHash);
+    if (bucket === undefined) return false;
+    for (const entry of bucket) if (entry.stateKey === stateKey && sameBits(entry.bits, bits)) return true;
+    return false;
+  }
+
+  add(bitsHash: number, bits: Uint16Array, stateKey: string): void {
+    const entry = { bits: bits.slice(), stateKey };
+    const bucket = this.byBits.get(bitsHash);
+    if (bucket === undefined) this.byBits.set(bitsHash, [entry]);
+    else bucket.push(entry);
+  }
+}
+
+function sameBits(a: Uint16Array, b: Uint16Array): boolean {
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Fixed pseudo-random 32-bit keys (xorshift32), one per entry: the same problem hashes the same way. */
+function zobristKeys(n: number): Int32Array {
+  const keys = new Int32Array(n);
+  let x = 0x9e3779b9 | 0;
+  for (let i = 0; i < n; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    keys[i] = x;
+  }
+  return keys;
+}

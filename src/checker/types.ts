@@ -1,0 +1,79 @@
+/**
+ * What the checker takes and what it returns. Results are plain data (no Infinity, no class
+ * instances, no functions) because the report and the counterexample file store them as JSON.
+ */
+import type { FaultRecord, OpRecord } from '../history/types.ts';
+
+export interface CheckOptions {
+  /** Slack in ms around every expiry window: Redis's millisecond granularity and cached time. Default 25. */
+  readonly eps?: number;
+  /** Most search states explored per key before the key's verdict becomes `unknown`. Default 500,000. */
+  readonly budget?: number;
+  /** Delta-debug each illegal key down to a minimal violating sub-history. Default true. */
+  readonly minimise?: boolean;
+  /** Search states the minimisation of one key may spend in total. Default 200,000. */
+  readonly minimiseBudget?: number;
+}
+
+export type ResolvedCheckOptions = Required<CheckOptions>;
+
+/** `replication-loss`: illegal as recorded, legal once a lossy fault may drop acknowledged writes. */
+export type Verdict = 'ok' | 'illegal' | 'replication-loss' | 'unknown';
+
+export interface KeyVerdict {
+  readonly key: string;
+  readonly verdict: Verdict;
+  /** Operations of this key the search considered (ok and info; fail ops never took effect). */
+  readonly ops: number;
+  readonly statesExplored: number;
+  /** Why the verdict is what it is, in words (budget exhausted, which fault explains a loss, ...). */
+  readonly note?: string;
+  /** For an illegal key: ids of the longest linearizable prefix found, in linearization order. */
+  readonly longestPrefix?: readonly number[];
+  /** For an illegal key: id of the first operation no order could explain. */
+  readonly unexplained?: number;
+}
+
+export interface Violation<I = unknown, O = unknown> {
+  /** e.g. one-winner, no-stale-overwrite, no-resurrection, one-holder, limit-respected, model-conformance. */
+  readonly invariant: string;
+  /** One plain-English sentence naming clients, key and times. */
+  readonly message: string;
+  readonly key: string;
+  /** The operations the sentence talks about, in invocation order. */
+  readonly witness: readonly OpRecord<I, O>[];
+  /** A minimal sub-history of the key that is still illegal (the whole key's ops if minimisation was off). */
+  readonly subHistory: readonly OpRecord<I, O>[];
+  /** The model's state at the point no order could continue, described by the model. */
+  readonly modelState: string;
+  /** The output the model prescribes there for the unexplained operation. */
+  readonly expected: string;
+}
+
+export interface ReplicationLoss<I = unknown, O = unknown> {
+  readonly key: string;
+  /** The violation the strict check would have reported. */
+  readonly invariant: string;
+  readonly message: string;
+  /** The lossy faults whose rollback explains the history. */
+  readonly faults: readonly FaultRecord[];
+  readonly witness: readonly OpRecord<I, O>[];
+}
+
+export interface CheckStats {
+  readonly ops: number;
+  readonly keys: number;
+  readonly statesExplored: number;
+  /** States spent delta-debugging illegal keys (not counted in statesExplored). */
+  readonly minimiseStatesExplored: number;
+  readonly ms: number;
+}
+
+export interface CheckResult<I = unknown, O = unknown> {
+  readonly verdict: Verdict;
+  /** One entry per key, in order of the key's first operation. */
+  readonly keys: readonly KeyVerdict[];
+  readonly violations: readonly Violation<I, O>[];
+  readonly replicationLosses: readonly ReplicationLoss<I, O>[];
+  readonly stats: CheckStats;
+}
