@@ -14,6 +14,7 @@ export function check<S, I, O>(history: History<I, O>, model: Model<S, I, O>, op
   requireUniqueIds(history);
   const started = performance.now();
   const lossyFaults = history.faults.filter((fault) => fault.lossy);
+  const cuts = history.faults.filter((fault) => fault.cutsConnections === true);
   const keys: KeyVerdict[] = [];
   const violations: Violation<I, O>[] = [];
   const replicationLosses: ReplicationLoss<I, O>[] = [];
@@ -21,7 +22,7 @@ export function check<S, I, O>(history: History<I, O>, model: Model<S, I, O>, op
   let minimiseStatesExplored = 0;
 
   for (const [key, ops] of partitionByKey(history.ops)) {
-    const result = checkKey(model, key, ops, lossyFaults, resolved);
+    const result = checkKey(model, key, ops, lossyFaults, resolved, cuts);
     keys.push(result.verdict);
     if (result.violation) violations.push(result.violation);
     if (result.loss) replicationLosses.push(result.loss);

@@ -26,9 +26,10 @@ export function checkKey<S, I, O>(
   ops: readonly OpRecord<I, O>[],
   lossyFaults: readonly FaultRecord[],
   options: ResolvedCheckOptions,
+  cuts: readonly FaultRecord[] = [],
 ): KeyCheck<I, O> {
   const base = { key, ops: ops.length };
-  const strict = searchKey(buildKeyProblem(model, ops, options.eps), options.budget, false);
+  const strict = searchKey(buildKeyProblem(model, ops, options.eps, [], cuts), options.budget, false);
   let explored = strict.explored;
   if (strict.verdict === 'ok') {
     return { verdict: { ...base, verdict: 'ok', statesExplored: explored }, explored, minimiseExplored: 0 };
@@ -38,13 +39,13 @@ export function checkKey<S, I, O>(
     return { verdict: { ...base, verdict: 'unknown', statesExplored: explored, note }, explored, minimiseExplored: 0 };
   }
 
-  const stuck = strict.stuck ?? earliestOkOp(model, ops);
-  const classified = classifyStuck(model, key, ops, stuck, options.eps);
-  const located = { longestPrefix: stuck.prefix.map((i) => ops[i].id), unexplained: ops[stuck.op].id };
+  let stuck = strict.stuck ?? earliestOkOp(model, ops);
+  let classified = classifyStuck(model, key, ops, stuck, options.eps);
+  let located = { longestPrefix: stuck.prefix.map((i) => ops[i].id), unexplained: ops[stuck.op].id };
 
   const faults = faultsThatCanMatter(ops, lossyFaults);
   if (faults.length > 0) {
-    const relaxed = searchKey(buildKeyProblem(model, ops, options.eps, faults), options.budget, true);
+    const relaxed = searchKey(buildKeyProblem(model, ops, options.eps, faults, cuts), options.budget, true);
     explored += relaxed.explored;
     if (relaxed.verdict === 'ok') {
       const rollbacks = relaxed.rollbacks ?? [];
@@ -74,6 +75,13 @@ export function checkKey<S, I, O>(
         minimiseExplored: 0,
       };
     }
+    if (relaxed.stuck) {
+      // Even allowing the lossy faults to drop writes, this is where no order gets past: report that
+      // operation, not the one a rollback would have explained.
+      stuck = relaxed.stuck;
+      classified = classifyStuck(model, key, ops, stuck, options.eps);
+      located = { longestPrefix: stuck.prefix.map((i) => ops[i].id), unexplained: ops[stuck.op].id };
+    }
   }
 
   const minimised = options.minimise
@@ -83,7 +91,7 @@ export function checkKey<S, I, O>(
         prefix: stuck.prefix.map((i) => ops[i]),
         invariant: classified.invariant,
         probe: (candidate, budget) => {
-          const probe = searchKey(buildKeyProblem(model, candidate, options.eps), budget, false);
+          const probe = searchKey(buildKeyProblem(model, candidate, options.eps, faults, cuts), budget, faults.length > 0);
           const invariant =
             probe.verdict === 'illegal' && probe.stuck !== undefined
               ? classifyStuck(model, key, candidate, probe.stuck, options.eps).invariant

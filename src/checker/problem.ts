@@ -9,6 +9,10 @@ import type { Model } from '../model/types.ts';
 export const REAL = 0;
 export const EXPIRE = 1;
 export const FAULT = 2;
+/** A possible second execution of an operation whose connection was cut: a client that resends
+ *  unanswered commands on reconnect may run it twice, and only the last reply is seen. It takes
+ *  effect within the operation's window with any output, or not at all. */
+export const GHOST = 3;
 
 export interface KeyProblem<S, I, O> {
   readonly model: Model<S, I, O>;
@@ -22,7 +26,7 @@ export interface KeyProblem<S, I, O> {
   readonly callAt: Float64Array;
   /** Latest instant; Infinity when unbounded (info ops and their expiries). */
   readonly returnAt: Float64Array;
-  /** REAL: index into ops. EXPIRE: entry index of the operation that set the lease. FAULT: index into faults. */
+  /** REAL and GHOST: index into ops. EXPIRE: entry index of the operation that set the lease. FAULT: index into faults. */
   readonly ref: Int32Array;
   /** EXPIRE: the lease tag (id of the operation that set it). */
   readonly tag: Float64Array;
@@ -37,13 +41,25 @@ export function buildKeyProblem<S, I, O>(
   ops: readonly OpRecord<I, O>[],
   eps: number,
   faults: readonly FaultRecord[] = [],
+  cuts: readonly FaultRecord[] = [],
 ): KeyProblem<S, I, O> {
-  const expiring: { entry: number; ms: number }[] = [];
+  const ghosts: number[] = [];
+  for (let i = 0; i < ops.length; i++) {
+    const op = ops[i];
+    const end = op.outcome === 'ok' ? op.completedAt : Infinity;
+    if (cuts.some((c) => c.startedAt <= end && c.endedAt >= op.invokedAt)) ghosts.push(i);
+  }
+  const expiring: { entry: number; op: number; ms: number }[] = [];
   for (let i = 0; i < ops.length; i++) {
     const ms = model.expiryMs(ops[i].input);
-    if (ms !== undefined) expiring.push({ entry: i, ms });
+    if (ms !== undefined) expiring.push({ entry: i, op: i, ms });
   }
-  const n = ops.length + expiring.length + faults.length;
+  ghosts.forEach((op, g) => {
+    const ms = model.expiryMs(ops[op].input);
+    if (ms !== undefined) expiring.push({ entry: ops.length + g, op, ms });
+  });
+  const firstExpiry = ops.length + ghosts.length;
+  const n = firstExpiry + expiring.length + faults.length;
   const kind = new Uint8Array(n);
   const callAt = new Float64Array(n);
   const returnAt = new Float64Array(n);
@@ -61,18 +77,26 @@ export function buildKeyProblem<S, I, O>(
     returnAt[i] = op.outcome === 'ok' ? Math.max(op.invokedAt, op.completedAt) : Infinity;
     if (op.outcome === 'ok') mandatory++;
   });
-  expiring.forEach(({ entry, ms }, j) => {
-    const e = ops.length + j;
-    const op = ops[entry];
+  ghosts.forEach((i, g) => {
+    const e = ops.length + g;
+    kind[e] = GHOST;
+    ref[e] = i;
+    callAt[e] = ops[i].invokedAt;
+    returnAt[e] = returnAt[i];
+  });
+  expiring.forEach(({ entry, op: opIndex, ms }, j) => {
+    const e = firstExpiry + j;
+    const op = ops[opIndex];
     kind[e] = EXPIRE;
     ref[e] = entry;
     tag[e] = op.id;
     callAt[e] = op.invokedAt + ms - eps;
     returnAt[e] = op.outcome === 'ok' ? Math.max(op.invokedAt, op.completedAt) + ms + eps : Infinity;
-    expiryEntryOfTag.set(op.id, e);
+    // A ghost shares its operation's id, window and so expiry window: the operation's own entry is the one named.
+    if (!expiryEntryOfTag.has(op.id)) expiryEntryOfTag.set(op.id, e);
   });
   faults.forEach((fault, j) => {
-    const f = ops.length + expiring.length + j;
+    const f = firstExpiry + expiring.length + j;
     kind[f] = FAULT;
     ref[f] = j;
     callAt[f] = fault.startedAt;

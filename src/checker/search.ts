@@ -7,7 +7,7 @@
  * linearized entries, model state) that failed once fails again, so it is cached and never re-entered.
  */
 import type { KeyProblem } from './problem.ts';
-import { EXPIRE, FAULT, REAL, sortedNodes } from './problem.ts';
+import { EXPIRE, FAULT, GHOST, REAL, sortedNodes } from './problem.ts';
 
 export interface StuckPoint<S> {
   /** Indices into problem.ops of the longest linearizable prefix found, in linearization order. */
@@ -249,7 +249,12 @@ export function searchKey<S, I, O>(
     }
     if (explored > budget) return { verdict: 'unknown', explored, stuck: stuckPoint() };
     let stuck = false;
-    if ((node & 1) === 1) {
+    if ((node & 1) === 1 && kind[node >> 1] === GHOST) {
+      // The ghost's window closed without it taking effect: place it as a no-op. Its taking effect
+      // was tried at its call node, so this is the only way left (forced).
+      if (enter(node >> 1, state, true, 0, null)) node = next[HEAD];
+      else stuck = true;
+    } else if ((node & 1) === 1) {
       const i = node >> 1;
       if (kind[i] === REAL) {
         if (realDepth > bestDepth) {
@@ -267,6 +272,9 @@ export function searchKey<S, I, O>(
         const step = model.step(state, op.input, op.id);
         const explained = op.outcome !== 'ok' || model.outputMatches(step.output, op.output);
         node = explained && enter(i, step.state, false, 0, null) ? next[HEAD] : next[node];
+      } else if (entryKind === GHOST) {
+        const op = ops[ref[i]];
+        node = enter(i, model.step(state, op.input, op.id).state, false, 0, null) ? next[HEAD] : next[node];
       } else if (entryKind === EXPIRE) {
         if (!isSet(ref[i])) {
           // A lease runs out only after the operation that set it took effect.

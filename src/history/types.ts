@@ -53,6 +53,9 @@ export interface FaultRecord {
   /** True when acknowledged writes may have been lost while it was active
    *  (failover without handshake, automatic failover after a freeze, restart without persistence). */
   readonly lossy: boolean;
+  /** True when clients' connections may have been cut while it was active: a client that resends
+   *  unanswered commands on reconnect (ioredis does by default) may then run one operation twice. */
+  readonly cutsConnections?: boolean;
   readonly detail: string;
 }
 

@@ -14,7 +14,7 @@ export interface NemesisContext {
   readonly nodeTimeoutMs: number;
 }
 
-type Applied = Pick<FaultRecord, 'kind' | 'target' | 'lossy' | 'detail'>;
+type Applied = Pick<FaultRecord, 'kind' | 'target' | 'lossy' | 'detail' | 'cutsConnections'>;
 
 /**
  * Faults one at a time, each followed by a full heal(), so every fault has a bounded window in
@@ -30,7 +30,7 @@ export async function runNemesis(faults: readonly FaultStep[], ctx: NemesisConte
     try {
       applied = await apply(fault, ctx);
     } catch (error) {
-      applied = { kind: kindOf(fault), target: '?', lossy: lossyByDesign(fault), detail: `${describeFault(fault)} failed: ${(error as Error).message}` };
+      applied = { kind: kindOf(fault), target: '?', lossy: lossyByDesign(fault), cutsConnections: true, detail: `${describeFault(fault)} failed: ${(error as Error).message}` };
     }
     await ctx.cluster.heal();
     ctx.recorder.fault({ ...applied, startedAt, endedAt: clock.now() });
@@ -86,7 +86,8 @@ async function apply(fault: FaultStep, ctx: NemesisContext): Promise<Applied> {
         fault.toxic === 'latency' ? { latency: fault.ms, jitter: Math.round(fault.ms / 4) } : { timeout: fault.toxic === 'timeout' ? 0 : fault.ms };
       await cluster.toxic(t.node, fault.link, { type: fault.toxic, attributes });
       await sleep(fault.ms);
-      return { kind: 'toxic', target: `${t.label} ${fault.link} link`, lossy: false, detail };
+      const cutsConnections = fault.link === 'client' && fault.toxic !== 'latency';
+      return { kind: 'toxic', target: `${t.label} ${fault.link} link`, lossy: false, cutsConnections, detail };
     }
     case 'kill-restart': {
       const t = await resolveTarget(cluster, ctx.slotOf(fault.target.key), fault.target.role);
@@ -95,7 +96,7 @@ async function apply(fault: FaultStep, ctx: NemesisContext): Promise<Applied> {
       await sleep(fault.downMs);
       await cluster.restart(t.node);
       // Without persistence a restarted master is empty, and a promoted replica may lag.
-      return { kind: 'kill-restart', target: t.label, lossy: fault.target.role === 'master', detail };
+      return { kind: 'kill-restart', target: t.label, lossy: fault.target.role === 'master', cutsConnections: true, detail };
     }
   }
 }

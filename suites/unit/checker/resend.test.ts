@@ -1,0 +1,52 @@
+/**
+ * A client that resends unanswered commands when its connection comes back (ioredis's default)
+ * may run one operation twice, and sees only the last reply: a register whose reply was lost finds
+ * its own pending record (REDIS-FACTS). The checker allows that second execution for operations
+ * overlapping a fault that cut connections, and only for those.
+ */
+import { describe, expect, it } from 'vitest';
+import { check } from '../../../src/checker/index.ts';
+import type { FaultRecord, OpRecord } from '../../../src/history/types.ts';
+import { idempotency, type IdempotencyInput, type IdempotencyOutput } from '../../../src/model/idempotency.ts';
+import { fault, history, op } from './support/ops.ts';
+
+type Op = OpRecord<IdempotencyInput, IdempotencyOutput>;
+
+const cut = (startedAt: number, endedAt: number): FaultRecord => ({ ...fault('toxic', startedAt, endedAt, false), cutsConnections: true });
+const uncut = (startedAt: number, endedAt: number): FaultRecord => fault('toxic', startedAt, endedAt, false);
+
+const register = (client: number, owner: string, at: [number, number], output: IdempotencyOutput): Op =>
+  op(client, { op: 'register', fingerprint: 'fp', owner, leaseMs: 60_000 }, at[0], at[1], { output });
+const release = (client: number, owner: string, at: [number, number], output: IdempotencyOutput): Op =>
+  op(client, { op: 'release', owner }, at[0], at[1], { output });
+
+// The first execution created the record; its reply was lost; the resent one found it.
+const ownHit = (): Op[] => [register(1, 'A', [0, 50], ['hit', 'pending', 'fp', '', '']), register(2, 'B', [60, 70], ['hit', 'pending', 'fp', '', ''])];
+
+describe('operations run twice by a resend after a cut connection', () => {
+  it('a register that sees its own pending record is legal when a connection cut overlaps it', () => {
+    expect(check(history(ownHit(), [cut(10, 20)]), idempotency).verdict).toBe('ok');
+  });
+
+  it('the same history with no cut, or a fault that cut nothing, stays illegal', () => {
+    expect(check(history(ownHit()), idempotency).verdict).toBe('illegal');
+    expect(check(history(ownHit(), [uncut(10, 20)]), idempotency).verdict).toBe('illegal');
+  });
+
+  it('a cut before the operation does not excuse it', () => {
+    expect(check(history(ownHit(), [cut(-30, -20)]), idempotency).verdict).toBe('illegal');
+  });
+
+  it('a release whose first execution deleted the key may answer 0', () => {
+    const ops = [register(1, 'A', [0, 5], ['fresh']), release(1, 'A', [10, 40], 0), register(2, 'B', [50, 60], ['fresh'])];
+    expect(check(history(ops, [cut(20, 30)]), idempotency).verdict).toBe('ok');
+    expect(check(history(ops), idempotency).verdict).toBe('illegal');
+  });
+
+  it('a second execution never excuses a second winner', () => {
+    const ops = [register(1, 'A', [0, 50], ['fresh']), register(2, 'B', [60, 70], ['fresh'])];
+    const result = check(history(ops, [cut(10, 20)]), idempotency);
+    expect(result.verdict).toBe('illegal');
+    expect(result.violations[0].invariant).toBe('one-winner');
+  });
+});
