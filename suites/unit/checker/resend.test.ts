@@ -4,9 +4,10 @@
  * its own pending record (REDIS-FACTS). The checker allows that second execution for operations
  * overlapping a fault that cut connections, and only for those.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { check } from '../../../src/checker/index.ts';
-import type { FaultRecord, OpRecord } from '../../../src/history/types.ts';
+import type { FaultRecord, History, OpRecord } from '../../../src/history/types.ts';
 import { idempotency, type IdempotencyInput, type IdempotencyOutput } from '../../../src/model/idempotency.ts';
 import { fault, history, op } from './support/ops.ts';
 
@@ -48,5 +49,22 @@ describe('operations run twice by a resend after a cut connection', () => {
     const result = check(history(ops, [cut(10, 20)]), idempotency);
     expect(result.verdict).toBe('illegal');
     expect(result.violations[0].invariant).toBe('one-winner');
+  });
+});
+
+describe('a real history: a renew resent after a reset_peer toxic on the client link', () => {
+  // Recorded by the soak against the reference scripts: c6's renew (op 33) ran once, extending the
+  // lease (so c1's register, op 39, found the key pending), lost its reply to the reset, and ran
+  // again after the lease had run out, answering 0. Not a bug: a second execution.
+  const recorded = JSON.parse(readFileSync(new URL('./fixtures/resent-renew.json', import.meta.url), 'utf8')) as { history: History<IdempotencyInput, IdempotencyOutput> };
+
+  it('is legal with the toxic marked as cutting connections', () => {
+    expect(recorded.history.faults.some((f) => f.cutsConnections)).toBe(true);
+    expect(check(recorded.history, idempotency).verdict).toBe('ok');
+  });
+
+  it('was a false alarm without it', () => {
+    const faults = recorded.history.faults.map((f) => ({ ...f, cutsConnections: false }));
+    expect(check({ ...recorded.history, faults }, idempotency).verdict).toBe('illegal');
   });
 });
