@@ -43,6 +43,8 @@ export interface OpenedImpl {
   readonly subjects: readonly Subject[];
   /** Findings that are not history violations (crash, hang, garbage answers), by message. */
   findings(): string[];
+  /** Copy what the implementation wrote to stderr into the run folder (cmd: implementations). */
+  saveStderr?(dir: string): void;
   /** Prometheus text of each client's metrics (the SRE checklist), when the implementation keeps any. */
   metricsTexts?(): Promise<string[]>;
   close(): Promise<void>;
@@ -117,6 +119,7 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   progress.done(outcome.tally);
 
   const dir = createRunFolder(options.reportRoot, options.command, outcome.seed);
+  opened.saveStderr?.(dir);
   const violations = outcome.failure?.result.violations ?? [];
   const findings = opened.findings();
   const invariants: InvariantStatus[] = INVARIANTS[options.pattern].map((invariant) => {

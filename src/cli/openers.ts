@@ -1,6 +1,6 @@
 import type { PatternName } from '../generator/schedule.ts';
 import { describeImpl, type ImplSpec } from '../subject/impl-spec.ts';
-import { UsageError } from './exit-codes.ts';
+import { cmdOpener } from './cmd-impl.ts';
 import type { ImplOpener } from './job.ts';
 import { moduleOpener } from './module-impl.ts';
 import { luaDirOpener } from './reference-impl.ts';
@@ -13,6 +13,6 @@ export function openerFor(pattern: PatternName, spec: ImplSpec): ImplOpener {
     case 'module':
       return moduleOpener(pattern, spec.file);
     case 'cmd':
-      throw new UsageError('cmd: implementations need the process protocol runner, which is not built yet');
+      return cmdOpener(pattern, spec.command);
   }
 }

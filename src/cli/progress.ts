@@ -9,6 +9,7 @@ export function progressReporter(io: Io, totalRuns: number, quiet: boolean) {
   const started = performance.now();
   const tty = (io.stderr as { isTTY?: boolean }).isTTY === true;
   let lastPrint = performance.now();
+  let lastLine = '';
   const line = (t: RunTally) =>
     `runs ${t.runs}/${totalRuns} · ops ${t.ops} · faults ${t.faults} · failures ${t.failures}` +
     (t.replicationLosses ? ` · replication losses ${t.replicationLosses}` : '') +
@@ -19,12 +20,14 @@ export function progressReporter(io: Io, totalRuns: number, quiet: boolean) {
       if (tty) io.stderr.write(`\r\x1b[K${line(t)}`);
       else if (performance.now() - lastPrint > 10_000) {
         lastPrint = performance.now();
-        io.stderr.write(`${line(t)}\n`);
+        lastLine = line(t);
+        io.stderr.write(`${lastLine}\n`);
       }
     },
     done(t: RunTally) {
       if (quiet) return;
-      io.stderr.write(tty ? `\r\x1b[K${line(t)}\n` : `${line(t)}\n`);
+      if (tty) io.stderr.write(`\r\x1b[K${line(t)}\n`);
+      else if (line(t) !== lastLine) io.stderr.write(`${line(t)}\n`);
     },
   };
 }

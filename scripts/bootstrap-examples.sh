@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Prepares the example implementations of examples/ for `chaoslua certify --impl cmd:...`.
+# Idempotent: a second run does nothing.
+#   examples/python-redis-py -> .venv with requirements.txt installed (again only when it changed)
+#   examples/go-go-redis     -> chaoslua-go-example binary (rebuilt only when a source is newer)
+# Exit codes: 0 ready, 3 a toolchain is missing or a step failed (the message says which).
+set -uo pipefail
+
+QUIET=0
+for arg in "$@"; do
+  case "$arg" in
+    --quiet) QUIET=1 ;;
+    -h|--help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bootstrap-examples: unknown option '$arg' (try --help)" >&2; exit 2 ;;
+  esac
+done
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+say() { [ "$QUIET" = 1 ] || echo "bootstrap-examples: $*"; }
+FAILED=0
+fail() { echo "bootstrap-examples: $*" >&2; FAILED=1; }
+
+# --- Python: redis-py in a venv --------------------------------------------------------
+python_example() {
+  local dir="$ROOT/examples/python-redis-py" venv="$ROOT/examples/python-redis-py/.venv"
+  command -v python3 >/dev/null || { fail "python3 is missing: install Python >= 3.10 to run examples/python-redis-py"; return; }
+  python3 -c 'import sys; sys.exit(sys.version_info < (3, 10))' \
+    || { fail "python3 is $(python3 -V 2>&1 | cut -d' ' -f2); examples/python-redis-py needs Python >= 3.10"; return; }
+  # The stamp is a copy of the requirements last installed: any edit reinstalls.
+  if [ -x "$venv/bin/python" ] && cmp -s "$dir/requirements.txt" "$venv/requirements.installed"; then
+    say "python-redis-py: venv up to date"
+    return
+  fi
+  say "python-redis-py: installing requirements.txt into examples/python-redis-py/.venv"
+  [ -x "$venv/bin/python" ] || python3 -m venv "$venv" \
+    || { fail "python3 -m venv failed (Debian: apt-get install python3-venv)"; return; }
+  "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$dir/requirements.txt" \
+    || { fail "pip install failed; run '$venv/bin/pip install -r $dir/requirements.txt' to see why"; return; }
+  cp "$dir/requirements.txt" "$venv/requirements.installed"
+}
+
+# --- Go: go-redis binary ------------------------------------------------------------------
+go_example() {
+  local dir="$ROOT/examples/go-go-redis" bin="$ROOT/examples/go-go-redis/chaoslua-go-example" go
+  go="$(command -v go || { [ -x /usr/local/go/bin/go ] && echo /usr/local/go/bin/go; })"
+  [ -n "$go" ] || { fail "Go is missing: install Go >= 1.22 (https://go.dev/dl) to build examples/go-go-redis"; return; }
+  if [ -x "$bin" ] && [ -z "$(find "$dir" -maxdepth 1 \( -name '*.go' -o -name go.mod -o -name go.sum \) -newer "$bin")" ]; then
+    say "go-go-redis: binary up to date"
+    return
+  fi
+  say "go-go-redis: building examples/go-go-redis/chaoslua-go-example"
+  (cd "$dir" && "$go" build -buildvcs=false -o chaoslua-go-example .) \
+    || { fail "go build failed; run 'cd $dir && go build .' to see why"; return; }
+}
+
+python_example
+go_example
+[ "$FAILED" = 0 ] || exit 3

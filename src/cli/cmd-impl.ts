@@ -1,0 +1,78 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { PatternName } from '../generator/schedule.ts';
+import { ProcessSession } from '../subject/process/session.ts';
+import { processSubjects } from '../subject/process/subjects.ts';
+import type { OpenedImpl } from './job.ts';
+import type { Cluster } from '../cluster/types.ts';
+
+/** What a caller may set on a cmd: implementation; every field is optional. */
+export interface CmdOpenerConstraints {
+  /** Where the program's stderr goes. Default: a fresh temp dir's stderr.log (kept after the run). */
+  stderrFile?: string;
+  /** Working directory of the program. Default: the harness's. */
+  cwd?: string;
+  /** Longest wait for the hello reply, ms. Default 30 000 (a program connects and loads scripts first). */
+  handshakeTimeoutMs?: number;
+  /** Longest wait for one response before the program counts as hung, ms. Default 12 000: above the
+   *  runner's own 10 s per-operation bound, so the runner records the operation first. */
+  requestTimeoutMs?: number;
+  /** Grace between `shutdown` and killing the process group, ms. Default 3 000. */
+  shutdownTimeoutMs?: number;
+}
+
+/** The opened program: an OpenedImpl that also says where the program's stderr went. */
+export interface OpenedProcessImpl extends OpenedImpl {
+  readonly stderrFile: string;
+  /** Copy the program's stderr into a run folder (as implementation-stderr.log); returns that file. */
+  saveStderr(dir: string): string;
+}
+
+function ms(name: string, value: number | undefined, fallback: number): number {
+  const v = value ?? fallback;
+  if (!Number.isSafeInteger(v) || v < 1) throw new RangeError(`cmdOpener: ${name} must be a positive integer (ms), got ${String(value)}`);
+  return v;
+}
+
+/**
+ * cmd:'COMMAND ARGS' — one program speaking chaoslua-process/1 (docs/process-protocol.md) serves
+ * every logical client. Its misbehaviour (refused handshake, garbage, crash, hang) is reported by
+ * findings(), which fails the job; it never throws for it.
+ */
+export function cmdOpener(pattern: PatternName, command: string, constraints: CmdOpenerConstraints = {}): (cluster: Cluster, clients: number) => Promise<OpenedProcessImpl> {
+  const handshakeTimeoutMs = ms('handshakeTimeoutMs', constraints.handshakeTimeoutMs, 30_000);
+  const requestTimeoutMs = ms('requestTimeoutMs', constraints.requestTimeoutMs, 12_000);
+  const shutdownTimeoutMs = ms('shutdownTimeoutMs', constraints.shutdownTimeoutMs, 3_000);
+  if (command.trim() === '') throw new RangeError('cmdOpener: command must not be empty');
+  return async (cluster, clients) => {
+    const stderrFile = constraints.stderrFile ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-cmd-')), 'stderr.log');
+    fs.mkdirSync(path.dirname(stderrFile), { recursive: true });
+    const session = await ProcessSession.open({
+      command,
+      pattern,
+      seeds: cluster.seeds(),
+      natMap: cluster.natMap(),
+      clients,
+      stderrFile,
+      cwd: constraints.cwd,
+      handshakeTimeoutMs,
+      requestTimeoutMs,
+      shutdownTimeoutMs,
+    });
+    const who = session.implementation;
+    const impl = `cmd:${command}${who ? ` (${who.name} ${who.version})` : ''}`;
+    return {
+      impl,
+      subjects: processSubjects(session, pattern, clients, impl),
+      findings: () => session.findings(),
+      close: () => session.close(),
+      stderrFile,
+      saveStderr(dir) {
+        const target = path.join(dir, 'implementation-stderr.log');
+        fs.copyFileSync(stderrFile, target);
+        return target;
+      },
+    };
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * The process protocol, `chaoslua-process/1` (docs/process-protocol.md): newline-delimited JSON
+ * over the implementation's stdin (harness -> program) and stdout (program -> harness).
+ * This file only names the messages and validates what a program sends; it does no I/O.
+ */
+import type { PatternName } from '../../generator/schedule.ts';
+
+export const PROTOCOL_VERSION = 'chaoslua-process/1';
+
+export interface Address {
+  readonly host: string;
+  readonly port: number;
+}
+
+// ---- harness -> program --------------------------------------------------------------------
+
+export interface HelloMessage {
+  readonly type: 'hello';
+  readonly protocol: typeof PROTOCOL_VERSION;
+  readonly pattern: PatternName;
+  /** Addresses any client may dial first (client proxies of a local cluster). */
+  readonly seeds: readonly Address[];
+  /** Announced "host:port" (what CLUSTER SLOTS / MOVED name) -> the address to dial instead. */
+  readonly natMap: Readonly<Record<string, Address>>;
+  readonly options: HelloOptions;
+}
+
+export interface HelloOptions {
+  /** Logical clients that may have requests in flight at once (a hint for pool sizes). */
+  readonly clients: number;
+  /** The harness gives up on a request after this long; answer (with an error if need be) sooner. */
+  readonly requestTimeoutMs: number;
+}
+
+export interface RequestMessage {
+  readonly type: 'request';
+  readonly id: number;
+  /** The logical client issuing it (informational: one process serves them all). */
+  readonly client: number;
+  readonly op: string;
+  /** The ready Redis key: pass it as KEYS[1], never rebuild it. */
+  readonly key: string;
+  /** The model input's fields except `op`. */
+  readonly args: Readonly<Record<string, unknown>>;
+}
+
+export interface ShutdownMessage {
+  readonly type: 'shutdown';
+}
+
+// ---- program -> harness --------------------------------------------------------------------
+
+export interface HelloReply {
+  readonly type: 'hello';
+  readonly protocol: string;
+  readonly name: string;
+  readonly version: string;
+  readonly patterns: readonly string[];
+}
+
+export interface RefuseReply {
+  readonly type: 'refuse';
+  readonly reason: string;
+}
+
+export type ResponseReply =
+  | { readonly type: 'response'; readonly id: number; readonly ok: true; readonly result: unknown }
+  | { readonly type: 'response'; readonly id: number; readonly ok: false; readonly error: string };
+
+export type ProgramMessage = HelloReply | RefuseReply | ResponseReply;
+
+/** A line the program sent, parsed: the message, or why it is not one. */
+export type Parsed = { readonly message: ProgramMessage } | { readonly problem: string };
+
+/** Longest line shown in a finding: enough to recognise it, short enough for one summary line. */
+const EXCERPT = 80;
+
+export function excerpt(line: string): string {
+  return JSON.stringify(line.length > EXCERPT ? `${line.slice(0, EXCERPT)}...` : line);
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isString = (v: unknown): v is string => typeof v === 'string';
+
+/** Validate one stdout line. Unknown extra fields are allowed (later minor versions may add some). */
+export function parseProgramLine(line: string): Parsed {
+  let value: unknown;
+  try {
+    value = JSON.parse(line);
+  } catch {
+    return { problem: `not JSON: ${excerpt(line)}` };
+  }
+  if (!isObject(value)) return { problem: `not a JSON object: ${excerpt(line)}` };
+  switch (value.type) {
+    case 'hello': {
+      const { protocol, name, version, patterns } = value;
+      if (!isString(protocol) || !isString(name) || !isString(version) || !Array.isArray(patterns) || !patterns.every(isString)) {
+        return { problem: `hello needs protocol, name, version (strings) and patterns (strings): ${excerpt(line)}` };
+      }
+      return { message: { type: 'hello', protocol, name, version, patterns } };
+    }
+    case 'refuse':
+      return { message: { type: 'refuse', reason: isString(value.reason) ? value.reason : '(no reason given)' } };
+    case 'response': {
+      const { id, ok } = value;
+      if (typeof id !== 'number' || !Number.isSafeInteger(id)) return { problem: `response without an integer id: ${excerpt(line)}` };
+      if (ok === true) {
+        // null is the nil reply; a missing result is a mistake, not nil.
+        if (!('result' in value)) return { problem: `response ${id} has ok:true but no result: ${excerpt(line)}` };
+        return { message: { type: 'response', id, ok: true, result: value.result } };
+      }
+      if (ok === false) {
+        if (!isString(value.error)) return { problem: `response ${id} has ok:false but no error text: ${excerpt(line)}` };
+        return { message: { type: 'response', id, ok: false, error: value.error } };
+      }
+      return { problem: `response ${id} needs ok: true or false: ${excerpt(line)}` };
+    }
+    default:
+      return { problem: `unknown message type ${JSON.stringify(value.type)}: ${excerpt(line)}` };
+  }
+}
+
+/** A model input as a request's op and args: every field but `op`, unchanged. */
+export function requestParts(input: unknown): { op: string; args: Record<string, unknown> } {
+  if (!isObject(input) || !isString(input.op)) throw new TypeError(`process subject: not a model input: ${JSON.stringify(input)}`);
+  const { op, ...args } = input;
+  return { op, args };
+}

@@ -1,0 +1,246 @@
+import fs from 'node:fs';
+import type { PatternName } from '../../generator/schedule.ts';
+import { spawnProgram, type ProgramProcess } from './child.ts';
+import { LineSplitter } from './lines.ts';
+import { excerpt, parseProgramLine, PROTOCOL_VERSION, type Address, type HelloMessage, type HelloReply, type ProgramMessage, type RequestMessage } from './protocol.ts';
+
+export interface ProcessSessionOptions {
+  /** Shell command line of the implementation. */
+  readonly command: string;
+  readonly pattern: PatternName;
+  readonly seeds: readonly Address[];
+  readonly natMap: Readonly<Record<string, Address>>;
+  readonly clients: number;
+  /** Where the program's stderr goes (appended). */
+  readonly stderrFile: string;
+  readonly cwd?: string;
+  /** Longest wait for the hello reply (the program connects and loads its scripts first). */
+  readonly handshakeTimeoutMs: number;
+  /** Longest wait for one response before the program counts as hung. */
+  readonly requestTimeoutMs: number;
+  /** Grace after `shutdown` before the process group is killed. */
+  readonly shutdownTimeoutMs: number;
+}
+
+/**
+ * Why a request got no answer from the program. The text never starts like a Redis error, so
+ * src/runner/classify.ts records the operation as indeterminate: it may have run.
+ */
+export class ProcessUnavailableError extends Error {
+  override readonly name = 'ProcessUnavailableError';
+}
+
+interface Pending {
+  readonly request: RequestMessage;
+  readonly resolve: (result: unknown) => void;
+  readonly reject: (error: Error) => void;
+  readonly timer: NodeJS.Timeout;
+}
+
+type State = 'starting' | 'ready' | 'broken' | 'closing' | 'closed';
+
+/**
+ * One implementation process speaking chaoslua-process/1, shared by every logical client.
+ * Requests are multiplexed by id. Anything the program does wrong becomes a finding, the process
+ * is killed and every pending or later request rejects at once: the harness never hangs on it.
+ */
+export class ProcessSession {
+  private state: State = 'starting';
+  private readonly problems: string[] = [];
+  private readonly pending = new Map<number, Pending>();
+  private nextId = 1;
+  private lineNo = 0;
+  private program?: ProgramProcess;
+  private hello?: HelloReply;
+  private settleHandshake?: (message: ProgramMessage | undefined) => void;
+  private readonly exited: Promise<void>;
+  private markExited!: () => void;
+
+  private constructor(readonly options: ProcessSessionOptions) {
+    this.exited = new Promise((resolve) => (this.markExited = resolve));
+  }
+
+  /**
+   * Start the program and shake hands. Never throws for the program's faults: a refused or failed
+   * handshake leaves a broken session whose findings() say why (the job then fails, exit 1).
+   */
+  static async open(options: ProcessSessionOptions): Promise<ProcessSession> {
+    const session = new ProcessSession(options);
+    await session.start();
+    return session;
+  }
+
+  /** What the program reported about itself, once the handshake succeeded. */
+  get implementation(): HelloReply | undefined {
+    return this.hello;
+  }
+
+  get usable(): boolean {
+    return this.state === 'ready';
+  }
+
+  findings(): string[] {
+    return [...this.problems];
+  }
+
+  request(client: number, op: string, key: string, args: Record<string, unknown>): Promise<unknown> {
+    if (this.state !== 'ready') return Promise.reject(new ProcessUnavailableError(`implementation process unavailable: ${this.problems[0] ?? this.state}`));
+    const request: RequestMessage = { type: 'request', id: this.nextId++, client, op, key, args };
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => this.fail(`hang: no response to request ${request.id} (${op} on ${key}) within ${this.options.requestTimeoutMs} ms`),
+        this.options.requestTimeoutMs,
+      );
+      this.pending.set(request.id, { request, resolve, reject, timer });
+      this.send(request);
+    });
+  }
+
+  /** Ask the program to exit, then kill its process group if it has not within the grace time. */
+  async close(): Promise<void> {
+    if (this.state === 'closed') return;
+    const wasRunning = this.state === 'ready' || this.state === 'starting';
+    this.state = 'closing';
+    this.rejectAll('the harness closed the implementation process');
+    if (this.program && wasRunning) {
+      this.send({ type: 'shutdown' });
+      this.program.child.stdin.end();
+      const grace = new Promise<void>((resolve) => setTimeout(resolve, this.options.shutdownTimeoutMs).unref());
+      await Promise.race([this.exited, grace]);
+    }
+    this.program?.release();
+    if (this.program) await Promise.race([this.exited, new Promise((r) => setTimeout(r, 1_000).unref())]);
+    this.state = 'closed';
+  }
+
+  // ---- internals ----------------------------------------------------------------------------
+
+  private async start(): Promise<void> {
+    const { options } = this;
+    try {
+      this.program = spawnProgram(options.command, options.stderrFile, options.cwd);
+    } catch (error) {
+      this.fail(`start: could not run ${JSON.stringify(options.command)}: ${(error as Error).message}`);
+      this.markExited();
+      return;
+    }
+    const { child } = this.program;
+    const splitter = new LineSplitter(
+      (line) => this.onLine(line),
+      (length) => this.fail(`malformed output: a stdout line grew past ${length} bytes without a newline`),
+    );
+    child.stdout.on('data', (chunk: Buffer) => splitter.push(chunk));
+    // A write to a program that already exited: the 'close' handler reports the exit.
+    child.stdin.on('error', () => undefined);
+    child.on('error', (error) => {
+      this.fail(`start: could not run ${JSON.stringify(options.command)}: ${error.message}`);
+      if (this.program?.pid === -1) this.markExited(); // never started, so no 'close' will come
+    });
+    child.on('close', (code, signal) => {
+      const rest = splitter.rest();
+      if (rest.trim() !== '') this.onLine(rest);
+      this.onExit(code, signal);
+      this.markExited();
+    });
+
+    const hello: HelloMessage = {
+      type: 'hello',
+      protocol: PROTOCOL_VERSION,
+      pattern: options.pattern,
+      seeds: options.seeds,
+      natMap: options.natMap,
+      options: { clients: options.clients, requestTimeoutMs: options.requestTimeoutMs },
+    };
+    const reply = await new Promise<ProgramMessage | undefined>((resolve) => {
+      const timer = setTimeout(() => {
+        this.fail(`handshake: no hello reply within ${options.handshakeTimeoutMs} ms`);
+        resolve(undefined);
+      }, options.handshakeTimeoutMs);
+      this.settleHandshake = (message) => {
+        clearTimeout(timer);
+        this.settleHandshake = undefined;
+        resolve(message);
+      };
+      this.send(hello);
+    });
+    if (reply) this.checkHello(reply);
+  }
+
+  private checkHello(reply: ProgramMessage): void {
+    const { pattern } = this.options;
+    if (reply.type === 'refuse') return this.fail(`handshake refused by the implementation: ${reply.reason}`);
+    if (reply.type !== 'hello') return this.fail(`handshake: expected a hello reply, got a ${reply.type} message first`);
+    if (reply.protocol !== PROTOCOL_VERSION) {
+      return this.fail(`handshake: the implementation speaks ${JSON.stringify(reply.protocol)}, the harness speaks ${JSON.stringify(PROTOCOL_VERSION)}`);
+    }
+    if (!reply.patterns.includes(pattern)) {
+      return this.fail(`handshake: the implementation does not support pattern ${pattern} (it supports: ${reply.patterns.join(', ') || 'none'})`);
+    }
+    this.hello = reply;
+    this.state = 'ready';
+  }
+
+  private onLine(line: string): void {
+    this.lineNo++;
+    if (this.state !== 'starting' && this.state !== 'ready') return; // nothing counts once it is being ended
+    if (line.trim() === '') return;
+    const parsed = parseProgramLine(line);
+    if ('problem' in parsed) return this.fail(`malformed output: stdout line ${this.lineNo} is ${parsed.problem} (stdout carries protocol messages only; log to stderr)`);
+    const message = parsed.message;
+    if (this.settleHandshake) return this.settleHandshake(message);
+    if (message.type !== 'response') return this.fail(`protocol violation: unexpected ${message.type} message after the handshake: ${excerpt(line)}`);
+    const pending = this.pending.get(message.id);
+    if (!pending) {
+      const issued = message.id >= 1 && message.id < this.nextId;
+      return this.fail(issued ? `protocol violation: a second response to request ${message.id}` : `protocol violation: response to unknown request id ${message.id}`);
+    }
+    this.pending.delete(message.id);
+    clearTimeout(pending.timer);
+    if (message.ok) pending.resolve(message.result);
+    // The program's error text as the message: the runner classifies it (classify.ts).
+    else pending.reject(new Error(message.error));
+  }
+
+  private onExit(code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.state !== 'starting' && this.state !== 'ready') return;
+    const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    const when = this.state === 'starting' ? 'before answering the handshake' : `with ${this.pending.size} request(s) in flight`;
+    this.fail(`crash: the implementation ${how} ${when}${this.stderrTail()}`);
+  }
+
+  /** Record a finding (the first one per session: what follows is a consequence), end the process. */
+  private fail(problem: string): void {
+    if (this.state !== 'starting' && this.state !== 'ready') return;
+    this.problems.push(problem);
+    this.state = 'broken';
+    this.settleHandshake?.(undefined);
+    this.rejectAll(`implementation process unavailable: ${problem}`);
+    this.program?.signal('SIGKILL');
+  }
+
+  private rejectAll(why: string): void {
+    for (const [id, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.reject(new ProcessUnavailableError(why));
+      this.pending.delete(id);
+    }
+  }
+
+  private send(message: object): void {
+    const stdin = this.program?.child.stdin;
+    if (stdin && !stdin.destroyed && stdin.writable) stdin.write(JSON.stringify(message) + '\n');
+  }
+
+  /** The last lines the program wrote to stderr, to make a crash finding self-explanatory. */
+  private stderrTail(): string {
+    let text = '';
+    try {
+      text = fs.readFileSync(this.options.stderrFile, 'utf8');
+    } catch {
+      return '';
+    }
+    const lines = text.trimEnd().split('\n').filter((l) => l.trim() !== '').slice(-3);
+    if (!lines.length) return ` (stderr: ${this.options.stderrFile}, empty)`;
+    return `; stderr (${this.options.stderrFile}) ends: ${lines.map((l) => l.slice(0, 200)).join(' | ')}`;
+  }
+}
