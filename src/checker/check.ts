@@ -3,6 +3,7 @@ import type { Model } from '../model/types.ts';
 import { checkKey } from './key-check.ts';
 import { resolveCheckOptions } from './options.ts';
 import { partitionByKey } from './partition.ts';
+import { probeViolations } from './probes.ts';
 import type { CheckOptions, CheckResult, KeyVerdict, ReplicationLoss, Verdict, Violation } from './types.ts';
 
 /**
@@ -28,6 +29,14 @@ export function check<S, I, O>(history: History<I, O>, model: Model<S, I, O>, op
     if (result.loss) replicationLosses.push(result.loss);
     statesExplored += result.explored;
     minimiseStatesExplored += result.minimiseExplored;
+  }
+
+  for (const violation of probeViolations(history, model)) {
+    violations.push(violation);
+    const at = keys.findIndex((k) => k.key === violation.key);
+    const marked: KeyVerdict = { ...(keys[at] ?? { key: violation.key, ops: 0, statesExplored: 0 }), verdict: 'illegal', note: violation.message };
+    if (at >= 0) keys[at] = marked;
+    else keys.push(marked);
   }
 
   return {

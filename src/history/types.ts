@@ -66,10 +66,21 @@ export interface TopologyRecord {
   readonly summary: string;
 }
 
-export type HistoryEvent = OpRecord | FaultRecord | TopologyRecord;
+/** A look at a key after the clients finished: the TTL it was left with (PTTL: -2 absent, -1 none). */
+export interface ProbeRecord {
+  readonly type: 'probe';
+  /** Logical key. */
+  readonly key: string;
+  readonly at: number;
+  readonly pttlMs: number;
+}
+
+export type HistoryEvent = OpRecord | FaultRecord | TopologyRecord | ProbeRecord;
 
 export interface History<I = unknown, O = unknown> {
   readonly ops: readonly OpRecord<I, O>[];
   readonly faults: readonly FaultRecord[];
   readonly topology: readonly TopologyRecord[];
+  /** Post-run probes of each key (absent in histories recorded before probes existed). */
+  readonly probes?: readonly ProbeRecord[];
 }

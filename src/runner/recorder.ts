@@ -1,4 +1,4 @@
-import type { FaultRecord, History, OpRecord, TopologyRecord } from '../history/types.ts';
+import type { FaultRecord, History, OpRecord, ProbeRecord, TopologyRecord } from '../history/types.ts';
 import type { Clock } from './clock.ts';
 
 /** Collects the run's records in the order they complete; ids in the order operations start. */
@@ -7,6 +7,7 @@ export class Recorder {
   readonly ops: OpRecord[] = [];
   readonly faults: FaultRecord[] = [];
   readonly topology: TopologyRecord[] = [];
+  readonly probes: ProbeRecord[] = [];
 
   constructor(readonly clock: Clock) {}
 
@@ -32,6 +33,7 @@ export class Recorder {
       ops: [...this.ops].sort((a, b) => a.invokedAt - b.invokedAt),
       faults: [...this.faults].sort((a, b) => a.startedAt - b.startedAt),
       topology: this.topology,
+      probes: this.probes,
     };
   }
 }

@@ -49,8 +49,29 @@ export async function runSchedule(schedule: Schedule, ctx: RunContext): Promise<
         nodeTimeoutMs: ctx.nodeTimeoutMs,
       }),
     ]);
+    await probeTtls(ctx, keys, recorder);
   } finally {
     await ctx.cluster.heal();
   }
   return { history: recorder.history(), keys, ms: clock.now() };
+}
+
+/**
+ * The TTL each key was left with, read straight after the clients finished (before the final heal,
+ * while leases are still running). Only where the subject says which Redis key it used.
+ */
+async function probeTtls(ctx: RunContext, keys: readonly string[], recorder: Recorder): Promise<void> {
+  const subject = ctx.subjects[0];
+  if (!subject.redisKey) return;
+  const redis = ctx.cluster.connect({ redisOptions: { commandTimeout: 2_000 } });
+  try {
+    for (const key of keys) {
+      const pttlMs = Number(await redis.pttl(subject.redisKey(key)));
+      recorder.probes.push({ type: 'probe', key, at: recorder.clock.now(), pttlMs });
+    }
+  } catch {
+    // A probe that cannot be read is missing from the history, never counted as a pass of anything.
+  } finally {
+    redis.disconnect();
+  }
 }
