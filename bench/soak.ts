@@ -2,6 +2,7 @@
 // faults, replication losses and failures, per pattern. Any failure is a false alarm or a real bug:
 // it is printed with its violations and the run exits 1.
 // Run: npx tsx bench/soak.ts [minutes=10] [pattern=idempotency] [runs=100000] [seed]
+import { writeFileSync } from 'node:fs';
 import { LocalCluster } from '../src/cluster/local.ts';
 import { FAULT_NAMES, type PatternName } from '../src/generator/index.ts';
 import { chaosOnCluster, failureText } from '../suites/support/chaos.ts';
@@ -18,6 +19,9 @@ try {
     `${t.replicationLosses} replication losses, ${t.failures} failures in ${(outcome.ms / 1000).toFixed(0)} s`);
   if (outcome.failure) {
     console.log(failureText(outcome));
+    const file = `/tmp/chaoslua-soak-failure-${seed}.json`;
+    writeFileSync(file, JSON.stringify({ pattern, schedule: outcome.failure.schedule, history: outcome.failure.history, result: outcome.failure.result }, null, 2));
+    console.log(`history written to ${file}`);
     process.exitCode = 1;
   }
 } finally {
