@@ -9,6 +9,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   certify: { summary: 'certify an implementation (lua:DIR, module:PATH or cmd:COMMAND) under chaos', load: () => import('./certify.ts') },
   run: { summary: 'chaos-test the bundled reference implementation (random schedules + faults, checked)', load: () => import('./run.ts') },
   replay: { summary: 're-check a counterexample file, and re-run its schedule against a live cluster', load: () => import('./replay.ts') },
+  scenario: { summary: 'reproduce a row of the seeds\' failure tables: broken variant, fault, alert, remediation', load: () => import('./scenario.ts') },
   report: { summary: 'open or serve the HTML reports of past runs', load: () => import('./report.ts') },
   lint: { summary: 'static checks on Redis Lua scripts (keys, loops, globals, owner checks)', load: () => import('./lint.ts') },
 };

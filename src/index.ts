@@ -1,0 +1,45 @@
+/**
+ * chaoslua's public API, written by hand: what a team needs to certify an implementation from code
+ * rather than from the CLI. Everything else is internal and may change.
+ */
+
+// Clusters: the embedded default, Docker compose, and existing clusters.
+export { LocalCluster } from './cluster/local.ts';
+export type { LocalClusterConstraints } from './cluster/options.ts';
+export { ComposeCluster } from './cluster/compose.ts';
+export { ExternalCluster } from './cluster/external.ts';
+export { startCluster, parseClusterSpec } from './cluster/select.ts';
+export type { Cluster, FailoverMode, Link, NodeRef, NodeState, Topology, ToxicSpec } from './cluster/types.ts';
+export { EnvironmentError, ClusterUsageError } from './cluster/errors.ts';
+
+// The four roles and the record that joins them.
+export type { History, OpRecord, FaultRecord, TopologyRecord, ProbeRecord, Outcome, FaultKind } from './history/types.ts';
+export { scheduleArbitrary, describeSchedule, describeFault, FAULT_NAMES, parseFaultList } from './generator/index.ts';
+export type { Schedule, ClientStep, FaultStep, PatternName, ScheduleConstraints, FaultName } from './generator/index.ts';
+export { runSchedule } from './runner/run.ts';
+export type { RunContext, RunResult } from './runner/run.ts';
+export { chaos } from './runner/chaos.ts';
+export type { ChaosOptions, ChaosOutcome, ChaosContext, RunTally } from './runner/chaos.ts';
+export { check, describeViolation } from './checker/index.ts';
+export type { CheckOptions, CheckResult, Violation, KeyVerdict, Verdict } from './checker/types.ts';
+
+// The specification and the reference implementation.
+export { models } from './model/index.ts';
+export type { Model, Step } from './model/types.ts';
+export type { Subject } from './subject/types.ts';
+export { IdempotencyStore } from './subject/idempotency-client.ts';
+export { LockClient } from './subject/lock-client.ts';
+export { LimiterClient } from './subject/limiter-client.ts';
+export { createReferenceSubject } from './subject/reference.ts';
+export { scopedKey } from './subject/idempotency-keys.ts';
+
+// Certification from code, as the CLI does it.
+export { runJob } from './cli/job.ts';
+export type { JobOptions, JobResult, ImplOpener, OpenedImpl } from './cli/job.ts';
+export { jobOptions } from './cli/chaos-flags.ts';
+export { luaDirOpener } from './cli/reference-impl.ts';
+export { moduleOpener } from './cli/module-impl.ts';
+export { cmdOpener } from './cli/cmd-impl.ts';
+export { lintPath, lintSource } from './lint/index.ts';
+export { runScenario, runScenarios } from './scenario/index.ts';
+export { main } from './cli/main.ts';
