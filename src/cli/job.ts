@@ -72,18 +72,23 @@ export interface JobResult {
 
 const MAX_CLIENTS = 8;
 
-export async function runJob(options: JobOptions, open: ImplOpener, io: Io): Promise<JobResult> {
-  const cluster = await startCluster(options.cluster, { local: { nodeTimeoutMs: options.nodeTimeoutMs, seed: options.seed % 2 ** 31 } });
+/**
+ * Run one chaos job. With `cluster` given (tests sharing one), it is used as is and left running;
+ * otherwise the job starts the cluster `options.cluster` names and disposes it at the end.
+ */
+export async function runJob(options: JobOptions, open: ImplOpener, io: Io, cluster?: Cluster): Promise<JobResult> {
+  const owned = cluster === undefined;
+  const active = cluster ?? (await startCluster(options.cluster, { local: { nodeTimeoutMs: options.nodeTimeoutMs, seed: options.seed % 2 ** 31 } }));
   try {
     const clients = options.clients ?? MAX_CLIENTS;
-    const opened = await open(cluster, clients);
+    const opened = await open(active, clients);
     try {
-      return await execute(options, cluster, opened, clients, io);
+      return await execute(options, active, opened, clients, io);
     } finally {
       await opened.close();
     }
   } finally {
-    await cluster.dispose();
+    if (owned) await active.dispose();
   }
 }
 

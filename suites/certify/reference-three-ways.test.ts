@@ -1,0 +1,48 @@
+import path from 'node:path';
+import fs from 'node:fs';
+import os from 'node:os';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobOptions } from '../../src/cli/chaos-flags.ts';
+import { runJob } from '../../src/cli/job.ts';
+import { openerFor } from '../../src/cli/openers.ts';
+import { LocalCluster } from '../../src/cluster/local.ts';
+import type { PatternName } from '../../src/generator/schedule.ts';
+import { describeImpl, parseImplSpec } from '../../src/subject/impl-spec.ts';
+
+/**
+ * The reference implementation of every pattern is certified through lua: and through module:
+ * (the cmd: route, with both example programs, is suites/certify/examples.test.ts).
+ */
+const root = path.resolve(import.meta.dirname, '../..');
+const quiet = { stdout: { write: () => true }, stderr: { write: () => true } };
+
+let cluster: LocalCluster;
+let reports: string;
+beforeAll(async () => {
+  cluster = await LocalCluster.start();
+  reports = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-three-ways-'));
+});
+afterAll(async () => {
+  await cluster?.dispose();
+  fs.rmSync(reports, { recursive: true, force: true });
+});
+
+async function certify(pattern: PatternName, impl: string) {
+  const spec = parseImplSpec(impl, pattern);
+  const options = { ...jobOptions('certify', { pattern, runs: '6', seed: '2026', report: reports }), implSpec: describeImpl(spec) };
+  return runJob(options, openerFor(pattern, spec), quiet, cluster);
+}
+
+describe('the reference implementations are certified', () => {
+  for (const pattern of ['idempotency', 'lock', 'ratelimit'] as const) {
+    for (const impl of [`lua:${path.join(root, 'lua', pattern)}`, `module:${path.join(root, 'examples/reference-module/store.ts')}`]) {
+      it(`${pattern} through ${impl.split(':')[0]}:`, async () => {
+        const result = await certify(pattern, impl);
+        const why = result.invariants.filter((s) => !s.passed).map((s) => `${s.invariant}: ${s.violations[0]?.message}`).join('\n') + result.findings.join('\n');
+        expect(result.passed, why).toBe(true);
+        expect(result.outcome.tally.runs).toBe(6);
+        expect(result.outcome.tally.ops).toBeGreaterThan(0);
+      });
+    }
+  }
+});
