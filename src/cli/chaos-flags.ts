@@ -19,6 +19,7 @@ export const CHAOS_FLAGS = {
   'node-timeout': { type: 'string' },
   'shrink-runs': { type: 'string' },
   json: { type: 'boolean' },
+  'allow-destructive': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -34,6 +35,8 @@ export const CHAOS_FLAGS_HELP = `  --pattern P        idempotency | lock | ratel
   --report DIR       where run folders go (default reports/)
   --node-timeout MS  cluster-node-timeout of a local cluster (default 1000)
   --shrink-runs N    most re-runs spent shrinking a failure (default 30)
+  --allow-destructive  on an external cluster, allow SCRIPT FLUSH and failovers (other node faults
+                     need process access and are never run there)
   --json             print the result as JSON on stdout, no progress line
   -h, --help         this text`;
 
@@ -66,5 +69,6 @@ export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
     json: v.json ?? false,
     nodeTimeoutMs: intFlag(command, 'node-timeout', v['node-timeout'], 1_000, 100, 60_000),
     shrinkRuns: intFlag(command, 'shrink-runs', v['shrink-runs'], 30, 0, 10_000),
+    allowDestructive: v['allow-destructive'] ?? false,
   };
 }

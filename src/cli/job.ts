@@ -1,4 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { ExternalCluster } from '../cluster/external.ts';
 import { describeViolation } from '../checker/index.ts';
 import type { Cluster } from '../cluster/types.ts';
 import { startCluster } from '../cluster/select.ts';
@@ -33,6 +35,8 @@ export interface JobOptions {
   readonly json: boolean;
   readonly nodeTimeoutMs: number;
   readonly shrinkRuns: number;
+  /** External clusters only: allow SCRIPT FLUSH and failovers. */
+  readonly allowDestructive?: boolean;
   /** Machine-readable --impl (lua:DIR, module:PATH, cmd:...): what `replay` re-opens. */
   readonly implSpec?: string;
 }
@@ -78,7 +82,12 @@ const MAX_CLIENTS = 8;
  */
 export async function runJob(options: JobOptions, open: ImplOpener, io: Io, cluster?: Cluster): Promise<JobResult> {
   const owned = cluster === undefined;
-  const active = cluster ?? (await startCluster(options.cluster, { local: { nodeTimeoutMs: options.nodeTimeoutMs, seed: options.seed % 2 ** 31 } }));
+  const active =
+    cluster ??
+    (await startCluster(options.cluster, {
+      local: { nodeTimeoutMs: options.nodeTimeoutMs, seed: options.seed % 2 ** 31 },
+      external: { allowDestructive: options.allowDestructive ?? false },
+    }));
   try {
     const clients = options.clients ?? MAX_CLIENTS;
     const opened = await open(active, clients);
@@ -97,6 +106,9 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   const progress = progressReporter(io, options.runs, options.json);
   const redisVersion = await cluster.redisVersion();
   const topology = String(await cluster.topology());
+  const faults = faultsFor(cluster, options, io);
+  const runId = randomBytes(4).toString('hex');
+  if (cluster instanceof ExternalCluster) cluster.claimKeys(`*${runId}-*`);
   const coverageTables: CoverageTable[] = [];
   const onRun: ChaosContext['onRun'] = (t, last) => {
     progress.update(t);
@@ -112,9 +124,10 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
       shrinkRuns: options.shrinkRuns,
       opTimeoutMs: 10_000,
       nodeTimeoutMs: options.nodeTimeoutMs,
+      runId,
       schedule: {
         pattern: options.pattern,
-        faults: options.faults,
+        faults,
         clients: options.clients ?? [2, clients],
         keys: options.keys ?? [1, 4],
         nodeTimeoutMs: options.nodeTimeoutMs,
@@ -165,6 +178,18 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   writeJson(dir, 'result.json', resultJson(options, result));
   await writeExtras(dir, opened, coverageTables, io);
   return result;
+}
+
+/** Faults a cluster can take: on an external one only client-side faults, plus flush and failovers when allowed. */
+function faultsFor(cluster: Cluster, options: JobOptions, io: Io): readonly FaultName[] {
+  if (cluster.kind !== 'external') return options.faults;
+  const possible = new Set<FaultName>(['lease-expiry', 'client-freeze']);
+  if (cluster.destructive) for (const f of ['script-flush', 'failover', 'failover-force', 'failover-takeover'] as const) possible.add(f);
+  const dropped = options.faults.filter((f) => !possible.has(f));
+  if (dropped.length && !options.json) {
+    io.stderr.write(`chaoslua: on an external cluster these faults are not run: ${dropped.join(', ')}${cluster.destructive ? '' : ' (--allow-destructive allows script-flush and failovers)'}\n`);
+  }
+  return options.faults.filter((f) => possible.has(f));
 }
 
 /** Metrics, coverage and the HTML page: useful, never allowed to change the verdict. */

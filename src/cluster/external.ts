@@ -163,6 +163,7 @@ const UNUSABLE = ['fail', 'noaddr', 'handshake'];
 export class ExternalCluster implements Cluster {
   readonly kind = 'external' as const;
   private readonly namespaces = new Set<string>();
+  private readonly claimed = new Set<string>();
   private disposed = false;
 
   private constructor(
@@ -193,6 +194,11 @@ export class ExternalCluster implements Cluster {
   }
 
   /** Register (and return) the key prefix of one run; dispose() deletes every key under it. */
+  /** Delete every key matching this SCAN MATCH pattern at dispose (keys whose run id sits inside a hash tag). */
+  claimKeys(pattern: string): void {
+    this.claimed.add(pattern);
+  }
+
   namespace(runId: string): string {
     const prefix = namespacePrefix(runId);
     this.namespaces.add(prefix);
@@ -282,8 +288,8 @@ export class ExternalCluster implements Cluster {
     this.disposed = true;
     const failures: string[] = [];
     try {
-      for (const prefix of this.namespaces) {
-        for (const error of await this.plane.deleteMatching(`${prefix}*`)) failures.push(error);
+      for (const pattern of [...[...this.namespaces].map((prefix) => `${prefix}*`), ...this.claimed]) {
+        for (const error of await this.plane.deleteMatching(pattern)) failures.push(error);
       }
     } catch (error) {
       failures.push((error as Error).message);
@@ -291,7 +297,7 @@ export class ExternalCluster implements Cluster {
       this.plane.close();
     }
     if (failures.length > 0) {
-      throw new Error(`dispose: keys under ${[...this.namespaces].join(', ')} may remain: ${failures.slice(0, 3).join('; ')}`);
+      throw new Error(`dispose: keys under ${[...this.namespaces, ...this.claimed].join(', ')} may remain: ${failures.slice(0, 3).join('; ')}`);
     }
   }
 

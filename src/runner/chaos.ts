@@ -24,6 +24,8 @@ export interface ChaosOptions {
   readonly check?: CheckOptions;
   readonly opTimeoutMs: number;
   readonly nodeTimeoutMs: number;
+  /** Goes into every run's key namespace (`<runId>-<n>`); random when absent. */
+  readonly runId?: string;
 }
 
 export interface RunTally {
@@ -71,7 +73,7 @@ export const passes = (r: CheckResult) => r.verdict === 'ok' || r.verdict === 'r
  */
 export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<ChaosOutcome> {
   const started = performance.now();
-  const runId = randomBytes(4).toString('hex');
+  const runId = options.runId ?? randomBytes(4).toString('hex');
   const tally: RunTally = { runs: 0, shrinks: 0, ops: 0, faults: 0, failures: 0, replicationLosses: 0, faultCounts: {} };
   let failure: Failure | undefined;
   let firstFailure: Failure['firstFailure'] | undefined;

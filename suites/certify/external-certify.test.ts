@@ -1,0 +1,39 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { jobOptions } from '../../src/cli/chaos-flags.ts';
+import { runJob } from '../../src/cli/job.ts';
+import { luaDirOpener, referenceScriptsDir } from '../../src/cli/reference-impl.ts';
+import { LocalCluster } from '../../src/cluster/local.ts';
+
+let cluster: LocalCluster;
+let reports: string;
+beforeAll(async () => {
+  cluster = await LocalCluster.start();
+  reports = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-external-'));
+});
+afterAll(async () => {
+  await cluster?.dispose();
+  fs.rmSync(reports, { recursive: true, force: true });
+});
+
+async function dbsizes(): Promise<number[]> {
+  const masters = (await cluster.topology()).nodes.filter((n) => n.role === 'master');
+  return Promise.all(masters.map(async (m) => Number(await cluster.command(m.node.index, 'DBSIZE'))));
+}
+
+describe('certify against an external cluster (--cluster redis://...)', () => {
+  it('runs only the faults it may, certifies, and leaves none of its keys behind', async () => {
+    const [seed] = cluster.seeds();
+    const stderr: string[] = [];
+    const io = { stdout: { write: () => true }, stderr: { write: (s: string) => stderr.push(s) } };
+    const dir = referenceScriptsDir('idempotency');
+    const options = jobOptions('certify', { runs: '3', seed: '5', report: reports, cluster: `redis://${seed.host}:${seed.port}` });
+    const result = await runJob(options, luaDirOpener('idempotency', dir, `lua:${dir}`), io);
+    expect(result.passed).toBe(true);
+    expect(Object.keys(result.outcome.tally.faultCounts).every((k) => k === 'client-freeze')).toBe(true);
+    expect(stderr.join('')).toContain('on an external cluster these faults are not run');
+    expect(await dbsizes()).toEqual([0, 0, 0]);
+  });
+});
