@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ExternalCluster } from '../cluster/external.ts';
 import { describeViolation } from '../checker/index.ts';
+import { noscriptFinding } from '../checker/findings.ts';
 import type { Cluster } from '../cluster/types.ts';
 import { startCluster } from '../cluster/select.ts';
 import { describeSchedule, type FaultName, type PatternName } from '../generator/index.ts';
@@ -110,9 +111,13 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   const runId = randomBytes(4).toString('hex');
   if (cluster instanceof ExternalCluster) cluster.claimKeys(`*${runId}-*`);
   const coverageTables: CoverageTable[] = [];
+  const historyFindings = new Set<string>();
   const onRun: ChaosContext['onRun'] = (t, last) => {
     progress.update(t);
-    if (!last.shrinking) coverageTables.push(coverage(last.history, model));
+    if (last.shrinking) return;
+    coverageTables.push(coverage(last.history, model));
+    const noscript = noscriptFinding(last.history);
+    if (noscript && historyFindings.size === 0) historyFindings.add(noscript);
   };
   const outcome = await chaos(
     { cluster, subjects: opened.subjects, model, onRun },
@@ -139,7 +144,7 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   const dir = createRunFolder(options.reportRoot, options.command, outcome.seed);
   opened.saveStderr?.(dir);
   const violations = outcome.failure?.result.violations ?? [];
-  const findings = opened.findings();
+  const findings = [...opened.findings(), ...historyFindings];
   const invariants: InvariantStatus[] = INVARIANTS[options.pattern].map((invariant) => {
     const mine = violations.filter((v) => v.invariant === invariant).map((v) => ({ message: describeViolation(v), key: v.key }));
     return { invariant, passed: mine.length === 0, violations: mine };

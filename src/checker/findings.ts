@@ -1,0 +1,31 @@
+import type { History, OpRecord } from '../history/types.ts';
+
+/**
+ * Defects that are not wrong answers. A NOSCRIPT that reaches the caller is a failed operation, so
+ * the linearizability check (rightly) sees nothing; but a client that never reloads its scripts
+ * fails every call after a SCRIPT FLUSH, restart or failover (seed 000's failure table). A client
+ * that reloads and retries once can surface NOSCRIPT only when the cache is wiped again between its
+ * reload and its retry — never on two operations in a row — so two in a row by one client is the
+ * finding, and a correct client never raises it.
+ */
+export function noscriptFinding(history: History): string | undefined {
+  const byClient = new Map<number, OpRecord[]>();
+  for (const op of history.ops) {
+    let list = byClient.get(op.client);
+    if (!list) byClient.set(op.client, (list = []));
+    list.push(op);
+  }
+  for (const [client, ops] of byClient) {
+    const sorted = [...ops].sort((a, b) => a.invokedAt - b.invokedAt);
+    for (let i = 1; i < sorted.length; i++) {
+      const [a, b] = [sorted[i - 1], sorted[i]];
+      if (a.error?.startsWith('NOSCRIPT') && b.error?.startsWith('NOSCRIPT')) {
+        return (
+          `noscript-unhandled: client c${client} got NOSCRIPT on two operations in a row (ops ${a.id} and ${b.id} on ${b.key}): ` +
+          'it does not reload its scripts after the cache is emptied (SCRIPT FLUSH, restart, failover), so every call fails until it restarts'
+        );
+      }
+    }
+  }
+  return undefined;
+}
