@@ -78,6 +78,7 @@ export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<C
   let failure: Failure | undefined;
   let firstFailure: Failure['firstFailure'] | undefined;
   let shrinkRunsLeft = options.shrinkRuns;
+  let executions = 0;
   let environment: Error | undefined;
   let interrupted = false;
 
@@ -90,7 +91,8 @@ export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<C
     }
     let run;
     try {
-      run = await runSchedule(schedule, { ...ctx, namespace: `${runId}-${tally.runs}`, opTimeoutMs: options.opTimeoutMs, nodeTimeoutMs: options.nodeTimeoutMs });
+      // Every execution, shrinking ones too, gets its own namespace: runs never see each other's keys.
+      run = await runSchedule(schedule, { ...ctx, namespace: `${runId}-${executions++}`, opTimeoutMs: options.opTimeoutMs, nodeTimeoutMs: options.nodeTimeoutMs });
     } catch (error) {
       // The cluster could not be healed: not the implementation's fault, and not a verdict.
       environment = error as Error;
