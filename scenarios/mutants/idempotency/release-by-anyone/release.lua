@@ -1,0 +1,10 @@
+-- release: give up a pending key so the next attempt may run (the handler failed).
+-- KEYS[1] = scoped idempotency key
+-- ARGV[1] = owner token of the attempt giving up
+-- Returns: 1 deleted | 0 another owner holds it, or it is absent, or it is not pending
+-- MUTANT (slip): the owner comparison was dropped; anyone may give up a pending key.
+-- Deleting a completed key would resurrect an operation that already ran.
+if redis.call('HGET', KEYS[1], 'state') ~= 'pending' then
+  return 0
+end
+return redis.call('DEL', KEYS[1])

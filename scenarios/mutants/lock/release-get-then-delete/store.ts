@@ -1,0 +1,22 @@
+import type { Cluster } from 'ioredis';
+import { referenceCommand } from '../../support/reference-commands.ts';
+
+/**
+ * MUTANT (slip): seed 003's "problem 3" — release reads the token, compares it on the client, then
+ * DELs in a second round trip. If the lock expires and another holder takes it between the GET
+ * and the DEL, the DEL removes the new holder's lock. acquire and extend are the reference scripts.
+ */
+export function createStore(redis: Cluster) {
+  const acquire = referenceCommand(redis, 'lock', 'acquire');
+  const extend = referenceCommand(redis, 'lock', 'extend_if_matches');
+  return {
+    acquire: (key: string, token: string, ttlMs: number) => acquire(key, token, ttlMs),
+    async release(key: string, token: string) {
+      const stored = await redis.get(key);
+      if (stored === null) return null;
+      if (stored !== token) return -1;
+      return redis.del(key);
+    },
+    extend: (key: string, token: string, ttlMs: number) => extend(key, token, ttlMs),
+  };
+}

@@ -1,0 +1,35 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadAlternatives } from './support/catalogue.ts';
+import { chaosJob, openerFor, type JobLimits } from './support/job.ts';
+import { SharedCluster } from './support/shared-cluster.ts';
+
+// Alternative but correct implementations (scenarios/alternatives), written with other commands
+// and data types than the reference: the chaos job judges behaviour, not text, so each must pass.
+// Every mutant is caught within 9 runs (bench/mutants.ts), so 10 clean runs are a real hurdle.
+
+const alternatives = loadAlternatives();
+const LIMITS: JobLimits = { seed: 20_261_130, runs: 10, timeLimitMs: 150_000, shrinkRuns: 3 };
+
+describe('alternative implementations are certified', () => {
+  const shared = new SharedCluster();
+
+  beforeAll(async () => {
+    await shared.get();
+  });
+
+  afterAll(async () => {
+    await shared.dispose();
+  });
+
+  it('there is at least one per pattern', () => {
+    expect(new Set(alternatives.map((a) => a.pattern))).toEqual(new Set(['idempotency', 'lock', 'ratelimit']));
+  });
+
+  it.each(alternatives.map((a) => [`${a.pattern}/${a.name} (${a.kind})`, a] as const))('%s', async (_, a) => {
+    const verdict = await shared.withRetry((cluster) => chaosJob(cluster, a.pattern, openerFor(a.pattern, a.kind, a.impl), LIMITS));
+    console.log(`${a.pattern}/${a.name}: ${verdict.runs} runs, ${verdict.seconds.toFixed(1)} s, verdict ${verdict.verdict}\n  ${verdict.messages[0] ?? ''}`);
+    expect(verdict.messages).toEqual([]);
+    expect(verdict.rejected).toBe(false);
+    expect(verdict.runs).toBe(LIMITS.runs);
+  });
+});

@@ -1,0 +1,98 @@
+import { readdirSync, readFileSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { projectRoot } from '../../../src/cluster/binaries.ts';
+import type { PatternName } from '../../../src/generator/index.ts';
+
+/** One entry of scenarios/mutants/<pattern>/<name>/mutant.json. */
+export interface Mutant {
+  readonly name: string;
+  readonly pattern: PatternName;
+  readonly kind: 'lua' | 'module';
+  /** The operation(s) the slip is in, comma-separated: register, complete, release, renew, acquire, extend, hit. */
+  readonly operation: string;
+  /** The mistake a real team makes, in one sentence. */
+  readonly slip: string;
+  /** The invariant (or finding) the harness must name when it rejects the mutant. */
+  readonly expect: string;
+  /** What has to happen in a schedule for the slip to show. */
+  readonly showsWith: string;
+  /** Other invariants the same slip can break first, depending on the schedule (it is still caught). */
+  readonly orNamed?: readonly string[];
+  /** CI cap on runs, for a slip the generator reaches rarely (default: the suite's). */
+  readonly ciRuns?: number;
+  /** Why the harness does not catch it within the CI budget; such mutants run only on request. */
+  readonly gap?: string;
+  /** lua: the one script that carries the slip; every other script is the reference's. */
+  readonly mutated?: string;
+  /** lua: the reference script the mutated one was copied from, when not its namesake. */
+  readonly copiedFrom?: string;
+  /** lua: the linter rules that flag it (empty: no static defect, only the dynamic checks see it). */
+  readonly lint?: readonly string[];
+  /** The directory (lua:) or store.ts (module:) to certify. */
+  readonly impl: string;
+}
+
+export const MUTANTS_ROOT = path.join(projectRoot, 'scenarios', 'mutants');
+export const ALTERNATIVES_ROOT = path.join(projectRoot, 'scenarios', 'alternatives');
+const PATTERNS: readonly PatternName[] = ['idempotency', 'lock', 'ratelimit'];
+
+function parseMutant(dir: string, pattern: PatternName): Mutant {
+  const file = path.join(dir, 'mutant.json');
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as Omit<Mutant, 'impl'>;
+  const problem = (what: string) => new Error(`${file}: ${what}`);
+  for (const field of ['name', 'operation', 'slip', 'expect', 'showsWith'] as const) {
+    if (typeof raw[field] !== 'string' || raw[field] === '') throw problem(`"${field}" must be a non-empty string`);
+  }
+  if (raw.name !== path.basename(dir)) throw problem(`"name" must be the directory's name, ${path.basename(dir)}`);
+  if (raw.orNamed !== undefined && !(Array.isArray(raw.orNamed) && raw.orNamed.every((n) => typeof n === 'string'))) throw problem('"orNamed" must be a list of names');
+  if (raw.gap !== undefined && (typeof raw.gap !== 'string' || raw.gap === '')) throw problem('"gap" must say why the harness misses it');
+  if (raw.ciRuns !== undefined && !(Number.isInteger(raw.ciRuns) && raw.ciRuns > 0)) throw problem('"ciRuns" must be a positive integer');
+  if (raw.pattern !== pattern) throw problem(`"pattern" must be ${pattern} (the directory it sits in)`);
+  if (raw.kind === 'lua') {
+    if (typeof raw.mutated !== 'string' || !existsSync(path.join(dir, raw.mutated))) throw problem('a lua mutant names its "mutated" script');
+    if (!Array.isArray(raw.lint)) throw problem('a lua mutant lists the "lint" rules that flag it ([] for none)');
+    return { ...raw, impl: dir };
+  }
+  if (raw.kind === 'module') {
+    const store = path.join(dir, 'store.ts');
+    if (!existsSync(store)) throw problem('a module mutant has a store.ts');
+    return { ...raw, impl: store };
+  }
+  throw problem(`"kind" must be lua or module, got ${String(raw.kind)}`);
+}
+
+/** Every mutant, by pattern then name. Malformed entries throw: a catalogue typo must not pass quietly. */
+export function loadMutants(): Mutant[] {
+  const mutants: Mutant[] = [];
+  for (const pattern of PATTERNS) {
+    const root = path.join(MUTANTS_ROOT, pattern);
+    for (const name of readdirSync(root).sort()) mutants.push(parseMutant(path.join(root, name), pattern));
+  }
+  return mutants;
+}
+
+/** An alternative correct implementation: scenarios/alternatives/<pattern>/<name>/ (Lua scripts or store.ts). */
+export interface Alternative {
+  readonly name: string;
+  readonly pattern: PatternName;
+  readonly kind: 'lua' | 'module';
+  readonly impl: string;
+}
+
+export function loadAlternatives(): Alternative[] {
+  const found: Alternative[] = [];
+  for (const pattern of PATTERNS) {
+    const root = path.join(ALTERNATIVES_ROOT, pattern);
+    for (const name of readdirSync(root).sort()) {
+      const dir = path.join(root, name);
+      const store = path.join(dir, 'store.ts');
+      found.push(existsSync(store) ? { name, pattern, kind: 'module', impl: store } : { name, pattern, kind: 'lua', impl: dir });
+    }
+  }
+  return found;
+}
+
+/** The names a rejection of this mutant may carry. */
+export const acceptableNames = (m: Mutant): string[] => [m.expect, ...(m.orNamed ?? [])];
+
+export const operationsOf = (m: Mutant): string[] => m.operation.split(',').map((op) => op.trim());
