@@ -22,8 +22,9 @@ export function idempotencySession(ctx: SessionContext, attempt: number): fc.Arb
       heartbeats: fc.array(thinkTime<IdempotencyInput>(), { maxLength: 2 }),
       end: fc.constantFrom('complete', 'complete', 'release', 'abandon'),
       ttlMs: fc.constantFrom(800, 3_000),
-      // A heartbeat timer that fires once more after the handler finished (not cancelled in time).
-      lateHeartbeat: fc.boolean(),
+      // After a complete: a heartbeat timer that fires once more (not cancelled in time), or a
+      // cleanup that releases unconditionally (a release in a finally block).
+      after: fc.constantFrom('nothing', 'late-heartbeat', 'cleanup-release'),
       stray: fc.option(fc.record({ op: fc.constantFrom('complete', 'release', 'renew'), owner: otherToken(ctx) }), { freq: 3 }),
     })
     .chain((s) =>
@@ -33,7 +34,8 @@ export function idempotencySession(ctx: SessionContext, attempt: number): fc.Arb
         for (const pause of s.heartbeats) steps.push(pause, op(s.key, { op: 'renew', owner, leaseMs: s.leaseMs }));
         steps.push(...(stall as Step[])); // stalls are pauses/freezes, never ops
         if (s.end === 'complete') steps.push(op(s.key, { op: 'complete', owner, status: '200', body: `resp-${owner}`, ttlMs: s.ttlMs }));
-        if (s.end === 'complete' && s.lateHeartbeat) steps.push(op(s.key, { op: 'renew', owner, leaseMs: s.leaseMs }));
+        if (s.end === 'complete' && s.after === 'late-heartbeat') steps.push(op(s.key, { op: 'renew', owner, leaseMs: s.leaseMs }));
+        if (s.end === 'complete' && s.after === 'cleanup-release') steps.push(op(s.key, { op: 'release', owner }));
         if (s.end === 'release') steps.push(op(s.key, { op: 'release', owner }));
         if (s.stray) {
           const o = s.stray.owner;
