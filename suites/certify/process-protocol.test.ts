@@ -32,9 +32,11 @@ function processesWith(tag: string): number[] {
   return found;
 }
 
-async function certify(command: string, flags: Parameters<typeof certifyOptions>[0] = {}) {
+// Misbehaving programs are caught fast with a short request timeout; a well-behaved one under every
+// fault needs the default, above the longest legitimate wait (a 2.5 s node freeze plus failover).
+async function certify(command: string, flags: Parameters<typeof certifyOptions>[0] = {}, requestTimeoutMs = 1_500) {
   let opened: OpenedProcessImpl | undefined;
-  const open = cmdOpener('idempotency', command, { requestTimeoutMs: 1_500, handshakeTimeoutMs: 5_000, stderrFile: path.join(reportRoot(), 'stderr.log') });
+  const open = cmdOpener('idempotency', command, { requestTimeoutMs, handshakeTimeoutMs: 5_000, stderrFile: path.join(reportRoot(), 'stderr.log') });
   const counted = counting(async (cluster, clients) => (opened = await open(cluster, clients)));
   const result = await runJob(certifyOptions({ runs: '2', seed: '11', faults: 'none', clients: '2', keys: '1', ...flags }), counted.open, quietIo);
   return { result, opened: opened!, answers: counted.answers };
@@ -52,7 +54,7 @@ afterAll(async () => {
 describe('cmd: with a well-behaved program', () => {
   it('certifies a program that delegates to the reference scripts, under every fault', async () => {
     const tag = uniqueTag();
-    const { result, answers } = await certify(`node ${FIXTURE} --tag ${tag}`, { runs: '3', faults: 'all', clients: undefined, keys: undefined });
+    const { result, answers } = await certify(`node ${FIXTURE} --tag ${tag}`, { runs: '3', faults: 'all', clients: undefined, keys: undefined }, 15_000);
     expect(answers.ok).toBeGreaterThan(answers.errors.length);
     expect(result.findings).toEqual([]);
     expect(result.outcome.failure).toBeUndefined();
