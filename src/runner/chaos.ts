@@ -32,6 +32,8 @@ export interface RunTally {
   /** Runs of fresh schedules (shrinking re-runs are counted in `shrinks`). */
   runs: number;
   shrinks: number;
+  /** Runs thrown away because the cluster needed a second heal (environment, not verdict). */
+  discarded: number;
   ops: number;
   faults: number;
   failures: number;
@@ -74,7 +76,7 @@ export const passes = (r: CheckResult) => r.verdict === 'ok' || r.verdict === 'r
 export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<ChaosOutcome> {
   const started = performance.now();
   const runId = options.runId ?? randomBytes(4).toString('hex');
-  const tally: RunTally = { runs: 0, shrinks: 0, ops: 0, faults: 0, failures: 0, replicationLosses: 0, faultCounts: {} };
+  const tally: RunTally = { runs: 0, shrinks: 0, discarded: 0, ops: 0, faults: 0, failures: 0, replicationLosses: 0, faultCounts: {} };
   let failure: Failure | undefined;
   let firstFailure: Failure['firstFailure'] | undefined;
   let shrinkRunsLeft = options.shrinkRuns;
@@ -94,8 +96,15 @@ export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<C
       // Every execution, shrinking ones too, gets its own namespace: runs never see each other's keys.
       run = await runSchedule(schedule, { ...ctx, namespace: `${runId}-${executions++}`, opTimeoutMs: options.opTimeoutMs, nodeTimeoutMs: options.nodeTimeoutMs });
     } catch (error) {
-      // The cluster could not be healed: not the implementation's fault, and not a verdict.
-      environment = error as Error;
+      // The cluster could not be healed: not the implementation's fault, and not a verdict. One more
+      // heal; if the cluster comes back the run is discarded (its history is incomplete), else the
+      // job ends as an environment failure.
+      try {
+        await ctx.cluster.heal();
+        tally.discarded++;
+      } catch {
+        environment = error as Error;
+      }
       return true;
     }
     const result = check(run.history, ctx.model, options.check);

@@ -90,7 +90,7 @@ export async function chaosJob(cluster: Cluster, pattern: PatternName, open: Imp
       verdict: failure?.result.verdict ?? (findings.length ? 'finding' : 'ok'),
       firstFailure: failure?.firstFailure ?? findingAt,
       shrunkOps: failure ? countOps(failure.schedule) : undefined,
-      runs: outcome.tally.runs,
+      runs: outcome.tally.runs + outcome.tally.discarded,
       seconds: outcome.ms / 1000,
       findings,
       messages: [...violations.map((v) => `${v.invariant}: ${v.message}`), ...findings],
