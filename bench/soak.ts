@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { LocalCluster } from '../src/cluster/local.ts';
 import { FAULT_NAMES, type PatternName } from '../src/generator/index.ts';
-import { chaosOnCluster, failureText } from '../suites/support/chaos.ts';
+import { describeFailure, referenceChaos } from '../src/runner/reference-chaos.ts';
 
 const minutes = Number(process.argv[2] ?? 10);
 const pattern = (process.argv[3] ?? 'idempotency') as PatternName;
@@ -13,12 +13,12 @@ const runs = Number(process.argv[4] ?? 100_000);
 const seed = Number(process.argv[5] ?? Date.now() % 2 ** 31);
 const cluster = await LocalCluster.start();
 try {
-  const outcome = await chaosOnCluster(cluster, { pattern, runs, seed, faults: FAULT_NAMES, timeLimitMs: minutes * 60_000 });
+  const outcome = await referenceChaos(cluster, { pattern, runs, seed, faults: FAULT_NAMES, timeLimitMs: minutes * 60_000 });
   const t = outcome.tally;
   console.log(`soak ${pattern} seed ${seed}: ${t.runs} runs, ${t.ops} operations, ${t.faults} faults ${JSON.stringify(t.faultCounts)}, ` +
     `${t.replicationLosses} replication losses, ${t.failures} failures in ${(outcome.ms / 1000).toFixed(0)} s`);
   if (outcome.failure) {
-    console.log(failureText(outcome));
+    console.log(describeFailure(outcome));
     const file = `/tmp/chaoslua-soak-failure-${seed}.json`;
     writeFileSync(file, JSON.stringify({ pattern, schedule: outcome.failure.schedule, history: outcome.failure.history, result: outcome.failure.result }, null, 2));
     console.log(`history written to ${file}`);

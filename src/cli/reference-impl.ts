@@ -2,12 +2,9 @@ import path from 'node:path';
 import type { Cluster as IORedisCluster } from 'ioredis';
 import { projectRoot } from '../cluster/binaries.ts';
 import type { PatternName } from '../generator/schedule.ts';
-import { createReferenceSubject, IdempotencySubject, LockSubject, RateLimitSubject } from '../subject/reference.ts';
+import { createReferenceSubject, HARNESS_REDIS_OPTIONS, IdempotencySubject, LockSubject, RateLimitSubject } from '../subject/reference.ts';
 import type { Subject } from '../subject/types.ts';
 import type { ImplOpener } from './job.ts';
-
-/** Client options every harness connection uses: RESP2, and a bound on a stuck command. */
-export const HARNESS_REDIS_OPTIONS = { redisOptions: { commandTimeout: 2_000 } } as const;
 
 export const referenceScriptsDir = (pattern: PatternName) => path.join(projectRoot, 'lua', pattern);
 

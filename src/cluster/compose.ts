@@ -5,6 +5,7 @@ import type { ContainerRuntimeClient, StartedDockerComposeEnvironment, StartedTe
 import { projectRoot } from './binaries.ts';
 import { requireDocker } from './docker.ts';
 import { ClusterUsageError, EnvironmentError } from './errors.ts';
+import { healCluster } from './heal.ts';
 import { RemotePlane, type Address } from './external.ts';
 import { Toxiproxy } from './toxiproxy.ts';
 import type { Cluster, FailoverMode, Link, NodeRef, ToxicSpec, Topology } from './types.ts';
@@ -253,15 +254,8 @@ export class ComposeCluster implements Cluster {
     await this.toxiproxy.setEnabled(`n${this.node(node).index}-${link}`, enabled);
   }
 
-  async heal(): Promise<void> {
-    await this.toxiproxy.reset();
-    for (const n of this.composeNodes) if (n.status === 'frozen') await this.thaw(n.index);
-    for (const n of this.composeNodes) if (n.status === 'killed') await this.restart(n.index);
-    try {
-      await this.waitReady();
-    } catch (error) {
-      throw new Error(`heal failed: ${(error as Error).message}; topology: ${await this.topology().catch(() => 'unknown')}`);
-    }
+  heal(): Promise<void> {
+    return healCluster(this.toxiproxy, this.composeNodes, this);
   }
 
   async dispose(): Promise<void> {

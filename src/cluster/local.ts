@@ -2,6 +2,7 @@ import { Cluster as IORedisCluster, type ClusterOptions } from 'ioredis';
 import { AdminPool, parseInfo } from './admin.ts';
 import { redisServerBinary, toxiproxyBinary } from './binaries.ts';
 import { ClusterUsageError, EnvironmentError } from './errors.ts';
+import { healCluster } from './heal.ts';
 import { localClusterOptions, type LocalClusterConstraints, type LocalClusterOptions } from './options.ts';
 import { freePorts } from './ports.ts';
 import { reapedDir, type ReapedDir } from './reaper.ts';
@@ -241,15 +242,8 @@ export class LocalCluster implements Cluster {
     await this.toxiproxy.setEnabled(`${this.node(node).ref.name}-${link}`, enabled);
   }
 
-  async heal(): Promise<void> {
-    await this.toxiproxy.reset();
-    for (const n of this.redisNodes) if (n.status === 'frozen') await this.thaw(n.index);
-    for (const n of this.redisNodes) if (n.status === 'killed') await this.restart(n.index);
-    try {
-      await this.waitReady();
-    } catch (error) {
-      throw new Error(`heal failed: ${(error as Error).message}; topology: ${await this.topology().catch(() => 'unknown')}`);
-    }
+  heal(): Promise<void> {
+    return healCluster(this.toxiproxy, this.redisNodes, this);
   }
 
   async dispose(): Promise<void> {

@@ -9,6 +9,9 @@ import type { ScriptMode } from './scripts.ts';
 import type { Subject } from './types.ts';
 import { knownKeys, nonEmptyString, oneOf } from './validate.ts';
 
+/** Client options every harness connection uses: RESP2, and a bound on a stuck command. */
+export const HARNESS_REDIS_OPTIONS = { redisOptions: { commandTimeout: 2_000 } } as const;
+
 export type ReferencePattern = 'idempotency' | 'lock' | 'ratelimit';
 
 export interface ReferenceSubjectOptions {

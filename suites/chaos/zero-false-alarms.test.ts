@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalCluster } from '../../src/cluster/local.ts';
 import { FAULT_NAMES } from '../../src/generator/index.ts';
-import { chaosOnCluster, failureText } from '../support/chaos.ts';
+import { describeFailure, referenceChaos } from '../../src/runner/reference-chaos.ts';
 
 /**
  * The correct implementations must pass every seeded run with every fault enabled. CI runs a
@@ -19,23 +19,23 @@ afterAll(async () => {
 
 describe('zero false alarms: the reference implementations pass under every fault', () => {
   it(`idempotency: ${RUNS} seeded runs, all faults`, async () => {
-    const outcome = await chaosOnCluster(cluster, { pattern: 'idempotency', runs: RUNS, seed: 20261130, faults: FAULT_NAMES });
+    const outcome = await referenceChaos(cluster, { pattern: 'idempotency', runs: RUNS, seed: 20261130, faults: FAULT_NAMES });
     expect(outcome.tally.runs + outcome.tally.discarded).toBe(RUNS);
     expect(outcome.tally.faults).toBeGreaterThan(0);
-    expect(outcome.failure, failureText(outcome)).toBeUndefined();
+    expect(outcome.failure, describeFailure(outcome)).toBeUndefined();
   });
 
   it(`lock: ${Math.ceil(RUNS / 2)} seeded runs, all faults`, async () => {
     const runs = Math.ceil(RUNS / 2);
-    const outcome = await chaosOnCluster(cluster, { pattern: 'lock', runs, seed: 7, faults: FAULT_NAMES });
+    const outcome = await referenceChaos(cluster, { pattern: 'lock', runs, seed: 7, faults: FAULT_NAMES });
     expect(outcome.tally.runs + outcome.tally.discarded).toBe(runs);
-    expect(outcome.failure, failureText(outcome)).toBeUndefined();
+    expect(outcome.failure, describeFailure(outcome)).toBeUndefined();
   });
 
   it(`ratelimit: ${Math.ceil(RUNS / 2)} seeded runs, all faults`, async () => {
     const runs = Math.ceil(RUNS / 2);
-    const outcome = await chaosOnCluster(cluster, { pattern: 'ratelimit', runs, seed: 11, faults: FAULT_NAMES });
+    const outcome = await referenceChaos(cluster, { pattern: 'ratelimit', runs, seed: 11, faults: FAULT_NAMES });
     expect(outcome.tally.runs + outcome.tally.discarded).toBe(runs);
-    expect(outcome.failure, failureText(outcome)).toBeUndefined();
+    expect(outcome.failure, describeFailure(outcome)).toBeUndefined();
   });
 });

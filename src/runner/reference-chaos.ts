@@ -1,23 +1,27 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
-import type { LocalCluster } from '../../src/cluster/local.ts';
-import type { FaultName, PatternName } from '../../src/generator/index.ts';
-import { models } from '../../src/model/index.ts';
-import { chaos, type ChaosOutcome } from '../../src/runner/chaos.ts';
-import { createReferenceSubject } from '../../src/subject/reference.ts';
-import { HARNESS_REDIS_OPTIONS } from '../../src/cli/reference-impl.ts';
+import type { LocalCluster } from '../cluster/local.ts';
+import type { FaultName, PatternName } from '../generator/index.ts';
+import { models } from '../model/index.ts';
+import { createReferenceSubject, HARNESS_REDIS_OPTIONS } from '../subject/reference.ts';
+import { chaos, type ChaosOutcome } from './chaos.ts';
 
-export interface ChaosRun {
-  pattern: PatternName;
-  scriptsDir?: string;
-  runs: number;
-  seed: number;
-  faults?: readonly FaultName[];
-  shrinkRuns?: number;
-  timeLimitMs?: number;
+export interface ReferenceChaosRun {
+  readonly pattern: PatternName;
+  /** A scripts directory for the reference client; default the project's lua/<pattern>. */
+  readonly scriptsDir?: string;
+  readonly runs: number;
+  readonly seed: number;
+  /** Default: every fault. */
+  readonly faults?: readonly FaultName[];
+  readonly shrinkRuns?: number;
+  readonly timeLimitMs?: number;
 }
 
-/** The chaos property over the reference client (or a scripts dir) on an already started cluster. */
-export async function chaosOnCluster(cluster: LocalCluster, run: ChaosRun): Promise<ChaosOutcome> {
+/**
+ * The chaos property over eight reference clients on an already started local cluster: what the
+ * zero-false-alarms suite and the soak benchmark run (certify's job adds reports around the same).
+ */
+export async function referenceChaos(cluster: LocalCluster, run: ReferenceChaosRun): Promise<ChaosOutcome> {
   const connections: IORedisCluster[] = [];
   try {
     const subjects = [];
@@ -43,8 +47,8 @@ export async function chaosOnCluster(cluster: LocalCluster, run: ChaosRun): Prom
   }
 }
 
-/** What a failing outcome says, for assertion messages. */
-export function failureText(outcome: ChaosOutcome): string {
+/** What a failing outcome says, one violation or note per line. */
+export function describeFailure(outcome: ChaosOutcome): string {
   const f = outcome.failure;
   if (!f) return 'no failure';
   return [`verdict ${f.result.verdict}`, ...f.result.violations.map((v) => `${v.invariant}: ${v.message}`), ...f.result.keys.filter((k) => k.note).map((k) => k.note!)].join('\n');
