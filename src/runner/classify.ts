@@ -17,9 +17,11 @@ const NOT_EXECUTED = [
   /^READONLY/,
   /^BUSY /,
   /^OOM /,
-  /Too many Cluster redirections/,
   /^ERR Error compiling script/,
 ];
+
+// Not here: ioredis's "Too many Cluster redirections". Its limit also counts retries after
+// "Connection is closed", and an attempt cut off that way may already have run.
 
 export function classifyError(error: unknown): Exclude<Outcome, 'ok'> {
   const message = error instanceof Error ? error.message : String(error);
