@@ -1,4 +1,4 @@
-import type { History } from '../history/types.ts';
+import type { FaultRecord, History, OpRecord } from '../history/types.ts';
 import type { Model } from '../model/types.ts';
 import { checkKey } from './key-check.ts';
 import { resolveCheckOptions } from './options.ts';
@@ -22,7 +22,7 @@ export function check<S, I, O>(history: History<I, O>, model: Model<S, I, O>, op
   let statesExplored = 0;
   let minimiseStatesExplored = 0;
 
-  for (const [key, ops] of partitionByKey(history.ops)) {
+  for (const [key, ops] of partitionByKey(history.ops.map((op) => refusedAfterCut(op, cuts)))) {
     const result = checkKey(model, key, ops, lossyFaults, resolved, cuts);
     keys.push(result.verdict);
     if (result.violation) violations.push(result.violation);
@@ -52,6 +52,16 @@ export function check<S, I, O>(history: History<I, O>, model: Model<S, I, O>, op
       ms: performance.now() - started,
     },
   };
+}
+
+/**
+ * A refusal (BUSY, MOVED...) says the last attempt did not run, not the first: a command in flight
+ * when a connection was cut is resent on reconnect, and the copy sent before the cut may have run.
+ * So a failed operation overlapping such a fault is indeterminate.
+ */
+function refusedAfterCut<I, O>(op: OpRecord<I, O>, cuts: readonly FaultRecord[]): OpRecord<I, O> {
+  if (op.outcome !== 'fail' || !cuts.some((c) => c.startedAt <= op.completedAt && c.endedAt >= op.invokedAt)) return op;
+  return { ...op, outcome: 'info', error: `${op.error ?? 'refused'} (after a cut connection: may have run before it)` };
 }
 
 /** Illegal anywhere beats unknown anywhere, which beats replication loss; ok needs every key ok. */

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { check } from '../../../src/checker/index.ts';
 import type { FaultRecord, History, OpRecord } from '../../../src/history/types.ts';
 import { idempotency, type IdempotencyInput, type IdempotencyOutput } from '../../../src/model/idempotency.ts';
+import { ratelimit, type RateLimitInput, type RateLimitOutput } from '../../../src/model/ratelimit.ts';
 import { fault, history, op } from './support/ops.ts';
 
 type Op = OpRecord<IdempotencyInput, IdempotencyOutput>;
@@ -66,5 +67,32 @@ describe('a real history: a renew resent after a reset_peer toxic on the client 
   it('was a false alarm without it', () => {
     const faults = recorded.history.faults.map((f) => ({ ...f, cutsConnections: false }));
     expect(check({ ...recorded.history, faults }, idempotency).verdict).toBe('illegal');
+  });
+});
+
+describe('a refusal after a cut connection: the first attempt may have run', () => {
+  it('a BUSY-refused hit overlapping a connection cut may have counted', () => {
+    const hit = (client: number, at: [number, number], result: { output: RateLimitOutput } | 'fail') =>
+      op<RateLimitInput, RateLimitOutput>(client, { op: 'hit', limit: 1, windowSeconds: 60 }, at[0], at[1], result);
+    const ops = [hit(1, [0, 50], 'fail'), hit(2, [60, 70], { output: 0 })];
+    expect(check(history(ops, [cut(10, 20)]), ratelimit).verdict).toBe('ok');
+    expect(check(history(ops), ratelimit).verdict).toBe('illegal');
+    expect(check(history(ops, [uncut(10, 20)]), ratelimit).verdict).toBe('illegal');
+  });
+
+  // Recorded by the ratelimit soak against the reference script: three hits were sent while a timeout
+  // toxic held the client link of their master; the heal delivered them (counted) and cut the
+  // connection; ioredis resent them into a busy-script burst and surfaced BUSY. A later hit was
+  // blocked by the counts the "failed" hits had left.
+  const recorded = JSON.parse(readFileSync(new URL('./fixtures/refused-after-cut.json', import.meta.url), 'utf8')) as { history: History<RateLimitInput, RateLimitOutput> };
+
+  it('is legal: the refused hits that overlap the cut are indeterminate', () => {
+    expect(recorded.history.ops.some((o) => o.outcome === 'fail' && /^BUSY/.test(o.error ?? ''))).toBe(true);
+    expect(check(recorded.history, ratelimit).verdict).toBe('ok');
+  });
+
+  it('was a false alarm when BUSY was taken as "never ran"', () => {
+    const faults = recorded.history.faults.map((f) => ({ ...f, cutsConnections: false }));
+    expect(check({ ...recorded.history, faults }, ratelimit).verdict).toBe('illegal');
   });
 });
