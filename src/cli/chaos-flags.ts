@@ -35,7 +35,7 @@ export const CHAOS_FLAGS_HELP = `  --pattern P        idempotency | lock | ratel
   --report DIR       where run folders go (default reports/)
   --node-timeout MS  cluster-node-timeout of a local cluster (default 1000)
   --shrink-runs N    most re-runs spent shrinking a failure (default 30)
-  --allow-destructive  on an external cluster, allow SCRIPT FLUSH and failovers (other node faults
+  --allow-destructive  on an external cluster, allow SCRIPT FLUSH, busy scripts and failovers (other faults
                      need process access and are never run there)
   --json             print the result as JSON on stdout, no progress line
   -h, --help         this text`;

@@ -36,7 +36,7 @@ export interface JobOptions {
   readonly json: boolean;
   readonly nodeTimeoutMs: number;
   readonly shrinkRuns: number;
-  /** External clusters only: allow SCRIPT FLUSH and failovers. */
+  /** External clusters only: allow SCRIPT FLUSH, busy scripts and failovers. */
   readonly allowDestructive?: boolean;
   /** Machine-readable --impl (lua:DIR, module:PATH, cmd:...): what `replay` re-opens. */
   readonly implSpec?: string;
@@ -189,10 +189,10 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
 function faultsFor(cluster: Cluster, options: JobOptions, io: Io): readonly FaultName[] {
   if (cluster.kind !== 'external') return options.faults;
   const possible = new Set<FaultName>(['lease-expiry', 'client-freeze']);
-  if (cluster.destructive) for (const f of ['script-flush', 'failover', 'failover-force', 'failover-takeover'] as const) possible.add(f);
+  if (cluster.destructive) for (const f of ['script-flush', 'busy-script', 'failover', 'failover-force', 'failover-takeover'] as const) possible.add(f);
   const dropped = options.faults.filter((f) => !possible.has(f));
   if (dropped.length && !options.json) {
-    io.stderr.write(`chaoslua: on an external cluster these faults are not run: ${dropped.join(', ')}${cluster.destructive ? '' : ' (--allow-destructive allows script-flush and failovers)'}\n`);
+    io.stderr.write(`chaoslua: on an external cluster these faults are not run: ${dropped.join(', ')}${cluster.destructive ? '' : ' (--allow-destructive allows script-flush, busy-script and failovers)'}\n`);
   }
   return options.faults.filter((f) => possible.has(f));
 }

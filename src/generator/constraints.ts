@@ -6,10 +6,12 @@ export const FAULT_NAMES = [
   'client-freeze',
   'node-freeze',
   'script-flush',
+  'busy-script',
   'failover',
   'failover-force',
   'failover-takeover',
   'latency',
+  'slow-network',
   'timeout',
   'reset-peer',
   'kill-restart',
@@ -27,7 +29,7 @@ export interface ScheduleConstraints {
   maxSessionsPerClient?: number;
   /** Faults that may fire. Default: all. */
   faults?: readonly FaultName[];
-  /** Most nemesis faults per schedule. Default 2. */
+  /** Most nemesis faults per schedule. Default 3. */
   maxFaults?: number;
   /** Leases the clients ask for, ms. Default [250, 500]. */
   leasesMs?: readonly number[];
@@ -75,7 +77,7 @@ export function scheduleOptions(c: ScheduleConstraints = {}): ScheduleOptions {
   }
   const maxSessions = c.maxSessionsPerClient ?? 3;
   if (!Number.isInteger(maxSessions) || maxSessions < 1 || maxSessions > 20) throw new RangeError('scheduleArbitrary: maxSessionsPerClient must be an integer in [1, 20]');
-  const maxFaults = c.maxFaults ?? 2;
+  const maxFaults = c.maxFaults ?? 3;
   if (!Number.isInteger(maxFaults) || maxFaults < 0 || maxFaults > 10) throw new RangeError('scheduleArbitrary: maxFaults must be an integer in [0, 10]');
   return {
     pattern: c.pattern ?? 'idempotency',

@@ -1,10 +1,28 @@
 import fc from 'fast-check';
 import type { FaultName, ScheduleOptions } from './constraints.ts';
-import type { FaultStep, FaultTarget } from './schedule.ts';
+import type { FaultStep, FaultTarget, NetworkProfile } from './schedule.ts';
+
+/**
+ * The nemesis's faults by what they do to the implementation, with a weight each. Busy scripts count
+ * double: theirs are the only errors ioredis passes on, so they alone reach an implementation's
+ * error handling (fail open, retry and misread the retry), where client code goes wrong most.
+ */
+const FAULT_CLASSES: readonly { readonly weight: number; readonly names: readonly FaultName[] }[] = [
+  { weight: 1, names: ['node-freeze', 'kill-restart'] }, // a node stops, then comes back
+  { weight: 1, names: ['failover', 'failover-force', 'failover-takeover'] }, // a shard changes master
+  { weight: 1, names: ['latency', 'timeout', 'reset-peer'] }, // a link misbehaves; ioredis mostly hides it
+  { weight: 2, names: ['busy-script'] }, // Redis refuses with an error, which reaches the implementation
+  { weight: 1, names: ['script-flush'] }, // Redis answers, but has forgotten the scripts
+];
 
 /** Nemesis faults drawn from the enabled set, at instants within the run's expected span. */
 export function faultsArbitrary(options: ScheduleOptions, keys: number, horizonMs: number): fc.Arbitrary<FaultStep[]> {
-  const at = fc.integer({ min: 0, max: Math.max(0, horizonMs) });
+  // Anywhere in the run, and a third of the time in its first 150 ms: clients start together, so
+  // that is when the most operations overlap (and a slow fault first would push the rest past the end).
+  const at = fc.oneof(
+    { weight: 2, arbitrary: fc.integer({ min: 0, max: Math.max(0, horizonMs) }) },
+    { weight: 1, arbitrary: fc.integer({ min: 0, max: Math.min(150, Math.max(0, horizonMs)) }) },
+  );
   const target = (roles: FaultTarget['role'][]): fc.Arbitrary<FaultTarget> =>
     fc.record({ key: fc.integer({ min: 0, max: keys - 1 }), role: fc.constantFrom(...roles) });
   const timeout = options.nodeTimeoutMs;
@@ -17,6 +35,17 @@ export function faultsArbitrary(options: ScheduleOptions, keys: number, horizonM
       ms: fc.constantFrom(Math.round(timeout * 0.3), Math.round(timeout * 2.5)),
     }),
     'script-flush': fc.record({ kind: fc.constant('script-flush' as const), atMs: at }),
+    // Bursts well inside the node timeout: the shard is busy, not gone, so no failover can follow.
+    // Gaps let a retry through, which is when a retry that misreads the state shows.
+    'busy-script': fc.record({
+      kind: fc.constant('busy-script' as const),
+      atMs: at,
+      key: fc.integer({ min: 0, max: keys - 1 }),
+      everyMaster: fc.boolean(),
+      ms: fc.integer({ min: 300, max: Math.max(300, horizonMs) }),
+      burstMs: fc.integer({ min: 100, max: Math.min(1_000, Math.max(100, Math.round(timeout * 0.4))) }),
+      gapMs: fc.integer({ min: 50, max: 300 }),
+    }),
     failover: fc.record({ kind: fc.constant('failover' as const), atMs: at, key: fc.integer({ min: 0, max: keys - 1 }), mode: fc.constant('default' as const) }),
     'failover-force': fc.record({ kind: fc.constant('failover' as const), atMs: at, key: fc.integer({ min: 0, max: keys - 1 }), mode: fc.constant('force' as const) }),
     'failover-takeover': fc.record({
@@ -25,7 +54,10 @@ export function faultsArbitrary(options: ScheduleOptions, keys: number, horizonM
       key: fc.integer({ min: 0, max: keys - 1 }),
       mode: fc.constant('takeover' as const),
     }),
-    latency: toxic('latency', at, target(['master']), fc.integer({ min: 100, max: 600 })),
+    // A slow link for several round trips: widens the gap between two commands of one operation.
+    latency: fc
+      .tuple(toxic('latency', at, target(['master']), fc.integer({ min: 300, max: 1_500 })), fc.integer({ min: 50, max: 400 }))
+      .map(([step, delayMs]) => ({ ...step, delayMs })),
     timeout: toxic('timeout', at, target(['master']), fc.integer({ min: 100, max: 600 })),
     'reset-peer': toxic('reset_peer', at, target(['master']), fc.integer({ min: 50, max: 300 })),
     'kill-restart': fc.record({
@@ -35,9 +67,14 @@ export function faultsArbitrary(options: ScheduleOptions, keys: number, horizonM
       downMs: fc.constantFrom(100, Math.round(timeout * 2.5)),
     }),
   };
-  const enabled = [...options.faults].map((f) => kinds[f]).filter((a): a is fc.Arbitrary<FaultStep> => a !== undefined);
-  if (enabled.length === 0 || options.maxFaults === 0) return fc.constant([]);
-  return fc.array(fc.oneof(...enabled), { maxLength: options.maxFaults }).map((faults) => [...faults].sort((a, b) => a.atMs - b.atMs));
+  // A class first, then a kind within it, so three flavours of failover do not crowd out the one
+  // fault that makes errors reach the implementation.
+  const classes = FAULT_CLASSES.map((c) => ({ weight: c.weight, kinds: c.names.filter((f) => options.faults.has(f)).map((f) => kinds[f]!) })).filter(
+    (c) => c.kinds.length > 0,
+  );
+  if (classes.length === 0 || options.maxFaults === 0) return fc.constant([]);
+  const fault = fc.oneof(...classes.map((c) => ({ weight: c.weight, arbitrary: fc.oneof(...c.kinds) })));
+  return fc.array(fault, { maxLength: options.maxFaults }).map((faults) => [...faults].sort((a, b) => a.atMs - b.atMs));
 }
 
 function toxic(
@@ -54,4 +91,14 @@ function toxic(
     toxic: fc.constant(kind),
     ms,
   });
+}
+
+/** A slow network between clients and Redis for a third of the runs, when `slow-network` is enabled. */
+export function networkArbitrary(options: ScheduleOptions): fc.Arbitrary<NetworkProfile | undefined> {
+  if (!options.faults.has('slow-network')) return fc.constant(undefined);
+  return fc.oneof(
+    { weight: 6, arbitrary: fc.constant(undefined) },
+    { weight: 2, arbitrary: fc.integer({ min: 5, max: 40 }).map((clientLatencyMs) => ({ clientLatencyMs })) }, // another zone
+    { weight: 1, arbitrary: fc.integer({ min: 60, max: 150 }).map((clientLatencyMs) => ({ clientLatencyMs })) }, // another region
+  );
 }

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { scheduleOptions, type ScheduleConstraints, type ScheduleOptions } from './constraints.ts';
-import { faultsArbitrary } from './faults.ts';
+import { faultsArbitrary, networkArbitrary } from './faults.ts';
 import type { ClientStep, Schedule } from './schedule.ts';
 import type { SessionContext } from './sessions/common.ts';
 import { idempotencySession } from './sessions/idempotency.ts';
@@ -51,8 +51,8 @@ export function scheduleArbitrary(constraints: ScheduleConstraints = {}): fc.Arb
         .tuple(...Array.from({ length: clients }, (_, client) => clientSteps({ client, clients, keys, options })))
         .chain((perClient) => {
           const horizon = Math.max(...perClient.map(expectedSpanMs));
-          return faultsArbitrary(options, keys, horizon).map(
-            (faults): Schedule => ({ pattern: options.pattern, keys, clients: perClient, faults }),
+          return fc.tuple(faultsArbitrary(options, keys, horizon), networkArbitrary(options)).map(
+            ([faults, network]): Schedule => ({ pattern: options.pattern, keys, clients: perClient, faults, ...(network ? { network } : {}) }),
           );
         }),
     );

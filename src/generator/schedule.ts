@@ -24,6 +24,17 @@ export interface FaultTarget {
 export type FaultStep =
   | { readonly kind: 'node-freeze'; readonly atMs: number; readonly target: FaultTarget; readonly ms: number }
   | { readonly kind: 'script-flush'; readonly atMs: number }
+  /** Slow scripts on the master of a key's shard (or on every master) for `ms`: bursts of `burstMs`
+   *  in which every other command there gets BUSY, `gapMs` apart (a cron job running a slow script). */
+  | {
+      readonly kind: 'busy-script';
+      readonly atMs: number;
+      readonly key: number;
+      readonly everyMaster?: boolean;
+      readonly ms: number;
+      readonly burstMs: number;
+      readonly gapMs: number;
+    }
   | { readonly kind: 'failover'; readonly atMs: number; readonly key: number; readonly mode: FailoverMode }
   | {
       readonly kind: 'toxic';
@@ -31,15 +42,27 @@ export type FaultStep =
       readonly target: FaultTarget;
       readonly link: Link;
       readonly toxic: 'latency' | 'timeout' | 'reset_peer';
+      /** How long the toxic stays. */
       readonly ms: number;
+      /** Latency only: the delay added to each chunk (default: `ms`, as schedules before it was split). */
+      readonly delayMs?: number;
     }
   | { readonly kind: 'kill-restart'; readonly atMs: number; readonly target: FaultTarget; readonly downMs: number };
+
+/** Conditions that hold for a whole run, under whatever faults come and go. */
+export interface NetworkProfile {
+  /** Extra latency on every reply to a client, ms (with a quarter of it as jitter): every operation
+   *  of two round trips gets a gap that wide between its calls. */
+  readonly clientLatencyMs: number;
+}
 
 export interface Schedule<I = unknown> {
   readonly pattern: PatternName;
   readonly keys: number;
   readonly clients: readonly (readonly ClientStep<I>[])[];
   readonly faults: readonly FaultStep[];
+  /** Absent: the network adds nothing. */
+  readonly network?: NetworkProfile;
 }
 
 export function describeTarget(t: FaultTarget): string {
@@ -53,10 +76,12 @@ export function describeFault(f: FaultStep): string {
       return `${at} freeze ${describeTarget(f.target)} for ${f.ms}ms`;
     case 'script-flush':
       return `${at} SCRIPT FLUSH on every node`;
+    case 'busy-script':
+      return `${at} busy scripts on ${f.everyMaster ? 'every master' : `the master of k${f.key}`} for ${f.ms}ms (BUSY for ${f.burstMs}ms every ${f.burstMs + f.gapMs}ms)`;
     case 'failover':
       return `${at} CLUSTER FAILOVER ${f.mode.toUpperCase()} of the shard of k${f.key}`;
     case 'toxic':
-      return `${at} ${f.toxic} on the ${f.link} link of ${describeTarget(f.target)} for ${f.ms}ms`;
+      return `${at} ${f.toxic}${f.delayMs === undefined ? '' : ` ${f.delayMs}ms`} on the ${f.link} link of ${describeTarget(f.target)} for ${f.ms}ms`;
     case 'kill-restart':
       return `${at} kill -9 ${describeTarget(f.target)}, restart after ${f.downMs}ms`;
   }
@@ -76,6 +101,7 @@ export function describeStep<I>(step: ClientStep<I>, describeInput: (input: I) =
 /** The schedule as a counterexample reads: one line per client, one per fault. */
 export function describeSchedule<I>(schedule: Schedule<I>, describeInput: (input: I) => string): string {
   const lines = schedule.clients.map((steps, c) => `c${c}: ${steps.map((s) => describeStep(s, describeInput)).join('; ') || '(idle)'}`);
+  if (schedule.network) lines.push(`network: +${schedule.network.clientLatencyMs}ms on every reply to a client, all run`);
   for (const f of schedule.faults) lines.push(`nemesis: ${describeFault(f)}`);
   return lines.join('\n');
 }

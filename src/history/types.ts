@@ -34,10 +34,12 @@ export type FaultKind =
   | 'client-freeze'
   | 'node-freeze'
   | 'script-flush'
+  | 'busy-script'
   | 'failover-default'
   | 'failover-force'
   | 'failover-takeover'
   | 'toxic'
+  | 'slow-network'
   | 'proxy-down'
   | 'kill-restart'
   | 'heal';

@@ -1,9 +1,11 @@
 import type { Cluster } from '../cluster/types.ts';
-import type { FaultStep } from '../generator/schedule.ts';
+import type { FaultStep, NetworkProfile } from '../generator/schedule.ts';
 import { describeFault } from '../generator/schedule.ts';
 import type { FaultKind, FaultRecord } from '../history/types.ts';
 import { sleep } from '../runner/clock.ts';
 import type { Recorder } from '../runner/recorder.ts';
+import { busyScript } from './busy-script.ts';
+import { applyNetwork } from './network.ts';
 import { resolveTarget } from './target.ts';
 
 export interface NemesisContext {
@@ -12,6 +14,8 @@ export interface NemesisContext {
   /** Slot of a logical key, to aim at its shard. */
   readonly slotOf: (key: number) => number;
   readonly nodeTimeoutMs: number;
+  /** The run's network profile, put back after every heal. */
+  readonly network?: NetworkProfile;
 }
 
 type Applied = Pick<FaultRecord, 'kind' | 'target' | 'lossy' | 'detail' | 'cutsConnections'>;
@@ -33,6 +37,7 @@ export async function runNemesis(faults: readonly FaultStep[], ctx: NemesisConte
       applied = { kind: kindOf(fault), target: '?', lossy: lossyByDesign(fault), cutsConnections: true, detail: `${describeFault(fault)} failed: ${(error as Error).message}` };
     }
     await ctx.cluster.heal();
+    await applyNetwork(ctx.cluster, ctx.network);
     ctx.recorder.fault({ ...applied, startedAt, endedAt: clock.now() });
     ctx.recorder.topologyChanged(String(await ctx.cluster.topology()));
   }
@@ -63,6 +68,21 @@ async function apply(fault: FaultStep, ctx: NemesisContext): Promise<Applied> {
     case 'script-flush':
       await cluster.scriptFlush();
       return { kind: 'script-flush', target: 'every node', lossy: false, detail };
+    case 'busy-script': {
+      const masters = fault.everyMaster
+        ? (await cluster.topology()).nodes.filter((n) => n.role === 'master').map((n) => ({ node: n.node.index, label: n.node.name }))
+        : [await resolveTarget(cluster, ctx.slotOf(fault.key), 'master')].filter((t) => t !== undefined);
+      if (masters.length === 0) return { kind: 'busy-script', target: 'none', lossy: false, detail: `${detail}: no master` };
+      const end = ctx.recorder.clock.now() + fault.ms;
+      for (let left = fault.ms; left > 0; left = end - ctx.recorder.clock.now()) {
+        await Promise.all(masters.map((m) => busyScript(cluster, m.node, Math.min(fault.burstMs, left))));
+        await sleep(Math.min(fault.gapMs, Math.max(0, end - ctx.recorder.clock.now())));
+      }
+      // Bursts are sized well inside the node timeout; should a shard still have failed over, say so.
+      const after = await cluster.topology();
+      const failedOver = masters.some((m) => after.nodes.find((n) => n.node.index === m.node)?.role !== 'master');
+      return { kind: 'busy-script', target: masters.map((m) => m.label).join(', '), lossy: failedOver, detail };
+    }
     case 'failover': {
       const replica = await resolveTarget(cluster, ctx.slotOf(fault.key), 'replica');
       if (!replica) return { kind: kindOf(fault), target: 'none', lossy: false, detail: `${detail}: no replica to promote` };
@@ -83,7 +103,9 @@ async function apply(fault: FaultStep, ctx: NemesisContext): Promise<Applied> {
       const t = await resolveTarget(cluster, ctx.slotOf(fault.target.key), fault.target.role);
       if (!t) return { kind: 'toxic', target: 'none', lossy: false, detail: `${detail}: no such node` };
       const attributes: Record<string, number> =
-        fault.toxic === 'latency' ? { latency: fault.ms, jitter: Math.round(fault.ms / 4) } : { timeout: fault.toxic === 'timeout' ? 0 : fault.ms };
+        fault.toxic === 'latency'
+          ? { latency: fault.delayMs ?? fault.ms, jitter: Math.round((fault.delayMs ?? fault.ms) / 4) }
+          : { timeout: fault.toxic === 'timeout' ? 0 : fault.ms };
       await cluster.toxic(t.node, fault.link, { type: fault.toxic, attributes });
       await sleep(fault.ms);
       const cutsConnections = fault.link === 'client' && fault.toxic !== 'latency';

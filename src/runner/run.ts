@@ -2,6 +2,7 @@ import type { Cluster } from '../cluster/types.ts';
 import type { Schedule } from '../generator/schedule.ts';
 import type { History } from '../history/types.ts';
 import { runNemesis } from '../nemesis/nemesis.ts';
+import { applyNetwork } from '../nemesis/network.ts';
 import { keySlot } from '../subject/key-slot.ts';
 import type { Subject } from '../subject/types.ts';
 import { runClient } from './client.ts';
@@ -40,6 +41,7 @@ export async function runSchedule(schedule: Schedule, ctx: RunContext): Promise<
   const redisKey = (k: number) => ctx.subjects[0].redisKey?.(keys[k]) ?? `{${keys[k]}}`;
   recorder.topologyChanged(String(await ctx.cluster.topology()));
   try {
+    await applyNetwork(ctx.cluster, schedule.network);
     await Promise.all([
       ...schedule.clients.map((steps, c) => runClient(c, steps, ctx.subjects[c], (k) => keys[k], recorder, ctx.opTimeoutMs)),
       runNemesis(schedule.faults, {
@@ -47,8 +49,13 @@ export async function runSchedule(schedule: Schedule, ctx: RunContext): Promise<
         recorder,
         slotOf: (k) => keySlot(redisKey(k)),
         nodeTimeoutMs: ctx.nodeTimeoutMs,
+        network: schedule.network,
       }),
     ]);
+    if (schedule.network) {
+      const ms = schedule.network.clientLatencyMs;
+      recorder.fault({ kind: 'slow-network', target: 'every client link', lossy: false, startedAt: 0, endedAt: clock.now(), detail: `+${ms}ms on every reply to a client, all run` });
+    }
     await probeTtls(ctx, keys, recorder);
   } finally {
     await ctx.cluster.heal();

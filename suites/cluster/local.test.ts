@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseInfo } from '../../src/cluster/admin.ts';
 import { LocalCluster } from '../../src/cluster/local.ts';
 import type { Topology } from '../../src/cluster/types.ts';
+import { busyScript } from '../../src/nemesis/busy-script.ts';
+import { keySlot } from '../../src/subject/key-slot.ts';
 
 let cluster: LocalCluster;
 beforeAll(async () => {
@@ -107,6 +109,33 @@ describe('node freeze', () => {
     const after = await cluster.topology();
     expect(masterOf(after, 6000)!.node.index).toBe(replica.node.index);
     expect(after.nodes.find((n) => n.node.index === master.node.index)!.role).toBe('replica');
+  });
+});
+
+describe('busy script', () => {
+  it('refuses other commands on that master with BUSY while it runs, then serves them, with the threshold restored', async () => {
+    const master = masterOf(await cluster.topology(), keySlot('{busy}'))!.node.index;
+    const redis = cluster.connect();
+    try {
+      await redis.set('{busy}a', '0');
+      const busy = busyScript(cluster, master, 600);
+      await new Promise((r) => setTimeout(r, 150));
+      await expect(redis.set('{busy}a', '1')).rejects.toThrow(/^BUSY/);
+      await busy;
+      await redis.set('{busy}a', '2');
+      expect(await redis.get('{busy}a')).toBe('2');
+      expect(await cluster.command(master, 'CONFIG', 'GET', 'busy-reply-threshold')).toEqual(['busy-reply-threshold', '5000']);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('a script running longer than the node timeout causes no failover: the node answers gossip while busy', async () => {
+    const master = masterOf(await cluster.topology(), keySlot('{busy}'))!.node.index;
+    await busyScript(cluster, master, 1_500);
+    await new Promise((r) => setTimeout(r, 1_500)); // long enough for a failover to have happened
+    await cluster.heal();
+    expect(masterOf(await cluster.topology(), keySlot('{busy}'))!.node.index).toBe(master);
   });
 });
 

@@ -1,0 +1,15 @@
+import type { Cluster } from '../cluster/types.ts';
+import type { NetworkProfile } from '../generator/schedule.ts';
+
+/**
+ * Put a run's network profile in place: latency on every reply from every node to the clients
+ * (replicas too, as any of them may be promoted). heal() removes every toxic, so the nemesis puts it
+ * back after each heal.
+ */
+export async function applyNetwork(cluster: Cluster, profile: NetworkProfile | undefined): Promise<void> {
+  if (!profile) return;
+  const latency = profile.clientLatencyMs;
+  for (const node of cluster.nodes) {
+    await cluster.toxic(node.index, 'client', { type: 'latency', stream: 'downstream', attributes: { latency, jitter: Math.round(latency / 4) } });
+  }
+}
