@@ -78,6 +78,7 @@ export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<C
   const runId = options.runId ?? randomBytes(4).toString('hex');
   const tally: RunTally = { runs: 0, shrinks: 0, discarded: 0, ops: 0, faults: 0, failures: 0, replicationLosses: 0, faultCounts: {} };
   let failure: Failure | undefined;
+  let undecided: Failure | undefined;
   let firstFailure: Failure['firstFailure'] | undefined;
   let shrinkRunsLeft = options.shrinkRuns;
   let executions = 0;
@@ -118,12 +119,19 @@ export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<C
     }
     if (result.verdict === 'replication-loss') tally.replicationLosses++;
     const ok = passes(result);
+    if (!ok) tally.failures++;
+    ctx.onRun?.(tally, { verdict: result.verdict, ms: run.ms, history: run.history, shrinking });
+    const now = () => ({ run: tally.runs, seconds: (performance.now() - started) / 1000 });
+    // A run the checker could not decide never certifies, but it names nothing: keep looking for a
+    // run that does (and never shrink towards one), falling back to the undecided run at the end.
+    if (result.verdict === 'unknown') {
+      if (!shrinking) undecided ??= { schedule, history: run.history, result, firstFailure: now() };
+      return true;
+    }
     if (!ok) {
-      tally.failures++;
-      firstFailure ??= { run: tally.runs, seconds: (performance.now() - started) / 1000 };
+      firstFailure ??= now();
       failure = { schedule, history: run.history, result, firstFailure };
     }
-    ctx.onRun?.(tally, { verdict: result.verdict, ms: run.ms, history: run.history, shrinking });
     return ok;
   });
 
@@ -136,7 +144,7 @@ export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<C
   if (environment) throw new EnvironmentError(`the cluster could not be healed between runs: ${environment.message}`);
   return {
     tally,
-    failure,
+    failure: failure ?? undecided,
     seed: details.seed,
     path: details.counterexamplePath ?? undefined,
     ms: performance.now() - started,

@@ -1,7 +1,8 @@
 import type { Cluster } from 'ioredis';
 import { referenceCommand } from '../../support/reference-commands.ts';
 
-const RETRIES = 2;
+/** Exponential backoff, 50 ms doubling: a failed register is tried 4 more times over 750 ms. */
+const RETRIES = 4;
 
 /**
  * MUTANT (slip): the reference scripts, with a retry around register_or_get for timeouts and
@@ -24,7 +25,7 @@ export function createStore(redis: Cluster) {
           return mine ? ['fresh'] : reply;
         } catch (error) {
           if (attempt >= RETRIES) throw error;
-          await new Promise((resolve) => setTimeout(resolve, 50));
+          await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
         }
       }
     },
