@@ -1,4 +1,5 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
+import type { CheckOptions } from '../checker/types.ts';
 import type { LocalCluster } from '../cluster/local.ts';
 import type { FaultName, PatternName } from '../generator/index.ts';
 import { models } from '../model/index.ts';
@@ -15,6 +16,7 @@ export interface ReferenceChaosRun {
   readonly faults?: readonly FaultName[];
   readonly shrinkRuns?: number;
   readonly timeLimitMs?: number;
+  readonly check?: CheckOptions;
 }
 
 /**
@@ -37,6 +39,7 @@ export async function referenceChaos(cluster: LocalCluster, run: ReferenceChaosR
         seed: run.seed,
         timeLimitMs: run.timeLimitMs ?? 600_000,
         shrinkRuns: run.shrinkRuns ?? 0,
+        check: run.check,
         opTimeoutMs: 10_000,
         nodeTimeoutMs: cluster.options.nodeTimeoutMs,
         schedule: { pattern: run.pattern, faults: run.faults, nodeTimeoutMs: cluster.options.nodeTimeoutMs },

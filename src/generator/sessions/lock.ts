@@ -31,7 +31,7 @@ export function lockSession(ctx: SessionContext, attempt: number): fc.Arbitrary<
               fc.constantFrom(...ctx.options.leasesMs).chain((ttl) => fc.integer({ min: Math.max(0, ttl - 60), max: ttl })),
             ),
             fc.integer({ min: 3, max: 20 }),
-            fc.integer({ min: 5, max: 25 }),
+            fc.integer({ min: 4, max: 16 }),
           )
           .map(([wait, every, times]) => [wait, ...Array.from({ length: times }, () => every)]),
       ),
