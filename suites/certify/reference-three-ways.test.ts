@@ -29,7 +29,7 @@ afterAll(async () => {
 
 async function certify(pattern: PatternName, impl: string) {
   const spec = parseImplSpec(impl, pattern);
-  const options = { ...jobOptions('certify', { pattern, runs: '4', seed: '2026', report: reports }), implSpec: describeImpl(spec) };
+  const options = { ...jobOptions('certify', { pattern, runs: '3', seed: '2026', report: reports }), implSpec: describeImpl(spec) };
   return runJob(options, openerFor(pattern, spec), quiet, cluster);
 }
 
@@ -40,7 +40,7 @@ describe('the reference implementations are certified', () => {
         const result = await certify(pattern, impl);
         const why = result.invariants.filter((s) => !s.passed).map((s) => `${s.invariant}: ${s.violations[0]?.message}`).join('\n') + result.findings.join('\n');
         expect(result.passed, why).toBe(true);
-        expect(result.outcome.tally.runs + result.outcome.tally.discarded).toBe(4);
+        expect(result.outcome.tally.runs + result.outcome.tally.discarded).toBe(3);
         expect(result.outcome.tally.ops).toBeGreaterThan(0);
       });
     }
