@@ -1,4 +1,4 @@
-// Time to certify the reference implementation with the CLI's defaults (50 runs, every fault),
+// Time to certify the reference implementation with the CLI's defaults (40 runs, every fault),
 // after the cluster is ready; median over rounds. Run: npx tsx bench/certify.ts [rounds=3] [pattern]
 import fs from 'node:fs';
 import os from 'node:os';

@@ -24,7 +24,7 @@ export const CHAOS_FLAGS = {
 } as const;
 
 export const CHAOS_FLAGS_HELP = `  --pattern P        idempotency | lock | ratelimit (default idempotency)
-  --runs N           schedules to run (default 50)
+  --runs N           schedules to run (default 40)
   --seed S           seed of everything random (default: time-based, printed)
   --path P           fast-check path, with --seed, to re-run one shrunk schedule
   --faults LIST      comma list of ${FAULT_NAMES.join(', ')}; or all | none (default all)
@@ -57,7 +57,7 @@ export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
   return {
     command,
     pattern,
-    runs: intFlag(command, 'runs', v.runs, 50, 1, 1_000_000),
+    runs: intFlag(command, 'runs', v.runs, 40, 1, 1_000_000),
     seed: intFlag(command, 'seed', v.seed, Date.now() % 2 ** 31, 0, 2 ** 31 - 1),
     path: v.path,
     faults,
