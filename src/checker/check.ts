@@ -1,4 +1,5 @@
 import type { FaultRecord, History, OpRecord } from '../history/types.ts';
+import { overlaps } from '../history/overlap.ts';
 import type { Model } from '../model/types.ts';
 import { checkKey } from './key-check.ts';
 import { resolveCheckOptions } from './options.ts';
@@ -22,8 +23,9 @@ export function check<S, I, O>(history: History<I, O>, model: Model<S, I, O>, op
   let statesExplored = 0;
   let minimiseStatesExplored = 0;
 
-  for (const [key, ops] of partitionByKey(history.ops.map((op) => refusedAfterCut(op, cuts)))) {
-    const result = checkKey(model, key, ops, lossyFaults, resolved, cuts);
+  const ops = cuts.length === 0 ? history.ops : history.ops.map((op) => refusedAfterCut(op, cuts));
+  for (const [key, keyOps] of partitionByKey(ops)) {
+    const result = checkKey(model, key, keyOps, lossyFaults, resolved, cuts);
     keys.push(result.verdict);
     if (result.violation) violations.push(result.violation);
     if (result.loss) replicationLosses.push(result.loss);
@@ -60,7 +62,7 @@ export function check<S, I, O>(history: History<I, O>, model: Model<S, I, O>, op
  * So a failed operation overlapping such a fault is indeterminate.
  */
 function refusedAfterCut<I, O>(op: OpRecord<I, O>, cuts: readonly FaultRecord[]): OpRecord<I, O> {
-  if (op.outcome !== 'fail' || !cuts.some((c) => c.startedAt <= op.completedAt && c.endedAt >= op.invokedAt)) return op;
+  if (op.outcome !== 'fail' || !cuts.some((c) => overlaps(c, op.invokedAt, op.completedAt))) return op;
   return { ...op, outcome: 'info', error: `${op.error ?? 'refused'} (after a cut connection: may have run before it)` };
 }
 

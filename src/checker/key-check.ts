@@ -2,6 +2,7 @@
  * One key from search to verdict: the strict search; for an illegal key the relaxed re-check with
  * lossy faults; then the named invariant and a minimal violating sub-history.
  */
+import { overlaps } from '../history/overlap.ts';
 import type { FaultRecord, OpRecord } from '../history/types.ts';
 import type { Model } from '../model/types.ts';
 import { ms } from './describe.ts';
@@ -129,7 +130,7 @@ function faultsThatCanMatter(ops: readonly OpRecord[], lossyFaults: readonly Fau
     firstInvocation = Math.min(firstInvocation, op.invokedAt);
     if (op.outcome === 'ok') lastOkCompletion = Math.max(lastOkCompletion, op.completedAt);
   }
-  return lossyFaults.filter((fault) => fault.startedAt <= lastOkCompletion && fault.endedAt >= firstInvocation);
+  return lossyFaults.filter((fault) => overlaps(fault, firstInvocation, lastOkCompletion));
 }
 
 function rollbackSentence<S>(model: Model<S, any, any>, faults: readonly FaultRecord[], rollback: Rollback<S>): string {

@@ -3,6 +3,7 @@
  * a virtual expiry per operation that can set a lease (DESIGN.md, "The model and time"), and, in the
  * relaxed re-check, a virtual rollback per lossy fault.
  */
+import { overlaps } from '../history/overlap.ts';
 import type { FaultRecord, OpRecord } from '../history/types.ts';
 import type { Model } from '../model/types.ts';
 
@@ -47,7 +48,7 @@ export function buildKeyProblem<S, I, O>(
   for (let i = 0; i < ops.length; i++) {
     const op = ops[i];
     const end = op.outcome === 'ok' ? op.completedAt : Infinity;
-    if (cuts.some((c) => c.startedAt <= end && c.endedAt >= op.invokedAt)) ghosts.push(i);
+    if (cuts.some((c) => overlaps(c, op.invokedAt, end))) ghosts.push(i);
   }
   const expiring: { entry: number; op: number; ms: number }[] = [];
   for (let i = 0; i < ops.length; i++) {

@@ -8,6 +8,7 @@
  * explains what the op observed. This is an estimate for coverage, not a verdict: the checker
  * decides legality; a replay that cannot explain an op counts it as `unexplained` and goes on.
  */
+import { overlaps } from '../history/overlap.ts';
 import type { FaultKind, FaultRecord, History, OpRecord } from '../history/types.ts';
 import type { Model } from '../model/types.ts';
 
@@ -161,7 +162,7 @@ function replayKey(key: string, ops: OpRecord[], model: AnyModel, eps: number, o
 /** Fault kinds active at some instant of [from, to]. */
 export function activeFaults(faults: readonly FaultRecord[], from: number, to: number): FaultKind[] {
   const kinds = new Set<FaultKind>();
-  for (const f of faults) if (f.startedAt <= to && f.endedAt >= from) kinds.add(f.kind);
+  for (const f of faults) if (overlaps(f, from, to)) kinds.add(f.kind);
   return [...kinds];
 }
 
