@@ -1,11 +1,11 @@
-import type { Cluster } from '../cluster/types.ts';
+import type { Cluster, ToxicSpec } from '../cluster/types.ts';
 import type { FaultStep, NetworkProfile } from '../generator/schedule.ts';
 import { describeFault } from '../generator/schedule.ts';
 import type { FaultKind, FaultRecord } from '../history/types.ts';
 import { sleep } from '../runner/clock.ts';
 import type { Recorder } from '../runner/recorder.ts';
 import { busyScript } from './busy-script.ts';
-import { applyNetwork } from './network.ts';
+import { applyNetwork, latencyToxic } from './network.ts';
 import { resolveTarget } from './target.ts';
 
 export interface NemesisContext {
@@ -102,11 +102,11 @@ async function apply(fault: FaultStep, ctx: NemesisContext): Promise<Applied> {
     case 'toxic': {
       const t = await resolveTarget(cluster, ctx.slotOf(fault.target.key), fault.target.role);
       if (!t) return { kind: 'toxic', target: 'none', lossy: false, detail: `${detail}: no such node` };
-      const attributes: Record<string, number> =
+      const spec: ToxicSpec =
         fault.toxic === 'latency'
-          ? { latency: fault.delayMs ?? fault.ms, jitter: Math.round((fault.delayMs ?? fault.ms) / 4) }
-          : { timeout: fault.toxic === 'timeout' ? 0 : fault.ms };
-      await cluster.toxic(t.node, fault.link, { type: fault.toxic, attributes });
+          ? latencyToxic(fault.delayMs ?? fault.ms)
+          : { type: fault.toxic, attributes: { timeout: fault.toxic === 'timeout' ? 0 : fault.ms } };
+      await cluster.toxic(t.node, fault.link, spec);
       await sleep(fault.ms);
       const cutsConnections = fault.link === 'client' && fault.toxic !== 'latency';
       return { kind: 'toxic', target: `${t.label} ${fault.link} link`, lossy: false, cutsConnections, detail };

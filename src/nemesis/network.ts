@@ -1,4 +1,4 @@
-import type { Cluster } from '../cluster/types.ts';
+import type { Cluster, ToxicSpec } from '../cluster/types.ts';
 import type { NetworkProfile } from '../generator/schedule.ts';
 
 /**
@@ -8,8 +8,10 @@ import type { NetworkProfile } from '../generator/schedule.ts';
  */
 export async function applyNetwork(cluster: Cluster, profile: NetworkProfile | undefined): Promise<void> {
   if (!profile) return;
-  const latency = profile.clientLatencyMs;
-  for (const node of cluster.nodes) {
-    await cluster.toxic(node.index, 'client', { type: 'latency', stream: 'downstream', attributes: { latency, jitter: Math.round(latency / 4) } });
-  }
+  for (const node of cluster.nodes) await cluster.toxic(node.index, 'client', latencyToxic(profile.clientLatencyMs));
+}
+
+/** Toxiproxy latency on replies (downstream), with a quarter of it as jitter: the one shape every latency fault takes. */
+export function latencyToxic(ms: number): ToxicSpec {
+  return { type: 'latency', stream: 'downstream', attributes: { latency: ms, jitter: Math.round(ms / 4) } };
 }
