@@ -23,8 +23,8 @@ const label = (m: Mutant) => `${m.pattern}/${m.name}`;
 
 /**
  * bench/mutants.ts over 3 seeds (with busy scripts, slow networks and edge releases in the mix):
- * every CI mutant was caught by run 9, most in run 1-2, so 50 runs leave a miss chance far under
- * 0.01% even at 1 run in 5; mutant.json "ciRuns" raises the cap where the catch depends on one fault
+ * every CI mutant was caught by run 9, most in run 1-2 (on the CI seed the slowest took 15 and 17), so
+ * 50 runs leave a miss chance far under 0.01% even at 1 run in 5; mutant.json "ciRuns" raises the cap where the catch depends on one fault
  * class (register-retry-adopts-pending: a busy-script burst) or on a rarer schedule (client-side-count,
  * renew-no-state-check). The job ends at the first catch: shrinking has its own suite (replay).
  */
