@@ -13,9 +13,15 @@ export const classifyLock: Classifier<LockState, LockInput, LockOutput> = (conte
       ? `token ${JSON.stringify(state.token)} held it${holder ? ` (${holder})` : ''}`
       : 'nobody held it (released, or its TTL had run out)';
   if (op.input.op === 'acquire') {
+    // A holder whose own acquire succeeds again was not excluded either: its lock was taken from it
+    // (deleted or overwritten) without its knowledge, so whoever else acquired meanwhile also held it.
+    const consequence =
+      state.kind === 'held' && state.token === op.input.token
+        ? 'the lock was not exclusive (its holder acquired it a second time, so it was freed behind its back)'
+        : 'two clients both hold the lock';
     return {
       invariant: 'one-holder',
-      message: `${opPhrase(model, op)} acquired lock ${keyName(key)} while ${held}: two clients both hold the lock.`,
+      message: `${opPhrase(model, op)} acquired lock ${keyName(key)} while ${held}: ${consequence}.`,
     };
   }
   return {

@@ -30,6 +30,14 @@ describe('lock', () => {
     expect(result.violations[0].message).toContain("client 2's acquire");
   });
 
+  it('names one-holder when a holder acquires its own lock again, and says it was freed behind its back', () => {
+    const ops = [acquire(1, 't1', [0, 10], 1), acquire(1, 't1', [20, 30], 1)];
+    const [violation] = check(history(ops), lock).violations;
+    expect(violation.invariant).toBe('one-holder');
+    expect(violation.message).toContain('its holder acquired it a second time');
+    expect(violation.message).not.toContain('two clients');
+  });
+
   it("names no-stale-release for a release by a token that does not hold the lock", () => {
     const ops = [acquire(1, 't1', [0, 10], 1), releaseLock(2, 't2', [20, 30], 1)];
     expect(check(history(ops), lock).violations.map((v) => v.invariant)).toEqual(['no-stale-release']);
