@@ -5,7 +5,7 @@
 import { writeFileSync } from 'node:fs';
 import { LocalCluster } from '../src/cluster/local.ts';
 import { FAULT_NAMES, type PatternName } from '../src/generator/index.ts';
-import { describeFailure, referenceChaos } from '../src/runner/reference-chaos.ts';
+import { describeFailure, referenceChaos } from '../src/certify/reference-chaos.ts';
 
 const minutes = Number(process.argv[2] ?? 10);
 const pattern = (process.argv[3] ?? 'idempotency') as PatternName;

@@ -34,12 +34,12 @@ export { createReferenceSubject } from './subject/reference.ts';
 export { scopedKey } from './subject/idempotency-keys.ts';
 
 // Certification from code, as the CLI does it.
-export { runJob } from './cli/job.ts';
-export type { JobOptions, JobResult, ImplOpener, OpenedImpl } from './cli/job.ts';
+export { runJob } from './certify/job.ts';
+export type { JobOptions, JobResult, ImplOpener, OpenedImpl } from './certify/types.ts';
 export { jobOptions } from './cli/chaos-flags.ts';
-export { luaDirOpener } from './cli/reference-impl.ts';
-export { moduleOpener } from './cli/module-impl.ts';
-export { cmdOpener } from './cli/cmd-impl.ts';
+export { luaDirOpener } from './certify/openers/lua-dir.ts';
+export { moduleOpener } from './certify/openers/module.ts';
+export { cmdOpener } from './certify/openers/cmd.ts';
 export { lintPath, lintSource } from './lint/index.ts';
 export { runScenario, runScenarios } from './scenario/index.ts';
 export { main } from './cli/main.ts';

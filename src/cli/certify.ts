@@ -9,8 +9,10 @@ import { parse } from './args.ts';
 import { CHAOS_FLAGS, CHAOS_FLAGS_HELP, jobOptions } from './chaos-flags.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
 import { processIo, type Io } from './io.ts';
-import { runJob, summaryText, type JobOptions, type JobResult } from './job.ts';
-import { openerFor } from './openers.ts';
+import { runJob } from '../certify/job.ts';
+import { summaryText } from '../certify/summary.ts';
+import type { JobOptions, JobResult } from '../certify/types.ts';
+import { openerFor } from '../certify/openers/index.ts';
 
 export const summary = 'certify an implementation (lua:DIR, module:PATH or cmd:COMMAND) under chaos';
 

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { FAULT_NAMES, parseFaultList, type PatternName } from '../generator/index.ts';
 import { durationFlag, intFlag } from './args.ts';
 import { UsageError } from './exit-codes.ts';
-import type { JobOptions } from './job.ts';
+import type { JobOptions } from '../certify/types.ts';
 
 /** Flags `run` and `certify` share (parseArgs option specs). */
 export const CHAOS_FLAGS = {

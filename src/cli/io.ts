@@ -1,8 +1,6 @@
-/** Where a command writes; tests pass their own. */
-export interface Io {
-  readonly stdout: { write(text: string): unknown };
-  readonly stderr: { write(text: string): unknown };
-}
+import type { Io } from '../certify/types.ts';
+
+export type { Io };
 
 export const processIo: Io = { stdout: process.stdout, stderr: process.stderr };
 

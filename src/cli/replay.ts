@@ -10,7 +10,7 @@ import { ImplSpecError, parseImplSpec } from '../subject/impl-spec.ts';
 import { intFlag, parse } from './args.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
 import { processIo, type Io } from './io.ts';
-import { openerFor } from './openers.ts';
+import { openerFor } from '../certify/openers/index.ts';
 
 export const summary = 're-check a counterexample file, and re-run its schedule against a live cluster';
 

@@ -2,8 +2,9 @@ import { parse } from './args.ts';
 import { CHAOS_FLAGS, CHAOS_FLAGS_HELP, jobOptions } from './chaos-flags.ts';
 import { EXIT } from './exit-codes.ts';
 import { processIo, type Io } from './io.ts';
-import { resultJson, runJob, summaryText } from './job.ts';
-import { luaDirOpener, referenceScriptsDir } from './reference-impl.ts';
+import { runJob } from '../certify/job.ts';
+import { resultJson, summaryText } from '../certify/summary.ts';
+import { luaDirOpener, referenceScriptsDir } from '../certify/openers/lua-dir.ts';
 
 export const summary = 'chaos-test the bundled reference implementation (random schedules + faults, checked)';
 

@@ -26,6 +26,8 @@ export interface ChaosOptions {
   readonly nodeTimeoutMs: number;
   /** Goes into every run's key namespace (`<runId>-<n>`); random when absent. */
   readonly runId?: string;
+  /** Asked before every fresh run: true stops the job as the time limit would (a finding is already in). */
+  readonly stopEarly?: () => boolean;
 }
 
 export interface RunTally {
@@ -88,7 +90,7 @@ export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<C
   const property = fc.asyncProperty(scheduleArbitrary(options.schedule), async (schedule) => {
     if (environment) return true;
     if (failure && shrinkRunsLeft-- <= 0) return true; // budget spent: keep the smallest failure so far
-    if (!failure && performance.now() - started > options.timeLimitMs) {
+    if (!failure && (performance.now() - started > options.timeLimitMs || options.stopEarly?.())) {
       interrupted = true;
       return true;
     }

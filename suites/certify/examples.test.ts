@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cmdOpener } from '../../src/cli/cmd-impl.ts';
-import { runJob } from '../../src/cli/job.ts';
+import { cmdOpener } from '../../src/certify/openers/cmd.ts';
+import { runJob } from '../../src/certify/job.ts';
 import { LocalCluster } from '../../src/cluster/local.ts';
 import type { Cluster } from '../../src/cluster/types.ts';
 import type { PatternName } from '../../src/generator/schedule.ts';

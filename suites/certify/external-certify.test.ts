@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobOptions } from '../../src/cli/chaos-flags.ts';
-import { runJob } from '../../src/cli/job.ts';
-import { luaDirOpener, referenceScriptsDir } from '../../src/cli/reference-impl.ts';
+import { runJob } from '../../src/certify/job.ts';
+import { luaDirOpener, referenceScriptsDir } from '../../src/certify/openers/lua-dir.ts';
 import { LocalCluster } from '../../src/cluster/local.ts';
 
 let cluster: LocalCluster;

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cmdOpener, type OpenedProcessImpl } from '../../src/cli/cmd-impl.ts';
-import { runJob } from '../../src/cli/job.ts';
+import { cmdOpener, type OpenedProcessImpl } from '../../src/certify/openers/cmd.ts';
+import { runJob } from '../../src/certify/job.ts';
 import { LocalCluster } from '../../src/cluster/local.ts';
 import type { Cluster } from '../../src/cluster/types.ts';
 import { certifyOptions, counting, lend, quietIo, removeReportRoots, reportRoot } from './fixtures/process/job.ts';

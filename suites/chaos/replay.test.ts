@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jobOptions } from '../../src/cli/chaos-flags.ts';
-import { runJob } from '../../src/cli/job.ts';
+import { runJob } from '../../src/certify/job.ts';
 import { main } from '../../src/cli/main.ts';
-import { luaDirOpener } from '../../src/cli/reference-impl.ts';
+import { luaDirOpener } from '../../src/certify/openers/lua-dir.ts';
 import { readCounterexample } from '../../src/report/counterexample.ts';
 
 /** A copy of the reference scripts whose complete forgets the owner check (seed 000's warning). */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalCluster } from '../../src/cluster/local.ts';
 import { FAULT_NAMES } from '../../src/generator/index.ts';
-import { describeFailure, referenceChaos } from '../../src/runner/reference-chaos.ts';
+import { describeFailure, referenceChaos } from '../../src/certify/reference-chaos.ts';
 
 /**
  * The correct implementations must pass every seeded run with every fault enabled. CI runs a

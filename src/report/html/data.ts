@@ -1,6 +1,6 @@
 /**
  * What the report page is made from: the files of one run folder. result.json is written by
- * src/cli/job.ts (`resultJson`); every field is read as optional so a folder from an older or
+ * src/certify/summary.ts (`resultJson`); every field is read as optional so a folder from an older or
  * partial run still renders.
  */
 import fs from 'node:fs';

@@ -1,12 +1,12 @@
 import { noscriptFinding } from '../../../src/checker/findings.ts';
-import type { ImplOpener } from '../../../src/cli/job.ts';
-import { moduleOpener } from '../../../src/cli/module-impl.ts';
-import { luaDirOpener } from '../../../src/cli/reference-impl.ts';
+import { jobChaosOptions, MAX_CLIENTS } from '../../../src/certify/chaos-options.ts';
+import { moduleOpener } from '../../../src/certify/openers/module.ts';
+import { luaDirOpener } from '../../../src/certify/openers/lua-dir.ts';
+import type { ImplOpener } from '../../../src/certify/types.ts';
 import type { Cluster } from '../../../src/cluster/types.ts';
 import { countOps, FAULT_NAMES, type PatternName } from '../../../src/generator/index.ts';
 import { models } from '../../../src/model/index.ts';
 import { chaos, type ChaosContext, type Failure } from '../../../src/runner/chaos.ts';
-import type { Subject } from '../../../src/subject/types.ts';
 
 /** How `certify` opens an implementation (lint is not part of it). */
 export function openerFor(pattern: PatternName, kind: 'lua' | 'module', impl: string): ImplOpener {
@@ -43,44 +43,45 @@ export interface JobVerdict {
   readonly failure?: Failure;
 }
 
+/** SharedCluster starts LocalCluster with its default node timeout. */
+const NODE_TIMEOUT_MS = 1_000;
+
 /**
- * The chaos job of `runJob` (same schedule options: every fault, 2-8 clients, 1-4 keys, 10 s per
- * operation) on a cluster the caller owns, with two things runJob cannot do yet: stop at the first
- * finding (a mutant suite wants the catch, not the remaining runs) and keep shrink runs on fresh
- * keys (isolateRuns). mutants.test.ts also runs runJob itself on a mutant.
+ * The chaos job of `runJob` (the same jobChaosOptions, every fault) on a cluster the caller owns,
+ * with what runJob does not do: stop at the first finding (a mutant suite wants the catch, not the
+ * remaining runs) and skip the report. mutants.test.ts also runs runJob itself on a mutant.
  */
 export async function chaosJob(cluster: Cluster, pattern: PatternName, open: ImplOpener, limits: JobLimits): Promise<JobVerdict> {
-  const clients = 8;
-  const opened = await open(cluster, clients);
-  const isolated = isolateRuns(opened.subjects);
+  const opened = await open(cluster, MAX_CLIENTS);
   const started = performance.now();
   let findingAt: { run: number; seconds: number } | undefined;
   const historyFindings: string[] = [];
   try {
     const ctx: ChaosContext = {
       cluster,
-      subjects: isolated.subjects,
+      subjects: opened.subjects,
       model: models[pattern] as ChaosContext['model'],
       onRun: (tally, last) => {
-        isolated.nextRun();
         // As runJob does: findings from fresh runs' histories, plus what the opener reports.
         const noscript = last.shrinking ? undefined : noscriptFinding(last.history);
         if (noscript && historyFindings.length === 0) historyFindings.push(noscript);
         if (!findingAt && opened.findings().length + historyFindings.length > 0) findingAt = { run: tally.runs, seconds: (performance.now() - started) / 1000 };
       },
     };
-    const outcome = await chaos(ctx, {
-      runs: limits.runs,
-      seed: limits.seed,
-      shrinkRuns: limits.shrinkRuns,
-      opTimeoutMs: 10_000,
-      nodeTimeoutMs: 1_000,
-      schedule: { pattern, faults: FAULT_NAMES, clients: [2, clients], keys: [1, 4], nodeTimeoutMs: 1_000 },
-      // chaos reads the limit before every run: once a finding is in, no later run changes the verdict.
-      get timeLimitMs() {
-        return findingAt ? 0 : limits.timeLimitMs;
-      },
-    });
+    const outcome = await chaos(
+      ctx,
+      jobChaosOptions({
+        pattern,
+        runs: limits.runs,
+        seed: limits.seed,
+        faults: FAULT_NAMES,
+        timeLimitMs: limits.timeLimitMs,
+        shrinkRuns: limits.shrinkRuns,
+        nodeTimeoutMs: NODE_TIMEOUT_MS,
+        // Once a finding is in, no later run changes the verdict.
+        stopEarly: () => findingAt !== undefined,
+      }),
+    );
     const failure = outcome.failure;
     const findings = [...opened.findings(), ...historyFindings];
     const violations = failure?.result.violations ?? [];
@@ -99,24 +100,4 @@ export async function chaosJob(cluster: Cluster, pattern: PatternName, open: Imp
   } finally {
     await opened.close();
   }
-}
-
-/**
- * chaos names a run's keys after its count of fresh runs, which shrinking re-runs do not advance
- * (src/runner/chaos.ts), so consecutive shrink runs share keys and one can fail on the previous
- * one's leftovers (a counter without TTL, a 3 s completed record): a shrunk counterexample that
- * does not replay. A suffix per run keeps every run on keys nobody touched; harmless once fixed.
- */
-function isolateRuns(subjects: readonly Subject[]): { subjects: Subject[]; nextRun(): void } {
-  let run = 0;
-  const own = (key: string) => `${key}.r${run}`;
-  return {
-    nextRun: () => void run++,
-    subjects: subjects.map((subject) => ({
-      name: subject.name,
-      invoke: (key, input) => subject.invoke(own(key), input),
-      redisKey: subject.redisKey && ((key) => subject.redisKey!(own(key))),
-      close: () => subject.close(),
-    })),
-  };
 }

@@ -5,7 +5,7 @@ import { describeViolation } from '../checker/index.ts';
 import { noscriptFinding } from '../checker/findings.ts';
 import type { Cluster } from '../cluster/types.ts';
 import { startCluster } from '../cluster/select.ts';
-import { describeSchedule, type FaultName, type PatternName } from '../generator/index.ts';
+import { describeSchedule, type FaultName } from '../generator/index.ts';
 import { models } from '../model/index.ts';
 import { COUNTEREXAMPLE_VERSION, type Counterexample } from '../report/counterexample.ts';
 import { createRunFolder, writeJson } from '../report/folder.ts';
@@ -14,68 +14,12 @@ import { junitXml, type JunitCase } from '../report/junit.ts';
 import { coverage, mergeCoverage, type CoverageTable } from '../report/coverage.ts';
 import { writeCoverageFile, writeReportFiles } from '../report/html/index.ts';
 import { writeMetricsFile } from '../report/metrics-file.ts';
-import { chaos, type ChaosContext, type ChaosOutcome } from '../runner/chaos.ts';
-import type { Subject } from '../subject/types.ts';
+import { chaos, type ChaosContext } from '../runner/chaos.ts';
 import { writeFileSync } from 'node:fs';
-import type { Io } from './io.ts';
+import { jobChaosOptions, MAX_CLIENTS } from './chaos-options.ts';
 import { progressReporter } from './progress.ts';
-
-/** What `run` and `certify` share: the options of one chaos job. */
-export interface JobOptions {
-  readonly command: 'run' | 'certify';
-  readonly pattern: PatternName;
-  readonly runs: number;
-  readonly seed: number;
-  readonly path?: string;
-  readonly faults: readonly FaultName[];
-  readonly timeLimitMs: number;
-  readonly clients?: number;
-  readonly keys?: number;
-  readonly cluster: string;
-  readonly reportRoot: string;
-  readonly json: boolean;
-  readonly nodeTimeoutMs: number;
-  readonly shrinkRuns: number;
-  /** External clusters only: allow SCRIPT FLUSH, busy scripts and failovers. */
-  readonly allowDestructive?: boolean;
-  /** Machine-readable --impl (lua:DIR, module:PATH, cmd:...): what `replay` re-opens. */
-  readonly implSpec?: string;
-}
-
-/** The implementation under test, opened on a started cluster: one subject per logical client. */
-export interface OpenedImpl {
-  readonly impl: string;
-  readonly subjects: readonly Subject[];
-  /** Findings that are not history violations (crash, hang, garbage answers), by message. */
-  findings(): string[];
-  /** Copy what the implementation wrote to stderr into the run folder (cmd: implementations). */
-  saveStderr?(dir: string): void;
-  /** Prometheus text of each client's metrics (the SRE checklist), when the implementation keeps any. */
-  metricsTexts?(): Promise<string[]>;
-  close(): Promise<void>;
-}
-
-export type ImplOpener = (cluster: Cluster, clients: number) => Promise<OpenedImpl>;
-
-export interface InvariantStatus {
-  readonly invariant: string;
-  readonly passed: boolean;
-  readonly violations: { readonly message: string; readonly key: string }[];
-}
-
-export interface JobResult {
-  readonly passed: boolean;
-  readonly dir: string;
-  readonly outcome: ChaosOutcome;
-  readonly invariants: readonly InvariantStatus[];
-  readonly findings: readonly string[];
-  readonly impl: string;
-  readonly redisVersion: string;
-  readonly topology: string;
-  readonly counterexampleFile?: string;
-}
-
-const MAX_CLIENTS = 8;
+import { resultJson } from './summary.ts';
+import type { ImplOpener, InvariantStatus, Io, JobOptions, JobResult, OpenedImpl } from './types.ts';
 
 /**
  * Run one chaos job. With `cluster` given (tests sharing one), it is used as is and left running;
@@ -121,23 +65,7 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   };
   const outcome = await chaos(
     { cluster, subjects: opened.subjects, model, onRun },
-    {
-      runs: options.runs,
-      seed: options.seed,
-      path: options.path,
-      timeLimitMs: options.timeLimitMs,
-      shrinkRuns: options.shrinkRuns,
-      opTimeoutMs: 10_000,
-      nodeTimeoutMs: options.nodeTimeoutMs,
-      runId,
-      schedule: {
-        pattern: options.pattern,
-        faults,
-        clients: options.clients ?? [2, clients],
-        keys: options.keys ?? [1, 4],
-        nodeTimeoutMs: options.nodeTimeoutMs,
-      },
-    },
+    jobChaosOptions({ ...options, faults, runId, clients: options.clients ?? [2, clients] }),
   );
   progress.done(outcome.tally);
 
@@ -210,49 +138,3 @@ async function writeExtras(dir: string, opened: OpenedImpl, tables: CoverageTabl
   }
 }
 
-export function resultJson(options: JobOptions, r: JobResult) {
-  return {
-    command: options.command,
-    passed: r.passed,
-    pattern: options.pattern,
-    impl: r.impl,
-    seed: r.outcome.seed,
-    runs: r.outcome.tally.runs,
-    shrinkRuns: r.outcome.tally.shrinks,
-    operations: r.outcome.tally.ops,
-    faults: r.outcome.tally.faultCounts,
-    replicationLosses: r.outcome.tally.replicationLosses,
-    seconds: Math.round(r.outcome.ms) / 1000,
-    interrupted: r.outcome.interrupted,
-    invariants: r.invariants,
-    findings: r.findings,
-    redisVersion: r.redisVersion,
-    topology: r.topology,
-    report: r.dir,
-    counterexample: r.counterexampleFile,
-  };
-}
-
-/** The one-screen human summary. */
-export function summaryText(options: JobOptions, r: JobResult): string {
-  const t = r.outcome.tally;
-  const faults = Object.entries(t.faultCounts).map(([k, n]) => `${k} ${n}`).join(', ') || 'none fired';
-  const lines = [
-    `chaoslua ${options.command}: ${r.passed ? 'PASSED' : 'FAILED'} — ${options.pattern}, ${r.impl}`,
-    `  runs ${t.runs}${r.outcome.interrupted ? ` (time limit reached before ${options.runs})` : ''}${t.shrinks ? ` + ${t.shrinks} shrinking` : ''}${t.discarded ? ` (${t.discarded} discarded: the cluster needed a second heal)` : ''} · operations ${t.ops} · ${(r.outcome.ms / 1000).toFixed(1)} s · seed ${r.outcome.seed} · Redis ${r.redisVersion}`,
-    `  faults: ${faults}`,
-    `  replication losses (not violations): ${t.replicationLosses}`,
-    ...r.invariants.map((s) => `  ${s.passed ? 'ok  ' : 'FAIL'} ${s.invariant}${s.passed ? '' : `: ${s.violations[0].message}`}`),
-    ...r.findings.map((f) => `  FAIL implementation: ${f}`),
-  ];
-  if (r.outcome.failure) {
-    const f = r.outcome.failure;
-    lines.push(`  first failure after ${f.firstFailure.run} runs (${f.firstFailure.seconds.toFixed(1)} s); shrunk schedule:`);
-    const model = models[options.pattern] as { describeInput(i: unknown): string };
-    lines.push(...describeSchedule(f.schedule, (i) => model.describeInput(i)).split('\n').map((l) => `    ${l}`));
-    if (f.result.verdict === 'unknown') lines.push('  the checker ran out of search budget: verdict unknown, not a pass');
-    lines.push(`  replay: chaoslua replay ${r.counterexampleFile}`);
-  }
-  lines.push(`  report: ${path.join(r.dir, 'report.html')}`);
-  return lines.join('\n') + '\n';
-}

@@ -1,10 +1,10 @@
-import type { Cluster as IORedisCluster } from 'ioredis';
 import type { CheckOptions } from '../checker/types.ts';
 import type { LocalCluster } from '../cluster/local.ts';
-import type { FaultName, PatternName } from '../generator/index.ts';
+import { FAULT_NAMES, type FaultName, type PatternName } from '../generator/index.ts';
 import { models } from '../model/index.ts';
-import { createReferenceSubject, HARNESS_REDIS_OPTIONS } from '../subject/reference.ts';
-import { chaos, type ChaosOutcome } from './chaos.ts';
+import { chaos, type ChaosContext, type ChaosOutcome } from '../runner/chaos.ts';
+import { jobChaosOptions, MAX_CLIENTS } from './chaos-options.ts';
+import { luaDirOpener, referenceScriptsDir } from './openers/lua-dir.ts';
 
 export interface ReferenceChaosRun {
   readonly pattern: PatternName;
@@ -20,33 +20,28 @@ export interface ReferenceChaosRun {
 }
 
 /**
- * The chaos property over eight reference clients on an already started local cluster: what the
- * zero-false-alarms suite and the soak benchmark run (certify's job adds reports around the same).
+ * certify's chaos job (same opener, same options) over the reference scripts on an already
+ * started local cluster, without the report: what the zero-false-alarms suite and the soak run.
  */
 export async function referenceChaos(cluster: LocalCluster, run: ReferenceChaosRun): Promise<ChaosOutcome> {
-  const connections: IORedisCluster[] = [];
+  const dir = run.scriptsDir ?? referenceScriptsDir(run.pattern);
+  const opened = await luaDirOpener(run.pattern, dir, `lua:${dir}`)(cluster, MAX_CLIENTS);
   try {
-    const subjects = [];
-    for (let c = 0; c < 8; c++) {
-      const redis = cluster.connect(HARNESS_REDIS_OPTIONS);
-      connections.push(redis);
-      subjects.push(await createReferenceSubject(run.pattern, redis, { scriptsDir: run.scriptsDir }));
-    }
     return await chaos(
-      { cluster, subjects, model: models[run.pattern] as Parameters<typeof chaos>[0]['model'] },
-      {
+      { cluster, subjects: opened.subjects, model: models[run.pattern] as ChaosContext['model'] },
+      jobChaosOptions({
+        pattern: run.pattern,
         runs: run.runs,
         seed: run.seed,
+        faults: run.faults ?? FAULT_NAMES,
         timeLimitMs: run.timeLimitMs ?? 600_000,
         shrinkRuns: run.shrinkRuns ?? 0,
         check: run.check,
-        opTimeoutMs: 10_000,
         nodeTimeoutMs: cluster.options.nodeTimeoutMs,
-        schedule: { pattern: run.pattern, faults: run.faults, nodeTimeoutMs: cluster.options.nodeTimeoutMs },
-      },
+      }),
     );
   } finally {
-    for (const redis of connections) redis.disconnect();
+    await opened.close();
   }
 }
 

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { PatternName } from '../generator/schedule.ts';
-import { ProcessSession } from '../subject/process/session.ts';
-import { processSubjects } from '../subject/process/subjects.ts';
-import type { OpenedImpl } from './job.ts';
-import type { Cluster } from '../cluster/types.ts';
+import type { PatternName } from '../../generator/schedule.ts';
+import { ProcessSession } from '../../subject/process/session.ts';
+import { processSubjects } from '../../subject/process/subjects.ts';
+import type { OpenedImpl } from '../types.ts';
+import type { Cluster } from '../../cluster/types.ts';
 
 /** What a caller may set on a cmd: implementation; every field is optional. */
 export interface CmdOpenerConstraints {

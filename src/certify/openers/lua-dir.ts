@@ -1,10 +1,10 @@
 import path from 'node:path';
 import type { Cluster as IORedisCluster } from 'ioredis';
-import { projectRoot } from '../cluster/binaries.ts';
-import type { PatternName } from '../generator/schedule.ts';
-import { createReferenceSubject, HARNESS_REDIS_OPTIONS, IdempotencySubject, LockSubject, RateLimitSubject } from '../subject/reference.ts';
-import type { Subject } from '../subject/types.ts';
-import type { ImplOpener } from './job.ts';
+import { projectRoot } from '../../cluster/binaries.ts';
+import type { PatternName } from '../../generator/schedule.ts';
+import { createReferenceSubject, HARNESS_REDIS_OPTIONS, IdempotencySubject, LockSubject, RateLimitSubject } from '../../subject/reference.ts';
+import type { Subject } from '../../subject/types.ts';
+import type { ImplOpener } from '../types.ts';
 
 export const referenceScriptsDir = (pattern: PatternName) => path.join(projectRoot, 'lua', pattern);
 

@@ -1,5 +1,5 @@
 import type { RunTally } from '../runner/chaos.ts';
-import type { Io } from './io.ts';
+import type { Io } from './types.ts';
 
 /**
  * The live progress line on stderr: rewritten in place on a terminal, one line every ten

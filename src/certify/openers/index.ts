@@ -1,9 +1,9 @@
-import type { PatternName } from '../generator/schedule.ts';
-import { describeImpl, type ImplSpec } from '../subject/impl-spec.ts';
-import { cmdOpener } from './cmd-impl.ts';
-import type { ImplOpener } from './job.ts';
-import { moduleOpener } from './module-impl.ts';
-import { luaDirOpener } from './reference-impl.ts';
+import type { PatternName } from '../../generator/schedule.ts';
+import { describeImpl, type ImplSpec } from '../../subject/impl-spec.ts';
+import { cmdOpener } from './cmd.ts';
+import type { ImplOpener } from '../types.ts';
+import { moduleOpener } from './module.ts';
+import { luaDirOpener } from './lua-dir.ts';
 
 /** How each kind of --impl is opened on a started cluster. */
 export function openerFor(pattern: PatternName, spec: ImplSpec): ImplOpener {

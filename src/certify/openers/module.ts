@@ -1,9 +1,9 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
-import type { PatternName } from '../generator/schedule.ts';
-import { loadStoreFactory, moduleSubject } from '../subject/module-subject.ts';
-import type { Subject } from '../subject/types.ts';
-import type { ImplOpener } from './job.ts';
-import { HARNESS_REDIS_OPTIONS } from '../subject/reference.ts';
+import type { PatternName } from '../../generator/schedule.ts';
+import { loadStoreFactory, moduleSubject } from '../../subject/module-subject.ts';
+import type { Subject } from '../../subject/types.ts';
+import type { ImplOpener } from '../types.ts';
+import { HARNESS_REDIS_OPTIONS } from '../../subject/reference.ts';
 
 /** module:PATH — one store per logical client, each on its own cluster connection. */
 export function moduleOpener(pattern: PatternName, file: string): ImplOpener {

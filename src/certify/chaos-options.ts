@@ -1,0 +1,54 @@
+import type { CheckOptions } from '../checker/types.ts';
+import type { FaultName, PatternName } from '../generator/index.ts';
+import type { ChaosOptions } from '../runner/chaos.ts';
+
+/** Logical clients an implementation is opened with; a schedule uses 2 to this many. */
+export const MAX_CLIENTS = 8;
+
+/** One operation longer than this is recorded as indeterminate (the implementation is slow, not wrong). */
+export const OP_TIMEOUT_MS = 10_000;
+
+export interface JobChaosConstraints {
+  readonly pattern: PatternName;
+  readonly runs: number;
+  readonly seed: number;
+  readonly faults: readonly FaultName[];
+  readonly timeLimitMs: number;
+  readonly shrinkRuns: number;
+  readonly nodeTimeoutMs: number;
+  /** fast-check replay path, with the same seed. */
+  readonly path?: string;
+  /** Default [2, MAX_CLIENTS]. */
+  readonly clients?: number | readonly [number, number];
+  /** Default [1, 4]. */
+  readonly keys?: number | readonly [number, number];
+  readonly runId?: string;
+  readonly check?: CheckOptions;
+  readonly stopEarly?: () => boolean;
+}
+
+/**
+ * The chaos options of every job — `certify`/`run`, the reference chaos of the soak and the
+ * false-alarm suite, the mutant suite — so that what the tests prove is what users run.
+ */
+export function jobChaosOptions(c: JobChaosConstraints): ChaosOptions {
+  return {
+    runs: c.runs,
+    seed: c.seed,
+    path: c.path,
+    timeLimitMs: c.timeLimitMs,
+    shrinkRuns: c.shrinkRuns,
+    opTimeoutMs: OP_TIMEOUT_MS,
+    nodeTimeoutMs: c.nodeTimeoutMs,
+    runId: c.runId,
+    check: c.check,
+    stopEarly: c.stopEarly,
+    schedule: {
+      pattern: c.pattern,
+      faults: c.faults,
+      clients: c.clients ?? [2, MAX_CLIENTS],
+      keys: c.keys ?? [1, 4],
+      nodeTimeoutMs: c.nodeTimeoutMs,
+    },
+  };
+}

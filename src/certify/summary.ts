@@ -1,0 +1,52 @@
+import path from 'node:path';
+import { describeSchedule } from '../generator/index.ts';
+import { models } from '../model/index.ts';
+import type { JobOptions, JobResult } from './types.ts';
+
+/** result.json: the job's outcome, machine-readable. */
+export function resultJson(options: JobOptions, r: JobResult) {
+  return {
+    command: options.command,
+    passed: r.passed,
+    pattern: options.pattern,
+    impl: r.impl,
+    seed: r.outcome.seed,
+    runs: r.outcome.tally.runs,
+    shrinkRuns: r.outcome.tally.shrinks,
+    operations: r.outcome.tally.ops,
+    faults: r.outcome.tally.faultCounts,
+    replicationLosses: r.outcome.tally.replicationLosses,
+    seconds: Math.round(r.outcome.ms) / 1000,
+    interrupted: r.outcome.interrupted,
+    invariants: r.invariants,
+    findings: r.findings,
+    redisVersion: r.redisVersion,
+    topology: r.topology,
+    report: r.dir,
+    counterexample: r.counterexampleFile,
+  };
+}
+
+/** The one-screen human summary. */
+export function summaryText(options: JobOptions, r: JobResult): string {
+  const t = r.outcome.tally;
+  const faults = Object.entries(t.faultCounts).map(([k, n]) => `${k} ${n}`).join(', ') || 'none fired';
+  const lines = [
+    `chaoslua ${options.command}: ${r.passed ? 'PASSED' : 'FAILED'} — ${options.pattern}, ${r.impl}`,
+    `  runs ${t.runs}${r.outcome.interrupted ? ` (time limit reached before ${options.runs})` : ''}${t.shrinks ? ` + ${t.shrinks} shrinking` : ''}${t.discarded ? ` (${t.discarded} discarded: the cluster needed a second heal)` : ''} · operations ${t.ops} · ${(r.outcome.ms / 1000).toFixed(1)} s · seed ${r.outcome.seed} · Redis ${r.redisVersion}`,
+    `  faults: ${faults}`,
+    `  replication losses (not violations): ${t.replicationLosses}`,
+    ...r.invariants.map((s) => `  ${s.passed ? 'ok  ' : 'FAIL'} ${s.invariant}${s.passed ? '' : `: ${s.violations[0].message}`}`),
+    ...r.findings.map((f) => `  FAIL implementation: ${f}`),
+  ];
+  if (r.outcome.failure) {
+    const f = r.outcome.failure;
+    lines.push(`  first failure after ${f.firstFailure.run} runs (${f.firstFailure.seconds.toFixed(1)} s); shrunk schedule:`);
+    const model = models[options.pattern] as { describeInput(i: unknown): string };
+    lines.push(...describeSchedule(f.schedule, (i) => model.describeInput(i)).split('\n').map((l) => `    ${l}`));
+    if (f.result.verdict === 'unknown') lines.push('  the checker ran out of search budget: verdict unknown, not a pass');
+    lines.push(`  replay: chaoslua replay ${r.counterexampleFile}`);
+  }
+  lines.push(`  report: ${path.join(r.dir, 'report.html')}`);
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,65 @@
+import type { FaultName, PatternName } from '../generator/index.ts';
+import type { ChaosOutcome } from '../runner/chaos.ts';
+import type { Cluster } from '../cluster/types.ts';
+import type { Subject } from '../subject/types.ts';
+
+/** Where a job (and every CLI command) writes; tests pass their own. */
+export interface Io {
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: { write(text: string): unknown };
+}
+
+/** What `run` and `certify` share: the options of one chaos job. */
+export interface JobOptions {
+  readonly command: 'run' | 'certify';
+  readonly pattern: PatternName;
+  readonly runs: number;
+  readonly seed: number;
+  readonly path?: string;
+  readonly faults: readonly FaultName[];
+  readonly timeLimitMs: number;
+  readonly clients?: number;
+  readonly keys?: number;
+  readonly cluster: string;
+  readonly reportRoot: string;
+  readonly json: boolean;
+  readonly nodeTimeoutMs: number;
+  readonly shrinkRuns: number;
+  /** External clusters only: allow SCRIPT FLUSH, busy scripts and failovers. */
+  readonly allowDestructive?: boolean;
+  /** Machine-readable --impl (lua:DIR, module:PATH, cmd:...): what `replay` re-opens. */
+  readonly implSpec?: string;
+}
+
+/** The implementation under test, opened on a started cluster: one subject per logical client. */
+export interface OpenedImpl {
+  readonly impl: string;
+  readonly subjects: readonly Subject[];
+  /** Findings that are not history violations (crash, hang, garbage answers), by message. */
+  findings(): string[];
+  /** Copy what the implementation wrote to stderr into the run folder (cmd: implementations). */
+  saveStderr?(dir: string): void;
+  /** Prometheus text of each client's metrics (the SRE checklist), when the implementation keeps any. */
+  metricsTexts?(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export type ImplOpener = (cluster: Cluster, clients: number) => Promise<OpenedImpl>;
+
+export interface InvariantStatus {
+  readonly invariant: string;
+  readonly passed: boolean;
+  readonly violations: { readonly message: string; readonly key: string }[];
+}
+
+export interface JobResult {
+  readonly passed: boolean;
+  readonly dir: string;
+  readonly outcome: ChaosOutcome;
+  readonly invariants: readonly InvariantStatus[];
+  readonly findings: readonly string[];
+  readonly impl: string;
+  readonly redisVersion: string;
+  readonly topology: string;
+  readonly counterexampleFile?: string;
+}
