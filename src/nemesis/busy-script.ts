@@ -1,4 +1,5 @@
 import type { Cluster } from '../cluster/types.ts';
+import { sleep } from '../runner/clock.ts';
 
 /**
  * A script that spins for `ms` and then returns by itself, so a harness that dies mid-fault never
@@ -18,21 +19,44 @@ export const MAX_BUSY_MS = 1_500;
 /** How long a script runs before Redis answers other clients BUSY (10 ms: the fault starts at once). */
 const THRESHOLD_MS = 10;
 
+export interface BusyPlan {
+  /** How long the fault lasts. */
+  readonly ms: number;
+  /** One script's run; at most MAX_BUSY_MS. */
+  readonly burstMs: number;
+  /** Pause between bursts, when commands get through again. */
+  readonly gapMs: number;
+}
+
 /**
- * A long-running script on one node: for `ms`, every other command sent to it is refused with a
- * BUSY error straight away. This is the fault that makes Redis errors reach an implementation
- * (ioredis resends through dropped connections and toxics, but passes BUSY through), so code that
- * mishandles a failed call — fails open, retries and misreads its own retry — gets exercised.
+ * Long-running scripts on some nodes: during each burst every other command sent to them is
+ * refused with a BUSY error straight away. This is the fault that makes Redis errors reach an
+ * implementation (ioredis resends through dropped connections and toxics, but passes BUSY
+ * through), so code that mishandles a failed call — fails open, retries and misreads its own
+ * retry — gets exercised. The threshold is lowered once for the whole fault and put back after.
  */
-export async function busyScript(cluster: Cluster, node: number, ms: number): Promise<void> {
-  // The control plane gives up on a command after 2 s; the script must end well before that.
-  if (!(ms > 0 && ms <= MAX_BUSY_MS)) throw new RangeError(`busyScript: ms must be in (0, ${MAX_BUSY_MS}], got ${ms}`);
-  const before = (await cluster.command(node, 'CONFIG', 'GET', 'busy-reply-threshold')) as string[];
-  const previous = before[1] ?? '5000';
-  await cluster.command(node, 'CONFIG', 'SET', 'busy-reply-threshold', THRESHOLD_MS);
+export async function busyBursts(cluster: Cluster, nodes: readonly number[], plan: BusyPlan, now: () => number = () => performance.now()): Promise<void> {
+  // The control plane gives up on a command after 2 s; a script must end well before that.
+  if (!(plan.burstMs > 0 && plan.burstMs <= MAX_BUSY_MS)) throw new RangeError(`busyBursts: burstMs must be in (0, ${MAX_BUSY_MS}], got ${plan.burstMs}`);
+  const previous = new Map<number, string>();
   try {
-    await cluster.command(node, 'EVAL', SPIN, 0, ms);
+    for (const node of nodes) {
+      const before = (await cluster.command(node, 'CONFIG', 'GET', 'busy-reply-threshold')) as string[];
+      previous.set(node, before[1] ?? '5000');
+      await cluster.command(node, 'CONFIG', 'SET', 'busy-reply-threshold', THRESHOLD_MS);
+    }
+    const end = now() + plan.ms;
+    for (let left = plan.ms; left > 0; left = end - now()) {
+      await Promise.all(nodes.map((node) => cluster.command(node, 'EVAL', SPIN, 0, Math.min(plan.burstMs, left))));
+      await sleep(Math.min(plan.gapMs, Math.max(0, end - now())));
+    }
   } finally {
-    await cluster.command(node, 'CONFIG', 'SET', 'busy-reply-threshold', previous);
+    // Every node gets its threshold back even if one of them does not answer.
+    const restored = await Promise.allSettled([...previous].map(([node, value]) => cluster.command(node, 'CONFIG', 'SET', 'busy-reply-threshold', value)));
+    const failed = restored.find((r) => r.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 }
+
+/** One burst of `ms` on one node. */
+export const busyScript = (cluster: Cluster, node: number, ms: number) => busyBursts(cluster, [node], { ms, burstMs: ms, gapMs: 0 });

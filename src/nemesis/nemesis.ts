@@ -4,7 +4,7 @@ import { describeFault } from '../generator/schedule.ts';
 import type { FaultKind, FaultRecord } from '../history/types.ts';
 import { sleep } from '../runner/clock.ts';
 import type { Recorder } from '../runner/recorder.ts';
-import { busyScript } from './busy-script.ts';
+import { busyBursts } from './busy-script.ts';
 import { applyNetwork, latencyToxic } from './network.ts';
 import { resolveTarget } from './target.ts';
 
@@ -73,11 +73,7 @@ async function apply(fault: FaultStep, ctx: NemesisContext): Promise<Applied> {
         ? (await cluster.topology()).nodes.filter((n) => n.role === 'master').map((n) => ({ node: n.node.index, label: n.node.name }))
         : [await resolveTarget(cluster, ctx.slotOf(fault.key), 'master')].filter((t) => t !== undefined);
       if (masters.length === 0) return { kind: 'busy-script', target: 'none', lossy: false, detail: `${detail}: no master` };
-      const end = ctx.recorder.clock.now() + fault.ms;
-      for (let left = fault.ms; left > 0; left = end - ctx.recorder.clock.now()) {
-        await Promise.all(masters.map((m) => busyScript(cluster, m.node, Math.min(fault.burstMs, left))));
-        await sleep(Math.min(fault.gapMs, Math.max(0, end - ctx.recorder.clock.now())));
-      }
+      await busyBursts(cluster, masters.map((m) => m.node), fault, () => ctx.recorder.clock.now());
       // Bursts are sized well inside the node timeout; should a shard still have failed over, say so.
       const after = await cluster.topology();
       const failedOver = masters.some((m) => after.nodes.find((n) => n.node.index === m.node)?.role !== 'master');

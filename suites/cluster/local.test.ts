@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseInfo } from '../../src/cluster/admin.ts';
 import { LocalCluster } from '../../src/cluster/local.ts';
 import type { Topology } from '../../src/cluster/types.ts';
-import { busyScript } from '../../src/nemesis/busy-script.ts';
+import { busyBursts, busyScript } from '../../src/nemesis/busy-script.ts';
 import { keySlot } from '../../src/subject/key-slot.ts';
 
 let cluster: LocalCluster;
@@ -126,6 +126,33 @@ describe('busy script', () => {
       expect(await redis.get('{busy}a')).toBe('2');
       expect(await cluster.command(master, 'CONFIG', 'GET', 'busy-reply-threshold')).toEqual(['busy-reply-threshold', '5000']);
     } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('bursts on every master refuse commands during bursts and serve them in the gaps, and every threshold is restored', async () => {
+    const masters = (await cluster.topology()).nodes.filter((n) => n.role === 'master').map((n) => n.node.index);
+    const redis = cluster.connect();
+    const seen = { busy: 0, ok: 0 };
+    let running = true;
+    try {
+      const probe = (async () => {
+        for (let i = 0; running; i++) {
+          await redis.set(`{busy}p${i}`, '1').then(
+            () => seen.ok++,
+            (error: Error) => (/^BUSY/.test(error.message) ? seen.busy++ : Promise.reject(error)),
+          );
+          await new Promise((r) => setTimeout(r, 20));
+        }
+      })();
+      await busyBursts(cluster, masters, { ms: 1_000, burstMs: 200, gapMs: 250 });
+      running = false;
+      await probe;
+      expect(seen.busy, 'refused during bursts').toBeGreaterThan(0);
+      expect(seen.ok, 'served in the gaps').toBeGreaterThan(0);
+      for (const m of masters) expect(await cluster.command(m, 'CONFIG', 'GET', 'busy-reply-threshold')).toEqual(['busy-reply-threshold', '5000']);
+    } finally {
+      running = false;
       redis.disconnect();
     }
   });
