@@ -35,11 +35,18 @@ function compare(left: number, operator: string, right: number): boolean {
   }
 }
 
-/** `SET key value NX ...` and `SETNX`: writes that only happen when the key is absent. */
+/** `SET key value NX ...`, `SETNX` and `HSETNX`: writes that only happen when the key (or field) is absent. */
 export function writesOnlyWhenAbsent(program: LuaProgram, call: RedisCall): boolean {
-  if (call.command === 'SETNX') return true;
+  if (call.command === 'SETNX' || call.command === 'HSETNX') return true;
+  return setNx(program, call);
+}
+
+function setNx(program: LuaProgram, call: RedisCall): boolean {
   return call.command === 'SET' && call.args.slice(2).some((arg) => program.semantics.literalString(arg)?.toUpperCase() === 'NX');
 }
+
+/** SETNX and HSETNX reply 1 when they created the key (field), 0 when it was there: both truthy in Lua. */
+const CREATED_COUNT_COMMANDS: ReadonlySet<string> = new Set(['SETNX', 'HSETNX']);
 
 /** Derives the guards that hold when a condition evaluates to true or to false. */
 export class GuardFacts {
@@ -78,8 +85,9 @@ export class GuardFacts {
 
   private truthiness(condition: Expression, truth: boolean): Facts {
     const { semantics } = this.program;
+    // SET NX replies OK or nil; SETNX's 0 would be truthy, so only a comparison (below) tells for it.
     const call = semantics.redisCall(semantics.unalias(condition));
-    if (call && writesOnlyWhenAbsent(this.program, call)) return truth ? new Set(['absent']) : NO_FACTS;
+    if (call && setNx(this.program, call)) return truth ? new Set(['absent']) : NO_FACTS;
     // A missing value reads as false (nil bulk reply), so a falsy read means absent.
     return !truth && semantics.isStored(condition) ? new Set(['absent']) : NO_FACTS;
   }
@@ -100,9 +108,13 @@ export class GuardFacts {
         return (op === '==') === truth ? absent : NO_FACTS;
       }
       const bound = semantics.literalNumber(other);
-      if (op === undefined || bound === undefined || !this.isPresenceCount(value)) continue;
+      if (op === undefined || bound === undefined) continue;
       const holds = (count: number) => compare(count, op, bound) === truth;
-      const largest = Math.max(1, Math.ceil(Math.abs(bound)) + 1);
+      // `HSETNX(...) == 1`: this path created the key, so it was absent.
+      if (this.isCreatedCount(value)) return holds(1) && !holds(0) ? absent : NO_FACTS;
+      const most = this.presenceCountLimit(value);
+      if (most === undefined) continue;
+      const largest = Math.min(most, Math.max(1, Math.ceil(Math.abs(bound)) + 1));
       const someCountHolds = Array.from({ length: largest }, (_, i) => i + 1).some(holds);
       return holds(0) && !someCountHolds ? absent : NO_FACTS;
     }
@@ -118,15 +130,33 @@ export class GuardFacts {
     return value.kind === 'argv' && value.index !== undefined && this.ownerIndexes.has(value.index);
   }
 
-  /** `#reply` of a stored table, or a reply that counts presence (EXISTS, HLEN, ...). */
-  private isPresenceCount(expression: Expression): boolean {
+  /**
+   * `#reply` of a stored table, or a reply that counts presence (EXISTS, HLEN, ...): the largest
+   * count it can be (EXISTS of n keys: n; otherwise unbounded), or undefined when it counts nothing.
+   */
+  private presenceCountLimit(expression: Expression): number | undefined {
+    const { semantics } = this.program;
+    const value = this.unwrapNumber(expression);
+    if (value.type === 'UnaryExpression' && value.operator === '#') return semantics.isStored(value.argument) ? Infinity : undefined;
+    const call = semantics.redisCall(value);
+    if (call?.command === undefined || !PRESENCE_COUNT_COMMANDS.has(call.command)) return undefined;
+    // `EXISTS k == 1 then return end`: one key counts 0 or 1, so "not 1" means absent.
+    const countable = call.args.every((arg) => arg.type !== 'VarargLiteral' && !(arg.type === 'CallExpression' && this.program.semantics.globalName(arg.base) === 'unpack'));
+    return call.command === 'EXISTS' && countable ? call.args.length : Infinity;
+  }
+
+  private isCreatedCount(expression: Expression): boolean {
+    const call = this.program.semantics.redisCall(this.unwrapNumber(expression));
+    return call?.command !== undefined && CREATED_COUNT_COMMANDS.has(call.command);
+  }
+
+  /** The expression under `tonumber(...)` and local aliases. */
+  private unwrapNumber(expression: Expression): Expression {
     const { semantics } = this.program;
     const value = semantics.unalias(expression);
-    if (value.type === 'UnaryExpression' && value.operator === '#') return semantics.isStored(value.argument);
     if (value.type === 'CallExpression' && semantics.globalName(value.base) === 'tonumber' && value.arguments[0]) {
-      return this.isPresenceCount(value.arguments[0]);
+      return this.unwrapNumber(value.arguments[0]);
     }
-    const call = semantics.redisCall(value);
-    return call?.command !== undefined && PRESENCE_COUNT_COMMANDS.has(call.command);
+    return value;
   }
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lintPath } from '../../src/lint/index.ts';
 import { loadAlternatives } from './support/catalogue.ts';
 import { chaosJob, openerFor, type JobLimits } from './support/job.ts';
 import { SharedCluster } from './support/shared-cluster.ts';
@@ -23,6 +24,12 @@ describe('alternative implementations are certified', () => {
 
   it('there is at least one per pattern', () => {
     expect(new Set(alternatives.map((a) => a.pattern))).toEqual(new Set(['idempotency', 'lock', 'ratelimit']));
+  });
+
+  // certify lints lua: scripts before any schedule and rejects on a finding: a rule that misreads
+  // correct code (HSETNX creating the record, `EXISTS == 1 then return`) would be a false alarm.
+  it.each(alternatives.filter((a) => a.kind === 'lua').map((a) => [`${a.pattern}/${a.name}`, a] as const))('%s passes the linter certify runs first', async (_, a) => {
+    expect(await lintPath(a.impl)).toEqual([]);
   });
 
   it.each(alternatives.map((a) => [`${a.pattern}/${a.name} (${a.kind})`, a] as const))('%s', async (_, a) => {

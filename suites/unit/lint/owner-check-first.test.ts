@@ -44,6 +44,15 @@ describe('owner-check-first', () => {
     expect(await lintFixture('owner-check-first/lock_and_or_idiom.lua')).toEqual([]);
   });
 
+  it('accepts a record created by HSETNX == 1, and a write after `EXISTS key == 1 then return`', async () => {
+    expect(await lintFixture('owner-check-first/created_by_hsetnx.lua')).toEqual([]);
+    expect(await lintFixture('owner-check-first/exists_then_return.lua')).toEqual([]);
+  });
+
+  it("flags a SETNX read as a boolean (0 is truthy), EXISTS of two keys, and HSETNX's 0 (it was already there)", async () => {
+    expect(located(await lintFixture('owner-check-first/created_count_misread.lua'))).toEqual([`${rule}@4:3`, `${rule}@9:1`, `${rule}@11:3`]);
+  });
+
   it('walks local helpers with the guards of their caller', async () => {
     expect(await lintFixture('owner-check-first/helper_after_check.lua')).toEqual([]);
   });
