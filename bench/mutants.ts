@@ -43,7 +43,7 @@ try {
         String(Math.max(...runs, 0)).padStart(5),
         median(secs).toFixed(1).padStart(7),
         Math.max(...secs, 0).toFixed(1).padStart(6),
-        String(median(shrunk)).padStart(7),
+        (shrunk.length ? String(median(shrunk)) : '-').padStart(7),
         ` ${mutant.expect === named ? named : `${named} (expected ${mutant.expect})`}`,
       ].join(' '),
     );
