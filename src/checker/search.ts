@@ -271,10 +271,13 @@ export function searchKey<S, I, O>(
         const op = ops[ref[i]];
         const step = model.step(state, op.input, op.id);
         const explained = op.outcome !== 'ok' || model.outputMatches(step.output, op.output);
-        node = explained && enter(i, step.state, false, 0, null) ? next[HEAD] : next[node];
+        // An info op that would change nothing here is better left unplaced (see noEffect).
+        const placed = explained && !(op.outcome !== 'ok' && noEffect(step.state)) && enter(i, step.state, false, 0, null);
+        node = placed ? next[HEAD] : next[node];
       } else if (entryKind === GHOST) {
         const op = ops[ref[i]];
-        node = enter(i, model.step(state, op.input, op.id).state, false, 0, null) ? next[HEAD] : next[node];
+        const after = model.step(state, op.input, op.id).state;
+        node = !noEffect(after) && enter(i, after, false, 0, null) ? next[HEAD] : next[node];
       } else if (entryKind === EXPIRE) {
         if (!isSet(ref[i])) {
           // A lease runs out only after the operation that set it took effect.
@@ -298,6 +301,16 @@ export function searchKey<S, I, O>(
       }
     }
     if (stuck && !backtrack()) return { verdict: 'illegal', explored, stuck: stuckPoint() };
+  }
+
+  /**
+   * An optional entry (an info op, a ghost) that would leave the state as it is: placing it now is
+   * never needed, since leaving it out gives every later entry the same state and keeps the option of
+   * placing it later, where it may matter. Without this, each such entry doubles the configurations
+   * (placed or not, same state): a few long-lived info ops around a lossy fault used to exhaust the budget.
+   */
+  function noEffect(after: S): boolean {
+    return after === state || model.hashState(after) === model.hashState(state);
   }
 
   function rememberStuckState(op: number): void {
