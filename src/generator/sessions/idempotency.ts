@@ -29,7 +29,7 @@ export function idempotencySession(ctx: SessionContext, attempt: number): fc.Arb
       stray: fc.option(fc.record({ op: fc.constantFrom('complete', 'release', 'renew'), owner: otherToken(ctx) }), { freq: 3 }),
       // A third of completed requests are retried by their caller once the worker's lease is over:
       // the stored response must still be there (a record that kept only its lease is gone by then).
-      retryAfterMs: fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.integer({ min: 50, max: 500 }) }),
+      retryAfterMs: fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.integer({ min: 50, max: 300 }) }),
     })
     .chain((s) =>
       outliveLease(ctx, s.leaseMs).map((stall) => {
