@@ -9,8 +9,7 @@ const op = (key: number, input: IdempotencyInput): Step => ({ type: 'op', key, i
 /**
  * One request as an API would handle it: register, work (with heartbeats), then complete or
  * release or abandon; sometimes the worker stalls past its lease first, and sometimes a stray
- * operation with a stale or foreign owner arrives (a retried old worker, a confused client); and
- * sometimes the caller retries a completed request after the lease (owner `<attempt>r`).
+ * operation with a stale or foreign owner arrives (a retried old worker, a confused client).
  */
 export function idempotencySession(ctx: SessionContext, attempt: number): fc.Arbitrary<Step[]> {
   const owner = token(ctx.client, attempt);
@@ -27,9 +26,6 @@ export function idempotencySession(ctx: SessionContext, attempt: number): fc.Arb
       // cleanup that releases unconditionally (a release in a finally block).
       after: fc.constantFrom('nothing', 'late-heartbeat', 'cleanup-release'),
       stray: fc.option(fc.record({ op: fc.constantFrom('complete', 'release', 'renew'), owner: otherToken(ctx) }), { freq: 3 }),
-      // A third of completed requests are retried by their caller once the worker's lease is over:
-      // the stored response must still be there (a record that kept only its lease is gone by then).
-      retryAfterMs: fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.integer({ min: 50, max: 300 }) }),
     })
     .chain((s) =>
       outliveLease(ctx, s.leaseMs).map((stall) => {
@@ -46,9 +42,6 @@ export function idempotencySession(ctx: SessionContext, attempt: number): fc.Arb
           if (s.stray.op === 'complete') steps.push(op(s.key, { op: 'complete', owner: o, status: '200', body: `resp-${o}`, ttlMs: s.ttlMs }));
           else if (s.stray.op === 'release') steps.push(op(s.key, { op: 'release', owner: o }));
           else steps.push(op(s.key, { op: 'renew', owner: o, leaseMs: s.leaseMs }));
-        }
-        if (s.end === 'complete' && s.retryAfterMs !== undefined) {
-          steps.push({ type: 'pause', ms: s.leaseMs + s.retryAfterMs }, op(s.key, { op: 'register', fingerprint: fp, owner: `${owner}r`, leaseMs: s.leaseMs }));
         }
         return steps;
       }),

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeFault, FAULT_NAMES, parseFaultList, scheduleArbitrary, type FaultStep } from '../../../src/generator/index.ts';
-import type { IdempotencyInput } from '../../../src/model/idempotency.ts';
 import type { LockInput } from '../../../src/model/lock.ts';
 
 const sample = <T>(arb: fc.Arbitrary<T>, n = 300) => fc.sample(arb, { numRuns: n, seed: 42 });
@@ -64,27 +63,6 @@ describe('scheduleArbitrary', () => {
     );
     expect(edges.length).toBeGreaterThan(0);
     for (const before of edges) expect(before).toBeLessThanOrEqual(300);
-  });
-
-  it('draws idempotency callers that retry a completed request after its lease, same key and body, fresh owner', () => {
-    const retries = sample(scheduleArbitrary({ faults: [] }), 200).flatMap((s) =>
-      s.clients.flatMap((steps) =>
-        steps.flatMap((step, i) => {
-          if (step.type !== 'op' || (step.input as IdempotencyInput).op !== 'register' || !(step.input as { owner: string }).owner.endsWith('r')) return [];
-          const retry = step.input as Extract<IdempotencyInput, { op: 'register' }>;
-          const pause = steps[i - 1];
-          const complete = steps.slice(0, i).reverse().find((st) => st.type === 'op' && (st.input as IdempotencyInput).op === 'complete');
-          const first = steps.find((st) => st.type === 'op' && (st.input as IdempotencyInput).op === 'register' && (st.input as { owner: string }).owner === retry.owner.slice(0, -1));
-          return [{ retry, key: step.key, pause, complete, first }];
-        }),
-      ),
-    );
-    expect(retries.length).toBeGreaterThan(20);
-    for (const { retry, key, pause, complete, first } of retries) {
-      expect(complete && complete.type === 'op' && complete.key).toBe(key);
-      expect(first && first.type === 'op' && (first.input as { fingerprint: string }).fingerprint).toBe(retry.fingerprint);
-      expect(pause?.type === 'pause' && pause.ms).toBeGreaterThanOrEqual(retry.leaseMs + 50);
-    }
   });
 });
 
