@@ -37,7 +37,7 @@ export async function runJob(options: JobOptions, open: ImplOpener, io: Io, clus
     const clients = options.clients ?? MAX_CLIENTS;
     const opened = await open(active, clients);
     try {
-      return await execute(options, active, opened, clients, io);
+      return await execute(options, active, opened, io);
     } finally {
       await opened.close();
     }
@@ -46,7 +46,7 @@ export async function runJob(options: JobOptions, open: ImplOpener, io: Io, clus
   }
 }
 
-async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl, clients: number, io: Io): Promise<JobResult> {
+async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl, io: Io): Promise<JobResult> {
   const model = models[options.pattern] as Parameters<typeof chaos>[0]['model'];
   const progress = progressReporter(io, options.runs, options.json);
   const redisVersion = await cluster.redisVersion();
@@ -65,7 +65,7 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   };
   const outcome = await chaos(
     { cluster, subjects: opened.subjects, model, onRun },
-    jobChaosOptions({ ...options, faults, runId, clients: options.clients ?? [2, clients] }),
+    jobChaosOptions({ ...options, faults, runId }),
   );
   progress.done(outcome.tally);
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { PatternName } from '../../generator/schedule.ts';
 import { ProcessSession } from '../../subject/process/session.ts';
 import { processSubjects } from '../../subject/process/subjects.ts';
+import { OP_TIMEOUT_MS } from '../chaos-options.ts';
 import type { OpenedImpl } from '../types.ts';
 import type { Cluster } from '../../cluster/types.ts';
 
@@ -42,7 +43,7 @@ function ms(name: string, value: number | undefined, fallback: number): number {
  */
 export function cmdOpener(pattern: PatternName, command: string, constraints: CmdOpenerConstraints = {}): (cluster: Cluster, clients: number) => Promise<OpenedProcessImpl> {
   const handshakeTimeoutMs = ms('handshakeTimeoutMs', constraints.handshakeTimeoutMs, 30_000);
-  const requestTimeoutMs = ms('requestTimeoutMs', constraints.requestTimeoutMs, 12_000);
+  const requestTimeoutMs = ms('requestTimeoutMs', constraints.requestTimeoutMs, OP_TIMEOUT_MS + 2_000);
   const shutdownTimeoutMs = ms('shutdownTimeoutMs', constraints.shutdownTimeoutMs, 3_000);
   if (command.trim() === '') throw new RangeError('cmdOpener: command must not be empty');
   return async (cluster, clients) => {

@@ -3,7 +3,7 @@ import { jobChaosOptions, MAX_CLIENTS } from '../../../src/certify/chaos-options
 import { moduleOpener } from '../../../src/certify/openers/module.ts';
 import { luaDirOpener } from '../../../src/certify/openers/lua-dir.ts';
 import type { ImplOpener } from '../../../src/certify/types.ts';
-import type { Cluster } from '../../../src/cluster/types.ts';
+import type { LocalCluster } from '../../../src/cluster/local.ts';
 import { countOps, FAULT_NAMES, type PatternName } from '../../../src/generator/index.ts';
 import { models } from '../../../src/model/index.ts';
 import { chaos, type ChaosContext, type Failure } from '../../../src/runner/chaos.ts';
@@ -43,15 +43,12 @@ export interface JobVerdict {
   readonly failure?: Failure;
 }
 
-/** SharedCluster starts LocalCluster with its default node timeout. */
-const NODE_TIMEOUT_MS = 1_000;
-
 /**
  * The chaos job of `runJob` (the same jobChaosOptions, every fault) on a cluster the caller owns,
  * with what runJob does not do: stop at the first finding (a mutant suite wants the catch, not the
  * remaining runs) and skip the report. mutants.test.ts also runs runJob itself on a mutant.
  */
-export async function chaosJob(cluster: Cluster, pattern: PatternName, open: ImplOpener, limits: JobLimits): Promise<JobVerdict> {
+export async function chaosJob(cluster: LocalCluster, pattern: PatternName, open: ImplOpener, limits: JobLimits): Promise<JobVerdict> {
   const opened = await open(cluster, MAX_CLIENTS);
   const started = performance.now();
   let findingAt: { run: number; seconds: number } | undefined;
@@ -77,7 +74,7 @@ export async function chaosJob(cluster: Cluster, pattern: PatternName, open: Imp
         faults: FAULT_NAMES,
         timeLimitMs: limits.timeLimitMs,
         shrinkRuns: limits.shrinkRuns,
-        nodeTimeoutMs: NODE_TIMEOUT_MS,
+        nodeTimeoutMs: cluster.options.nodeTimeoutMs,
         // Once a finding is in, no later run changes the verdict.
         stopEarly: () => findingAt !== undefined,
       }),

@@ -1,6 +1,5 @@
 import { EnvironmentError } from '../../../src/cluster/errors.ts';
 import { LocalCluster } from '../../../src/cluster/local.ts';
-import type { Cluster } from '../../../src/cluster/types.ts';
 
 /**
  * One LocalCluster for a whole suite. A cluster that cannot be healed between runs is an
@@ -12,12 +11,12 @@ export class SharedCluster {
   /** Environment failures absorbed so far (reported, so a flaky environment is visible). */
   replaced = 0;
 
-  async get(): Promise<Cluster> {
+  async get(): Promise<LocalCluster> {
     this.current ??= await LocalCluster.start();
     return this.current;
   }
 
-  async withRetry<T>(job: (cluster: Cluster) => Promise<T>): Promise<T> {
+  async withRetry<T>(job: (cluster: LocalCluster) => Promise<T>): Promise<T> {
     try {
       return await job(await this.get());
     } catch (error) {
