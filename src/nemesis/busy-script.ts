@@ -35,7 +35,7 @@ export interface BusyPlan {
  * through), so code that mishandles a failed call — fails open, retries and misreads its own
  * retry — gets exercised. The threshold is lowered once for the whole fault and put back after.
  */
-export async function busyBursts(cluster: Cluster, nodes: readonly number[], plan: BusyPlan, now: () => number = () => performance.now()): Promise<void> {
+export async function busyBursts(cluster: Cluster, nodes: readonly number[], plan: BusyPlan): Promise<void> {
   // The control plane gives up on a command after 2 s; a script must end well before that.
   if (!(plan.burstMs > 0 && plan.burstMs <= MAX_BUSY_MS)) throw new RangeError(`busyBursts: burstMs must be in (0, ${MAX_BUSY_MS}], got ${plan.burstMs}`);
   const previous = new Map<number, string>();
@@ -45,10 +45,10 @@ export async function busyBursts(cluster: Cluster, nodes: readonly number[], pla
       previous.set(node, before[1] ?? '5000');
       await cluster.command(node, 'CONFIG', 'SET', 'busy-reply-threshold', THRESHOLD_MS);
     }
-    const end = now() + plan.ms;
-    for (let left = plan.ms; left > 0; left = end - now()) {
+    const end = performance.now() + plan.ms;
+    for (let left = plan.ms; left > 0; left = end - performance.now()) {
       await Promise.all(nodes.map((node) => cluster.command(node, 'EVAL', SPIN, 0, Math.min(plan.burstMs, left))));
-      await sleep(Math.min(plan.gapMs, Math.max(0, end - now())));
+      await sleep(Math.min(plan.gapMs, Math.max(0, end - performance.now())));
     }
   } finally {
     // Every node gets its threshold back even if one of them does not answer.

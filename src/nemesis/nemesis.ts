@@ -73,7 +73,7 @@ async function apply(fault: FaultStep, ctx: NemesisContext): Promise<Applied> {
         ? (await cluster.topology()).nodes.filter((n) => n.role === 'master').map((n) => ({ node: n.node.index, label: n.node.name }))
         : [await resolveTarget(cluster, ctx.slotOf(fault.key), 'master')].filter((t) => t !== undefined);
       if (masters.length === 0) return { kind: 'busy-script', target: 'none', lossy: false, detail: `${detail}: no master` };
-      await busyBursts(cluster, masters.map((m) => m.node), fault, () => ctx.recorder.clock.now());
+      await busyBursts(cluster, masters.map((m) => m.node), fault);
       // Bursts are sized well inside the node timeout; should a shard still have failed over, say so.
       const after = await cluster.topology();
       const failedOver = masters.some((m) => after.nodes.find((n) => n.node.index === m.node)?.role !== 'master');
