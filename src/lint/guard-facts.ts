@@ -1,4 +1,5 @@
 import type { Expression } from 'luaparse';
+import { isCall } from './ast.ts';
 import type { LuaProgram } from './program.ts';
 import { PRESENCE_COUNT_COMMANDS } from './redis-commands.ts';
 import type { RedisCall } from './semantics.ts';
@@ -35,18 +36,17 @@ function compare(left: number, operator: string, right: number): boolean {
   }
 }
 
+/** SETNX and HSETNX reply 1 when they created the key (field), 0 when it was there: both truthy in Lua. */
+const CREATED_COUNT_COMMANDS: ReadonlySet<string> = new Set(['SETNX', 'HSETNX']);
+
 /** `SET key value NX ...`, `SETNX` and `HSETNX`: writes that only happen when the key (or field) is absent. */
 export function writesOnlyWhenAbsent(program: LuaProgram, call: RedisCall): boolean {
-  if (call.command === 'SETNX' || call.command === 'HSETNX') return true;
-  return setNx(program, call);
+  return (call.command !== undefined && CREATED_COUNT_COMMANDS.has(call.command)) || setNx(program, call);
 }
 
 function setNx(program: LuaProgram, call: RedisCall): boolean {
   return call.command === 'SET' && call.args.slice(2).some((arg) => program.semantics.literalString(arg)?.toUpperCase() === 'NX');
 }
-
-/** SETNX and HSETNX reply 1 when they created the key (field), 0 when it was there: both truthy in Lua. */
-const CREATED_COUNT_COMMANDS: ReadonlySet<string> = new Set(['SETNX', 'HSETNX']);
 
 /** Derives the guards that hold when a condition evaluates to true or to false. */
 export class GuardFacts {
@@ -140,8 +140,9 @@ export class GuardFacts {
     if (value.type === 'UnaryExpression' && value.operator === '#') return semantics.isStored(value.argument) ? Infinity : undefined;
     const call = semantics.redisCall(value);
     if (call?.command === undefined || !PRESENCE_COUNT_COMMANDS.has(call.command)) return undefined;
-    // `EXISTS k == 1 then return end`: one key counts 0 or 1, so "not 1" means absent.
-    const countable = call.args.every((arg) => arg.type !== 'VarargLiteral' && !(arg.type === 'CallExpression' && this.program.semantics.globalName(arg.base) === 'unpack'));
+    // `EXISTS k == 1 then return end`: one key counts 0 or 1, so "not 1" means absent. A call or `...`
+    // among the arguments (unpack(KEYS)) may stand for several keys, so then the count is open.
+    const countable = call.args.every((arg) => arg.type !== 'VarargLiteral' && !isCall(arg));
     return call.command === 'EXISTS' && countable ? call.args.length : Infinity;
   }
 
