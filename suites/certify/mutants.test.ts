@@ -22,11 +22,12 @@ const runGaps = process.env.CHAOSLUA_SLOW_MUTANTS === '1';
 const label = (m: Mutant) => `${m.pattern}/${m.name}`;
 
 /**
- * bench/mutants.ts over 3 seeds (with busy scripts, slow networks and edge releases in the mix):
- * every CI mutant was caught by run 9, most in run 1-2 (on the CI seed the slowest took 15 and 17), so
- * 50 runs leave a miss chance far under 0.01% even at 1 run in 5; mutant.json "ciRuns" raises the cap where the catch depends on one fault
- * class (register-retry-adopts-pending: a busy-script burst) or on a rarer schedule (client-side-count,
- * renew-no-state-check). The job ends at the first catch: shrinking has its own suite (replay).
+ * bench/mutants.ts over 6 seeds (README table): most CI mutants are caught in run 1-2; the slowest
+ * need a rarer schedule — complete-keeps-lease (median 6, worst 27), renew-no-state-check (worst 15),
+ * register-retry-adopts-pending (a busy-script burst at the right moment, worst 16), client-side-count —
+ * and get a cap of 80-100 runs in their mutant.json ("ciRuns"), which keeps the chance of a miss
+ * near 1e-4 even at 1 catch in 9 runs; the rest are caught well inside 50. The job ends at the
+ * first catch: shrinking has its own suite (replay).
  */
 const RUN_MS = 4_000;
 const limitsFor = (m: Mutant, runs = m.ciRuns ?? 50): JobLimits => ({ seed: 20_261_130, runs, timeLimitMs: runs * RUN_MS, shrinkRuns: 0 });

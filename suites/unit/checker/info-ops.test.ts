@@ -35,7 +35,7 @@ describe('info operations that change nothing', () => {
     ];
     const lost = check(history([...base, register(2, 'B', [4_000, 4_005], ['fresh'])], [lossy]), idempotency, { budget: 20_000 });
     expect(lost.verdict).toBe('replication-loss');
-    // Outside any lossy window the same fresh register is a resurrection of nothing: the record had to be there.
+    // With no lossy fault the same fresh register is illegal: the completed record (TTL 60 s) had to be there.
     const illegal = check(history([...base, register(2, 'B', [6_000, 6_005], ['fresh'])]), idempotency, { budget: 20_000 });
     expect(illegal.verdict).toBe('illegal');
   });
