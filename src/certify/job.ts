@@ -14,9 +14,13 @@ import { junitXml, type JunitCase } from '../report/junit.ts';
 import { coverage, mergeCoverage, type CoverageTable } from '../report/coverage.ts';
 import { writeCoverageFile, writeReportFiles } from '../report/html/index.ts';
 import { writeMetricsFile } from '../report/metrics-file.ts';
-import { chaos, type ChaosContext } from '../runner/chaos.ts';
+import { chaos, type ChaosContext, type ChaosOutcome } from '../runner/chaos.ts';
 import { writeFileSync } from 'node:fs';
 import { jobChaosOptions, MAX_CLIENTS } from './chaos-options.ts';
+import { evidenceFindings, judgeEvidence, tallyOperations, type OperationTally } from './evidence.ts';
+import { externalFaultsFor } from './external-faults.ts';
+import { OpenFailure } from './open-failure.ts';
+import { ScriptLoadError } from '../subject/script-errors.ts';
 import { progressReporter } from './progress.ts';
 import { resultJson } from './summary.ts';
 import type { ImplOpener, InvariantStatus, Io, JobOptions, JobResult, OpenedImpl } from './types.ts';
@@ -35,7 +39,7 @@ export async function runJob(options: JobOptions, open: ImplOpener, io: Io, clus
     }));
   try {
     const clients = options.clients ?? MAX_CLIENTS;
-    const opened = await open(active, clients);
+    const opened = await open(active, clients).catch((error: unknown) => unopened(options, error));
     try {
       return await execute(options, active, opened, io);
     } finally {
@@ -51,28 +55,40 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   const progress = progressReporter(io, options.runs, options.json);
   const redisVersion = await cluster.redisVersion();
   const topology = String(await cluster.topology());
-  const faults = faultsFor(cluster, options, io);
+  const { faults, skipped: skippedFaults } = externalFaultsFor(cluster.kind === 'external', cluster.destructive, options.faults);
+  if (skippedFaults.length && !options.json) {
+    io.stderr.write(`chaoslua: on an external cluster these faults are not run: ${skippedFaults.join(', ')}${cluster.destructive ? '' : ' (--allow-destructive allows script-flush, busy-script and failovers)'}\n`);
+  }
   const runId = randomBytes(4).toString('hex');
   if (cluster instanceof ExternalCluster) cluster.claimKeys(`*${runId}-*`);
   const coverageTables: CoverageTable[] = [];
   const historyFindings = new Set<string>();
+  let operations: OperationTally[] = tallyOperations(options.pattern, []);
   const onRun: ChaosContext['onRun'] = (t, last) => {
     progress.update(t);
     if (last.shrinking) return;
     coverageTables.push(coverage(last.history, model));
+    operations = addTallies(operations, tallyOperations(options.pattern, [last.history]));
     const noscript = noscriptFinding(last.history);
     if (noscript && historyFindings.size === 0) historyFindings.add(noscript);
+    if (last.unreadProbes.length) historyFindings.add(`probe: the TTL of ${last.unreadProbes.length} key(s) could not be read after run ${t.runs} (${last.unreadProbes[0]}); counter-has-ttl could not judge them`);
   };
-  const outcome = await chaos(
-    { cluster, subjects: opened.subjects, model, onRun },
-    jobChaosOptions({ ...options, faults, runId }),
-  );
+  // An implementation that could not be opened runs nothing: its finding is the verdict.
+  const outcome =
+    opened.subjects.length === 0
+      ? noRuns(options.seed)
+      : await chaos({ cluster, subjects: opened.subjects, model, onRun }, jobChaosOptions({ ...options, faults, runId }));
   progress.done(outcome.tally);
 
   const dir = createRunFolder(options.reportRoot, options.command, outcome.seed);
   opened.saveStderr?.(dir);
   const violations = outcome.failure?.result.violations ?? [];
-  const findings = [...opened.findings(), ...historyFindings];
+  const mergedCoverage = mergeCoverage(coverageTables);
+  const evidence = judgeEvidence({ pattern: options.pattern, faults, runs: outcome.tally.runs, operations, coverage: mergedCoverage });
+  const findings = [...opened.findings(), ...historyFindings, ...(opened.subjects.length ? budgetFindings(options, outcome) : [])];
+  // Missing evidence matters only when nothing else failed: a violation or a finding already
+  // explains the verdict, and a job cut short by its first failure never had its full budget.
+  if (!outcome.failure && findings.length === 0) findings.push(...evidenceFindings(evidence, options.runs));
   const invariants: InvariantStatus[] = INVARIANTS[options.pattern].map((invariant) => {
     const mine = violations.filter((v) => v.invariant === invariant).map((v) => ({ message: describeViolation(v), key: v.key }));
     return { invariant, passed: mine.length === 0, violations: mine };
@@ -105,32 +121,62 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
     detail: s.violations.map((v) => v.message).join('\n'),
   }));
   if (unknown) cases.push({ name: 'checker-verdict', passed: false, message: 'the checker could not decide within its budget (unknown)' });
-  for (const f of findings) cases.push({ name: 'implementation-behaviour', passed: false, message: f });
+  for (const f of findings) cases.push({ name: findingCaseName(f), passed: false, message: f });
   writeFileSync(path.join(dir, 'junit.xml'), junitXml(`chaoslua ${options.command} ${options.pattern}`, cases, outcome.ms / 1000));
-  const result: JobResult = { passed, dir, outcome, invariants, findings, impl: opened.impl, redisVersion, topology, counterexampleFile };
+  const result: JobResult = { passed, dir, outcome, invariants, findings, impl: opened.impl, redisVersion, topology, counterexampleFile, evidence, skippedFaults };
   writeJson(dir, 'result.json', resultJson(options, result));
-  await writeExtras(dir, opened, coverageTables, io);
+  await writeExtras(dir, opened, mergedCoverage, io);
   return result;
 }
 
-/** Faults a cluster can take: on an external one only client-side faults, plus flush and failovers when allowed. */
-function faultsFor(cluster: Cluster, options: JobOptions, io: Io): readonly FaultName[] {
-  if (cluster.kind !== 'external') return options.faults;
-  const possible = new Set<FaultName>(['lease-expiry', 'client-freeze']);
-  if (cluster.destructive) for (const f of ['script-flush', 'busy-script', 'failover', 'failover-force', 'failover-takeover'] as const) possible.add(f);
-  const dropped = options.faults.filter((f) => !possible.has(f));
-  if (dropped.length && !options.json) {
-    io.stderr.write(`chaoslua: on an external cluster these faults are not run: ${dropped.join(', ')}${cluster.destructive ? '' : ' (--allow-destructive allows script-flush, busy-script and failovers)'}\n`);
+/**
+ * The implementation could not be opened (Redis refused a script, createStore threw or hung): the
+ * job goes on to its report with that finding and no runs. Anything else is not the job's to judge.
+ */
+function unopened(options: JobOptions, error: unknown): OpenedImpl {
+  let finding: string;
+  if (error instanceof OpenFailure) finding = `${error.finding}: ${error.message}`;
+  else if (error instanceof ScriptLoadError) finding = `script-load: ${error.message.split('\n')[0]}`;
+  else throw error;
+  return { impl: options.implSpec ?? 'implementation', subjects: [], findings: () => [finding], close: async () => undefined };
+}
+
+function noRuns(seed: number): ChaosOutcome {
+  const tally = { runs: 0, shrinks: 0, discarded: 0, discardCauses: [], ops: 0, faults: 0, failures: 0, replicationLosses: 0, faultCounts: {} };
+  return { tally, seed, ms: 0, interrupted: false, shortOfRuns: false };
+}
+
+/** JUnit test case of a finding: its kind, from the finding's own prefix. */
+function findingCaseName(finding: string): string {
+  if (finding.startsWith('evidence:')) return 'evidence';
+  if (finding.startsWith('budget:')) return 'judged-runs';
+  return 'implementation-behaviour';
+}
+
+/**
+ * A certificate speaks for the runs asked, judged: runs discarded (the cluster needed a second heal)
+ * are replaced, and a job that still judged fewer, or hit its time limit first, says so and is not
+ * certified.
+ */
+function budgetFindings(options: JobOptions, outcome: ChaosOutcome): string[] {
+  const t = outcome.tally;
+  if (outcome.failure || t.runs >= options.runs) return [];
+  const discarded = t.discarded ? `; ${t.discarded} discarded (${t.discardCauses[0]})` : '';
+  if (outcome.interrupted) {
+    return [`budget: the time limit (${options.timeLimitMs / 1000} s) was reached after ${t.runs} of ${options.runs} runs judged${discarded}: raise --time-limit or lower --runs`];
   }
-  return options.faults.filter((f) => possible.has(f));
+  return [`budget: only ${t.runs} of ${options.runs} runs were judged${discarded}`];
+}
+
+function addTallies(a: OperationTally[], b: OperationTally[]): OperationTally[] {
+  return a.map((x, i) => ({ op: x.op, issued: x.issued + b[i].issued, ok: x.ok + b[i].ok, fail: x.fail + b[i].fail, info: x.info + b[i].info }));
 }
 
 /** Metrics, coverage and the HTML page: useful, never allowed to change the verdict. */
-async function writeExtras(dir: string, opened: OpenedImpl, tables: CoverageTable[], io: Io): Promise<void> {
+async function writeExtras(dir: string, opened: OpenedImpl, merged: CoverageTable | undefined, io: Io): Promise<void> {
   try {
     const texts = (await opened.metricsTexts?.()) ?? [];
     if (texts.length) writeMetricsFile(dir, texts);
-    const merged = mergeCoverage(tables);
     if (merged) writeCoverageFile(dir, merged);
     writeReportFiles(dir);
   } catch (error) {

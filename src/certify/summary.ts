@@ -12,6 +12,7 @@ export function resultJson(options: JobOptions, r: JobResult) {
     impl: r.impl,
     seed: r.outcome.seed,
     runs: r.outcome.tally.runs,
+    discarded: discardedJson(r),
     shrinkRuns: r.outcome.tally.shrinks,
     operations: r.outcome.tally.ops,
     faults: r.outcome.tally.faultCounts,
@@ -20,6 +21,8 @@ export function resultJson(options: JobOptions, r: JobResult) {
     interrupted: r.outcome.interrupted,
     invariants: r.invariants,
     findings: r.findings,
+    evidence: evidenceJson(r),
+    skippedFaults: r.skippedFaults,
     redisVersion: r.redisVersion,
     topology: r.topology,
     report: r.dir,
@@ -27,14 +30,26 @@ export function resultJson(options: JobOptions, r: JobResult) {
   };
 }
 
+/** Runs thrown away (the cluster needed a second heal), with why; they never count as judged. */
+export const discardedJson = (r: JobResult) => ({ runs: r.outcome.tally.discarded, causes: r.outcome.tally.discardCauses });
+
+/** What the judged runs exercised: acknowledged outcomes per operation, witnessed transitions. */
+export const evidenceJson = (r: JobResult) => ({
+  minOkPerOperation: r.evidence.minOkPerOperation,
+  operations: Object.fromEntries(r.evidence.operations.map((o) => [o.op, { issued: o.issued, ok: o.ok, fail: o.fail, info: o.info }])),
+  transitions: r.evidence.transitions,
+  missing: r.evidence.missing,
+});
+
 /** The one-screen human summary. */
 export function summaryText(options: JobOptions, r: JobResult): string {
   const t = r.outcome.tally;
   const faults = Object.entries(t.faultCounts).map(([k, n]) => `${k} ${n}`).join(', ') || 'none fired';
   const lines = [
     `chaoslua ${options.command}: ${r.passed ? 'PASSED' : 'FAILED'} — ${options.pattern}, ${r.impl}`,
-    `  runs ${t.runs}${r.outcome.interrupted ? ` (time limit reached before ${options.runs})` : ''}${t.shrinks ? ` + ${t.shrinks} shrinking` : ''}${t.discarded ? ` (${t.discarded} discarded: the cluster needed a second heal)` : ''} · operations ${t.ops} · ${(r.outcome.ms / 1000).toFixed(1)} s · seed ${r.outcome.seed} · Redis ${r.redisVersion}`,
-    `  faults: ${faults}`,
+    `  runs ${t.runs}${r.outcome.interrupted ? ` (time limit reached before ${options.runs})` : ''}${t.shrinks ? ` + ${t.shrinks} shrinking` : ''}${t.discarded ? ` judged (${t.discarded} more discarded and replaced: ${t.discardCauses[0]})` : ''} · operations ${t.ops} · ${(r.outcome.ms / 1000).toFixed(1)} s · seed ${r.outcome.seed} · Redis ${r.redisVersion}`,
+    `  faults: ${faults}${r.skippedFaults.length ? ` · not run on this cluster: ${r.skippedFaults.join(', ')}` : ''}`,
+    `  evidence: ${r.evidence.operations.map((o) => `${o.op} ${o.ok}/${o.issued} ok`).join(', ')}; transitions ${Object.values(r.evidence.transitions).filter((n) => n > 0).length}/${Object.keys(r.evidence.transitions).length} witnessed`,
     `  replication losses (not violations): ${t.replicationLosses}`,
     ...r.invariants.map((s) => `  ${s.passed ? 'ok  ' : 'FAIL'} ${s.invariant}${s.passed ? '' : `: ${s.violations[0].message}`}`),
     ...r.findings.map((f) => `  FAIL implementation: ${f}`),

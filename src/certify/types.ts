@@ -2,6 +2,7 @@ import type { FaultName, PatternName } from '../generator/index.ts';
 import type { ChaosOutcome } from '../runner/chaos.ts';
 import type { Cluster } from '../cluster/types.ts';
 import type { Subject } from '../subject/types.ts';
+import type { Evidence } from './evidence.ts';
 
 /** Where a job (and every CLI command) writes; tests pass their own. */
 export interface Io {
@@ -29,6 +30,8 @@ export interface JobOptions {
   readonly allowDestructive?: boolean;
   /** Machine-readable --impl (lua:DIR, module:PATH, cmd:...): what `replay` re-opens. */
   readonly implSpec?: string;
+  /** --faults was given explicitly (not the default `all`): an external cluster refuses what it cannot run. */
+  readonly faultsExplicit?: boolean;
 }
 
 /** The implementation under test, opened on a started cluster: one subject per logical client. */
@@ -62,4 +65,8 @@ export interface JobResult {
   readonly redisVersion: string;
   readonly topology: string;
   readonly counterexampleFile?: string;
+  /** What the judged runs exercised, and what a certificate still lacked. */
+  readonly evidence: Evidence;
+  /** Faults asked (the default `all`) that an external cluster does not run. */
+  readonly skippedFaults: readonly FaultName[];
 }

@@ -6,11 +6,28 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 /** node:util parseArgs, strict, with its errors turned into one-line UsageErrors naming the flag. */
 export function parse<T extends Options>(command: string, argv: string[], options: T, allowPositionals = false) {
   try {
-    return parseArgs({ args: argv, options, strict: true, allowPositionals });
+    return parseArgs({ args: attachNegativeValues(argv, options), options, strict: true, allowPositionals });
   } catch (error) {
     const message = (error as Error).message.split('\n')[0].replace(/\. To specify a positional.*$/, '');
     throw new UsageError(`${command}: ${message}`);
   }
+}
+
+/**
+ * `--runs -1`: parseArgs takes `-1` for a flag and answers "argument is ambiguous". A value that is a
+ * negative number is attached (`--runs=-1`) so that the flag's own check names what is wrong with it.
+ */
+function attachNegativeValues(argv: string[], options: Options): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const name = /^--([^=]+)$/.exec(argv[i])?.[1];
+    const next = argv[i + 1];
+    if (name && options[name]?.type === 'string' && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${argv[i]}=${next}`);
+      i++;
+    } else out.push(argv[i]);
+  }
+  return out;
 }
 
 /** A non-negative integer flag, or a UsageError naming it. */

@@ -10,9 +10,10 @@ import { CHAOS_FLAGS, CHAOS_FLAGS_HELP, jobOptions } from './chaos-flags.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
 import { processIo, type Io } from './io.ts';
 import { runJob } from '../certify/job.ts';
-import { summaryText } from '../certify/summary.ts';
+import { discardedJson, evidenceJson, summaryText } from '../certify/summary.ts';
 import type { JobOptions, JobResult } from '../certify/types.ts';
 import { openerFor } from '../certify/openers/index.ts';
+import { checkModuleSyntax } from '../subject/module-syntax.ts';
 
 export const summary = 'certify an implementation (lua:DIR, module:PATH or cmd:COMMAND) under chaos';
 
@@ -48,6 +49,13 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     if (error instanceof ImplSpecError) throw new UsageError(`certify: ${error.message}`);
     throw error;
   }
+  try {
+    // A module's syntax is checked before the cluster starts (file:line:column), not at import.
+    if (spec.kind === 'module') await checkModuleSyntax(spec.file);
+  } catch (error) {
+    if (error instanceof ImplSpecError) throw new UsageError(`certify: ${error.message}`);
+    throw error;
+  }
   if (spec.kind === 'lua' && !values['no-lint']) {
     const findings = await lintPath(spec.dir);
     const syntax = findings.find((f) => f.rule === 'syntax');
@@ -75,8 +83,11 @@ function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): Certifi
     redis: { version: r.redisVersion, topology: r.topology, cluster: options.cluster },
     seed: r.outcome.seed,
     runs: r.outcome.tally.runs,
+    discarded: discardedJson(r),
     operations: r.outcome.tally.ops,
     faults: r.outcome.tally.faultCounts,
+    skippedFaults: r.skippedFaults,
+    evidence: evidenceJson(r),
     invariants: r.invariants.map((s) => ({
       invariant: s.invariant,
       passed: s.passed,

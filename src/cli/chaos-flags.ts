@@ -1,4 +1,7 @@
+import fs from 'node:fs';
 import path from 'node:path';
+import { refusedExternalFaults } from '../certify/external-faults.ts';
+import { parseClusterSpec } from '../cluster/select.ts';
 import { FAULT_NAMES, parseFaultList, type PatternName } from '../generator/index.ts';
 import { durationFlag, intFlag } from './args.ts';
 import { UsageError } from './exit-codes.ts';
@@ -54,6 +57,17 @@ export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
     throw new UsageError(`${command}: --faults: ${(error as Error).message}`);
   }
   if (v.path !== undefined && v.seed === undefined) throw new UsageError(`${command}: --path needs the --seed it was found with`);
+  // Everything is checked before a cluster starts: a bad --report or fault list found after the
+  // runs would throw their work away.
+  const cluster = parseClusterSpec(v.cluster);
+  const allowDestructive = v['allow-destructive'] ?? false;
+  if (cluster.kind === 'external' && v.faults !== undefined) {
+    const refused = refusedExternalFaults(faults, allowDestructive);
+    if (refused) throw new UsageError(`${command}: ${refused}`);
+  }
+  const reportRoot = path.resolve(v.report ?? 'reports');
+  const unwritable = unwritableDirectory(reportRoot);
+  if (unwritable) throw new UsageError(`${command}: --report ${v.report ?? 'reports'}: ${unwritable}`);
   return {
     command,
     pattern,
@@ -65,10 +79,34 @@ export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
     clients: v.clients === undefined ? undefined : intFlag(command, 'clients', v.clients, 2, 1, 8),
     keys: v.keys === undefined ? undefined : intFlag(command, 'keys', v.keys, 2, 1, 16),
     cluster: v.cluster ?? 'local',
-    reportRoot: path.resolve(v.report ?? 'reports'),
+    reportRoot,
     json: v.json ?? false,
     nodeTimeoutMs: intFlag(command, 'node-timeout', v['node-timeout'], 1_000, 100, 60_000),
     shrinkRuns: intFlag(command, 'shrink-runs', v['shrink-runs'], 30, 0, 10_000),
-    allowDestructive: v['allow-destructive'] ?? false,
+    allowDestructive,
+    faultsExplicit: v.faults !== undefined,
   };
+}
+
+/** Why run folders could not be created under `dir` (it, or its nearest existing parent, must be a writable directory). */
+export function unwritableDirectory(dir: string): string | undefined {
+  let probe = dir;
+  while (!fs.existsSync(probe)) {
+    const parent = path.dirname(probe);
+    if (parent === probe) break;
+    probe = parent;
+  }
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(probe);
+  } catch (error) {
+    return `cannot be read (${(error as Error).message.split('\n')[0]})`;
+  }
+  if (!stat.isDirectory()) return probe === dir ? 'is a file, not a directory' : `${probe} is a file, not a directory`;
+  try {
+    fs.accessSync(probe, fs.constants.W_OK | fs.constants.X_OK);
+  } catch {
+    return probe === dir ? 'is not writable' : `${probe} is not writable`;
+  }
+  return undefined;
 }

@@ -25,7 +25,8 @@ with faults, checked against a reference model.
 commands:
 ${lines.join('\n')}
 
-Run 'chaoslua <command> --help' for a command's options.
+Run 'chaoslua <command> --help' for a command's options; --debug (any command) prints the stack
+trace of an internal error.
 exit codes: 0 ok/certified, 1 not certified or findings, 2 usage error, 3 environment failure
 `;
 }
@@ -36,7 +37,9 @@ function version(): string {
 }
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
-  const [name, ...rest] = argv;
+  // --debug is the CLI's, not a command's: taken out before the command parses its flags.
+  const debug = argv.includes('--debug') || process.env.CHAOSLUA_DEBUG === '1';
+  const [name, ...rest] = argv.filter((a) => a !== '--debug');
   if (name === undefined) {
     io.stderr.write(help());
     return EXIT.usage;
@@ -64,6 +67,26 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       io.stderr.write(`chaoslua: environment: ${message}\n`);
       return EXIT.environment;
     }
-    throw error;
+    return internalError(name, error, debug, io);
   }
+}
+
+/**
+ * An error no command anticipated: one line naming the command, never a stack trace unless asked
+ * for. Exit 3 when the system refused something (a file, a port, a process: an errno code), since
+ * that is the environment; 1 otherwise, as for any run that did not certify.
+ */
+export function internalError(command: string, error: unknown, debug: boolean, io: Io): number {
+  const err = error instanceof Error ? error : new Error(String(error));
+  const first = (err.message ?? '').split('\n')[0].trim() || err.name || 'unknown error';
+  const environment = isSystemError(err);
+  io.stderr.write(`chaoslua ${command}: ${environment ? 'environment' : 'internal error'}: ${first}${debug ? '' : ' (rerun with --debug for the stack trace)'}\n`);
+  if (debug && err.stack) io.stderr.write(`${err.stack}\n`);
+  return environment ? EXIT.environment : EXIT.failed;
+}
+
+/** Node's system errors carry an errno code (ENOENT, EACCES, EADDRINUSE, ...) and the syscall. */
+function isSystemError(error: Error): boolean {
+  const e = error as { code?: unknown; syscall?: unknown; errno?: unknown };
+  return typeof e.syscall === 'string' || (typeof e.code === 'string' && /^E[A-Z0-9]+$/.test(e.code));
 }

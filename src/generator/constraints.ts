@@ -56,14 +56,20 @@ function range(name: string, value: number | readonly [number, number] | undefin
   return [lo, hi];
 }
 
-/** Parse a --faults list: comma-separated names, or 'all' / 'none'. */
+/**
+ * Parse a --faults list: comma-separated names, or 'all' / 'none' alone. An empty list (an unset
+ * variable in a CI script) is an error, not 'none': it would certify without any fault.
+ */
 export function parseFaultList(list: string): FaultName[] {
-  if (list.trim() === 'all') return [...FAULT_NAMES];
-  if (list.trim() === 'none' || list.trim() === '') return [];
   const names = list.split(',').map((s) => s.trim());
-  const unknown = names.filter((n) => !(FAULT_NAMES as readonly string[]).includes(n));
-  if (unknown.length) throw new RangeError(`unknown fault '${unknown[0]}' (known: ${FAULT_NAMES.join(', ')}, all, none)`);
-  return names as FaultName[];
+  if (names.every((n) => n === '')) throw new RangeError(`the fault list is empty (say 'none' for no faults, 'all' for every fault)`);
+  if (names.includes('')) throw new RangeError(`the fault list '${list}' has an empty name`);
+  const unknown = names.filter((n) => n !== 'all' && n !== 'none' && !(FAULT_NAMES as readonly string[]).includes(n));
+  if (unknown.length) throw new RangeError(`unknown fault${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${n}'`).join(', ')} (known: ${FAULT_NAMES.join(', ')}, all, none)`);
+  if (names.length > 1 && (names.includes('all') || names.includes('none'))) throw new RangeError(`'all' and 'none' stand alone, not in a list with other names ('${list}')`);
+  if (names[0] === 'all') return [...FAULT_NAMES];
+  if (names[0] === 'none') return [];
+  return [...new Set(names)] as FaultName[];
 }
 
 export function scheduleOptions(c: ScheduleConstraints = {}): ScheduleOptions {

@@ -16,7 +16,17 @@ export async function luaFilesAt(fileOrDir: string): Promise<string[]> {
 
 export async function lintFiles(files: readonly string[]): Promise<Finding[]> {
   const findings: Finding[] = [];
-  for (const file of files) findings.push(...lintSource(await readFile(file, 'utf8'), file));
+  for (const file of files) {
+    let source: string;
+    try {
+      source = await readFile(file, 'utf8');
+    } catch (error) {
+      // A file that cannot be read is one Redis would never load: a finding, not a crash.
+      findings.push({ rule: 'syntax', file, line: 1, column: 1, message: `cannot be read: ${(error as Error).message.split('\n')[0]}` });
+      continue;
+    }
+    findings.push(...lintSource(source, file));
+  }
   return findings.sort(compareFindings);
 }
 

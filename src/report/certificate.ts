@@ -11,9 +11,21 @@ export interface Certificate {
   readonly implementation: { readonly spec: string; readonly sha256: string };
   readonly redis: { readonly version: string; readonly topology: string; readonly cluster: string };
   readonly seed: number;
+  /** Runs judged (discarded runs are replaced and never counted here). */
   readonly runs: number;
+  /** Runs thrown away because the cluster needed a second heal, with the cause of each. */
+  readonly discarded?: { readonly runs: number; readonly causes: readonly string[] };
   readonly operations: number;
   readonly faults: Readonly<Record<string, number>>;
+  /** Faults asked that the cluster does not run (an external cluster: node faults, or destructive ones without --allow-destructive). */
+  readonly skippedFaults?: readonly string[];
+  /** What the judged runs exercised; `missing` says what a certificate lacked (docs/certificate.md). */
+  readonly evidence?: {
+    readonly minOkPerOperation: number;
+    readonly operations: Readonly<Record<string, { readonly issued: number; readonly ok: number; readonly fail: number; readonly info: number }>>;
+    readonly transitions: Readonly<Record<string, number>>;
+    readonly missing: readonly string[];
+  };
   readonly invariants: readonly {
     readonly invariant: string;
     readonly passed: boolean;

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import type { CheckResult } from '../checker/types.ts';
 import type { Schedule } from '../generator/schedule.ts';
 import type { History } from '../history/types.ts';
+import { SchemaError, validateCounterexample } from './counterexample-schema.ts';
 
 export const COUNTEREXAMPLE_VERSION = 1;
 
@@ -31,10 +32,16 @@ export function readCounterexample(file: string): Counterexample {
   } catch (error) {
     throw new Error(`${file}: not a readable JSON file (${(error as Error).message.split('\n')[0]})`);
   }
-  const c = parsed as Partial<Counterexample>;
-  if (c.version !== COUNTEREXAMPLE_VERSION) throw new Error(`${file}: not a chaoslua counterexample (version ${String(c.version)}, expected ${COUNTEREXAMPLE_VERSION})`);
-  for (const field of ['pattern', 'schedule', 'history', 'result', 'seed'] as const) {
-    if (c[field] === undefined) throw new Error(`${file}: counterexample lacks '${field}'`);
+  try {
+    validateCounterexample(parsed, COUNTEREXAMPLE_VERSION);
+  } catch (error) {
+    if (!(error instanceof SchemaError)) throw error;
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      throw new Error(`${file}: not a chaoslua counterexample (it holds ${parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a ${typeof parsed}`}, not an object)`);
+    }
+    const version = (parsed as { version?: unknown }).version;
+    if (version !== COUNTEREXAMPLE_VERSION) throw new Error(`${file}: not a chaoslua counterexample (version ${JSON.stringify(version)}, expected ${COUNTEREXAMPLE_VERSION})`);
+    throw new Error(`${file}: not a valid counterexample: ${error.message}`);
   }
-  return c as Counterexample;
+  return parsed as Counterexample;
 }

@@ -34,8 +34,11 @@ export interface RunTally {
   /** Runs of fresh schedules (shrinking re-runs are counted in `shrinks`). */
   runs: number;
   shrinks: number;
-  /** Runs thrown away because the cluster needed a second heal (environment, not verdict). */
+  /** Runs thrown away because the cluster needed a second heal (environment, not verdict). They
+   *  never count towards the runs asked: another schedule is drawn in their place. */
   discarded: number;
+  /** Why each discarded run was thrown away (the error's first line), in order. */
+  discardCauses: string[];
   ops: number;
   faults: number;
   failures: number;
@@ -59,13 +62,19 @@ export interface ChaosOutcome {
   readonly path?: string;
   readonly ms: number;
   readonly interrupted: boolean;
+  /** Fresh runs judged fewer than asked because too many were discarded (interrupted is the time limit). */
+  readonly shortOfRuns: boolean;
 }
+
+/** Extra schedules drawn to replace discarded runs: as many as asked, at least 5. More discards than
+ *  that mean the cluster is not healthy enough for a verdict, and the job says so. */
+export const discardAllowance = (runs: number) => Math.max(5, runs);
 
 export interface ChaosContext {
   readonly cluster: Cluster;
   readonly subjects: readonly Subject[];
   readonly model: Model<unknown, unknown, unknown>;
-  readonly onRun?: (tally: RunTally, last: { verdict: string; ms: number; history: History; shrinking: boolean }) => void;
+  readonly onRun?: (tally: RunTally, last: { verdict: string; ms: number; history: History; shrinking: boolean; unreadProbes: readonly string[] }) => void;
 }
 
 /** A run passes when every key is linearizable, or explained only by replication loss. */
@@ -78,7 +87,7 @@ export const passes = (r: CheckResult) => r.verdict === 'ok' || r.verdict === 'r
 export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<ChaosOutcome> {
   const started = performance.now();
   const runId = options.runId ?? randomBytes(4).toString('hex');
-  const tally: RunTally = { runs: 0, shrinks: 0, discarded: 0, ops: 0, faults: 0, failures: 0, replicationLosses: 0, faultCounts: {} };
+  const tally: RunTally = { runs: 0, shrinks: 0, discarded: 0, discardCauses: [], ops: 0, faults: 0, failures: 0, replicationLosses: 0, faultCounts: {} };
   let failure: Failure | undefined;
   let undecided: Failure | undefined;
   let firstFailure: Failure['firstFailure'] | undefined;
@@ -90,6 +99,9 @@ export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<C
   const property = fc.asyncProperty(scheduleArbitrary(options.schedule), async (schedule) => {
     if (environment) return true;
     if (failure && shrinkRunsLeft-- <= 0) return true; // budget spent: keep the smallest failure so far
+    // Judged runs count towards the budget, discarded ones do not: the schedules fast-check draws
+    // beyond the budget only replace discarded runs, and are not run once the budget is judged.
+    if (!failure && tally.runs >= options.runs) return true;
     if (!failure && (performance.now() - started > options.timeLimitMs || options.stopEarly?.())) {
       interrupted = true;
       return true;
@@ -105,6 +117,8 @@ export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<C
       try {
         await ctx.cluster.heal();
         tally.discarded++;
+        const message = error instanceof Error ? error.message : String(error);
+        tally.discardCauses.push(message.split('\n')[0]);
       } catch {
         environment = error as Error;
       }
@@ -122,7 +136,7 @@ export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<C
     if (result.verdict === 'replication-loss') tally.replicationLosses++;
     const ok = passes(result);
     if (!ok) tally.failures++;
-    ctx.onRun?.(tally, { verdict: result.verdict, ms: run.ms, history: run.history, shrinking });
+    ctx.onRun?.(tally, { verdict: result.verdict, ms: run.ms, history: run.history, shrinking, unreadProbes: run.unreadProbes });
     const now = () => ({ run: tally.runs, seconds: (performance.now() - started) / 1000 });
     // A run the checker could not decide never certifies, but it names nothing: keep looking for a
     // run that does (and never shrink towards one), falling back to the undecided run at the end.
@@ -138,7 +152,7 @@ export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<C
   });
 
   const details = await fc.check(property, {
-    numRuns: options.runs,
+    numRuns: options.runs + discardAllowance(options.runs),
     seed: options.seed,
     path: options.path,
     endOnFailure: false,
@@ -151,5 +165,6 @@ export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<C
     path: details.counterexamplePath ?? undefined,
     ms: performance.now() - started,
     interrupted,
+    shortOfRuns: !interrupted && !failure && tally.runs < options.runs,
   };
 }

@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import type { Cluster as IORedisCluster } from 'ioredis';
 import type { PatternName } from '../generator/schedule.ts';
 import { ImplSpecError } from './impl-spec.ts';
+import { checkModuleSyntax } from './module-syntax.ts';
 import { redisKeyFor } from './redis-keys.ts';
 import type { Subject } from './types.ts';
 
@@ -27,6 +28,7 @@ export type StoreFactory = (redis: IORedisCluster, options: { pattern: PatternNa
 
 /** Import a module:PATH implementation and find its factory (named createStore, else default). */
 export async function loadStoreFactory(file: string): Promise<StoreFactory> {
+  await checkModuleSyntax(file);
   let mod: Record<string, unknown>;
   try {
     mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;

@@ -4,13 +4,14 @@ import path from 'node:path';
 import type { PatternName } from '../../generator/schedule.ts';
 import { ProcessSession } from '../../subject/process/session.ts';
 import { processSubjects } from '../../subject/process/subjects.ts';
-import { OP_TIMEOUT_MS } from '../chaos-options.ts';
+import { HANDSHAKE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../chaos-options.ts';
 import type { OpenedImpl } from '../types.ts';
 import type { Cluster } from '../../cluster/types.ts';
 
 /** What a caller may set on a cmd: implementation; every field is optional. */
 export interface CmdOpenerConstraints {
-  /** Where the program's stderr goes. Default: a fresh temp dir's stderr.log (kept after the run). */
+  /** Where the program's stderr goes. Default: a fresh temp dir's stderr.log, removed at close once
+   *  saveStderr has copied it into the run folder. */
   stderrFile?: string;
   /** Working directory of the program. Default: the harness's. */
   cwd?: string;
@@ -42,13 +43,15 @@ function ms(name: string, value: number | undefined, fallback: number): number {
  * findings(), which fails the job; it never throws for it.
  */
 export function cmdOpener(pattern: PatternName, command: string, constraints: CmdOpenerConstraints = {}): (cluster: Cluster, clients: number) => Promise<OpenedProcessImpl> {
-  const handshakeTimeoutMs = ms('handshakeTimeoutMs', constraints.handshakeTimeoutMs, 30_000);
-  const requestTimeoutMs = ms('requestTimeoutMs', constraints.requestTimeoutMs, OP_TIMEOUT_MS + 2_000);
+  const handshakeTimeoutMs = ms('handshakeTimeoutMs', constraints.handshakeTimeoutMs, HANDSHAKE_TIMEOUT_MS);
+  const requestTimeoutMs = ms('requestTimeoutMs', constraints.requestTimeoutMs, REQUEST_TIMEOUT_MS);
   const shutdownTimeoutMs = ms('shutdownTimeoutMs', constraints.shutdownTimeoutMs, 3_000);
   if (command.trim() === '') throw new RangeError('cmdOpener: command must not be empty');
   return async (cluster, clients) => {
-    const stderrFile = constraints.stderrFile ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-cmd-')), 'stderr.log');
+    const tempDir = constraints.stderrFile === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-cmd-')) : undefined;
+    const stderrFile = constraints.stderrFile ?? path.join(tempDir!, 'stderr.log');
     fs.mkdirSync(path.dirname(stderrFile), { recursive: true });
+    let savedTo: string | undefined;
     const session = await ProcessSession.open({
       command,
       pattern,
@@ -67,11 +70,18 @@ export function cmdOpener(pattern: PatternName, command: string, constraints: Cm
       impl,
       subjects: processSubjects(session, pattern, clients, impl),
       findings: () => session.findings(),
-      close: () => session.close(),
+      async close() {
+        await session.close();
+        // What the program wrote while shutting down belongs in the report's copy too; then the
+        // temp copy has served its purpose. Unsaved (the job never reached its report), it stays.
+        if (savedTo) fs.copyFileSync(stderrFile, savedTo);
+        if (savedTo && tempDir) fs.rmSync(tempDir, { recursive: true, force: true });
+      },
       stderrFile,
       saveStderr(dir) {
         const target = path.join(dir, 'implementation-stderr.log');
         fs.copyFileSync(stderrFile, target);
+        savedTo = target;
         return target;
       },
     };

@@ -1,16 +1,66 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
 import type { PatternName } from '../../generator/schedule.ts';
+import { ImplSpecError } from '../../subject/impl-spec.ts';
 import { loadStoreFactory, moduleSubject } from '../../subject/module-subject.ts';
 import type { Subject } from '../../subject/types.ts';
-import type { ImplOpener } from '../types.ts';
 import { HARNESS_REDIS_OPTIONS } from '../../subject/reference.ts';
+import { HANDSHAKE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../chaos-options.ts';
+import { OpenFailure } from '../open-failure.ts';
+import type { ImplOpener } from '../types.ts';
+
+/** What a caller may set on a module: implementation; every field is optional. */
+export interface ModuleOpenerConstraints {
+  /** Longest wait for createStore, ms. Default: a cmd: program's handshake limit. */
+  createTimeoutMs?: number;
+  /** Longest one store call may go unanswered before it is a finding, ms. Default: a cmd: request's limit. */
+  callTimeoutMs?: number;
+  /** Longest wait for the store's close(), ms. Default 3 000. */
+  closeTimeoutMs?: number;
+}
+
+/** `promise`, or `onTimeout()` thrown after `ms`. */
+async function within<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(onTimeout()), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * A subject whose calls are watched: one unanswered past `ms` is a hang finding, as a cmd:
+ * program's request would be. The runner's own bound has already recorded the operation as
+ * indeterminate by then; this only makes the hang fail the job instead of passing as timeouts.
+ */
+function watched(subject: Subject, ms: number, findings: Set<string>): Subject {
+  return {
+    ...subject,
+    invoke(key, input) {
+      const call = subject.invoke(key, input);
+      const timer = setTimeout(() => {
+        findings.add(`hang: ${subject.name} ${(input as { op?: string }).op ?? 'call'} on ${key} did not answer within ${ms} ms`);
+      }, ms);
+      timer.unref();
+      call.then(() => clearTimeout(timer), () => clearTimeout(timer));
+      return call;
+    },
+    close: () => within(subject.close(), 3_000, () => new Error('close timed out')).catch(() => undefined),
+  };
+}
 
 /** module:PATH — one store per logical client, each on its own cluster connection. */
-export function moduleOpener(pattern: PatternName, file: string): ImplOpener {
+export function moduleOpener(pattern: PatternName, file: string, constraints: ModuleOpenerConstraints = {}): ImplOpener {
+  const createMs = constraints.createTimeoutMs ?? HANDSHAKE_TIMEOUT_MS;
+  const callMs = constraints.callTimeoutMs ?? REQUEST_TIMEOUT_MS;
   return async (cluster, clients) => {
     const factory = await loadStoreFactory(file);
     const connections: IORedisCluster[] = [];
     const subjects: Subject[] = [];
+    const findings = new Set<string>();
     const closeAll = async () => {
       for (const s of subjects) await s.close().catch(() => undefined);
       for (const r of connections) r.disconnect();
@@ -19,12 +69,20 @@ export function moduleOpener(pattern: PatternName, file: string): ImplOpener {
       for (let c = 0; c < clients; c++) {
         const redis = cluster.connect(HARNESS_REDIS_OPTIONS);
         connections.push(redis);
-        subjects.push(await moduleSubject(factory, file, pattern, redis, 'chaoslua'));
+        const subject = await within(
+          moduleSubject(factory, file, pattern, redis, 'chaoslua'),
+          createMs,
+          () => new OpenFailure('module-create-store', `module:${file}: createStore did not resolve within ${createMs} ms`),
+        ).catch((error: unknown) => {
+          if (error instanceof ImplSpecError || error instanceof OpenFailure) throw error;
+          throw new OpenFailure('module-create-store', `module:${file}: createStore failed: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`);
+        });
+        subjects.push(watched(subject, callMs, findings));
       }
     } catch (error) {
       await closeAll();
       throw error;
     }
-    return { impl: `module:${file}`, subjects, findings: () => [], close: closeAll };
+    return { impl: `module:${file}`, subjects, findings: () => [...findings], close: closeAll };
   };
 }

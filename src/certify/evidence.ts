@@ -1,0 +1,135 @@
+/**
+ * Evidence before a certificate: a history in which nothing happened is trivially linearizable, so
+ * "no violation" alone proves nothing. A certificate also needs the implementation to have been
+ * exercised: every operation of the pattern acknowledged (ok) a minimum number of times, and every
+ * transition of the model that the generator reaches with the faults asked witnessed at least once
+ * (the transition coverage of coverage.json). Pure: counts come from the judged runs' histories.
+ */
+import type { FaultName, PatternName } from '../generator/index.ts';
+import type { History } from '../history/types.ts';
+import type { CoverageTable } from '../report/coverage.ts';
+
+/** The operations of each pattern, as the model's inputs name them (`input.op`). */
+export const OPERATIONS: Readonly<Record<PatternName, readonly string[]>> = {
+  idempotency: ['register', 'complete', 'release', 'renew'],
+  lock: ['acquire', 'release', 'extend'],
+  ratelimit: ['hit'],
+};
+
+/**
+ * Acknowledged outcomes each operation needs. Measured with the default budget (40 runs, every
+ * fault), the rarest operation of the reference, the alternatives and the examples is acknowledged
+ * far more often than this (docs/certificate.md gives the figures); an implementation that answers
+ * nearly everything with an error does not reach it.
+ */
+export const MIN_OK_PER_OPERATION = 5;
+
+/**
+ * Transitions a certificate needs witnessed, with the faults the generator needs to reach them
+ * (none listed: any schedule reaches it). Expiries come only from sessions that outlive a lease or a
+ * window (lease-expiry, client-freeze); a transition that is rare in a 40-run budget is not
+ * required (coverage.json still shows it): "completed → absent by expiry" needs a session to start
+ * after a completed record's TTL, which the short sessions seldom do.
+ */
+export const REQUIRED_TRANSITIONS: Readonly<Record<PatternName, readonly { readonly transition: string; readonly needsAnyOf?: readonly FaultName[] }[]>> = {
+  idempotency: [
+    { transition: 'absent → pending by register' },
+    { transition: 'pending → completed by complete' },
+    { transition: 'pending → absent by release' },
+    { transition: 'pending → pending by renew' },
+    { transition: 'pending → absent by expiry', needsAnyOf: ['lease-expiry', 'client-freeze'] },
+  ],
+  lock: [
+    { transition: 'absent → held by acquire' },
+    { transition: 'held → absent by release' },
+    { transition: 'held → held by extend' },
+    { transition: 'held → absent by expiry', needsAnyOf: ['lease-expiry', 'client-freeze'] },
+  ],
+  ratelimit: [
+    { transition: 'absent → window by hit' },
+    { transition: 'window → window by hit' },
+    { transition: 'window → absent by expiry', needsAnyOf: ['lease-expiry'] },
+  ],
+};
+
+/** The budget the thresholds were measured with: below it a shortfall is first of all a small budget. */
+export const MEASURED_BUDGET_RUNS = 40;
+
+export interface OperationTally {
+  readonly op: string;
+  issued: number;
+  ok: number;
+  fail: number;
+  info: number;
+}
+
+export interface Evidence {
+  /** Judged runs the counts come from. */
+  readonly runs: number;
+  readonly operations: readonly OperationTally[];
+  /** Required transition -> times witnessed (all columns of the coverage table). */
+  readonly transitions: Readonly<Record<string, number>>;
+  readonly minOkPerOperation: number;
+  /** What was never (or too rarely) observed, one sentence each; empty when the evidence suffices. */
+  readonly missing: readonly string[];
+}
+
+/** Operation counts of judged histories, per operation of the pattern. */
+export function tallyOperations(pattern: PatternName, histories: Iterable<History>): OperationTally[] {
+  const byOp = new Map<string, OperationTally>(OPERATIONS[pattern].map((op) => [op, { op, issued: 0, ok: 0, fail: 0, info: 0 }]));
+  for (const history of histories) {
+    for (const record of history.ops) {
+      const name = (record.input as { op?: unknown } | null)?.op;
+      const tally = typeof name === 'string' ? byOp.get(name) : undefined;
+      if (!tally) continue;
+      tally.issued++;
+      tally[record.outcome]++;
+    }
+  }
+  return [...byOp.values()];
+}
+
+/** Required transitions for the faults asked. */
+export function requiredTransitions(pattern: PatternName, faults: readonly FaultName[]): string[] {
+  return REQUIRED_TRANSITIONS[pattern].filter((t) => !t.needsAnyOf || t.needsAnyOf.some((f) => faults.includes(f))).map((t) => t.transition);
+}
+
+/** Judge the evidence of a job: what operations were acknowledged, which transitions were witnessed. */
+export function judgeEvidence(input: {
+  readonly pattern: PatternName;
+  readonly faults: readonly FaultName[];
+  readonly runs: number;
+  readonly operations: readonly OperationTally[];
+  readonly coverage: CoverageTable | undefined;
+}): Evidence {
+  const missing: string[] = [];
+  const issued = input.operations.reduce((n, o) => n + o.issued, 0);
+  const ok = input.operations.reduce((n, o) => n + o.ok, 0);
+  if (ok === 0) missing.push(`no operation succeeded: 0 of ${issued} ok`);
+  else {
+    for (const o of input.operations) {
+      if (o.ok < MIN_OK_PER_OPERATION) {
+        missing.push(`${o.op} succeeded ${o.ok} time${o.ok === 1 ? '' : 's'} of ${o.issued}, fewer than the ${MIN_OK_PER_OPERATION} a certificate needs${errorShare(o)}`);
+      }
+    }
+  }
+  const witnessed = new Map((input.coverage?.rows ?? []).map((r) => [r.transition, r.total]));
+  const transitions: Record<string, number> = {};
+  for (const t of requiredTransitions(input.pattern, input.faults)) {
+    transitions[t] = witnessed.get(t) ?? 0;
+    if (ok > 0 && transitions[t] === 0) missing.push(`transition ${t.replace(' → ', ' -> ')} never observed`);
+  }
+  return { runs: input.runs, operations: input.operations, transitions, minOkPerOperation: MIN_OK_PER_OPERATION, missing };
+}
+
+const errorShare = (o: OperationTally) => (o.fail + o.info > 0 ? ` (${o.fail} refused, ${o.info} indeterminate)` : '');
+
+/** The findings a job reports for missing evidence: one per gap, the budget named when it was small. */
+export function evidenceFindings(evidence: Evidence, runsAsked: number): string[] {
+  if (evidence.missing.length === 0) return [];
+  const budget =
+    runsAsked < MEASURED_BUDGET_RUNS
+      ? ` (a budget of ${runsAsked} run${runsAsked === 1 ? '' : 's'} may be too small for the evidence a certificate needs: the thresholds hold with the default ${MEASURED_BUDGET_RUNS})`
+      : '';
+  return evidence.missing.map((m) => `evidence: ${m}${budget}`);
+}

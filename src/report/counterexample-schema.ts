@@ -1,0 +1,111 @@
+/**
+ * The shape of counterexample.json, checked field by field before `replay` uses any of it: a file
+ * edited by hand or written by another version must fail with the path of the first wrong field
+ * ("history.ops[3].input.owner: expected a string, got 7"), never with a TypeError inside the checker.
+ */
+import type { PatternName } from '../generator/schedule.ts';
+
+type Check = (value: unknown, at: string) => void;
+
+export class SchemaError extends Error {
+  override readonly name = 'SchemaError';
+}
+
+const show = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'string' ? JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v) : typeof v === 'object' ? 'an object' : String(v));
+const fail = (at: string, expected: string, got: unknown): never => {
+  throw new SchemaError(`${at}: expected ${expected}, got ${show(got)}`);
+};
+
+const str: Check = (v, at) => {
+  if (typeof v !== 'string') fail(at, 'a string', v);
+};
+const num: Check = (v, at) => {
+  if (typeof v !== 'number' || !Number.isFinite(v)) fail(at, 'a number', v);
+};
+const int = (min: number): Check => (v, at) => {
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < min) fail(at, `an integer >= ${min}`, v);
+};
+const oneOf = (values: readonly string[]): Check => (v, at) => {
+  if (typeof v !== 'string' || !values.includes(v)) fail(at, `one of ${values.join(', ')}`, v);
+};
+const optional = (check: Check): Check => (v, at) => {
+  if (v !== undefined) check(v, at);
+};
+const array = (item: Check): Check => (v, at) => {
+  if (!Array.isArray(v)) fail(at, 'an array', v);
+  (v as unknown[]).forEach((x, i) => item(x, `${at}[${i}]`));
+};
+const object = (fields: Record<string, Check>): Check => (v, at) => {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(at, 'an object', v);
+  for (const [name, check] of Object.entries(fields)) check((v as Record<string, unknown>)[name], at ? `${at}.${name}` : name);
+};
+/** An object whose `field` picks which shape the rest must have. */
+const tagged = (field: string, shapes: Record<string, Record<string, Check>>): Check => (v, at) => {
+  object({ [field]: oneOf(Object.keys(shapes)) })(v, at);
+  object(shapes[(v as Record<string, string>)[field]])(v, at);
+};
+
+/** Each pattern's operation inputs, as the models read them. */
+const INPUTS: Record<PatternName, Record<string, Record<string, Check>>> = {
+  idempotency: {
+    register: { fingerprint: str, owner: str, leaseMs: int(1) },
+    complete: { owner: str, status: str, body: str, ttlMs: int(1) },
+    release: { owner: str },
+    renew: { owner: str, leaseMs: int(1) },
+  },
+  lock: {
+    acquire: { token: str, ttlMs: int(1) },
+    release: { token: str },
+    extend: { token: str, ttlMs: int(1) },
+  },
+  ratelimit: { hit: { limit: int(0), windowSeconds: int(1) } },
+};
+
+const target = object({ key: int(0), role: oneOf(['master', 'replica']) });
+
+const FAULT_STEP = tagged('kind', {
+  'node-freeze': { atMs: int(0), target, ms: int(0) },
+  'script-flush': { atMs: int(0) },
+  'busy-script': { atMs: int(0), key: int(0), ms: int(0), burstMs: int(0), gapMs: int(0) },
+  failover: { atMs: int(0), key: int(0), mode: oneOf(['default', 'force', 'takeover']) },
+  toxic: { atMs: int(0), target, link: oneOf(['client', 'internal', 'bus']), toxic: oneOf(['latency', 'timeout', 'reset_peer']), ms: int(0), delayMs: optional(int(0)) },
+  'kill-restart': { atMs: int(0), target, downMs: int(0) },
+});
+
+function counterexampleCheck(pattern: PatternName): Check {
+  const input = tagged('op', INPUTS[pattern]);
+  const step = tagged('type', { op: { key: int(0), input }, pause: { ms: int(0) }, freeze: { ms: int(0) } });
+  const op = object({
+    type: oneOf(['op']),
+    id: int(0),
+    client: int(0),
+    key: str,
+    input,
+    invokedAt: num,
+    completedAt: num,
+    outcome: oneOf(['ok', 'fail', 'info']),
+    error: optional(str),
+  });
+  return object({
+    impl: str,
+    implSpec: optional(str),
+    seed: int(0),
+    path: optional(str),
+    options: object({}),
+    schedule: object({ pattern: oneOf([pattern]), keys: int(1), clients: array(array(step)), faults: array(FAULT_STEP) }),
+    scheduleText: optional(str),
+    history: object({
+      ops: array(op),
+      faults: array(object({ type: oneOf(['fault']), kind: str, startedAt: num, endedAt: num, lossy: (v, at) => typeof v === 'boolean' || fail(at, 'a boolean', v) })),
+      topology: array(object({ type: oneOf(['topology']), at: num, summary: str })),
+      probes: optional(array(object({ type: oneOf(['probe']), key: str, at: num, pttlMs: num }))),
+    }),
+    result: object({ verdict: oneOf(['ok', 'illegal', 'replication-loss', 'unknown']), violations: array(object({ invariant: str, message: str })), keys: array(object({ key: str })) }),
+  });
+}
+
+/** Throws a SchemaError naming the first field that is not what a counterexample holds. */
+export function validateCounterexample(value: unknown, version: number): void {
+  object({ version: (v, at) => v === version || fail(at, String(version), v), pattern: oneOf(Object.keys(INPUTS)) })(value, '');
+  counterexampleCheck((value as { pattern: PatternName }).pattern)(value, '');
+}
