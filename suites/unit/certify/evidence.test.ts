@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { evidenceFindings, judgeEvidence, MIN_OK_PER_OPERATION, requiredTransitions, tallyOperations } from '../../../src/certify/evidence.ts';
+import { FAULT_NAMES } from '../../../src/generator/index.ts';
+import type { History, OpRecord, Outcome } from '../../../src/history/types.ts';
+import { models } from '../../../src/model/index.ts';
+import { coverage, EXPECTED_TRANSITIONS } from '../../../src/report/coverage.ts';
+
+let nextId = 0;
+const op = (key: string, input: Record<string, unknown>, at: number, outcome: Outcome, output?: unknown): OpRecord => ({
+  type: 'op',
+  id: nextId++,
+  client: 0,
+  key,
+  input,
+  invokedAt: at,
+  completedAt: at + 1,
+  outcome,
+  ...(outcome === 'ok' ? { output } : { error: 'ERR not implemented' }),
+});
+const history = (ops: OpRecord[]): History => ({ ops, faults: [], topology: [] });
+
+/** One key's lease lifecycle, every idempotency transition acknowledged once. */
+function fullIdempotencyHistory(): History {
+  return history([
+    op('a', { op: 'register', fingerprint: 'f', owner: 'o1', leaseMs: 300 }, 0, 'ok', ['fresh']),
+    op('a', { op: 'renew', owner: 'o1', leaseMs: 300 }, 10, 'ok', 1),
+    op('a', { op: 'complete', owner: 'o1', status: '200', body: 'b', ttlMs: 800 }, 20, 'ok', 1),
+    op('b', { op: 'register', fingerprint: 'f', owner: 'o2', leaseMs: 300 }, 0, 'ok', ['fresh']),
+    op('b', { op: 'release', owner: 'o2' }, 10, 'ok', 1),
+    op('c', { op: 'register', fingerprint: 'f', owner: 'o3', leaseMs: 100 }, 0, 'ok', ['fresh']),
+    // Long after o3's lease: only its expiry explains a fresh register.
+    op('c', { op: 'register', fingerprint: 'f', owner: 'o4', leaseMs: 100 }, 1_000, 'ok', ['fresh']),
+  ]);
+}
+
+function judge(histories: History[], faults = [...FAULT_NAMES], times = 1) {
+  const all = Array.from({ length: times }, () => histories).flat();
+  const model = models.idempotency as Parameters<typeof coverage>[1];
+  const tables = all.map((h) => coverage(h, model));
+  const merged = {
+    ...tables[0],
+    rows: tables[0].rows.map((r) => ({ ...r, total: r.total * times })),
+  };
+  return judgeEvidence({ pattern: 'idempotency', faults, runs: all.length, operations: tallyOperations('idempotency', all), coverage: merged });
+}
+
+describe('evidence before a certificate', () => {
+  it('an implementation that only answers errors: no operation succeeded, said with the counts', () => {
+    const errors = history(Array.from({ length: 139 }, (_, i) => op('k', { op: 'register', fingerprint: 'f', owner: `o${i}`, leaseMs: 300 }, i, i % 2 ? 'fail' : 'info')));
+    const evidence = judge([errors]);
+    expect(evidence.missing).toEqual(['no operation succeeded: 0 of 139 ok']);
+    expect(evidenceFindings(evidence, 40)).toEqual(['evidence: no operation succeeded: 0 of 139 ok']);
+  });
+
+  it('every operation acknowledged often enough and every transition witnessed: nothing missing', () => {
+    const evidence = judge([fullIdempotencyHistory()], [...FAULT_NAMES], MIN_OK_PER_OPERATION);
+    expect(evidence.operations.map((o) => o.ok)).toEqual([4 * MIN_OK_PER_OPERATION, MIN_OK_PER_OPERATION, MIN_OK_PER_OPERATION, MIN_OK_PER_OPERATION]);
+    expect(Object.values(evidence.transitions).every((n) => n >= MIN_OK_PER_OPERATION)).toBe(true);
+    expect(evidence.missing).toEqual([]);
+  });
+
+  it('an operation acknowledged too rarely is named with its counts', () => {
+    const evidence = judge([fullIdempotencyHistory()], [...FAULT_NAMES], MIN_OK_PER_OPERATION - 1);
+    expect(evidence.missing).toContain(`renew succeeded ${MIN_OK_PER_OPERATION - 1} times of ${MIN_OK_PER_OPERATION - 1}, fewer than the ${MIN_OK_PER_OPERATION} a certificate needs`);
+  });
+
+  it('a transition never witnessed is named, and a small budget says it may be the cause', () => {
+    const withoutComplete = history(fullIdempotencyHistory().ops.filter((o) => (o.input as { op: string }).op !== 'complete'));
+    const evidence = judge([withoutComplete], [...FAULT_NAMES], 10);
+    expect(evidence.missing, evidence.missing.join('\n')).toContain('transition pending -> completed by complete never observed');
+    const findings = evidenceFindings(evidence, 1);
+    expect(findings.every((f) => f.includes('a budget of 1 run may be too small'))).toBe(true);
+    expect(evidenceFindings(evidence, 40).some((f) => f.includes('budget'))).toBe(false);
+  });
+
+  it('expiry transitions are required only when the faults asked let sessions outlive a lease', () => {
+    expect(requiredTransitions('idempotency', [])).not.toContain('pending → absent by expiry');
+    expect(requiredTransitions('idempotency', ['lease-expiry'])).toContain('pending → absent by expiry');
+    expect(requiredTransitions('ratelimit', ['client-freeze'])).not.toContain('window → absent by expiry');
+  });
+
+  it('every required transition is one coverage.json reports', () => {
+    for (const pattern of ['idempotency', 'lock', 'ratelimit'] as const) {
+      for (const t of requiredTransitions(pattern, [...FAULT_NAMES])) expect(EXPECTED_TRANSITIONS[pattern]).toContain(t);
+    }
+  });
+});

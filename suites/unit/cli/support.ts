@@ -1,0 +1,36 @@
+import { vi } from 'vitest';
+import { main } from '../../../src/cli/main.ts';
+import { ComposeCluster } from '../../../src/cluster/compose.ts';
+import { EnvironmentError } from '../../../src/cluster/errors.ts';
+import { ExternalCluster } from '../../../src/cluster/external.ts';
+import { LocalCluster } from '../../../src/cluster/local.ts';
+
+/**
+ * Every way a command starts or reaches a cluster, replaced by a counter that refuses: a test of
+ * bad input asserts that none was reached (the input was rejected before any cluster started).
+ */
+export function forbidClusters() {
+  const attempts: string[] = [];
+  const refuse = (kind: string) => async () => {
+    attempts.push(kind);
+    throw new EnvironmentError(`test: a ${kind} cluster was about to start`);
+  };
+  vi.spyOn(LocalCluster, 'start').mockImplementation(refuse('local'));
+  vi.spyOn(ComposeCluster, 'start').mockImplementation(refuse('compose'));
+  vi.spyOn(ExternalCluster, 'connect').mockImplementation(refuse('external'));
+  return attempts;
+}
+
+/** The CLI in-process, with its output captured. */
+export async function cli(argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, {
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+  });
+  return { code, stdout, stderr };
+}
+
+/** A stack trace's frame line ("    at fn (file:1:2)"). */
+export const STACK_FRAME = /^\s+at .+[:)]/m;
