@@ -88,7 +88,7 @@ export async function chaosJob(cluster: LocalCluster, pattern: PatternName, open
       verdict: failure?.result.verdict ?? (findings.length ? 'finding' : 'ok'),
       firstFailure: failure?.firstFailure ?? findingAt,
       shrunkOps: failure ? countOps(failure.schedule) : undefined,
-      runs: outcome.tally.runs + outcome.tally.discarded,
+      runs: outcome.tally.runs, // judged: discarded runs are replaced, never counted
       seconds: outcome.ms / 1000,
       findings,
       messages: [...violations.map((v) => `${v.invariant}: ${v.message}`), ...findings],

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { evidenceFindings, judgeEvidence, MIN_OK_PER_OPERATION, requiredTransitions, tallyOperations } from '../../../src/certify/evidence.ts';
+import { evidenceFindings, judgeEvidence, minOkPerOperation, requiredTransitions, tallyOperations } from '../../../src/certify/evidence.ts';
 import { FAULT_NAMES } from '../../../src/generator/index.ts';
 import type { History, OpRecord, Outcome } from '../../../src/history/types.ts';
 import { models } from '../../../src/model/index.ts';
-import { coverage, EXPECTED_TRANSITIONS } from '../../../src/report/coverage.ts';
+import { coverage, EXPECTED_TRANSITIONS, mergeCoverage } from '../../../src/report/coverage.ts';
 
 let nextId = 0;
 const op = (key: string, input: Record<string, unknown>, at: number, outcome: Outcome, output?: unknown): OpRecord => ({
@@ -33,43 +33,49 @@ function fullIdempotencyHistory(): History {
   ]);
 }
 
-function judge(histories: History[], faults = [...FAULT_NAMES], times = 1) {
-  const all = Array.from({ length: times }, () => histories).flat();
+/** Evidence of judged runs, one history each. */
+function judge(histories: History[], faults = [...FAULT_NAMES]) {
   const model = models.idempotency as Parameters<typeof coverage>[1];
-  const tables = all.map((h) => coverage(h, model));
-  const merged = {
-    ...tables[0],
-    rows: tables[0].rows.map((r) => ({ ...r, total: r.total * times })),
-  };
-  return judgeEvidence({ pattern: 'idempotency', faults, runs: all.length, operations: tallyOperations('idempotency', all), coverage: merged });
+  return judgeEvidence({ pattern: 'idempotency', faults, runs: histories.length, operations: tallyOperations('idempotency', histories), coverage: mergeCoverage(histories.map((h) => coverage(h, model))) });
 }
+
+const without = (op: string) => history(fullIdempotencyHistory().ops.filter((o) => (o.input as { op: string }).op !== op));
+const runs = (n: number, make: (i: number) => History) => Array.from({ length: n }, (_, i) => make(i));
 
 describe('evidence before a certificate', () => {
   it('an implementation that only answers errors: no operation succeeded, said with the counts', () => {
     const errors = history(Array.from({ length: 139 }, (_, i) => op('k', { op: 'register', fingerprint: 'f', owner: `o${i}`, leaseMs: 300 }, i, i % 2 ? 'fail' : 'info')));
     const evidence = judge([errors]);
+    expect(evidence.operations.find((o) => o.op === 'register')).toEqual({ op: 'register', issued: 139, ok: 0, fail: 69, info: 70 });
     expect(evidence.missing).toEqual(['no operation succeeded: 0 of 139 ok']);
     expect(evidenceFindings(evidence, 40)).toEqual(['evidence: no operation succeeded: 0 of 139 ok']);
   });
 
+  it('the ok outcomes asked of each operation grow with the runs judged: one per four runs, at least one', () => {
+    expect([1, 2, 4, 5, 40, 100].map(minOkPerOperation)).toEqual([1, 1, 1, 2, 10, 25]);
+  });
+
   it('every operation acknowledged often enough and every transition witnessed: nothing missing', () => {
-    const evidence = judge([fullIdempotencyHistory()], [...FAULT_NAMES], MIN_OK_PER_OPERATION);
-    expect(evidence.operations.map((o) => o.ok)).toEqual([4 * MIN_OK_PER_OPERATION, MIN_OK_PER_OPERATION, MIN_OK_PER_OPERATION, MIN_OK_PER_OPERATION]);
-    expect(Object.values(evidence.transitions).every((n) => n >= MIN_OK_PER_OPERATION)).toBe(true);
+    const evidence = judge(runs(8, fullIdempotencyHistory));
+    expect(evidence.operations.map((o) => o.ok)).toEqual([32, 8, 8, 8]);
+    expect(Object.values(evidence.transitions).every((n) => n >= 8)).toBe(true);
     expect(evidence.missing).toEqual([]);
   });
 
-  it('an operation acknowledged too rarely is named with its counts', () => {
-    const evidence = judge([fullIdempotencyHistory()], [...FAULT_NAMES], MIN_OK_PER_OPERATION - 1);
-    expect(evidence.missing).toContain(`renew succeeded ${MIN_OK_PER_OPERATION - 1} times of ${MIN_OK_PER_OPERATION - 1}, fewer than the ${MIN_OK_PER_OPERATION} a certificate needs`);
+  it('an operation acknowledged too rarely for the runs judged is named with its counts', () => {
+    // 8 runs need 2 acknowledged renews; only the first run renewed.
+    const evidence = judge(runs(8, (i) => (i === 0 ? fullIdempotencyHistory() : without('renew'))));
+    expect(evidence.missing).toEqual(['renew succeeded 1 time of 1, fewer than the 2 a certificate of 8 runs needs (one per 4 runs)']);
   });
 
   it('a transition never witnessed is named, and a small budget says it may be the cause', () => {
-    const withoutComplete = history(fullIdempotencyHistory().ops.filter((o) => (o.input as { op: string }).op !== 'complete'));
-    const evidence = judge([withoutComplete], [...FAULT_NAMES], 10);
-    expect(evidence.missing, evidence.missing.join('\n')).toContain('transition pending -> completed by complete never observed');
+    const evidence = judge(runs(1, () => without('complete')));
+    expect(evidence.missing, evidence.missing.join('\n')).toEqual([
+      'complete succeeded 0 times of 0, fewer than the 1 a certificate of 1 run needs (one per 4 runs)',
+      'transition pending -> completed by complete never observed',
+    ]);
     const findings = evidenceFindings(evidence, 1);
-    expect(findings.every((f) => f.includes('a budget of 1 run may be too small'))).toBe(true);
+    expect(findings.every((f) => f.startsWith('evidence: ') && f.includes('a budget of 1 run may be too small'))).toBe(true);
     expect(evidenceFindings(evidence, 40).some((f) => f.includes('budget'))).toBe(false);
   });
 

@@ -1,0 +1,57 @@
+import { expect } from 'vitest';
+import { INVARIANTS } from '../../../src/report/invariants.ts';
+
+/**
+ * certificate.json against docs/certificate.md, field by field: every documented field present
+ * with its type, nothing undocumented, and the invariants those of the pattern.
+ */
+export function expectCertificateSchema(c: Record<string, any>): void {
+  const documented = ['version', 'certified', 'pattern', 'implementation', 'redis', 'seed', 'runs', 'discarded', 'operations', 'faults', 'skippedFaults', 'evidence', 'invariants', 'findings', 'replicationLosses', 'issuedAt', 'seconds'];
+  expect(Object.keys(c).sort()).toEqual(documented.sort());
+  expect(c.version).toBe(1);
+  expect(typeof c.certified).toBe('boolean');
+  expect(['idempotency', 'lock', 'ratelimit']).toContain(c.pattern);
+  expect(c.implementation).toEqual({ spec: expect.stringMatching(/^(lua|module|cmd):/), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
+  expect(c.redis).toEqual({ version: expect.any(String), topology: expect.any(String), cluster: expect.any(String) });
+  for (const n of [c.seed, c.runs, c.operations, c.replicationLosses]) expect(Number.isSafeInteger(n) && n >= 0).toBe(true);
+  expect(c.discarded).toEqual({ runs: expect.any(Number), causes: expect.any(Array) });
+  expect(c.discarded.causes).toHaveLength(c.discarded.runs);
+  for (const n of Object.values(c.faults)) expect(Number.isSafeInteger(n)).toBe(true);
+  expect(Array.isArray(c.skippedFaults)).toBe(true);
+  expect(Object.keys(c.evidence).sort()).toEqual(['minOkPerOperation', 'missing', 'operations', 'transitions']);
+  for (const o of Object.values(c.evidence.operations) as any[]) {
+    expect(Object.keys(o).sort()).toEqual(['fail', 'info', 'issued', 'ok']);
+    expect(o.ok + o.fail + o.info).toBe(o.issued);
+  }
+  expect(c.invariants.map((i: any) => i.invariant)).toEqual(c.runs === 0 && c.invariants.length === 0 ? [] : INVARIANTS[c.pattern as keyof typeof INVARIANTS]);
+  for (const i of c.invariants) {
+    expect(typeof i.passed).toBe('boolean');
+    expect(i.passed).toBe(i.violations.length === 0);
+  }
+  expect(c.findings.every((f: unknown) => typeof f === 'string')).toBe(true);
+  expect(Number.isNaN(Date.parse(c.issuedAt))).toBe(false);
+  expect(typeof c.seconds).toBe('number');
+  // certified means exactly: nothing violated, nothing found, nothing missing.
+  expect(c.certified).toBe(c.invariants.every((i: any) => i.passed) && c.findings.length === 0 && c.evidence.missing.length === 0);
+}
+
+export interface JunitCaseRead {
+  readonly name: string;
+  readonly failure?: string;
+}
+
+/** junit.xml, read with the structure CI tools expect (testsuites > testsuite > testcase [> failure]), counts checked. */
+export function readJunit(xml: string): { suite: string; cases: JunitCaseRead[] } {
+  expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<testsuites ')).toBe(true);
+  const suites = [...xml.matchAll(/<testsuite name="([^"]*)" tests="(\d+)" failures="(\d+)" time="[\d.]+">/g)];
+  expect(suites).toHaveLength(1);
+  const cases: JunitCaseRead[] = [];
+  for (const m of xml.matchAll(/<testcase classname="[^"]*" name="([^"]*)" time="[\d.]+"(\/>|>\s*<failure message="([^"]*)">[\s\S]*?<\/failure>\s*<\/testcase>)/g)) {
+    cases.push({ name: m[1], ...(m[3] !== undefined ? { failure: m[3] } : {}) });
+  }
+  expect(cases).toHaveLength(Number(suites[0][2]));
+  expect(cases.filter((c) => c.failure !== undefined)).toHaveLength(Number(suites[0][3]));
+  const top = /<testsuites tests="(\d+)" failures="(\d+)">/.exec(xml)!;
+  expect([Number(top[1]), Number(top[2])]).toEqual([Number(suites[0][2]), Number(suites[0][3])]);
+  return { suite: suites[0][1], cases };
+}
