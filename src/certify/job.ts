@@ -87,8 +87,9 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   const evidence = judgeEvidence({ pattern: options.pattern, faults, runs: outcome.tally.runs, operations, coverage: mergedCoverage });
   const findings = [...opened.findings(), ...historyFindings, ...(opened.subjects.length ? budgetFindings(options, outcome) : [])];
   // Missing evidence matters only when nothing else failed: a violation or a finding already
-  // explains the verdict, and a job cut short by its first failure never had its full budget.
-  if (!outcome.failure && findings.length === 0) findings.push(...evidenceFindings(evidence, options.runs));
+  // explains the verdict, and a job cut short by its first failure never had its full budget. It
+  // withholds a certificate; `run` (looking for violations in the reference) shows it, no more.
+  if (options.command === 'certify' && !outcome.failure && findings.length === 0) findings.push(...evidenceFindings(evidence, options.runs));
   const invariants: InvariantStatus[] = INVARIANTS[options.pattern].map((invariant) => {
     const mine = violations.filter((v) => v.invariant === invariant).map((v) => ({ message: describeViolation(v), key: v.key }));
     return { invariant, passed: mine.length === 0, violations: mine };
@@ -163,6 +164,8 @@ function budgetFindings(options: JobOptions, outcome: ChaosOutcome): string[] {
   if (outcome.failure || t.runs >= options.runs) return [];
   const discarded = t.discarded ? `; ${t.discarded} discarded (${t.discardCauses[0]})` : '';
   if (outcome.interrupted) {
+    // `run` is told how long to look; `certify` promises the runs it was asked for.
+    if (options.command === 'run') return [];
     return [`budget: the time limit (${options.timeLimitMs / 1000} s) was reached after ${t.runs} of ${options.runs} runs judged${discarded}: raise --time-limit or lower --runs`];
   }
   return [`budget: only ${t.runs} of ${options.runs} runs were judged${discarded}`];
