@@ -161,7 +161,8 @@ function findingCaseName(finding: string): string {
  */
 function budgetFindings(options: JobOptions, outcome: ChaosOutcome): string[] {
   const t = outcome.tally;
-  if (outcome.failure || t.runs >= options.runs) return [];
+  // --path re-runs one shrunk schedule, whatever --runs says.
+  if (outcome.failure || t.runs >= options.runs || options.path !== undefined) return [];
   const discarded = t.discarded ? `; ${t.discarded} discarded (${t.discardCauses[0]})` : '';
   if (outcome.interrupted) {
     // `run` is told how long to look; `certify` promises the runs it was asked for.
