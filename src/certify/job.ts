@@ -5,7 +5,7 @@ import { describeViolation } from '../checker/index.ts';
 import { noscriptFinding } from '../checker/findings.ts';
 import type { Cluster } from '../cluster/types.ts';
 import { startCluster } from '../cluster/select.ts';
-import { describeSchedule, type FaultName } from '../generator/index.ts';
+import { describeSchedule } from '../generator/index.ts';
 import { models } from '../model/index.ts';
 import { COUNTEREXAMPLE_VERSION, type Counterexample } from '../report/counterexample.ts';
 import { createRunFolder, writeJson } from '../report/folder.ts';

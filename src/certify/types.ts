@@ -30,8 +30,6 @@ export interface JobOptions {
   readonly allowDestructive?: boolean;
   /** Machine-readable --impl (lua:DIR, module:PATH, cmd:...): what `replay` re-opens. */
   readonly implSpec?: string;
-  /** --faults was given explicitly (not the default `all`): an external cluster refuses what it cannot run. */
-  readonly faultsExplicit?: boolean;
 }
 
 /** The implementation under test, opened on a started cluster: one subject per logical client. */

@@ -84,7 +84,6 @@ export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
     nodeTimeoutMs: intFlag(command, 'node-timeout', v['node-timeout'], 1_000, 100, 60_000),
     shrinkRuns: intFlag(command, 'shrink-runs', v['shrink-runs'], 30, 0, 10_000),
     allowDestructive,
-    faultsExplicit: v.faults !== undefined,
   };
 }
 
