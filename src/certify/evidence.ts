@@ -31,15 +31,18 @@ export const minOkPerOperation = (runs: number) => Math.max(1, Math.ceil(runs * 
 /**
  * Transitions a certificate needs witnessed, with the faults the generator needs to reach them
  * (none listed: any schedule reaches it). Expiries come only from sessions that outlive a lease or a
- * window (lease-expiry, client-freeze); a transition that is rare in a 40-run budget is not
- * required (coverage.json still shows it): "completed → absent by expiry" needs a session to start
- * after a completed record's TTL, which the short sessions seldom do.
+ * window (lease-expiry, client-freeze). A transition too rare for the default 40-run budget to
+ * witness every time is not required (coverage.json still shows it), or correct implementations
+ * would be refused by luck: "completed → absent by expiry" needs a session to start after a
+ * completed record's TTL, and "pending → absent by release" an owner releasing a lease it still
+ * holds, seen in 9 of 40 runs of the reference and 6 times in 40 runs of an alternative (a miss
+ * chance near 1% at 40 runs). Their operations still need acknowledged outcomes, and the checker
+ * judges every answer.
  */
 export const REQUIRED_TRANSITIONS: Readonly<Record<PatternName, readonly { readonly transition: string; readonly needsAnyOf?: readonly FaultName[] }[]>> = {
   idempotency: [
     { transition: 'absent → pending by register' },
     { transition: 'pending → completed by complete' },
-    { transition: 'pending → absent by release' },
     { transition: 'pending → pending by renew' },
     { transition: 'pending → absent by expiry', needsAnyOf: ['lease-expiry', 'client-freeze'] },
   ],
