@@ -112,10 +112,12 @@ class Reader {
   }
 
   private sequence(closing: string): EdnValue[] {
+    // An unclosed form is reported where it opened: that is the line a person has to fix.
+    const opened = this.line;
     const items: EdnValue[] = [];
     for (;;) {
       this.skip();
-      if (this.atEnd()) throw new EdnSyntaxError(this.line, `expected '${closing}' before the end of the input`);
+      if (this.atEnd()) throw new EdnSyntaxError(opened, `expected '${closing}' to close the form opened on this line before the end of the input`);
       if (this.text[this.at] === closing) {
         this.at++;
         return items;

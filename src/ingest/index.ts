@@ -31,10 +31,10 @@ export function readHistory(file: string, text: string, format: HistoryFormat, m
     return { history: validated(file, parsed.history, model), model };
   }
   const model = chooseModel(format, modelName);
-  const events = format === 'porcupine-etcd' ? parseEtcdLog(file, text) : parseJepsenHistory(file, text, model);
+  const { events, faults } = format === 'porcupine-etcd' ? { events: parseEtcdLog(file, text), faults: [] } : parseJepsenHistory(file, text, model);
   const ops = pairEvents(file, events);
   if (ops.length === 0) throw new FormatError(file, undefined, 'no client operations in the history');
-  return { history: validated(file, { ops, faults: [], topology: [] }, model), model };
+  return { history: validated(file, { ops, faults, topology: [] }, model), model };
 }
 
 function chooseModel(format: HistoryFormat, name: string | undefined): CheckableModelName {

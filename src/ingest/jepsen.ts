@@ -3,18 +3,21 @@
  * has :process, :type (:invoke, :ok, :fail or :info), :f and :value; :key when the history spans
  * keys (Porcupine's kv logs), :time in nanoseconds when Jepsen recorded it (else the order of the
  * events is the clock), and :error on failures. Maps whose :process is not an integer (the nemesis)
- * are faults, not client operations, and are skipped.
+ * are faults, not client operations: they are skipped, except the `:f :fault` maps `chaoslua export`
+ * writes, which carry a chaoslua fault record (what the checker needs of lossy faults and cut
+ * connections) in their :value.
  * :fail means the operation did not take effect; :info leaves it open (it may or may not have).
  */
+import type { FaultRecord } from '../history/types.ts';
 import type { CheckableModelName } from '../model/checkable.ts';
-import { codecFor, CodecError } from './codecs.ts';
+import { codecFor, CodecError, plain } from './codecs.ts';
 import { EdnSyntaxError, Keyword, readEdnForms, type EdnForm, type EdnMap, type EdnValue } from './edn.ts';
 import { FormatError } from './errors.ts';
 import type { LogEvent } from './pair.ts';
 
 const TYPES = new Set(['invoke', 'ok', 'fail', 'info']);
 
-export function parseJepsenHistory(file: string, text: string, model: CheckableModelName): LogEvent[] {
+export function parseJepsenHistory(file: string, text: string, model: CheckableModelName): { events: LogEvent[]; faults: FaultRecord[] } {
   let forms: EdnForm[];
   try {
     forms = readEdnForms(text);
@@ -31,10 +34,11 @@ export function parseJepsenHistory(file: string, text: string, model: CheckableM
     maps.push({ map: value, line });
   }
   const clientMaps = maps.filter(({ map }) => typeof map.get('process') === 'number');
+  const faults = maps.filter(({ map }) => typeof map.get('process') !== 'number' && name(map.get('f')) === 'fault').map(({ map, line }) => faultRecord(file, line, map));
   const timed = clientMaps.length > 0 && clientMaps.every(({ map }) => typeof map.get('time') === 'number');
   const defaultKey = model === 'register' ? 'register' : undefined;
 
-  return clientMaps.map(({ map, line }, index): LogEvent => {
+  const events = clientMaps.map(({ map, line }, index): LogEvent => {
     const fail = (expected: string) => new FormatError(file, line, expected);
     const process = map.get('process') as number;
     const type = name(map.get('type'));
@@ -61,6 +65,19 @@ export function parseJepsenHistory(file: string, text: string, model: CheckableM
       throw error;
     }
   });
+  return { events, faults };
+}
+
+const FAULT_FIELDS = { id: 'number', kind: 'string', target: 'string', startedAt: 'number', endedAt: 'number', lossy: 'boolean' } as const;
+
+function faultRecord(file: string, line: number, map: EdnMap): FaultRecord {
+  const value = plain(map.get('value') ?? null) as Record<string, unknown> | null;
+  for (const [field, type] of Object.entries(FAULT_FIELDS)) {
+    if (value === null || typeof value !== 'object' || typeof value[field] !== type) {
+      throw new FormatError(file, line, `expected a :fault's :value to hold :${field} (a ${type})`);
+    }
+  }
+  return { ...(value as unknown as FaultRecord), type: 'fault', detail: typeof value?.detail === 'string' ? value.detail : '' };
 }
 
 function name(value: EdnValue | undefined): string | undefined {
