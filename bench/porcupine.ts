@@ -113,9 +113,9 @@ for (const w of workloads) {
   const disagree = w.files.filter((f) => decide.verdicts[f] !== undefined && porcupine.verdicts[f] !== undefined && decide.verdicts[f] !== porcupine.verdicts[f]);
   const ratio = (s: Side) => (s.finished && porcupine.finished ? ` = ${(median(s.runsMs) / median(porcupine.runsMs)).toFixed(2)}x Porcupine` : '');
   console.log(`${w.name}`);
-  console.log(`  Porcupine                   ${figure(porcupine)}`);
-  console.log(`  chaoslua (decide only)      ${figure(decide)}${ratio(decide)}`);
-  console.log(`  chaoslua (as check, minimal sub-histories) ${figure(full)}${ratio(full)}`);
+  console.log(`  Porcupine                       ${figure(porcupine)}`);
+  console.log(`  chaoslua, deciding only         ${figure(decide)}${ratio(decide)}`);
+  console.log(`  chaoslua, as check (minimising) ${figure(full)}${ratio(full)}`);
   const compared = w.files.filter((f) => decide.verdicts[f] !== undefined && porcupine.verdicts[f] !== undefined).length;
   console.log(`  verdicts: ${compared ? `${compared - disagree.length} of ${compared} agree` : 'not compared (a side did not finish)'}${disagree.length ? ` — DISAGREE on ${disagree.map((f) => path.basename(f)).join(', ')}` : ''}\n`);
 }
