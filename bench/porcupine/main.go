@@ -1,6 +1,6 @@
 // Porcupine's side of bench/porcupine.ts: checks the given histories with Porcupine v1.3.1 and
-// prints, as JSON, each run's wall time (parse and check of every file, in this process) and each
-// file's verdict. The models and log parsers are Porcupine's own, copied from its porcupine_test.go
+// prints one JSON line per run as it finishes: the run's wall time (parse and check of every file,
+// in this process) and each file's verdict. The models and log parsers are Porcupine's own, copied from its porcupine_test.go
 // (MIT licence, Copyright (c) Anish Athalye), so the histories are read exactly as its tests read them.
 //
 //	porcupine-bench -format etcd|kv [-runs 5] [-timeout 0s] FILE...
@@ -245,8 +245,8 @@ func parseKvLog(filename string) []porcupine.Event {
 	return events
 }
 
-type report struct {
-	RunsMs   []float64         `json:"runsMs"`
+type run struct {
+	Ms       float64           `json:"ms"`
 	Verdicts map[string]string `json:"verdicts"`
 }
 
@@ -268,16 +268,16 @@ func main() {
 	}
 	files := flag.Args()
 	sort.Strings(files)
-	out := report{Verdicts: map[string]string{}}
+	names := map[porcupine.CheckResult]string{porcupine.Ok: "ok", porcupine.Illegal: "illegal", porcupine.Unknown: "unknown"}
+	out := json.NewEncoder(os.Stdout)
 	for r := 0; r < *runs; r++ {
 		started := time.Now()
+		verdicts := map[string]string{}
 		for _, file := range files {
-			res := porcupine.CheckEventsTimeout(model, parse(file), *timeout)
-			out.Verdicts[file] = map[porcupine.CheckResult]string{porcupine.Ok: "ok", porcupine.Illegal: "illegal", porcupine.Unknown: "unknown"}[res]
+			verdicts[file] = names[porcupine.CheckEventsTimeout(model, parse(file), *timeout)]
 		}
-		out.RunsMs = append(out.RunsMs, float64(time.Since(started).Microseconds())/1000)
-	}
-	if err := json.NewEncoder(os.Stdout).Encode(out); err != nil {
-		panic(err)
+		if err := out.Encode(run{Ms: float64(time.Since(started).Microseconds()) / 1000, Verdicts: verdicts}); err != nil {
+			panic(err)
+		}
 	}
 }
