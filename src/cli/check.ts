@@ -3,6 +3,7 @@ import path from 'node:path';
 import { check } from '../checker/index.ts';
 import { describeViolation } from '../checker/describe.ts';
 import type { CheckResult } from '../checker/types.ts';
+import type { History } from '../history/types.ts';
 import { detectFormat, FORMATS, FormatError, isHistoryFormat, ModelChoiceError, readHistory } from '../ingest/index.ts';
 import { checkableModel, checkableModels } from '../model/checkable.ts';
 import { writeCheckFolder } from '../report/check-folder.ts';
@@ -78,7 +79,7 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
 export interface CheckedHistory {
   readonly format: string;
   readonly model: string;
-  readonly history: ReturnType<typeof readHistory>['history'];
+  readonly history: History;
   readonly result: CheckResult;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Histories recorded elsewhere, coming in: a file in one of FORMATS read into chaoslua's History,
- * ready for the checker. Pure apart from nothing: the caller reads the file and passes its text.
+ * ready for the checker. No I/O: the caller reads the file and passes its text, so errors can name it.
  */
 import type { History, OpRecord } from '../history/types.ts';
 import { checkableModel, checkableModels, isCheckableModel, type CheckableModelName } from '../model/checkable.ts';
