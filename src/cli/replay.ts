@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { check } from '../checker/index.ts';
 import type { CheckResult } from '../checker/types.ts';
 import { startCluster } from '../cluster/select.ts';
-import { models } from '../model/index.ts';
+import { checkableModels, models } from '../model/index.ts';
 import { readCounterexample, type Counterexample } from '../report/counterexample.ts';
 import { passes } from '../runner/chaos.ts';
 import { runSchedule } from '../runner/run.ts';
@@ -47,7 +47,9 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     throw new UsageError(`replay: ${(error as Error).message}`);
   }
   const reruns = intFlag('replay', 'reruns', values.reruns, 3, 1, 1000);
-  const model = models[ce.pattern] as Parameters<typeof check>[1];
+  // A counterexample written by `chaoslua check` may name a generic model (register, kv).
+  const model = checkableModels[ce.pattern as keyof typeof checkableModels] as Parameters<typeof check>[1];
+  if (model === undefined) throw new UsageError(`replay: unknown pattern '${ce.pattern}' in the counterexample`);
   const recheck = check(ce.history, model);
   const recorded = ce.result.verdict;
   const lines = [`re-check of the recorded history: ${recheck.verdict} (recorded: ${recorded})${recheck.verdict === recorded ? '' : ' — DIFFERS'}`];

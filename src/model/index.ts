@@ -16,3 +16,9 @@ export { replyText } from './reply.ts';
 /** Every reference model, by the name subjects and the CLI use. */
 export const models = { idempotency, lock, ratelimit } as const;
 export type ModelName = keyof typeof models;
+export type { RegisterInput, RegisterOutput, RegisterState, RegisterValue } from './register.ts';
+export type { KvInput, KvOutput, KvState } from './kv.ts';
+export { register } from './register.ts';
+export { kv } from './kv.ts';
+export { checkableModels, checkableModel, isCheckableModel } from './checkable.ts';
+export type { CheckableModelName } from './checkable.ts';

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
-/** reports/<stamp>-<command>-<seed>/: one folder per run holds everything the run produced. */
-export function createRunFolder(root: string, command: string, seed: number): string {
+/** reports/<stamp>-<command>-<seed>/ (check: <stamp>-check-<model>/): one folder per run holds everything the run produced. */
+export function createRunFolder(root: string, command: string, seed: number | string): string {
   const stamp = new Date().toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
   let dir = path.join(root, `${stamp}-${command}-${seed}`);
   for (let n = 2; fs.existsSync(dir); n++) dir = path.join(root, `${stamp}-${command}-${seed}-${n}`);

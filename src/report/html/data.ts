@@ -38,6 +38,8 @@ export interface RunSummary {
   readonly findings?: readonly string[];
   readonly redisVersion?: string;
   readonly topology?: string;
+  /** `chaoslua check`: the file judged and its format, so the page can name the command that re-checks it. */
+  readonly checked?: { readonly file: string; readonly format: string };
 }
 
 export interface ReportData {

@@ -10,6 +10,8 @@ export function verdictOf(data: ReportData): 'PASSED' | 'FAILED' {
 const sh = (word: string) => (/^[\w./:@=,+-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
 export function replayCommand(data: ReportData): { label: string; command: string } {
+  const checked = data.result.checked;
+  if (checked) return { label: 're-check', command: `chaoslua check ${sh(checked.file)} --model ${data.result.pattern ?? '?'} --format ${checked.format}` };
   if (data.counterexample) return { label: 'replay', command: `chaoslua replay ${sh(`${data.dir}/${COUNTEREXAMPLE_FILE}`)}` };
   const r = data.result;
   const command = r.command ?? 'run';

@@ -3,7 +3,7 @@
  * file), so it opens by double-click and survives being attached to a CI run.
  */
 import { defaultCheckOptions } from '../../checker/options.ts';
-import { models, type ModelName } from '../../model/index.ts';
+import { checkableModels, type CheckableModelName } from '../../model/checkable.ts';
 import type { Model } from '../../model/types.ts';
 import { coverage } from '../coverage.ts';
 import { renderCoverage } from './coverage-view.ts';
@@ -20,7 +20,7 @@ import { renderViolations } from './violations.ts';
 type AnyModel = Model<unknown, unknown, unknown>;
 
 export function modelFor(pattern: string | undefined): AnyModel | undefined {
-  return pattern !== undefined && pattern in models ? (models[pattern as ModelName] as unknown as AnyModel) : undefined;
+  return pattern !== undefined && Object.hasOwn(checkableModels, pattern) ? (checkableModels[pattern as CheckableModelName] as unknown as AnyModel) : undefined;
 }
 
 export function renderReport(data: ReportData): string {

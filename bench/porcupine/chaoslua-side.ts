@@ -1,0 +1,32 @@
+/**
+ * chaoslua's side of bench/porcupine.ts, in a child process so the bench can stop it at a time
+ * limit: reads and checks every file as `chaoslua check` does (src/ingest, then the checker), once
+ * per run, and prints one JSON line per run as it finishes.
+ *   npx tsx bench/porcupine/chaoslua-side.ts --format F --runs N [--minimise] FILE...
+ */
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import { check } from '../../src/checker/index.ts';
+import { isHistoryFormat, readHistory } from '../../src/ingest/index.ts';
+import { checkableModel } from '../../src/model/checkable.ts';
+
+const { values, positionals } = parseArgs({
+  options: { format: { type: 'string' }, runs: { type: 'string', default: '5' }, minimise: { type: 'boolean', default: false } },
+  allowPositionals: true,
+});
+const format = values.format ?? '';
+if (!isHistoryFormat(format)) throw new Error(`--format must name a history format, got ${format}`);
+const runs = Number(values.runs);
+
+for (let run = 0; run < runs; run++) {
+  const started = performance.now();
+  const verdicts: Record<string, string> = {};
+  let states = 0;
+  for (const file of positionals) {
+    const { history, model } = readHistory(file, fs.readFileSync(file, 'utf8'), format);
+    const result = check(history, checkableModel(model), { minimise: values.minimise });
+    verdicts[file] = result.verdict;
+    states += result.stats.statesExplored;
+  }
+  process.stdout.write(JSON.stringify({ ms: performance.now() - started, verdicts, states }) + '\n');
+}

@@ -1,0 +1,24 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { main } from '../../../src/cli/main.ts';
+import type { Io } from '../../../src/cli/io.ts';
+
+export const FIXTURES = path.join(import.meta.dirname, 'fixtures', 'porcupine');
+
+/** Runs the CLI in-process and keeps what it printed. */
+export async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const io = { stdout: { write: (s: string) => ((stdout += s), true) }, stderr: { write: (s: string) => ((stderr += s), true) } } as unknown as Io;
+  const code = await main(argv, io);
+  return { code, stdout, stderr };
+}
+
+/** A file in a fresh temporary folder holding `text`. */
+export function tempFile(name: string, text: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-ingest-'));
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, text);
+  return file;
+}
