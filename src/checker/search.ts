@@ -82,6 +82,10 @@ export function searchKey<S, I, O>(
   }
   next[last] = -1;
 
+  /** Entry -> the expiry entry of the lease it may set, or -1. */
+  const expiryOf = new Int32Array(n).fill(-1);
+  for (let e = 0; e < n; e++) if (kind[e] === EXPIRE) expiryOf[ref[e]] = e;
+
   const words = new Uint16Array(Math.max(1, Math.ceil(n / 16)));
   const failed = new FailedConfigurations();
   const zobrist = zobristKeys(n);
@@ -156,6 +160,7 @@ export function searchKey<S, I, O>(
     sp++;
     state = newState;
     lift(i);
+    if (returnAt[i] === Infinity) unboundedLeft--;
     if (kind[i] === REAL) {
       realDepth++;
       if (returnAt[i] !== Infinity) mandatoryLeft--;
@@ -169,6 +174,7 @@ export function searchKey<S, I, O>(
     const i = stackEntry[sp];
     flip(i);
     unlift(i);
+    if (returnAt[i] === Infinity) unboundedLeft++;
     state = stackState[sp];
     if (relaxed) lineage = stackLineage[sp];
     if (kind[i] === REAL) {
@@ -189,13 +195,28 @@ export function searchKey<S, I, O>(
       pop();
       return false;
     }
+    if (returnAt[i] === Infinity && returnsToEarlierState()) {
+      pop();
+      return false;
+    }
     explored++;
+    lazy = false;
     return true;
   };
 
   /** The list node the scan is at; for a fault entry resumed after backtracking, its next alternative. */
   let node = next[HEAD];
   let choiceFrom = 0;
+  /**
+   * Which pass of the scan: first the entries with a completion bound, then (lazy) the optional
+   * ones without (info ops, their second executions and their expiries), which stay candidates for
+   * the rest of the search. Trying them only when nothing bounded gets further leaves them out of
+   * the way of the operations that must be explained; every child is still tried, so the order
+   * changes how soon a linearization is found, never whether it is.
+   */
+  let lazy = false;
+  let unboundedLeft = 0;
+  for (let e = 0; e < n; e++) if (returnAt[e] === Infinity) unboundedLeft++;
 
   /** Undo entries until one leaves an alternative; false when none does. Every undone configuration failed. */
   const backtrack = (): boolean => {
@@ -212,6 +233,7 @@ export function searchKey<S, I, O>(
         node = next[2 * i];
         choiceFrom = 0;
       }
+      lazy = returnAt[i] === Infinity;
       return true;
     }
   };
@@ -256,6 +278,11 @@ export function searchKey<S, I, O>(
       else stuck = true;
     } else if ((node & 1) === 1) {
       const i = node >> 1;
+      if (!lazy && unboundedLeft > 0) {
+        lazy = true;
+        node = next[HEAD];
+        continue;
+      }
       if (kind[i] === REAL) {
         if (realDepth > bestDepth) {
           bestDepth = realDepth;
@@ -264,6 +291,8 @@ export function searchKey<S, I, O>(
         rememberStuckState(ref[i]);
       }
       stuck = true;
+    } else if ((returnAt[node >> 1] === Infinity) !== lazy) {
+      node = next[node];
     } else {
       const i = node >> 1;
       const entryKind = kind[i];
@@ -301,6 +330,47 @@ export function searchKey<S, I, O>(
       }
     }
     if (stuck && !backtrack()) return { verdict: 'illegal', explored, stuck: stuckPoint() };
+  }
+
+  /**
+   * Has the run of entries just placed led back to the state of a configuration earlier on this
+   * path, without placing anything the history requires? Then every continuation from here also
+   * works from there: the run's optional entries (info ops, their second executions, expiries of
+   * their leases; no completion bound) are unplaced there, but their return nodes lie at the end of
+   * the list and block nothing, and its expiries of other leases are no-ops there that can be placed
+   * first. So a shortest linearization (fewest entries other than expiries) never makes such a
+   * detour, and pruning it loses nothing. That length is a function of the linearized set, not of
+   * the path that reached it, so a configuration that failed because a detour below it was pruned
+   * may still be cached: if it led to a shortest linearization, so would the earlier configuration,
+   * with fewer entries, and that one is never pruned or cached as failed. Without this, a lease taken and run out by an info acquire
+   * is a detour back to "absent", and a dozen identical refused acquires of a polling client
+   * multiplied into every subset of such detours (issue 20).
+   * Conditions, each needed by that argument:
+   * - the run places an op or a second execution (a run of expiries alone may be the no-op expiry
+   *   the earlier configuration is forced to place first, so nothing would be shorter);
+   * - an op it placed has its expiry placed too, since from the earlier configuration that expiry
+   *   could not follow;
+   * - an entry with a completion bound in it is an expiry of a lease not current in the state both
+   *   configurations share (a no-op there);
+   * - no rollback is still to come: the lineage is part of the configuration then, and the expiries
+   *   already placed change what a rollback reaches.
+   */
+  function returnsToEarlierState(): boolean {
+    if (relaxed && faultsLeft > 0) return false;
+    const currentTag = model.leaseTag(state);
+    let hash: string | undefined;
+    let placesAnOp = false;
+    for (let s = sp - 1; s >= 0; s--) {
+      const e = stackEntry[s];
+      if (returnAt[e] !== Infinity && (kind[e] !== EXPIRE || tag[e] === currentTag)) return false;
+      if (expiryOf[e] !== -1 && !isSet(expiryOf[e])) return false;
+      placesAnOp ||= kind[e] !== EXPIRE;
+      const earlier = stackState[s];
+      if (placesAnOp && (earlier === state || model.hashState(earlier) === (hash ??= model.hashState(state)))) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
