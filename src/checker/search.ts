@@ -33,11 +33,18 @@ export interface Rollback<S> {
 export interface SearchOutcome<S> {
   readonly verdict: 'ok' | 'illegal' | 'unknown';
   readonly explored: number;
+  /** Failed-configuration cache: linearized sets compared in lookups. */
+  readonly cacheComparisons: number;
   /** Deepest point the search could not get past (illegal, and unknown when one was seen). */
   readonly stuck?: StuckPoint<S>;
   /** Relaxed mode, ok: the rollbacks the explaining linearization used. */
   readonly rollbacks?: readonly Rollback<S>[];
+  /** Unknown: which budget ran out. */
+  readonly exhausted?: 'states' | 'time';
 }
+
+/** States between two readings of the clock: reading it on every step would cost more than the step. */
+const CLOCK_EVERY = 256;
 
 /** The states of the key along the current path, newest first: a promoted replica holds a prefix of them. */
 interface Lineage<S> {
@@ -69,6 +76,8 @@ export function searchKey<S, I, O>(
   problem: KeyProblem<S, I, O>,
   budget: number,
   relaxed: boolean,
+  /** performance.now() instant after which the search gives up as unknown. */
+  deadline = Infinity,
 ): SearchOutcome<S> {
   const { model, ops, n, kind, ref, tag, returnAt } = problem;
   const HEAD = 2 * n;
@@ -215,6 +224,7 @@ export function searchKey<S, I, O>(
    * changes how soon a linearization is found, never whether it is.
    */
   let lazy = false;
+  let nextClockReading = deadline === Infinity ? Infinity : CLOCK_EVERY;
   let unboundedLeft = 0;
   for (let e = 0; e < n; e++) if (returnAt[e] === Infinity) unboundedLeft++;
 
@@ -267,9 +277,15 @@ export function searchKey<S, I, O>(
     if (mandatoryLeft === 0) {
       // What is left (info ops, expiries, faults) always steps successfully, so it can be
       // appended in order of completion bound: the history is linearizable.
-      return { verdict: 'ok', explored, rollbacks: relaxed ? rollbacksOnStack() : undefined };
+      return { verdict: 'ok', explored, cacheComparisons: failed.comparisons, rollbacks: relaxed ? rollbacksOnStack() : undefined };
     }
-    if (explored > budget) return { verdict: 'unknown', explored, stuck: stuckPoint() };
+    if (explored > budget) return { verdict: 'unknown', explored, cacheComparisons: failed.comparisons, stuck: stuckPoint(), exhausted: 'states' };
+    if (explored >= nextClockReading) {
+      nextClockReading = explored + CLOCK_EVERY;
+      if (performance.now() > deadline) {
+        return { verdict: 'unknown', explored, cacheComparisons: failed.comparisons, stuck: stuckPoint(), exhausted: 'time' };
+      }
+    }
     let stuck = false;
     if ((node & 1) === 1 && kind[node >> 1] === GHOST) {
       // The ghost's window closed without it taking effect: place it as a no-op. Its taking effect
@@ -329,7 +345,7 @@ export function searchKey<S, I, O>(
         node = entered ? next[HEAD] : next[node];
       }
     }
-    if (stuck && !backtrack()) return { verdict: 'illegal', explored, stuck: stuckPoint() };
+    if (stuck && !backtrack()) return { verdict: 'illegal', explored, cacheComparisons: failed.comparisons, stuck: stuckPoint() };
   }
 
   /**
@@ -411,28 +427,38 @@ export function searchKey<S, I, O>(
 }
 
 /**
- * Configurations known to fail: (linearized set, state key). Keyed first by the set's Zobrist hash;
- * the exact set is compared too, so a hash collision can never prune a live configuration.
+ * Configurations known to fail: (linearized set, state key). Keyed first by the set's Zobrist hash,
+ * then by the state key, so that a lookup compares only sets that also share the state: with a
+ * model whose every order gives a different state (appends), one set may fail in thousands of
+ * states, and a bucket per set made each lookup compare long state strings one by one (Porcupine
+ * fixed the same by folding the state's hash into its cache key). The exact set is compared too,
+ * so a hash collision can never prune a live configuration.
  */
 class FailedConfigurations {
-  private readonly byBits = new Map<number, { bits: Uint16Array; stateKey: string }[]>();
+  private readonly byBits = new Map<number, Map<string, Uint16Array[]>>();
+  /** Sets compared in lookups: what the cache costs beyond its two map reads. */
+  comparisons = 0;
 
   mayHold(bitsHash: number): boolean {
     return this.byBits.size > 0 && this.byBits.has(bitsHash);
   }
 
   holds(bitsHash: number, bits: Uint16Array, stateKey: string): boolean {
-    const bucket = this.byBits.get(bitsHash);
-    if (bucket === undefined) return false;
-    for (const entry of bucket) if (entry.stateKey === stateKey && sameBits(entry.bits, bits)) return true;
+    const sets = this.byBits.get(bitsHash)?.get(stateKey);
+    if (sets === undefined) return false;
+    for (const set of sets) {
+      this.comparisons++;
+      if (sameBits(set, bits)) return true;
+    }
     return false;
   }
 
   add(bitsHash: number, bits: Uint16Array, stateKey: string): void {
-    const entry = { bits: bits.slice(), stateKey };
-    const bucket = this.byBits.get(bitsHash);
-    if (bucket === undefined) this.byBits.set(bitsHash, [entry]);
-    else bucket.push(entry);
+    let byState = this.byBits.get(bitsHash);
+    if (byState === undefined) this.byBits.set(bitsHash, (byState = new Map()));
+    const sets = byState.get(stateKey);
+    if (sets === undefined) byState.set(stateKey, [bits.slice()]);
+    else sets.push(bits.slice());
   }
 }
 
