@@ -120,7 +120,7 @@ export function checkKey<S, I, O>(
   };
 }
 
-/** Which budget ran out, in the words a reader of the verdict needs: "key k9 undecided after 10 s (812,004 states)". */
+/** Which budget ran out, in the words a reader of the verdict needs: "key k9 undecided after 10 s (time budget, 812,004 states)". */
 function undecided(key: string, outcome: { explored: number; exhausted?: 'states' | 'time' }, options: ResolvedCheckOptions): string {
   const states = `${outcome.explored.toLocaleString('en-US')} states`;
   return outcome.exhausted === 'time'
