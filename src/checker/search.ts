@@ -79,7 +79,7 @@ export function searchKey<S, I, O>(
   /** performance.now() instant after which the search gives up as unknown. */
   deadline = Infinity,
 ): SearchOutcome<S> {
-  const { model, ops, n, kind, ref, tag, returnAt } = problem;
+  const { model, ops, n, kind, ref, tag, callAt, returnAt } = problem;
   const HEAD = 2 * n;
   const next = new Int32Array(2 * n + 1);
   const prev = new Int32Array(2 * n + 1);
@@ -94,6 +94,7 @@ export function searchKey<S, I, O>(
   /** Entry -> the expiry entry of the lease it may set, or -1. */
   const expiryOf = new Int32Array(n).fill(-1);
   for (let e = 0; e < n; e++) if (kind[e] === EXPIRE) expiryOf[ref[e]] = e;
+  const twinBefore = earlierTwins(problem);
 
   const words = new Uint16Array(Math.max(1, Math.ceil(n / 16)));
   const failed = new FailedConfigurations();
@@ -312,7 +313,13 @@ export function searchKey<S, I, O>(
     } else {
       const i = node >> 1;
       const entryKind = kind[i];
-      if (entryKind === REAL) {
+      if (entryKind === REAL && twinBefore[i] !== -1 && twinStandsIn(i)) {
+        node = next[node];
+      } else if (entryKind === GHOST && returnAt[i] === Infinity && !isSet(ref[i])) {
+        // An info op's second execution is the op itself again (same input, window and lease tag):
+        // it can always be the second of the two to be placed.
+        node = next[node];
+      } else if (entryKind === REAL) {
         const op = ops[ref[i]];
         const step = model.step(state, op.input, op.id);
         const explained = op.outcome !== 'ok' || model.outputMatches(step.output, op.output);
@@ -387,6 +394,31 @@ export function searchKey<S, I, O>(
       }
     }
     return false;
+  }
+
+  /**
+   * Identical info ops (same input, no completion bound, both with or both without a second
+   * execution) differ only in when they may start and in their lease tag. If an earlier one is
+   * unplaced, and this one's lease could already run out here, every linearization that places this
+   * one here also works with the two swapped from here on: the earlier one can go wherever this
+   * one can, and this one wherever the other went, its lease's expiry included, since all of its
+   * windows are open already. Lease tags are identities, which models only compare, so the swap
+   * gives the same states up to the tags' names and the same answers. So only the earliest unplaced
+   * one of such a set is tried: a polling client's dozen refused acquires are one choice, not twelve.
+   */
+  function twinStandsIn(b: number): boolean {
+    let a = twinBefore[b];
+    while (a !== -1 && isSet(a)) a = twinBefore[a];
+    if (a === -1) return false;
+    const expiry = expiryOf[b];
+    return expiry === -1 || callAt[expiry] <= frontier();
+  }
+
+  /** The time of the first return node in the list: no entry called later can be placed yet. */
+  function frontier(): number {
+    let at = next[HEAD];
+    while (at !== -1 && (at & 1) === 0) at = next[at];
+    return at === -1 ? Infinity : returnAt[at >> 1];
   }
 
   /**
@@ -465,6 +497,30 @@ class FailedConfigurations {
 function sameBits(a: Uint16Array, b: Uint16Array): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/**
+ * Info op entry -> the info op just before it (by invocation) with the same input and the same
+ * second-execution status, or -1. Ops with a completion bound have none: their answers differ.
+ */
+function earlierTwins(problem: KeyProblem<unknown, unknown, unknown>): Int32Array {
+  const { n, kind, ref, ops, callAt, returnAt } = problem;
+  const hasGhost = new Uint8Array(n);
+  for (let e = 0; e < n; e++) if (kind[e] === GHOST) hasGhost[ref[e]] = 1;
+  const sets = new Map<string, number[]>();
+  for (let e = 0; e < n; e++) {
+    if (kind[e] !== REAL || returnAt[e] !== Infinity) continue;
+    const like = `${hasGhost[e]}${JSON.stringify(ops[ref[e]].input)}`;
+    const set = sets.get(like);
+    if (set === undefined) sets.set(like, [e]);
+    else set.push(e);
+  }
+  const before = new Int32Array(n).fill(-1);
+  for (const set of sets.values()) {
+    set.sort((a, b) => callAt[a] - callAt[b] || a - b);
+    for (let k = 1; k < set.length; k++) before[set[k]] = set[k - 1];
+  }
+  return before;
 }
 
 /** Fixed pseudo-random 32-bit keys (xorshift32), one per entry: the same problem hashes the same way. */
