@@ -17,6 +17,8 @@ export interface ReferenceChaosRun {
   readonly shrinkRuns?: number;
   readonly timeLimitMs?: number;
   readonly check?: CheckOptions;
+  /** Called after every run with its history (the soak re-checks it to count states per key). */
+  readonly onRun?: ChaosContext['onRun'];
 }
 
 /**
@@ -28,7 +30,7 @@ export async function referenceChaos(cluster: LocalCluster, run: ReferenceChaosR
   const opened = await luaDirOpener(run.pattern, dir, `lua:${dir}`)(cluster, MAX_CLIENTS);
   try {
     return await chaos(
-      { cluster, subjects: opened.subjects, model: models[run.pattern] as ChaosContext['model'] },
+      { cluster, subjects: opened.subjects, model: models[run.pattern] as ChaosContext['model'], onRun: run.onRun },
       jobChaosOptions({
         pattern: run.pattern,
         runs: run.runs,

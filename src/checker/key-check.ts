@@ -30,13 +30,14 @@ export function checkKey<S, I, O>(
   cuts: readonly FaultRecord[] = [],
 ): KeyCheck<I, O> {
   const base = { key, ops: ops.length };
-  const strict = searchKey(buildKeyProblem(model, ops, options.eps, [], cuts), options.budget, false);
+  const deadline = performance.now() + options.budgetMs;
+  const strict = searchKey(buildKeyProblem(model, ops, options.eps, [], cuts), options.budget, false, deadline);
   let explored = strict.explored;
   if (strict.verdict === 'ok') {
     return { verdict: { ...base, verdict: 'ok', statesExplored: explored }, explored, minimiseExplored: 0 };
   }
   if (strict.verdict === 'unknown') {
-    const note = `search budget of ${options.budget} states ran out before the key was shown linearizable or not`;
+    const note = `${undecided(key, strict, options)} before the key was shown linearizable or not`;
     return { verdict: { ...base, verdict: 'unknown', statesExplored: explored, note }, explored, minimiseExplored: 0 };
   }
 
@@ -46,7 +47,7 @@ export function checkKey<S, I, O>(
 
   const faults = faultsThatCanMatter(ops, lossyFaults);
   if (faults.length > 0) {
-    const relaxed = searchKey(buildKeyProblem(model, ops, options.eps, faults, cuts), options.budget, true);
+    const relaxed = searchKey(buildKeyProblem(model, ops, options.eps, faults, cuts), options.budget, true, deadline);
     explored += relaxed.explored;
     if (relaxed.verdict === 'ok') {
       const rollbacks = relaxed.rollbacks ?? [];
@@ -68,7 +69,7 @@ export function checkKey<S, I, O>(
     }
     if (relaxed.verdict === 'unknown') {
       const note =
-        `illegal as recorded (${classified.invariant}); the search budget ran out before lossy faults ` +
+        `illegal as recorded (${classified.invariant}); ${undecided(key, relaxed, options)} before lossy faults ` +
         `${faults.map((f) => f.id).join(', ')} were shown to explain it or not`;
       return {
         verdict: { ...base, verdict: 'unknown', statesExplored: explored, note, ...located },
@@ -117,6 +118,18 @@ export function checkKey<S, I, O>(
     explored,
     minimiseExplored: minimised.explored,
   };
+}
+
+/** Which budget ran out, in the words a reader of the verdict needs: "key k9 undecided after 10 s (time budget, 812,004 states)". */
+function undecided(key: string, outcome: { explored: number; exhausted?: 'states' | 'time' }, options: ResolvedCheckOptions): string {
+  const states = `${outcome.explored.toLocaleString('en-US')} states`;
+  return outcome.exhausted === 'time'
+    ? `key ${key} undecided after ${seconds(options.budgetMs)} (time budget, ${states})`
+    : `key ${key} undecided after ${states} (state budget of ${options.budget.toLocaleString('en-US')})`;
+}
+
+function seconds(ms: number): string {
+  return ms >= 1000 ? `${+(ms / 1000).toFixed(1)} s` : `${ms} ms`;
 }
 
 /**

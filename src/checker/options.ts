@@ -3,6 +3,7 @@ import type { CheckOptions, ResolvedCheckOptions } from './types.ts';
 export const defaultCheckOptions: ResolvedCheckOptions = Object.freeze({
   eps: 25,
   budget: 500_000,
+  budgetMs: Infinity,
   minimise: true,
   minimiseBudget: 200_000,
 });
@@ -24,6 +25,9 @@ export function resolveCheckOptions(options: CheckOptions = {}): ResolvedCheckOp
     throw new RangeError(`check option "eps" must be a finite number of ms >= 0, got ${String(resolved.eps)}`);
   }
   requirePositiveInteger('budget', resolved.budget);
+  if (typeof resolved.budgetMs !== 'number' || Number.isNaN(resolved.budgetMs) || resolved.budgetMs <= 0) {
+    throw new RangeError(`check option "budgetMs" must be a number of ms > 0 (Infinity for none), got ${String(resolved.budgetMs)}`);
+  }
   requirePositiveInteger('minimiseBudget', resolved.minimiseBudget);
   if (typeof resolved.minimise !== 'boolean') {
     throw new TypeError(`check option "minimise" must be a boolean, got ${String(resolved.minimise)}`);

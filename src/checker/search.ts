@@ -33,11 +33,18 @@ export interface Rollback<S> {
 export interface SearchOutcome<S> {
   readonly verdict: 'ok' | 'illegal' | 'unknown';
   readonly explored: number;
+  /** Failed-configuration cache: linearized sets compared in lookups. */
+  readonly cacheComparisons: number;
   /** Deepest point the search could not get past (illegal, and unknown when one was seen). */
   readonly stuck?: StuckPoint<S>;
   /** Relaxed mode, ok: the rollbacks the explaining linearization used. */
   readonly rollbacks?: readonly Rollback<S>[];
+  /** Unknown: which budget ran out. */
+  readonly exhausted?: 'states' | 'time';
 }
+
+/** States between two readings of the clock: reading it on every step would cost more than the step. */
+const CLOCK_EVERY = 256;
 
 /** The states of the key along the current path, newest first: a promoted replica holds a prefix of them. */
 interface Lineage<S> {
@@ -69,8 +76,10 @@ export function searchKey<S, I, O>(
   problem: KeyProblem<S, I, O>,
   budget: number,
   relaxed: boolean,
+  /** performance.now() instant after which the search gives up as unknown. */
+  deadline = Infinity,
 ): SearchOutcome<S> {
-  const { model, ops, n, kind, ref, tag, returnAt } = problem;
+  const { model, ops, n, kind, ref, tag, callAt, returnAt } = problem;
   const HEAD = 2 * n;
   const next = new Int32Array(2 * n + 1);
   const prev = new Int32Array(2 * n + 1);
@@ -81,6 +90,11 @@ export function searchKey<S, I, O>(
     last = node;
   }
   next[last] = -1;
+
+  /** Entry -> the expiry entry of the lease it may set, or -1. */
+  const expiryOf = new Int32Array(n).fill(-1);
+  for (let e = 0; e < n; e++) if (kind[e] === EXPIRE) expiryOf[ref[e]] = e;
+  const twinBefore = earlierTwins(problem);
 
   const words = new Uint16Array(Math.max(1, Math.ceil(n / 16)));
   const failed = new FailedConfigurations();
@@ -156,6 +170,7 @@ export function searchKey<S, I, O>(
     sp++;
     state = newState;
     lift(i);
+    if (returnAt[i] === Infinity) unboundedLeft--;
     if (kind[i] === REAL) {
       realDepth++;
       if (returnAt[i] !== Infinity) mandatoryLeft--;
@@ -169,6 +184,7 @@ export function searchKey<S, I, O>(
     const i = stackEntry[sp];
     flip(i);
     unlift(i);
+    if (returnAt[i] === Infinity) unboundedLeft++;
     state = stackState[sp];
     if (relaxed) lineage = stackLineage[sp];
     if (kind[i] === REAL) {
@@ -189,13 +205,29 @@ export function searchKey<S, I, O>(
       pop();
       return false;
     }
+    if (returnAt[i] === Infinity && returnsToEarlierState()) {
+      pop();
+      return false;
+    }
     explored++;
+    lazy = false;
     return true;
   };
 
   /** The list node the scan is at; for a fault entry resumed after backtracking, its next alternative. */
   let node = next[HEAD];
   let choiceFrom = 0;
+  /**
+   * Which pass of the scan: first the entries with a completion bound, then (lazy) the optional
+   * ones without (info ops, their second executions and their expiries), which stay candidates for
+   * the rest of the search. Trying them only when nothing bounded gets further leaves them out of
+   * the way of the operations that must be explained; every child is still tried, so the order
+   * changes how soon a linearization is found, never whether it is.
+   */
+  let lazy = false;
+  let nextClockReading = deadline === Infinity ? Infinity : CLOCK_EVERY;
+  let unboundedLeft = 0;
+  for (let e = 0; e < n; e++) if (returnAt[e] === Infinity) unboundedLeft++;
 
   /** Undo entries until one leaves an alternative; false when none does. Every undone configuration failed. */
   const backtrack = (): boolean => {
@@ -212,6 +244,7 @@ export function searchKey<S, I, O>(
         node = next[2 * i];
         choiceFrom = 0;
       }
+      lazy = returnAt[i] === Infinity;
       return true;
     }
   };
@@ -245,9 +278,15 @@ export function searchKey<S, I, O>(
     if (mandatoryLeft === 0) {
       // What is left (info ops, expiries, faults) always steps successfully, so it can be
       // appended in order of completion bound: the history is linearizable.
-      return { verdict: 'ok', explored, rollbacks: relaxed ? rollbacksOnStack() : undefined };
+      return { verdict: 'ok', explored, cacheComparisons: failed.comparisons, rollbacks: relaxed ? rollbacksOnStack() : undefined };
     }
-    if (explored > budget) return { verdict: 'unknown', explored, stuck: stuckPoint() };
+    if (explored > budget) return { verdict: 'unknown', explored, cacheComparisons: failed.comparisons, stuck: stuckPoint(), exhausted: 'states' };
+    if (explored >= nextClockReading) {
+      nextClockReading = explored + CLOCK_EVERY;
+      if (performance.now() > deadline) {
+        return { verdict: 'unknown', explored, cacheComparisons: failed.comparisons, stuck: stuckPoint(), exhausted: 'time' };
+      }
+    }
     let stuck = false;
     if ((node & 1) === 1 && kind[node >> 1] === GHOST) {
       // The ghost's window closed without it taking effect: place it as a no-op. Its taking effect
@@ -256,6 +295,11 @@ export function searchKey<S, I, O>(
       else stuck = true;
     } else if ((node & 1) === 1) {
       const i = node >> 1;
+      if (!lazy && unboundedLeft > 0) {
+        lazy = true;
+        node = next[HEAD];
+        continue;
+      }
       if (kind[i] === REAL) {
         if (realDepth > bestDepth) {
           bestDepth = realDepth;
@@ -264,10 +308,18 @@ export function searchKey<S, I, O>(
         rememberStuckState(ref[i]);
       }
       stuck = true;
+    } else if ((returnAt[node >> 1] === Infinity) !== lazy) {
+      node = next[node];
     } else {
       const i = node >> 1;
       const entryKind = kind[i];
-      if (entryKind === REAL) {
+      if (entryKind === REAL && twinBefore[i] !== -1 && twinStandsIn(i)) {
+        node = next[node];
+      } else if (entryKind === GHOST && returnAt[i] === Infinity && !isSet(ref[i])) {
+        // An info op's second execution is the op itself again (same input, window and lease tag):
+        // it can always be the second of the two to be placed.
+        node = next[node];
+      } else if (entryKind === REAL) {
         const op = ops[ref[i]];
         const step = model.step(state, op.input, op.id);
         const explained = op.outcome !== 'ok' || model.outputMatches(step.output, op.output);
@@ -300,7 +352,73 @@ export function searchKey<S, I, O>(
         node = entered ? next[HEAD] : next[node];
       }
     }
-    if (stuck && !backtrack()) return { verdict: 'illegal', explored, stuck: stuckPoint() };
+    if (stuck && !backtrack()) return { verdict: 'illegal', explored, cacheComparisons: failed.comparisons, stuck: stuckPoint() };
+  }
+
+  /**
+   * Has the run of entries just placed led back to the state of a configuration earlier on this
+   * path, without placing anything the history requires? Then every continuation from here also
+   * works from there: the run's optional entries (info ops, their second executions, expiries of
+   * their leases; no completion bound) are unplaced there, but their return nodes lie at the end of
+   * the list and block nothing, and its expiries of other leases are no-ops there that can be placed
+   * first. So a shortest linearization (fewest entries other than expiries) never makes such a
+   * detour, and pruning it loses nothing. That length is a function of the linearized set, not of
+   * the path that reached it, so a configuration that failed because a detour below it was pruned
+   * may still be cached: if it led to a shortest linearization, so would the earlier configuration,
+   * with fewer entries, and that one is never pruned or cached as failed. Without this, a lease taken and run out by an info acquire
+   * is a detour back to "absent", and a dozen identical refused acquires of a polling client
+   * multiplied into every subset of such detours (issue 20).
+   * Conditions, each needed by that argument:
+   * - the run places an op or a second execution (a run of expiries alone may be the no-op expiry
+   *   the earlier configuration is forced to place first, so nothing would be shorter);
+   * - an op it placed has its expiry placed too, since from the earlier configuration that expiry
+   *   could not follow;
+   * - an entry with a completion bound in it is an expiry of a lease not current in the state both
+   *   configurations share (a no-op there);
+   * - no rollback is still to come: the lineage is part of the configuration then, and the expiries
+   *   already placed change what a rollback reaches.
+   */
+  function returnsToEarlierState(): boolean {
+    if (relaxed && faultsLeft > 0) return false;
+    const currentTag = model.leaseTag(state);
+    let hash: string | undefined;
+    let placesAnOp = false;
+    for (let s = sp - 1; s >= 0; s--) {
+      const e = stackEntry[s];
+      if (returnAt[e] !== Infinity && (kind[e] !== EXPIRE || tag[e] === currentTag)) return false;
+      if (expiryOf[e] !== -1 && !isSet(expiryOf[e])) return false;
+      placesAnOp ||= kind[e] !== EXPIRE;
+      const earlier = stackState[s];
+      if (placesAnOp && (earlier === state || model.hashState(earlier) === (hash ??= model.hashState(state)))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Identical info ops (same input, no completion bound, both with or both without a second
+   * execution) differ only in when they may start and in their lease tag. If an earlier one is
+   * unplaced, and this one's lease could already run out here, every linearization that places this
+   * one here also works with the two swapped from here on: the earlier one can go wherever this
+   * one can, and this one wherever the other went, its lease's expiry included, since all of its
+   * windows are open already. Lease tags are identities, which models only compare, so the swap
+   * gives the same states up to the tags' names and the same answers. So only the earliest unplaced
+   * one of such a set is tried: a polling client's dozen refused acquires are one choice, not twelve.
+   */
+  function twinStandsIn(b: number): boolean {
+    let a = twinBefore[b];
+    while (a !== -1 && isSet(a)) a = twinBefore[a];
+    if (a === -1) return false;
+    const expiry = expiryOf[b];
+    return expiry === -1 || callAt[expiry] <= frontier();
+  }
+
+  /** The time of the first return node in the list: no entry called later can be placed yet. */
+  function frontier(): number {
+    let at = next[HEAD];
+    while (at !== -1 && (at & 1) === 0) at = next[at];
+    return at === -1 ? Infinity : returnAt[at >> 1];
   }
 
   /**
@@ -341,34 +459,68 @@ export function searchKey<S, I, O>(
 }
 
 /**
- * Configurations known to fail: (linearized set, state key). Keyed first by the set's Zobrist hash;
- * the exact set is compared too, so a hash collision can never prune a live configuration.
+ * Configurations known to fail: (linearized set, state key). Keyed first by the set's Zobrist hash,
+ * then by the state key, so that a lookup compares only sets that also share the state: with a
+ * model whose every order gives a different state (appends), one set may fail in thousands of
+ * states, and a bucket per set made each lookup compare long state strings one by one (Porcupine
+ * fixed the same by folding the state's hash into its cache key). The exact set is compared too,
+ * so a hash collision can never prune a live configuration.
  */
 class FailedConfigurations {
-  private readonly byBits = new Map<number, { bits: Uint16Array; stateKey: string }[]>();
+  private readonly byBits = new Map<number, Map<string, Uint16Array[]>>();
+  /** Sets compared in lookups: what the cache costs beyond its two map reads. */
+  comparisons = 0;
 
   mayHold(bitsHash: number): boolean {
     return this.byBits.size > 0 && this.byBits.has(bitsHash);
   }
 
   holds(bitsHash: number, bits: Uint16Array, stateKey: string): boolean {
-    const bucket = this.byBits.get(bitsHash);
-    if (bucket === undefined) return false;
-    for (const entry of bucket) if (entry.stateKey === stateKey && sameBits(entry.bits, bits)) return true;
+    const sets = this.byBits.get(bitsHash)?.get(stateKey);
+    if (sets === undefined) return false;
+    for (const set of sets) {
+      this.comparisons++;
+      if (sameBits(set, bits)) return true;
+    }
     return false;
   }
 
   add(bitsHash: number, bits: Uint16Array, stateKey: string): void {
-    const entry = { bits: bits.slice(), stateKey };
-    const bucket = this.byBits.get(bitsHash);
-    if (bucket === undefined) this.byBits.set(bitsHash, [entry]);
-    else bucket.push(entry);
+    let byState = this.byBits.get(bitsHash);
+    if (byState === undefined) this.byBits.set(bitsHash, (byState = new Map()));
+    const sets = byState.get(stateKey);
+    if (sets === undefined) byState.set(stateKey, [bits.slice()]);
+    else sets.push(bits.slice());
   }
 }
 
 function sameBits(a: Uint16Array, b: Uint16Array): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+/**
+ * Info op entry -> the info op just before it (by invocation) with the same input and the same
+ * second-execution status, or -1. Ops with a completion bound have none: their answers differ.
+ */
+function earlierTwins(problem: KeyProblem<unknown, unknown, unknown>): Int32Array {
+  const { n, kind, ref, ops, callAt, returnAt } = problem;
+  const hasGhost = new Uint8Array(n);
+  for (let e = 0; e < n; e++) if (kind[e] === GHOST) hasGhost[ref[e]] = 1;
+  const sets = new Map<string, number[]>();
+  for (let e = 0; e < n; e++) {
+    if (kind[e] !== REAL || returnAt[e] !== Infinity) continue;
+    const like = `${hasGhost[e]}${JSON.stringify(ops[ref[e]].input)}`;
+    const set = sets.get(like);
+    if (set === undefined) sets.set(like, [e]);
+    else set.push(e);
+  }
+  const before = new Int32Array(n).fill(-1);
+  for (const set of sets.values()) {
+    set.sort((a, b) => callAt[a] - callAt[b] || a - b);
+    for (let k = 1; k < set.length; k++) before[set[k]] = set[k - 1];
+  }
+  return before;
 }
 
 /** Fixed pseudo-random 32-bit keys (xorshift32), one per entry: the same problem hashes the same way. */

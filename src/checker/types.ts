@@ -9,6 +9,12 @@ export interface CheckOptions {
   readonly eps?: number;
   /** Most search states explored per key before the key's verdict becomes `unknown`. Default 500,000. */
   readonly budget?: number;
+  /**
+   * Most milliseconds one key's search (strict and lossy re-check together) may take before its
+   * verdict becomes `unknown`; Infinity for none. Default Infinity: a verdict that depends on the
+   * machine's speed does not replay, so the state budget stays the reproducible limit.
+   */
+  readonly budgetMs?: number;
   /** Delta-debug each illegal key down to a minimal violating sub-history. Default true. */
   readonly minimise?: boolean;
   /** Search states the minimisation of one key may spend in total. Default 200,000. */

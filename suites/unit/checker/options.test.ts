@@ -9,6 +9,8 @@ describe('check options', () => {
     expect(resolveCheckOptions()).toEqual(defaultCheckOptions);
     expect(resolveCheckOptions({ eps: 3 })).toEqual({ ...defaultCheckOptions, eps: 3 });
     expect(resolveCheckOptions({ eps: undefined })).toEqual(defaultCheckOptions);
+    expect(resolveCheckOptions({ budgetMs: 10_000 }).budgetMs).toBe(10_000);
+    expect(defaultCheckOptions.budgetMs).toBe(Infinity);
   });
 
   it.each([
@@ -18,6 +20,9 @@ describe('check options', () => {
     [{ budget: 0 }, /"budget"/],
     [{ budget: 1.5 }, /"budget"/],
     [{ minimiseBudget: -3 }, /"minimiseBudget"/],
+    [{ budgetMs: 0 }, /"budgetMs"/],
+    [{ budgetMs: Number.NaN }, /"budgetMs"/],
+    [{ budgetMs: '10s' }, /"budgetMs"/],
     [{ minimise: 'yes' }, /"minimise"/],
     [{ epsilon: 25 }, /unknown check option "epsilon"/],
   ])('rejects %j naming the option', (options, message) => {

@@ -1,15 +1,18 @@
 /**
  * A brute-force linearizability oracle for tiny histories: every order the semantics allow, no
- * memoisation, no shortcuts. It restates DESIGN.md's rules independently of src/checker/search.ts
+ * shortcuts (its only memo is exact: the same placed entries, state and lineage give the same answer). It restates DESIGN.md's rules independently of src/checker/search.ts
  * (an op takes effect within its interval, an info op after its invocation or never, a lease runs
  * out inside its eps-widened window after the op that set it, a lossy fault rolls the key back to
- * a state on the current lineage), so the checker's memoisation and pruning can be compared with it.
+ * a state on the current lineage; with faults that cut connections, a refusal overlapping one is
+ * indeterminate and an op overlapping one may also run a second time, with any reply, within the
+ * same window or not at all), so the checker's memoisation and pruning can be compared with it.
  */
 import type { FaultRecord, OpRecord } from '../../../../src/history/types.ts';
 import type { Model } from '../../../../src/model/types.ts';
 
 type Entry<I, O> =
   | { readonly kind: 'op'; readonly op: OpRecord<I, O>; readonly call: number; readonly ret: number }
+  | { readonly kind: 'second-run'; readonly op: OpRecord<I, O>; readonly call: number; readonly ret: number }
   | { readonly kind: 'expire'; readonly parent: number; readonly tag: number; readonly call: number; readonly ret: number }
   | { readonly kind: 'fault'; readonly call: number; readonly ret: number };
 
@@ -18,27 +21,42 @@ export function bruteForceLegal<S, I, O>(
   ops: readonly OpRecord<I, O>[],
   eps: number,
   lossyFaults: readonly FaultRecord[] = [],
+  cuts: readonly FaultRecord[] = [],
 ): boolean {
   const entries: Entry<I, O>[] = [];
-  for (const op of ops) {
+  const touchesCut = (from: number, to: number) => cuts.some((cut) => cut.startedAt <= to && cut.endedAt >= from);
+  for (const recorded of ops) {
+    const op: OpRecord<I, O> =
+      recorded.outcome === 'fail' && touchesCut(recorded.invokedAt, recorded.completedAt) ? { ...recorded, outcome: 'info' } : recorded;
     if (op.outcome === 'fail') continue;
     const ret = op.outcome === 'ok' ? op.completedAt : Infinity;
-    const parent = entries.push({ kind: 'op', op, call: op.invokedAt, ret }) - 1;
-    const ms = model.expiryMs(op.input);
-    if (ms !== undefined) {
-      entries.push({ kind: 'expire', parent, tag: op.id, call: op.invokedAt + ms - eps, ret: ret + ms + eps });
+    const runs: ('op' | 'second-run')[] = touchesCut(op.invokedAt, ret) ? ['op', 'second-run'] : ['op'];
+    for (const kind of runs) {
+      const parent = entries.push({ kind, op, call: op.invokedAt, ret }) - 1;
+      const ms = model.expiryMs(op.input);
+      if (ms !== undefined) {
+        entries.push({ kind: 'expire', parent, tag: op.id, call: op.invokedAt + ms - eps, ret: ret + ms + eps });
+      }
     }
   }
   for (const fault of lossyFaults) entries.push({ kind: 'fault', call: fault.startedAt, ret: fault.endedAt });
   const placed = entries.map(() => false);
   const expiryOf = new Map<number, number>();
   entries.forEach((entry, i) => {
-    if (entry.kind === 'expire') expiryOf.set(entry.tag, i);
+    // A second run shares its op's id and so its lease tag: the op's own expiry is the one a rollback consults.
+    if (entry.kind === 'expire' && !expiryOf.has(entry.tag)) expiryOf.set(entry.tag, i);
   });
 
+  const known = new Map<string, boolean>();
   const search = (state: S, lineage: readonly S[]): boolean => {
+    const configuration = `${placed.map((p) => (p ? 1 : 0)).join('')}|${lineage.map((s) => model.hashState(s)).join('|')}|${model.hashState(state)}`;
+    let answer = known.get(configuration);
+    if (answer === undefined) known.set(configuration, (answer = explore(state, lineage)));
+    return answer;
+  };
+  const explore = (state: S, lineage: readonly S[]): boolean => {
     const open = entries.flatMap((entry, i) => (placed[i] ? [] : [{ entry, i }]));
-    if (open.every(({ entry }) => entry.ret === Infinity)) return true;
+    if (open.every(({ entry }) => entry.ret === Infinity || entry.kind === 'second-run')) return true;
     const deadline = Math.min(...open.map(({ entry }) => entry.ret));
     for (const { entry, i } of open) {
       if (entry.call > deadline) continue;
@@ -61,6 +79,11 @@ export function bruteForceLegal<S, I, O>(
       const step = model.step(state, entry.op.input, entry.op.id);
       if (entry.op.outcome === 'ok' && !model.outputMatches(step.output, entry.op.output)) return [];
       return [[step.state, extend(lineage, step.state)]];
+    }
+    if (entry.kind === 'second-run') {
+      // It ran again (only the last reply is seen, so any output), or it did not.
+      const step = model.step(state, entry.op.input, entry.op.id);
+      return [[step.state, extend(lineage, step.state)], [state, lineage]];
     }
     if (entry.kind === 'expire') {
       const next = model.expire(state, entry.tag);
