@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { FaultName, ScheduleOptions } from './constraints.ts';
-import type { FaultStep, FaultTarget, NetworkProfile } from './schedule.ts';
+import type { CommandFaultStep, FaultStep, FaultTarget, NetworkProfile } from './schedule.ts';
 
 /**
  * The nemesis's faults by what they do to the implementation, with a weight each. Busy scripts count
@@ -72,9 +72,57 @@ export function faultsArbitrary(options: ScheduleOptions, keys: number, horizonM
   const classes = FAULT_CLASSES.map((c) => ({ weight: c.weight, kinds: c.names.filter((f) => options.faults.has(f)).map((f) => kinds[f]!) })).filter(
     (c) => c.kinds.length > 0,
   );
-  if (classes.length === 0 || options.maxFaults === 0) return fc.constant([]);
-  const fault = fc.oneof(...classes.map((c) => ({ weight: c.weight, arbitrary: fc.oneof(...c.kinds) })));
-  return fc.array(fault, { maxLength: options.maxFaults }).map((faults) => [...faults].sort((a, b) => a.atMs - b.atMs));
+  const cluster =
+    classes.length === 0 || options.maxFaults === 0
+      ? fc.constant([])
+      : fc.array(fc.oneof(...classes.map((c) => ({ weight: c.weight, arbitrary: fc.oneof(...c.kinds) }))), { maxLength: options.maxFaults });
+  return fc.tuple(cluster, commandFaultsArbitrary(options, keys, at, horizonMs)).map(([a, b]) => [...a, ...b].sort((x, y) => x.atMs - y.atMs));
+}
+
+/** Most command faults a run gets, on their own lane beside the cluster faults. */
+const MAX_COMMAND_FAULTS = 2;
+
+/**
+ * Command faults (RESP point) on a lane of their own: they change nothing in the cluster, so they
+ * need no heal and take nothing from the cluster faults' budget. They widen the one gap Toxiproxy
+ * cannot: between two commands of one operation, or between a command's effect and its reply. Holds
+ * are drawn around the leases, the width a read-then-write must survive; delays twice as often as
+ * lost replies (ioredis resends a command whose reply was cut, so a lost reply mostly tests retries).
+ */
+function commandFaultsArbitrary(options: ScheduleOptions, keys: number, at: fc.Arbitrary<number>, horizonMs: number): fc.Arbitrary<CommandFaultStep[]> {
+  const window = fc.integer({ min: 100, max: Math.max(100, horizonMs) });
+  const command = fc.integer({ min: 0, max: 999 });
+  const key = fc.option(fc.integer({ min: 0, max: keys - 1 }), { nil: undefined });
+  const holdMs = fc.constantFrom(...options.leasesMs).chain((lease) => fc.integer({ min: Math.round(lease / 2), max: Math.min(1_500, Math.round(lease * 1.5)) }));
+  const withoutAbsentKey = <T extends { key?: number }>(step: T): T => (step.key === undefined ? (({ key: _, ...rest }) => rest as T)(step) : step);
+  const kinds: { weight: number; arbitrary: fc.Arbitrary<CommandFaultStep> }[] = [];
+  if (options.faults.has('command-delay')) {
+    kinds.push({
+      weight: 2,
+      arbitrary: fc
+        .record({
+          kind: fc.constant('command-delay' as const),
+          atMs: at,
+          ms: window,
+          command,
+          key,
+          on: fc.constantFrom('reply' as const, 'request' as const),
+          holdMs,
+          limit: fc.integer({ min: 1, max: 3 }),
+        })
+        .map(withoutAbsentKey),
+    });
+  }
+  if (options.faults.has('reply-loss')) {
+    kinds.push({
+      weight: 1,
+      arbitrary: fc
+        .record({ kind: fc.constant('reply-loss' as const), atMs: at, ms: window, command, key, limit: fc.integer({ min: 1, max: 2 }) })
+        .map(withoutAbsentKey),
+    });
+  }
+  if (kinds.length === 0 || options.maxFaults === 0) return fc.constant([]);
+  return fc.array(fc.oneof(...kinds), { maxLength: Math.min(MAX_COMMAND_FAULTS, options.maxFaults) });
 }
 
 function toxic(

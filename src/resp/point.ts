@@ -29,11 +29,11 @@ class RespPoint {
     readonly address: Address,
   ) {}
 
-  static async listen(node: string, upstream: Address, book: RuleBook, nextId: () => number): Promise<RespPoint> {
+  static async listen(node: string, port: number, upstream: Address, book: RuleBook, nextId: () => number): Promise<RespPoint> {
     const server = net.createServer();
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(0, '127.0.0.1', () => resolve());
+      server.listen(port, '127.0.0.1', () => resolve());
     });
     const point = new RespPoint(node, server, { host: '127.0.0.1', port: (server.address() as net.AddressInfo).port });
     server.on('connection', (client) => {
@@ -64,11 +64,11 @@ export class RespPoints implements CommandFaults, RuleBook {
 
   private constructor() {}
 
-  /** One point per node, in node order, each forwarding to that node's upstream address. */
-  static async start(upstreams: readonly { readonly node: string; readonly address: Address }[]): Promise<RespPoints> {
+  /** One point per node, in node order, listening on `listen` (0: any free port) and forwarding to the node's `address`. */
+  static async start(upstreams: readonly { readonly node: string; readonly listen: number; readonly address: Address }[]): Promise<RespPoints> {
     const book = new RespPoints();
     try {
-      for (const u of upstreams) book.points.push(await RespPoint.listen(u.node, u.address, book, () => ++book.connections));
+      for (const u of upstreams) book.points.push(await RespPoint.listen(u.node, u.listen, u.address, book, () => ++book.connections));
     } catch (error) {
       await book.close();
       throw error;

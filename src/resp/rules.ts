@@ -60,6 +60,9 @@ export class ArmedRule {
   private armed = true;
   private readonly names: ReadonlySet<string>;
   private readonly pending = new Set<Promise<void>>();
+  private filled!: () => void;
+  /** Resolves once the rule has caught its limit. */
+  readonly full = new Promise<void>((resolve) => (this.filled = resolve));
 
   constructor(readonly rule: CommandRule) {
     this.names = new Set(validateRule(rule).names);
@@ -71,6 +74,7 @@ export class ArmedRule {
     if (this.rule.connection !== undefined && this.rule.connection !== connection) return undefined;
     if (this.rule.slot !== undefined && slot() !== this.rule.slot) return undefined;
     this.caught.push({ node, connection, name, key: key(), at: performance.now() });
+    if (this.caught.length === this.rule.limit) this.filled();
     let done!: () => void;
     const settled = new Promise<void>((resolve) => (done = resolve));
     this.pending.add(settled);

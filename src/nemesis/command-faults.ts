@@ -1,0 +1,84 @@
+import type { CommandFaultStep } from '../generator/schedule.ts';
+import { describeFault } from '../generator/schedule.ts';
+import type { FaultRecord } from '../history/types.ts';
+import type { CaughtCommand, CommandFaults, CommandRule } from '../resp/index.ts';
+import { sleep } from '../runner/clock.ts';
+import type { NemesisContext } from './nemesis.ts';
+
+type Applied = Pick<FaultRecord, 'kind' | 'target' | 'lossy' | 'detail' | 'cutsConnections'>;
+
+/** How long a caught command may take to play out after its hold (a reply from a node a cluster fault froze). */
+const SETTLE_GRACE_MS = 15_000;
+/** How often to look for the first data command of a run that has seen none yet. */
+const NAME_POLL_MS = 10;
+
+/**
+ * Command faults one at a time, on a lane of their own beside the cluster faults: they touch no
+ * cluster state, so there is nothing to heal, and every rule is disarmed before the next.
+ */
+export async function runCommandLane(faults: readonly CommandFaultStep[], ctx: NemesisContext): Promise<void> {
+  const { clock } = ctx.recorder;
+  for (const fault of faults) {
+    const wait = fault.atMs - clock.now();
+    if (wait > 0) await sleep(wait);
+    const startedAt = clock.now();
+    let applied: Applied;
+    try {
+      applied = await applyCommandFault(fault, ctx);
+    } catch (error) {
+      // Conservative: a fault that failed half-way may have cut a connection.
+      applied = { kind: fault.kind, target: '?', lossy: false, cutsConnections: fault.kind === 'reply-loss', detail: `${describeFault(fault)} failed: ${(error as Error).message}` };
+    }
+    ctx.recorder.fault({ ...applied, startedAt, endedAt: clock.now() });
+  }
+}
+
+async function applyCommandFault(fault: CommandFaultStep, ctx: NemesisContext): Promise<Applied> {
+  const detail = describeFault(fault);
+  const points = ctx.cluster.commands;
+  const kind = fault.kind;
+  if (!points) return { kind, target: 'none', lossy: false, detail: `${detail}: this cluster has no RESP point on its client links` };
+  const windowEnd = performance.now() + fault.ms;
+  const names = await observedNames(points, windowEnd);
+  if (names.length === 0) return { kind, target: 'none', lossy: false, detail: `${detail}: no data command went by` };
+  const name = names[fault.command % names.length];
+  const slot = fault.key === undefined ? undefined : ctx.slotOf(fault.key);
+  const rule: CommandRule =
+    fault.kind === 'reply-loss'
+      ? { action: 'lose-reply', names: [name], slot, limit: fault.limit }
+      : { action: fault.on === 'reply' ? 'delay-reply' : 'delay-request', names: [name], slot, holdMs: fault.holdMs, limit: fault.limit };
+  const armed = points.arm(rule);
+  try {
+    await Promise.race([sleep(Math.max(0, windowEnd - performance.now())), armed.full]);
+  } finally {
+    armed.disarm();
+  }
+  // The fault lasts until what it caught has played out: the record's window must cover every cut.
+  const settled = await Promise.race([armed.settled().then(() => true), sleep((fault.kind === 'command-delay' ? fault.holdMs : 0) + SETTLE_GRACE_MS).then(() => false)]);
+  if (!settled) points.reset();
+  const target = `${fault.key === undefined ? 'every client link' : `client links, slot ${slot} (k${fault.key})`}`;
+  return {
+    kind,
+    target,
+    lossy: false,
+    // A lost reply is a cut connection: ioredis resends what was unanswered, so the command may run twice.
+    cutsConnections: kind === 'reply-loss' && armed.caught.length > 0,
+    detail: `${detail}: ${name} (observed: ${names.join(', ')}); caught ${describeCaught(armed.caught, ctx)}`,
+  };
+}
+
+/** The data command names seen so far; waits (within the window) for the first one of a fresh cluster. */
+async function observedNames(points: CommandFaults, until: number): Promise<string[]> {
+  for (;;) {
+    const names = points.observedNames();
+    if (names.length > 0 || performance.now() >= until) return names;
+    await sleep(NAME_POLL_MS);
+  }
+}
+
+function describeCaught(caught: readonly CaughtCommand[], ctx: NemesisContext): string {
+  if (caught.length === 0) return 'none';
+  // Caught instants are performance.now(); the history's clock counts from the run's start.
+  const offset = performance.now() - ctx.recorder.clock.now();
+  return caught.map((c) => `${c.name} ${c.key ?? '(no key)'} on ${c.node} connection ${c.connection} at ${Math.round(c.at - offset)}ms`).join(', ');
+}
