@@ -22,7 +22,7 @@ const CONTROL = new Set([
 ]);
 
 /** Commands after which a connection's replies no longer answer its commands one to one. */
-const UNTRACKABLE = new Set(['SUBSCRIBE', 'PSUBSCRIBE', 'SSUBSCRIBE', 'MONITOR', 'CLIENT']);
+const UNTRACKABLE = new Set(['SUBSCRIBE', 'PSUBSCRIBE', 'SSUBSCRIBE', 'MONITOR']);
 
 /** The name a rule matches: upper case, script calls folded into one. */
 export function ruleName(command: string): string {
@@ -37,10 +37,11 @@ export function isDataCommand(name: string): boolean {
 
 /**
  * After this command, stop pairing replies with commands on the connection: subscriptions and
- * MONITOR send unasked values, and CLIENT REPLY OFF|SKIP answers nothing (CLIENT is rare enough in
- * a data path to give up on the connection rather than parse its subcommands).
+ * MONITOR send unasked values, and CLIENT REPLY OFF|SKIP answers nothing. (Other CLIENT subcommands
+ * are everyday: ioredis sends CLIENT SETINFO on every new connection.)
  */
-export function breaksPairing(name: string): boolean {
+export function breaksPairing(name: string, args: readonly (Buffer | null)[]): boolean {
+  if (name === 'CLIENT') return args[1]?.toString('latin1').toUpperCase() === 'REPLY';
   return UNTRACKABLE.has(name);
 }
 

@@ -72,7 +72,7 @@ export class ProxiedConnection {
       const seq = this.sent++;
       const name = b.args[0] ? ruleName(b.args[0].toString('latin1')) : '';
       if (isDataCommand(name)) this.book.observe(name);
-      if (breaksPairing(name)) this.unpair();
+      if (breaksPairing(name, b.args)) this.unpair();
       else if (this.book.armed) {
         const c = this.book.tryCatch(this.node, this.id, name, b.args);
         if (c?.action === 'delay-request') {
