@@ -85,20 +85,25 @@ const MAX_COMMAND_FAULTS = 2;
 /**
  * Command faults (RESP point) on a lane of their own: they change nothing in the cluster, so they
  * need no heal and take nothing from the cluster faults' budget. They widen the one gap Toxiproxy
- * cannot: between two commands of one operation, or between a command's effect and its reply. Holds
- * are drawn around the leases, the width a read-then-write must survive; delays twice as often as
- * lost replies (ioredis resends a command whose reply was cut, so a lost reply mostly tests retries).
+ * cannot: between two commands of one operation, or between a command's effect and its reply.
+ * Three runs in four get at least one. Each stays armed for at least half the run's expected span
+ * (a fault aimed at a command that comes once, late — a release — must still be armed when it
+ * comes) and catches up to a few commands; holds are drawn around the leases (3/4 of one to two),
+ * the width a read-then-write must survive; delays three times as often as lost replies (ioredis resends a
+ * command whose reply was cut, so a lost reply mostly exercises retries and the checker's ghosts).
  */
 function commandFaultsArbitrary(options: ScheduleOptions, keys: number, at: fc.Arbitrary<number>, horizonMs: number): fc.Arbitrary<CommandFaultStep[]> {
-  const window = fc.integer({ min: 100, max: Math.max(100, horizonMs) });
+  const window = fc.integer({ min: Math.max(200, Math.round(horizonMs / 2)), max: Math.max(200, horizonMs) });
   const command = fc.integer({ min: 0, max: 999 });
-  const key = fc.option(fc.integer({ min: 0, max: keys - 1 }), { nil: undefined });
-  const holdMs = fc.constantFrom(...options.leasesMs).chain((lease) => fc.integer({ min: Math.round(lease / 2), max: Math.min(1_500, Math.round(lease * 1.5)) }));
+  // One key in three: a fault on any key catches more, one on a key shows a counterexample its target.
+  const key = fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: keys - 1 }) });
+  // From under a lease to twice it: a hold that spans the rest of a lease, with time for another client to step in.
+  const holdMs = fc.constantFrom(...options.leasesMs).chain((lease) => fc.integer({ min: Math.round(lease * 0.75), max: Math.min(1_500, lease * 2) }));
   const withoutAbsentKey = <T extends { key?: number }>(step: T): T => (step.key === undefined ? (({ key: _, ...rest }) => rest as T)(step) : step);
   const kinds: { weight: number; arbitrary: fc.Arbitrary<CommandFaultStep> }[] = [];
   if (options.faults.has('command-delay')) {
     kinds.push({
-      weight: 2,
+      weight: 3,
       arbitrary: fc
         .record({
           kind: fc.constant('command-delay' as const),
@@ -121,8 +126,13 @@ function commandFaultsArbitrary(options: ScheduleOptions, keys: number, at: fc.A
         .map(withoutAbsentKey),
     });
   }
-  if (kinds.length === 0 || options.maxFaults === 0) return fc.constant([]);
-  return fc.array(fc.oneof(...kinds), { maxLength: Math.min(MAX_COMMAND_FAULTS, options.maxFaults) });
+  const most = Math.min(MAX_COMMAND_FAULTS, options.maxFaults);
+  if (kinds.length === 0 || most === 0) return fc.constant([]);
+  const fault = fc.oneof(...kinds);
+  return fc.oneof(
+    { weight: 1, arbitrary: fc.constant<CommandFaultStep[]>([]) },
+    { weight: 3, arbitrary: fc.array(fault, { minLength: 1, maxLength: most }) },
+  );
 }
 
 function toxic(

@@ -1,8 +1,9 @@
 import type { CommandFaultStep } from '../generator/schedule.ts';
 import { describeFault } from '../generator/schedule.ts';
 import type { FaultRecord } from '../history/types.ts';
-import type { CaughtCommand, CommandFaults, CommandRule } from '../resp/index.ts';
+import { isPlainRead, type CaughtCommand, type CommandRule } from '../resp/index.ts';
 import { sleep } from '../runner/clock.ts';
+import { RunNames } from './command-names.ts';
 import type { NemesisContext } from './nemesis.ts';
 
 type Applied = Pick<FaultRecord, 'kind' | 'target' | 'lossy' | 'detail' | 'cutsConnections'>;
@@ -17,6 +18,16 @@ const NAME_POLL_MS = 10;
  * cluster state, so there is nothing to heal, and every rule is disarmed before the next.
  */
 export async function runCommandLane(faults: readonly CommandFaultStep[], ctx: NemesisContext): Promise<void> {
+  if (faults.length === 0) return;
+  const names = ctx.cluster.commands ? new RunNames(ctx.cluster.commands) : undefined;
+  try {
+    await lane(faults, ctx, names);
+  } finally {
+    names?.learn();
+  }
+}
+
+async function lane(faults: readonly CommandFaultStep[], ctx: NemesisContext, runNames: RunNames | undefined): Promise<void> {
   const { clock } = ctx.recorder;
   for (const fault of faults) {
     const wait = fault.atMs - clock.now();
@@ -24,7 +35,7 @@ export async function runCommandLane(faults: readonly CommandFaultStep[], ctx: N
     const startedAt = clock.now();
     let applied: Applied;
     try {
-      applied = await applyCommandFault(fault, ctx);
+      applied = await applyCommandFault(fault, ctx, runNames);
     } catch (error) {
       // Conservative: a fault that failed half-way may have cut a connection.
       applied = { kind: fault.kind, target: '?', lossy: false, cutsConnections: fault.kind === 'reply-loss', detail: `${describeFault(fault)} failed: ${(error as Error).message}` };
@@ -33,20 +44,22 @@ export async function runCommandLane(faults: readonly CommandFaultStep[], ctx: N
   }
 }
 
-async function applyCommandFault(fault: CommandFaultStep, ctx: NemesisContext): Promise<Applied> {
+async function applyCommandFault(fault: CommandFaultStep, ctx: NemesisContext, runNames: RunNames | undefined): Promise<Applied> {
   const detail = describeFault(fault);
   const points = ctx.cluster.commands;
   const kind = fault.kind;
-  if (!points) return { kind, target: 'none', lossy: false, detail: `${detail}: this cluster has no RESP point on its client links` };
+  if (!points || !runNames) return { kind, target: 'none', lossy: false, detail: `${detail}: this cluster has no RESP point on its client links` };
   const windowEnd = performance.now() + fault.ms;
-  const names = await observedNames(points, windowEnd);
+  const names = await observedNames(runNames, windowEnd);
   if (names.length === 0) return { kind, target: 'none', lossy: false, detail: `${detail}: no data command went by` };
   const name = names[fault.command % names.length];
   const slot = fault.key === undefined ? undefined : ctx.slotOf(fault.key);
+  // A plain read is always held on its reply: held before Redis sees it, it would only be a pause.
+  const on = fault.kind === 'command-delay' && isPlainRead(name) ? 'reply' : fault.kind === 'command-delay' ? fault.on : undefined;
   const rule: CommandRule =
     fault.kind === 'reply-loss'
       ? { action: 'lose-reply', names: [name], slot, limit: fault.limit }
-      : { action: fault.on === 'reply' ? 'delay-reply' : 'delay-request', names: [name], slot, holdMs: fault.holdMs, limit: fault.limit };
+      : { action: on === 'reply' ? 'delay-reply' : 'delay-request', names: [name], slot, holdMs: fault.holdMs, limit: fault.limit };
   const armed = points.arm(rule);
   try {
     await Promise.race([sleep(Math.max(0, windowEnd - performance.now())), armed.full]);
@@ -63,14 +76,14 @@ async function applyCommandFault(fault: CommandFaultStep, ctx: NemesisContext): 
     lossy: false,
     // A lost reply is a cut connection: ioredis resends what was unanswered, so the command may run twice.
     cutsConnections: kind === 'reply-loss' && armed.caught.length > 0,
-    detail: `${detail}: ${name} (observed: ${names.join(', ')}); caught ${describeCaught(armed.caught, ctx)}`,
+    detail: `${detail}: ${name}${on && on !== (fault as { on?: string }).on ? ` (a plain read: its ${on} held)` : ''} (observed: ${names.join(', ')}); caught ${describeCaught(armed.caught, ctx)}`,
   };
 }
 
-/** The data command names seen so far; waits (within the window) for the first one of a fresh cluster. */
-async function observedNames(points: CommandFaults, until: number): Promise<string[]> {
+/** The data command names to pick from; waits (within the window) for the first one of a fresh cluster. */
+async function observedNames(runNames: RunNames, until: number): Promise<string[]> {
   for (;;) {
-    const names = points.observedNames();
+    const names = runNames.current();
     if (names.length > 0 || performance.now() >= until) return names;
     await sleep(NAME_POLL_MS);
   }

@@ -15,6 +15,8 @@ export interface CommandFaults {
   arm(rule: CommandRule): ArmedRule;
   /** Names (rule names) of the data commands the client links have carried so far, sorted. */
   observedNames(): string[];
+  /** How many commands of each of those names went by. */
+  observedCounts(): ReadonlyMap<string, number>;
   /** Disarm every rule and end every hold now; cuts already decided still happen. */
   reset(): void;
 }
@@ -57,7 +59,7 @@ class RespPoint {
  */
 export class RespPoints implements CommandFaults, RuleBook {
   private readonly rules = new Set<ArmedRule>();
-  private readonly names = new Set<string>();
+  private readonly names = new Map<string, number>();
   private connections = 0;
 
   private readonly points: RespPoint[] = [];
@@ -87,7 +89,7 @@ export class RespPoints implements CommandFaults, RuleBook {
   }
 
   observe(name: string): void {
-    this.names.add(name);
+    this.names.set(name, (this.names.get(name) ?? 0) + 1);
   }
 
   tryCatch(node: string, connection: number, name: string, args: readonly (Buffer | null)[]): Catch | undefined {
@@ -117,7 +119,11 @@ export class RespPoints implements CommandFaults, RuleBook {
   }
 
   observedNames(): string[] {
-    return [...this.names].sort();
+    return [...this.names.keys()].sort();
+  }
+
+  observedCounts(): ReadonlyMap<string, number> {
+    return this.names;
   }
 
   reset(): void {

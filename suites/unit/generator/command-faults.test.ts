@@ -20,8 +20,8 @@ describe('command faults in schedules', () => {
     const delays = commandFaults({ leasesMs }).filter((f): f is Extract<CommandFaultStep, { kind: 'command-delay' }> => f.kind === 'command-delay');
     expect(delays.length).toBeGreaterThan(50);
     for (const d of delays) {
-      expect(d.holdMs).toBeGreaterThanOrEqual(125);
-      expect(d.holdMs).toBeLessThanOrEqual(750);
+      expect(d.holdMs).toBeGreaterThanOrEqual(188);
+      expect(d.holdMs).toBeLessThanOrEqual(1_000);
       expect(d.limit).toBeGreaterThanOrEqual(1);
     }
     expect(new Set(delays.map((d) => d.on))).toEqual(new Set(['reply', 'request']));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { breaksPairing, firstKey, isDataCommand, ruleName } from '../../../src/resp/commands.ts';
+import { breaksPairing, firstKey, isDataCommand, isPlainRead, ruleName } from '../../../src/resp/commands.ts';
 
 const args = (...words: string[]) => words.map((w) => Buffer.from(w));
 
@@ -17,6 +17,11 @@ describe('what a rule can aim at in a command', () => {
     expect(firstKey('CLUSTER', args('CLUSTER', 'SLOTS'))).toBeUndefined();
     expect(isDataCommand('PING')).toBe(false);
     expect(isDataCommand('PEXPIRE')).toBe(true);
+  });
+
+  it('tells plain reads (held on their reply) from writes and scripts', () => {
+    expect(['GET', 'HGET', 'PTTL', 'EXISTS'].map(isPlainRead)).toEqual([true, true, true, true]);
+    expect(['DEL', 'SET', 'EVALSHA', 'INCR'].map(isPlainRead)).toEqual([false, false, false, false]);
   });
 
   it('stops pairing replies only where a connection stops answering one to one', () => {
