@@ -80,16 +80,16 @@ export function faultsArbitrary(options: ScheduleOptions, keys: number, horizonM
 }
 
 /** Most command faults a run gets, on their own lane beside the cluster faults. */
-const MAX_COMMAND_FAULTS = 2;
+const MAX_COMMAND_FAULTS = 3;
 
 /**
  * Command faults (RESP point) on a lane of their own: they change nothing in the cluster, so they
  * need no heal and take nothing from the cluster faults' budget. They widen the one gap Toxiproxy
  * cannot: between two commands of one operation, or between a command's effect and its reply.
- * Three runs in four get at least one. Each stays armed for at least half the run's expected span
+ * Seven runs in eight get at least one. Each stays armed for at least half the run's expected span
  * (a fault aimed at a command that comes once, late — a release — must still be armed when it
  * comes) and catches up to a few commands; holds are drawn around the leases (3/4 of one to two),
- * the width a read-then-write must survive; delays three times as often as lost replies (ioredis resends a
+ * the width a read-then-write must survive; delays four times as often as lost replies (ioredis resends a
  * command whose reply was cut, so a lost reply mostly exercises retries and the checker's ghosts).
  */
 function commandFaultsArbitrary(options: ScheduleOptions, keys: number, at: fc.Arbitrary<number>, horizonMs: number): fc.Arbitrary<CommandFaultStep[]> {
@@ -103,7 +103,7 @@ function commandFaultsArbitrary(options: ScheduleOptions, keys: number, at: fc.A
   const kinds: { weight: number; arbitrary: fc.Arbitrary<CommandFaultStep> }[] = [];
   if (options.faults.has('command-delay')) {
     kinds.push({
-      weight: 3,
+      weight: 4,
       arbitrary: fc
         .record({
           kind: fc.constant('command-delay' as const),
@@ -113,7 +113,7 @@ function commandFaultsArbitrary(options: ScheduleOptions, keys: number, at: fc.A
           key,
           on: fc.constantFrom('reply' as const, 'request' as const),
           holdMs,
-          limit: fc.integer({ min: 1, max: 3 }),
+          limit: fc.integer({ min: 1, max: 4 }),
         })
         .map(withoutAbsentKey),
     });
@@ -131,7 +131,7 @@ function commandFaultsArbitrary(options: ScheduleOptions, keys: number, at: fc.A
   const fault = fc.oneof(...kinds);
   return fc.oneof(
     { weight: 1, arbitrary: fc.constant<CommandFaultStep[]>([]) },
-    { weight: 3, arbitrary: fc.array(fault, { minLength: 1, maxLength: most }) },
+    { weight: 7, arbitrary: fc.array(fault, { minLength: 1, maxLength: most }) },
   );
 }
 

@@ -1,7 +1,7 @@
 import type { CommandFaultStep } from '../generator/schedule.ts';
 import { describeFault } from '../generator/schedule.ts';
 import type { FaultRecord } from '../history/types.ts';
-import { isPlainRead, type CaughtCommand, type CommandRule } from '../resp/index.ts';
+import { isPlainRead, isPlainWrite, type CaughtCommand, type CommandRule } from '../resp/index.ts';
 import { sleep } from '../runner/clock.ts';
 import { RunNames } from './command-names.ts';
 import type { NemesisContext } from './nemesis.ts';
@@ -54,8 +54,7 @@ async function applyCommandFault(fault: CommandFaultStep, ctx: NemesisContext, r
   if (names.length === 0) return { kind, target: 'none', lossy: false, detail: `${detail}: no data command went by` };
   const name = names[fault.command % names.length];
   const slot = fault.key === undefined ? undefined : ctx.slotOf(fault.key);
-  // A plain read is always held on its reply: held before Redis sees it, it would only be a pause.
-  const on = fault.kind === 'command-delay' && isPlainRead(name) ? 'reply' : fault.kind === 'command-delay' ? fault.on : undefined;
+  const on = fault.kind === 'command-delay' ? sideToHold(name, fault.on) : undefined;
   const rule: CommandRule =
     fault.kind === 'reply-loss'
       ? { action: 'lose-reply', names: [name], slot, limit: fault.limit }
@@ -76,8 +75,21 @@ async function applyCommandFault(fault: CommandFaultStep, ctx: NemesisContext, r
     lossy: false,
     // A lost reply is a cut connection: ioredis resends what was unanswered, so the command may run twice.
     cutsConnections: kind === 'reply-loss' && armed.caught.length > 0,
-    detail: `${detail}: ${name}${on && on !== (fault as { on?: string }).on ? ` (a plain read: its ${on} held)` : ''} (observed: ${names.join(', ')}); caught ${describeCaught(armed.caught, ctx)}`,
+    detail: `${detail}: ${name}${on && on !== (fault as { on?: string }).on ? ` (a plain ${on === 'reply' ? 'read: its reply' : 'write: its forwarding'} held)` : ''} (observed: ${names.join(', ')}); caught ${describeCaught(armed.caught, ctx)}`,
   };
+}
+
+/**
+ * Where a hold makes a gap nothing else makes: after a plain read (what it read goes stale before the
+ * client acts on it) and before a plain write (it lands after the state it was decided on changed).
+ * Holding a read before Redis sees it is only a pause, and holding a write's reply only a late
+ * acknowledgement, which pauses, client freezes and latency toxics already make. A script reads and
+ * writes at once, so both sides of it count: the drawn one is kept.
+ */
+function sideToHold(name: string, drawn: 'request' | 'reply'): 'request' | 'reply' {
+  if (isPlainRead(name)) return 'reply';
+  if (isPlainWrite(name)) return 'request';
+  return drawn;
 }
 
 /** The data command names to pick from; waits (within the window) for the first one of a fresh cluster. */

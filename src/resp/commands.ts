@@ -24,19 +24,23 @@ const CONTROL = new Set([
 /** Commands after which a connection's replies no longer answer its commands one to one. */
 const UNTRACKABLE = new Set(['SUBSCRIBE', 'PSUBSCRIBE', 'SSUBSCRIBE', 'MONITOR']);
 
-/**
- * Plain reads: commands that only look at data. Holding one before Redis sees it only delays when
- * the client looks (a pause does that); holding its reply lets what it read go stale before the
- * client acts on it, which nothing else can do.
- */
+/** Plain reads: data commands that only look. */
 const READS = new Set([
   'BITCOUNT', 'BITPOS', 'DUMP', 'EXISTS', 'EXPIRETIME', 'GET', 'GETBIT', 'GETRANGE', 'HEXISTS', 'HGET', 'HGETALL', 'HKEYS',
   'HLEN', 'HMGET', 'HSTRLEN', 'HVALS', 'LINDEX', 'LLEN', 'LRANGE', 'MGET', 'PEXPIRETIME', 'PTTL', 'SCARD', 'SISMEMBER',
   'SMEMBERS', 'SMISMEMBER', 'STRLEN', 'TTL', 'TYPE', 'XLEN', 'XRANGE', 'ZCARD', 'ZCOUNT', 'ZRANGE', 'ZRANK', 'ZSCORE',
 ]);
 
+/** Scripts and functions: they may read and write in one command. */
+const SCRIPTS = new Set(['EVALSHA', 'EVALSHA_RO', 'FCALL', 'FCALL_RO']);
+
 export function isPlainRead(name: string): boolean {
   return READS.has(name);
+}
+
+/** A data command that is neither a plain read nor a script: it changes data (DEL, SET, INCR, PEXPIRE...). */
+export function isPlainWrite(name: string): boolean {
+  return isDataCommand(name) && !READS.has(name) && !SCRIPTS.has(name);
 }
 
 /** The name a rule matches: upper case, script calls folded into one. */

@@ -6,10 +6,10 @@ const sample = <T>(arb: fc.Arbitrary<T>, n = 400) => fc.sample(arb, { numRuns: n
 const commandFaults = (faults: Parameters<typeof scheduleArbitrary>[0]) => sample(scheduleArbitrary(faults)).flatMap((s) => s.faults.filter(isCommandFault));
 
 describe('command faults in schedules', () => {
-  it('are drawn on their own lane: up to 2 a run, beside up to maxFaults cluster faults', () => {
+  it('are drawn on their own lane: up to 3 a run, beside up to maxFaults cluster faults', () => {
     const schedules = sample(scheduleArbitrary({ maxFaults: 3 }));
     for (const s of schedules) {
-      expect(s.faults.filter(isCommandFault).length).toBeLessThanOrEqual(2);
+      expect(s.faults.filter(isCommandFault).length).toBeLessThanOrEqual(3);
       expect(s.faults.filter((f) => !isCommandFault(f)).length).toBeLessThanOrEqual(3);
     }
     expect(schedules.some((s) => s.faults.some(isCommandFault) && s.faults.some((f) => !isCommandFault(f)))).toBe(true);

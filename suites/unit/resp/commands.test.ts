@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { breaksPairing, firstKey, isDataCommand, isPlainRead, ruleName } from '../../../src/resp/commands.ts';
+import { breaksPairing, firstKey, isDataCommand, isPlainRead, isPlainWrite, ruleName } from '../../../src/resp/commands.ts';
 
 const args = (...words: string[]) => words.map((w) => Buffer.from(w));
 
@@ -19,9 +19,11 @@ describe('what a rule can aim at in a command', () => {
     expect(isDataCommand('PEXPIRE')).toBe(true);
   });
 
-  it('tells plain reads (held on their reply) from writes and scripts', () => {
+  it('tells plain reads (held on their reply) from plain writes (held before Redis) and scripts (either)', () => {
     expect(['GET', 'HGET', 'PTTL', 'EXISTS'].map(isPlainRead)).toEqual([true, true, true, true]);
     expect(['DEL', 'SET', 'EVALSHA', 'INCR'].map(isPlainRead)).toEqual([false, false, false, false]);
+    expect(['DEL', 'SET', 'PEXPIRE', 'INCR'].map(isPlainWrite)).toEqual([true, true, true, true]);
+    expect(['GET', 'EVALSHA', 'FCALL', 'PING'].map(isPlainWrite)).toEqual([false, false, false, false]);
   });
 
   it('stops pairing replies only where a connection stops answering one to one', () => {
