@@ -99,7 +99,10 @@ function commandFaultsArbitrary(options: ScheduleOptions, keys: number, at: fc.A
   const key = fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: keys - 1 }) });
   // From under a lease to twice it: a hold that spans the rest of a lease, with time for another client to step in.
   const holdMs = fc.constantFrom(...options.leasesMs).chain((lease) => fc.integer({ min: Math.round(lease * 0.75), max: Math.min(1_500, lease * 2) }));
-  const withoutAbsentKey = <T extends { key?: number }>(step: T): T => (step.key === undefined ? (({ key: _, ...rest }) => rest as T)(step) : step);
+  // Two holds in three end just after the key's own TTL runs out (a lease ends while its holder is
+  // between two commands, and another client has up to 150 ms to step in); the rest last holdMs.
+  const pastExpiryMs = fc.oneof({ weight: 1, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: fc.integer({ min: 0, max: 150 }) });
+  const withoutAbsent = <T extends object>(step: T): T => Object.fromEntries(Object.entries(step).filter(([, v]) => v !== undefined)) as T;
   const kinds: { weight: number; arbitrary: fc.Arbitrary<CommandFaultStep> }[] = [];
   if (options.faults.has('command-delay')) {
     kinds.push({
@@ -113,9 +116,10 @@ function commandFaultsArbitrary(options: ScheduleOptions, keys: number, at: fc.A
           key,
           on: fc.constantFrom('reply' as const, 'request' as const),
           holdMs,
+          pastExpiryMs,
           limit: fc.integer({ min: 1, max: 4 }),
         })
-        .map(withoutAbsentKey),
+        .map(withoutAbsent),
     });
   }
   if (options.faults.has('reply-loss')) {
@@ -123,7 +127,7 @@ function commandFaultsArbitrary(options: ScheduleOptions, keys: number, at: fc.A
       weight: 1,
       arbitrary: fc
         .record({ kind: fc.constant('reply-loss' as const), atMs: at, ms: window, command, key, limit: fc.integer({ min: 1, max: 2 }) })
-        .map(withoutAbsentKey),
+        .map(withoutAbsent),
     });
   }
   const most = Math.min(MAX_COMMAND_FAULTS, options.maxFaults);

@@ -58,7 +58,14 @@ async function applyCommandFault(fault: CommandFaultStep, ctx: NemesisContext, r
   const rule: CommandRule =
     fault.kind === 'reply-loss'
       ? { action: 'lose-reply', names: [name], slot, limit: fault.limit }
-      : { action: on === 'reply' ? 'delay-reply' : 'delay-request', names: [name], slot, holdMs: fault.holdMs, limit: fault.limit };
+      : {
+          action: on === 'reply' ? 'delay-reply' : 'delay-request',
+          names: [name],
+          slot,
+          holdMs: fault.holdMs,
+          limit: fault.limit,
+          ...(fault.pastExpiryMs === undefined ? {} : { pastExpiryMs: fault.pastExpiryMs, ttlOf: ttlReader(ctx) }),
+        };
   const armed = points.arm(rule);
   try {
     await Promise.race([sleep(Math.max(0, windowEnd - performance.now())), armed.full]);
@@ -90,6 +97,14 @@ function sideToHold(name: string, drawn: 'request' | 'reply'): 'request' | 'repl
   if (isPlainRead(name)) return 'reply';
   if (isPlainWrite(name)) return 'request';
   return drawn;
+}
+
+/** A key's remaining TTL, read on the node itself (control plane: no proxy, no fault in the way). */
+function ttlReader(ctx: NemesisContext): (node: string, key: Buffer) => Promise<number> {
+  return async (node, key) => {
+    const index = ctx.cluster.nodes.findIndex((n) => n.name === node);
+    return index < 0 ? -1 : Number(await ctx.cluster.command(index, 'PTTL', key.toString()));
+  };
 }
 
 /** The data command names to pick from; waits (within the window) for the first one of a fresh cluster. */

@@ -66,7 +66,7 @@ export class ProxiedConnection {
     const boundaries = this.requests.push(chunk);
     let from = 0;
     let start = 0;
-    let notBefore = 0;
+    let notBefore: number | Promise<number> = 0;
     let sent: (() => void) | undefined;
     for (const b of boundaries) {
       const seq = this.sent++;
@@ -79,7 +79,7 @@ export class ProxiedConnection {
           // Everything before the command leaves as it would; the command and all behind it wait.
           this.toUpstream.write(chunk.subarray(from, start), notBefore, sent);
           from = start;
-          notBefore = performance.now() + c.holdMs;
+          notBefore = c.until;
           sent = c.done;
         } else if (c) this.caught.set(seq, c);
       }
@@ -95,7 +95,7 @@ export class ProxiedConnection {
     const boundaries = this.replies.push(chunk);
     let from = 0;
     let start = 0;
-    let notBefore = 0;
+    let notBefore: number | Promise<number> = 0;
     let sent: (() => void) | undefined;
     for (const b of boundaries) {
       if (!b.push) {
@@ -110,7 +110,7 @@ export class ProxiedConnection {
             return;
           }
           from = start;
-          notBefore = performance.now() + c.holdMs;
+          notBefore = c.until;
           sent = c.done;
         }
       }

@@ -24,15 +24,23 @@ export class Outbox {
     private readonly onCut: () => void,
   ) {}
 
-  /** Bytes that may leave no earlier than `notBefore` (performance.now() ms); `sent` once they are written. */
-  write(bytes: Buffer, notBefore = 0, sent?: () => void): void {
+  /** Bytes that may leave no earlier than `notBefore` (performance.now() ms, or once it is known); `sent` once they are written. */
+  write(bytes: Buffer, notBefore: number | Promise<number> = 0, sent?: () => void): void {
     if (this.closed) return sent?.();
     if (bytes.length === 0 && !sent) return;
-    if (this.queue.length === 0 && notBefore <= performance.now()) {
+    if (typeof notBefore === 'number' && this.queue.length === 0 && notBefore <= performance.now()) {
       this.send(bytes);
       return sent?.();
     }
-    this.queue.push({ kind: 'data', bytes, notBefore, sent });
+    const entry: Entry & { kind: 'data' } = { kind: 'data', bytes, notBefore: typeof notBefore === 'number' ? notBefore : Infinity, sent };
+    if (typeof notBefore !== 'number') {
+      void notBefore.then((at) => {
+        // releaseAll() may have ended the hold already.
+        if (entry.notBefore === Infinity) entry.notBefore = at;
+        this.pump();
+      });
+    }
+    this.queue.push(entry);
     this.pump();
   }
 
@@ -78,6 +86,7 @@ export class Outbox {
       const head = this.queue[0];
       if (head.kind === 'data') {
         const wait = head.notBefore - performance.now();
+        if (wait === Infinity) return; // its end is not known yet: pumped again when it is
         if (wait > 0) {
           this.timer = setTimeout(() => this.pump(), Math.ceil(wait));
           return;

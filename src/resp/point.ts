@@ -103,7 +103,7 @@ export class RespPoints implements CommandFaults, RuleBook {
           const k = key();
           return k === undefined ? undefined : keySlot(k);
         },
-        () => key()?.toString('latin1'),
+        key,
       );
       if (c) return c;
     }

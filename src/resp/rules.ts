@@ -16,6 +16,11 @@ export interface CommandRule {
   readonly connection?: number;
   /** Delays only: how long the caught command, and everything behind it on its connection, is held. */
   readonly holdMs?: number;
+  /** Delays only: end the hold this many ms after the caught command's key runs out of TTL instead
+   *  (holdMs is then the longest hold, and the hold of a key without a TTL). Needs `ttlOf`. */
+  readonly pastExpiryMs?: number;
+  /** The remaining TTL of a key on a node, in ms (PTTL: -2 absent, -1 no TTL). */
+  readonly ttlOf?: (node: string, key: Buffer) => Promise<number>;
   /** Most commands caught; then the rule does nothing more. */
   readonly limit: number;
 }
@@ -44,13 +49,19 @@ export function validateRule(rule: CommandRule): CommandRule {
   const delays = rule.action !== 'lose-reply';
   if (delays && !(Number.isInteger(rule.holdMs) && rule.holdMs! >= 1 && rule.holdMs! <= 60_000)) throw bad(`holdMs must be an integer in [1, 60000] for ${rule.action}, got ${rule.holdMs}`);
   if (!delays && rule.holdMs !== undefined) throw bad('holdMs is for delays only');
+  if (rule.pastExpiryMs !== undefined) {
+    if (!delays) throw bad('pastExpiryMs is for delays only');
+    if (!(Number.isInteger(rule.pastExpiryMs) && rule.pastExpiryMs >= 0)) throw bad(`pastExpiryMs must be a non-negative integer, got ${rule.pastExpiryMs}`);
+    if (typeof rule.ttlOf !== 'function') throw bad('pastExpiryMs needs ttlOf');
+  }
   return rule;
 }
 
 /** What a connection does with a command it caught; `done` once the hold is over, the cut made, or the connection gone. */
 export interface Catch {
   readonly action: CommandAction;
-  readonly holdMs: number;
+  /** Delays: when the hold ends (performance.now() ms), known now or once the key's TTL has been read. */
+  readonly until: number | Promise<number>;
   done(): void;
 }
 
@@ -69,16 +80,29 @@ export class ArmedRule {
   }
 
   /** A catch when this command is one the rule wants, counted against its limit. */
-  tryCatch(node: string, connection: number, name: string, slot: () => number | undefined, key: () => string | undefined): Catch | undefined {
+  tryCatch(node: string, connection: number, name: string, slot: () => number | undefined, key: () => Buffer | undefined): Catch | undefined {
     if (!this.armed || this.caught.length >= this.rule.limit || !this.names.has(name)) return undefined;
     if (this.rule.connection !== undefined && this.rule.connection !== connection) return undefined;
     if (this.rule.slot !== undefined && slot() !== this.rule.slot) return undefined;
-    this.caught.push({ node, connection, name, key: key(), at: performance.now() });
+    const at = performance.now();
+    const k = key();
+    this.caught.push({ node, connection, name, key: k?.toString('latin1'), at });
     if (this.caught.length === this.rule.limit) this.filled();
     let done!: () => void;
     const settled = new Promise<void>((resolve) => (done = resolve));
     this.pending.add(settled);
-    return { action: this.rule.action, holdMs: this.rule.holdMs ?? 0, done };
+    return { action: this.rule.action, until: this.holdEnd(node, k, at), done };
+  }
+
+  /** A fixed hold, or one that ends `pastExpiryMs` after the key's TTL runs out (never longer than holdMs). */
+  private holdEnd(node: string, key: Buffer | undefined, at: number): number | Promise<number> {
+    const longest = at + (this.rule.holdMs ?? 0);
+    const { pastExpiryMs, ttlOf } = this.rule;
+    if (pastExpiryMs === undefined || !ttlOf || !key) return longest;
+    return ttlOf(node, key).then(
+      (pttl) => (pttl >= 0 ? Math.min(longest, at + pttl + pastExpiryMs) : longest),
+      () => longest,
+    );
   }
 
   /** Catch nothing more; what was caught plays out. */

@@ -88,6 +88,22 @@ describe('a RESP point on a pipelined connection', () => {
     expect(seen.slice(0, 2)).toEqual(['GET n', 'INCR n']);
   });
 
+  it('ends a hold just after the key runs out of TTL, and holds a key without one for holdMs', async () => {
+    const { points, seen, received, send, until } = await setUp();
+    const ttls: Record<string, number> = { expiring: 0, forever: -1 };
+    const ttlOf = async (_node: string, key: Buffer) => ttls[key.toString()];
+    const rule = points.arm({ action: 'delay-reply', names: ['GET'], holdMs: HOLD_MS, pastExpiryMs: 0, ttlOf, limit: 2 });
+    send(['GET', 'expiring']);
+    // No reset: a hold of 60 s ends at once because the key has no TTL left.
+    await until('the reply to the expiring key', () => received.length === 1);
+    send(['GET', 'forever'], ['PING']);
+    await until('the second GET caught', () => rule.caught.length === 2);
+    await until('the server to answer both', () => seen.length === 3);
+    expect(received).toEqual([':1']);
+    points.reset();
+    await until('every reply', () => received.length === 3);
+  });
+
   it('catches only the named command, on the given slot, up to its limit', async () => {
     const { points, received, send, until } = await setUp();
     // {a} and {b} hash to different slots; only a GET of {b}... is caught, and only once.
