@@ -16,8 +16,8 @@ export interface CommandRule {
   readonly connection?: number;
   /** Delays only: how long the caught command, and everything behind it on its connection, is held. */
   readonly holdMs?: number;
-  /** Delays only: end the hold this many ms after the caught command's key runs out of TTL instead
-   *  (holdMs is then the longest hold, and the hold of a key without a TTL). Needs `ttlOf`. */
+  /** Delays only: end the hold this many ms after the caught command's key runs out of TTL instead,
+   *  but never after MAX_TTL_HOLD_MS (holdMs is then the hold of a key without a TTL). Needs `ttlOf`. */
   readonly pastExpiryMs?: number;
   /** The remaining TTL of a key on a node, in ms (PTTL: -2 absent, -1 no TTL). */
   readonly ttlOf?: (node: string, key: Buffer) => Promise<number>;
@@ -57,6 +57,9 @@ export function validateRule(rule: CommandRule): CommandRule {
   return rule;
 }
 
+/** Longest hold that waits for a key's TTL: under the 2 s the harness's clients give a command. */
+export const MAX_TTL_HOLD_MS = 1_500;
+
 /** What a connection does with a command it caught; `done` once the hold is over, the cut made, or the connection gone. */
 export interface Catch {
   readonly action: CommandAction;
@@ -94,14 +97,14 @@ export class ArmedRule {
     return { action: this.rule.action, until: this.holdEnd(node, k, at), done };
   }
 
-  /** A fixed hold, or one that ends `pastExpiryMs` after the key's TTL runs out (never longer than holdMs). */
+  /** A fixed hold, or one that ends `pastExpiryMs` after the key's TTL runs out. */
   private holdEnd(node: string, key: Buffer | undefined, at: number): number | Promise<number> {
-    const longest = at + (this.rule.holdMs ?? 0);
+    const fixed = at + (this.rule.holdMs ?? 0);
     const { pastExpiryMs, ttlOf } = this.rule;
-    if (pastExpiryMs === undefined || !ttlOf || !key) return longest;
+    if (pastExpiryMs === undefined || !ttlOf || !key) return fixed;
     return ttlOf(node, key).then(
-      (pttl) => (pttl >= 0 ? Math.min(longest, at + pttl + pastExpiryMs) : longest),
-      () => longest,
+      (pttl) => (pttl >= 0 ? at + Math.min(MAX_TTL_HOLD_MS, pttl + pastExpiryMs) : fixed),
+      () => fixed,
     );
   }
 
