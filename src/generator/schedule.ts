@@ -67,8 +67,9 @@ export type CommandFaultStep =
       readonly key?: number;
       readonly on: 'request' | 'reply';
       readonly holdMs: number;
-      /** When present, the hold ends this long after the caught command's key runs out of TTL (at most
-       *  1.5 s; `holdMs` for a key without one): the lease ends while the client is mid-operation. */
+      /** When present, the hold lasts until the caught command's key has run out of TTL and another
+       *  client's command on it has been answered, then this long (waiting at most `holdMs` past the
+       *  TTL, 1.5 s in all; `holdMs` for a key without one): the lease ends mid-operation and someone steps in. */
       readonly pastExpiryMs?: number;
       readonly limit: number;
     }
@@ -123,7 +124,7 @@ export function describeFault(f: FaultStep): string {
     case 'reply-loss': {
       const what = `up to ${f.limit} of observed command #${f.command}${f.key === undefined ? '' : ` on k${f.key}`} within ${f.ms}ms`;
       if (f.kind === 'reply-loss') return `${at} lose the reply to ${what} (cut the connection)`;
-      const hold = f.pastExpiryMs === undefined ? `for ${f.holdMs}ms` : `until ${f.pastExpiryMs}ms after its key's TTL runs out (${f.holdMs}ms if it has none)`;
+      const hold = f.pastExpiryMs === undefined ? `for ${f.holdMs}ms` : `until its key's TTL has run out and another client touched it, +${f.pastExpiryMs}ms (${f.holdMs}ms if it has no TTL)`;
       return `${at} hold ${f.on === 'reply' ? 'the replies to' : 'the forwarding of'} ${what} ${hold}`;
     }
   }

@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net';
-import { breaksPairing, isDataCommand, ruleName } from './commands.ts';
+import { breaksPairing, firstKey, isDataCommand, ruleName } from './commands.ts';
 import { Outbox } from './outbox.ts';
 import type { Catch } from './rules.ts';
 import { RespSplitter } from './splitter.ts';
@@ -10,6 +10,10 @@ export interface RuleBook {
   readonly armed: boolean;
   /** A data command went by (its rule name). */
   observe(name: string): void;
+  /** True while some hold waits for another client to touch a key. */
+  readonly watching: boolean;
+  /** A command on `key` sent on `connection` has been answered (Redis ran it). */
+  answered(key: string, connection: number): void;
   tryCatch(node: string, connection: number, name: string, args: readonly (Buffer | null)[]): Catch | undefined;
 }
 
@@ -27,6 +31,8 @@ export class ProxiedConnection {
   private answered = 0;
   /** Reply-side catches, by the sequence number of the command they answer. */
   private readonly caught = new Map<number, Catch>();
+  /** Keys of commands not yet answered, by sequence number, kept while rules are armed or holds watch keys. */
+  private readonly keys = new Map<number, string>();
   /** Replies still answer commands one to one (not after SUBSCRIBE or MONITOR, or a stream we could not read). */
   private paired = true;
   private readonly toUpstream: Outbox;
@@ -73,7 +79,11 @@ export class ProxiedConnection {
       const name = b.args[0] ? ruleName(b.args[0].toString('latin1')) : '';
       if (isDataCommand(name)) this.book.observe(name);
       if (breaksPairing(name, b.args)) this.unpair();
-      else if (this.book.armed) {
+      else if (this.book.armed || this.book.watching) {
+        const key = firstKey(name, b.args);
+        if (key) this.keys.set(seq, key.toString('latin1'));
+      }
+      if (this.paired && this.book.armed) {
         const c = this.book.tryCatch(this.node, this.id, name, b.args);
         if (c?.action === 'delay-request') {
           // Everything before the command leaves as it would; the command and all behind it wait.
@@ -100,6 +110,13 @@ export class ProxiedConnection {
     for (const b of boundaries) {
       if (!b.push) {
         const c = this.caught.size > 0 ? this.caught.get(this.answered) : undefined;
+        if (this.keys.size > 0) {
+          const key = this.keys.get(this.answered);
+          if (key !== undefined) {
+            this.keys.delete(this.answered);
+            if (this.book.watching) this.book.answered(key, this.id);
+          }
+        }
         this.answered++;
         if (c) {
           this.caught.delete(this.answered - 1);
@@ -123,6 +140,7 @@ export class ProxiedConnection {
   /** Replies no longer pair with commands: forward both ways as they come, catch nothing more here. */
   private unpair(): void {
     this.paired = false;
+    this.keys.clear();
     for (const c of this.caught.values()) c.done();
     this.caught.clear();
   }

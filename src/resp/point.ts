@@ -4,6 +4,13 @@ import { firstKey } from './commands.ts';
 import { ProxiedConnection, type RuleBook } from './connection.ts';
 import { ArmedRule, type Catch, type CommandRule } from './rules.ts';
 
+interface TouchWaiter {
+  readonly key: string;
+  readonly after: number;
+  readonly connection: number;
+  readonly resolve: (at: number) => void;
+}
+
 export interface Address {
   readonly host: string;
   readonly port: number;
@@ -60,6 +67,7 @@ class RespPoint {
 export class RespPoints implements CommandFaults, RuleBook {
   private readonly rules = new Set<ArmedRule>();
   private readonly names = new Map<string, number>();
+  private readonly waiters = new Set<TouchWaiter>();
   private connections = 0;
 
   private readonly points: RespPoint[] = [];
@@ -88,6 +96,39 @@ export class RespPoints implements CommandFaults, RuleBook {
     return false;
   }
 
+  get watching(): boolean {
+    return this.waiters.size > 0;
+  }
+
+  answered(key: string, connection: number): void {
+    const now = performance.now();
+    for (const w of this.waiters) {
+      if (w.key === key && w.connection !== connection && now >= w.after) {
+        this.waiters.delete(w);
+        w.resolve(now);
+      }
+    }
+  }
+
+  private touchedAfter(key: string, after: number, connection: number, deadline: number): Promise<number> {
+    return new Promise((resolve) => {
+      const waiter: TouchWaiter = {
+        key,
+        after,
+        connection,
+        resolve: (at) => {
+          clearTimeout(timer);
+          resolve(at);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(waiter);
+        resolve(deadline);
+      }, Math.max(0, deadline - performance.now()));
+      this.waiters.add(waiter);
+    });
+  }
+
   observe(name: string): void {
     this.names.set(name, (this.names.get(name) ?? 0) + 1);
   }
@@ -104,6 +145,7 @@ export class RespPoints implements CommandFaults, RuleBook {
           return k === undefined ? undefined : keySlot(k);
         },
         key,
+        (...a) => this.touchedAfter(...a),
       );
       if (c) return c;
     }
@@ -129,6 +171,8 @@ export class RespPoints implements CommandFaults, RuleBook {
   reset(): void {
     for (const rule of this.rules) rule.disarm();
     this.rules.clear();
+    for (const w of this.waiters) w.resolve(performance.now());
+    this.waiters.clear();
     for (const point of this.points) for (const c of point.connections) c.release();
   }
 

@@ -16,8 +16,9 @@ export interface CommandRule {
   readonly connection?: number;
   /** Delays only: how long the caught command, and everything behind it on its connection, is held. */
   readonly holdMs?: number;
-  /** Delays only: end the hold this many ms after the caught command's key runs out of TTL instead,
-   *  but never after MAX_TTL_HOLD_MS (holdMs is then the hold of a key without a TTL). Needs `ttlOf`. */
+  /** Delays only: hold instead until the caught command's key has run out of TTL and another
+   *  connection's command on that key has since been answered, then this many ms more; never longer
+   *  than holdMs past the TTL nor MAX_TTL_HOLD_MS in all (holdMs alone for a key without a TTL). Needs `ttlOf`. */
   readonly pastExpiryMs?: number;
   /** The remaining TTL of a key on a node, in ms (PTTL: -2 absent, -1 no TTL). */
   readonly ttlOf?: (node: string, key: Buffer) => Promise<number>;
@@ -57,6 +58,10 @@ export function validateRule(rule: CommandRule): CommandRule {
   return rule;
 }
 
+/** Resolves with the instant (performance.now()) another connection's command on `key` was answered
+ *  at or after `after`, or with `deadline` if none was by then. */
+export type TouchWatch = (key: string, after: number, connection: number, deadline: number) => Promise<number>;
+
 /** Longest hold that waits for a key's TTL: under the 2 s the harness's clients give a command. */
 export const MAX_TTL_HOLD_MS = 1_500;
 
@@ -83,7 +88,14 @@ export class ArmedRule {
   }
 
   /** A catch when this command is one the rule wants, counted against its limit. */
-  tryCatch(node: string, connection: number, name: string, slot: () => number | undefined, key: () => Buffer | undefined): Catch | undefined {
+  tryCatch(
+    node: string,
+    connection: number,
+    name: string,
+    slot: () => number | undefined,
+    key: () => Buffer | undefined,
+    touched: TouchWatch,
+  ): Catch | undefined {
     if (!this.armed || this.caught.length >= this.rule.limit || !this.names.has(name)) return undefined;
     if (this.rule.connection !== undefined && this.rule.connection !== connection) return undefined;
     if (this.rule.slot !== undefined && slot() !== this.rule.slot) return undefined;
@@ -94,16 +106,22 @@ export class ArmedRule {
     let done!: () => void;
     const settled = new Promise<void>((resolve) => (done = resolve));
     this.pending.add(settled);
-    return { action: this.rule.action, until: this.holdEnd(node, k, at), done };
+    return { action: this.rule.action, until: this.holdEnd(node, connection, k, at, touched), done };
   }
 
-  /** A fixed hold, or one that ends `pastExpiryMs` after the key's TTL runs out. */
-  private holdEnd(node: string, key: Buffer | undefined, at: number): number | Promise<number> {
+  /** A fixed hold, or one that ends once the key's TTL has run out and another client has touched the key. */
+  private holdEnd(node: string, connection: number, key: Buffer | undefined, at: number, touched: TouchWatch): number | Promise<number> {
     const fixed = at + (this.rule.holdMs ?? 0);
     const { pastExpiryMs, ttlOf } = this.rule;
     if (pastExpiryMs === undefined || !ttlOf || !key) return fixed;
     return ttlOf(node, key).then(
-      (pttl) => (pttl >= 0 ? at + Math.min(MAX_TTL_HOLD_MS, pttl + pastExpiryMs) : fixed),
+      async (pttl) => {
+        if (pttl < 0) return fixed;
+        const expiry = at + pttl;
+        const latest = at + Math.min(MAX_TTL_HOLD_MS, pttl + (this.rule.holdMs ?? 0));
+        const touch = await touched(key.toString('latin1'), expiry, connection, latest);
+        return Math.min(latest, touch + pastExpiryMs);
+      },
       () => fixed,
     );
   }

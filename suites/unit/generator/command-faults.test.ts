@@ -27,7 +27,7 @@ describe('command faults in schedules', () => {
     expect(new Set(delays.map((d) => d.on))).toEqual(new Set(['reply', 'request']));
     // Most holds end just after the key's own TTL runs out; the rest last holdMs.
     expect(delays.some((d) => d.pastExpiryMs === undefined) && delays.some((d) => d.pastExpiryMs !== undefined)).toBe(true);
-    for (const d of delays) if (d.pastExpiryMs !== undefined) expect(d.pastExpiryMs).toBeLessThanOrEqual(300);
+    for (const d of delays) if (d.pastExpiryMs !== undefined) expect(d.pastExpiryMs).toBeLessThanOrEqual(100);
     expect(delays.some((d) => d.key === undefined) && delays.some((d) => d.key !== undefined)).toBe(true);
     // An absent key is absent, not undefined: schedules round-trip through JSON unchanged.
     for (const d of delays) if (d.key === undefined) expect(Object.keys(d)).not.toContain('key');

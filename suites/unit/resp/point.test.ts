@@ -31,16 +31,21 @@ async function setUp() {
   cleanup.push(() => new Promise((resolve) => server.close(resolve)));
   const points = await RespPoints.start([{ node: 'n0', listen: 0, address: { host: '127.0.0.1', port: (server.address() as net.AddressInfo).port } }]);
   cleanup.push(() => points.close());
-  const client = net.connect(points.address(0).port, '127.0.0.1');
-  cleanup.push(() => client.destroy());
-  const received: string[] = [];
-  let ended = false;
-  client.on('data', (d: Buffer) => received.push(...d.toString().split('\r\n').filter((s) => s !== '')));
-  client.on('end', () => (ended = true));
-  client.on('error', () => undefined);
-  await new Promise((resolve) => client.once('connect', resolve));
-  const send = (...commands: string[][]) =>
-    client.write(commands.map((args) => `*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('')}`).join(''));
+  const open = async () => {
+    const client = net.connect(points.address(0).port, '127.0.0.1');
+    cleanup.push(() => client.destroy());
+    const received: string[] = [];
+    const state = { ended: false };
+    client.on('data', (d: Buffer) => received.push(...d.toString().split('\r\n').filter((s) => s !== '')));
+    client.on('end', () => (state.ended = true));
+    client.on('error', () => undefined);
+    await new Promise((resolve) => client.once('connect', resolve));
+    const send = (...commands: string[][]) =>
+      client.write(commands.map((args) => `*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('')}`).join(''));
+    return { received, send, isEnded: () => state.ended };
+  };
+  const first = await open();
+  const { received, send, isEnded } = first;
   const until = async (what: string, ok: () => boolean) => {
     const deadline = Date.now() + 10_000;
     while (!ok()) {
@@ -48,7 +53,7 @@ async function setUp() {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
   };
-  return { points, seen, received, send, until, isEnded: () => ended };
+  return { points, seen, received, send, until, isEnded, open };
 }
 
 describe('a RESP point on a pipelined connection', () => {
@@ -88,17 +93,21 @@ describe('a RESP point on a pipelined connection', () => {
     expect(seen.slice(0, 2)).toEqual(['GET n', 'INCR n']);
   });
 
-  it('ends a hold just after the key runs out of TTL, and holds a key without one for holdMs', async () => {
-    const { points, seen, received, send, until } = await setUp();
-    const ttls: Record<string, number> = { expiring: 0, forever: -1 };
+  it('ends a TTL-aimed hold once the key has run out and another connection has touched it', async () => {
+    const { points, seen, received, send, until, open } = await setUp();
+    const ttls: Record<string, number> = { expired: 0, forever: -1 };
     const ttlOf = async (_node: string, key: Buffer) => ttls[key.toString()];
     const rule = points.arm({ action: 'delay-reply', names: ['GET'], holdMs: HOLD_MS, pastExpiryMs: 0, ttlOf, limit: 2 });
-    send(['GET', 'expiring']);
-    // No reset: a hold of 60 s ends at once because the key has no TTL left.
-    await until('the reply to the expiring key', () => received.length === 1);
+    send(['GET', 'expired']);
+    await until('the GET caught and answered by the server', () => rule.caught.length === 1 && seen.length === 1);
+    expect(received).toEqual([]);
+    // Another client touches the key: the hold ends (no reset), its reply arrives.
+    const other = await open();
+    other.send(['SET', 'expired', 'x']);
+    await until('the held reply', () => received.length === 1);
+    // A key without a TTL is held for holdMs: only reset() ends it here.
     send(['GET', 'forever'], ['PING']);
-    await until('the second GET caught', () => rule.caught.length === 2);
-    await until('the server to answer both', () => seen.length === 3);
+    await until('the server to answer both', () => seen.length === 4);
     expect(received).toEqual([':1']);
     points.reset();
     await until('every reply', () => received.length === 3);
