@@ -4,6 +4,14 @@ import { firstKey } from './commands.ts';
 import { ProxiedConnection, type RuleBook } from './connection.ts';
 import { ArmedRule, type Catch, type CommandRule } from './rules.ts';
 
+/**
+ * A client resends a command whose reply it lost (ioredis does on reconnect, within its retry delay).
+ * Cutting the resend too would run one operation three times, more than a cut connection can explain
+ * (the checker allows one extra run): a command with the same name and key as one whose reply was
+ * lost is not lost again for this long.
+ */
+const RESEND_GUARD_MS = 2_000;
+
 interface TouchWaiter {
   readonly key: string;
   readonly after: number;
@@ -68,6 +76,8 @@ export class RespPoints implements CommandFaults, RuleBook {
   private readonly rules = new Set<ArmedRule>();
   private readonly names = new Map<string, number>();
   private readonly waiters = new Set<TouchWaiter>();
+  /** `name key` -> when a lost reply cut it: its resend is not cut again (see RESEND_GUARD_MS). */
+  private readonly lost = new Map<string, number>();
   private connections = 0;
 
   private readonly points: RespPoint[] = [];
@@ -136,6 +146,9 @@ export class RespPoints implements CommandFaults, RuleBook {
   tryCatch(node: string, connection: number, name: string, args: readonly (Buffer | null)[]): Catch | undefined {
     const key = () => firstKey(name, args);
     for (const rule of this.rules) {
+      const losing = rule.rule.action === 'lose-reply';
+      const id = losing ? `${name} ${key()?.toString('latin1') ?? ''}` : '';
+      if (losing && performance.now() - (this.lost.get(id) ?? -Infinity) < RESEND_GUARD_MS) continue;
       const c = rule.tryCatch(
         node,
         connection,
@@ -147,6 +160,7 @@ export class RespPoints implements CommandFaults, RuleBook {
         key,
         (...a) => this.touchedAfter(...a),
       );
+      if (c && losing) this.lost.set(id, performance.now());
       if (c) return c;
     }
     return undefined;

@@ -124,3 +124,23 @@ describe('a RESP point on a pipelined connection', () => {
     await until('every reply', () => received.length === 3);
   });
 });
+
+describe('a lost reply and its resend', () => {
+  it('does not cut the resend of a command whose reply it lost, so an operation runs at most twice', async () => {
+    const { points, seen, received, send, until, isEnded, open } = await setUp();
+    const rule = points.arm({ action: 'lose-reply', names: ['INCR'], limit: 2 });
+    send(['INCR', 'n']);
+    await until('the first connection cut', isEnded);
+    // The client reconnects and resends: answered, not cut, though the rule could catch one more.
+    const again = await open();
+    again.send(['INCR', 'n']);
+    await until('the resend answered', () => again.received.length === 1);
+    expect(rule.caught).toHaveLength(1);
+    expect(seen.filter((c) => c === 'INCR n')).toHaveLength(2);
+    // Another key is still caught.
+    again.send(['INCR', 'm']);
+    await until('the other key cut', again.isEnded);
+    expect(rule.caught.map((c) => c.key)).toEqual(['n', 'm']);
+    expect(received).toEqual([]);
+  });
+});
