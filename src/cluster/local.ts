@@ -12,12 +12,13 @@ import { Toxiproxy } from './toxiproxy.ts';
 import type { Cluster, FailoverMode, Link, NodeRef, ToxicSpec, Topology } from './types.ts';
 import { sleep, waitUntil } from './wait.ts';
 import { readinessProblem } from './readiness.ts';
+import { RespPoints } from '../resp/point.ts';
 
 const SLOTS = 16384;
 
 /**
  * The embedded default backend: masters + replicas as redis-server children on free loopback ports,
- * each behind three Toxiproxy proxies (see NodePorts). Start with `await LocalCluster.start()`;
+ * each behind three Toxiproxy proxies and a RESP point of the harness's own (see NodePorts). Start with `await LocalCluster.start()`;
  * dispose with `await using` or `dispose()`. Nothing it starts outlives the process (see reaper.ts).
  */
 export class LocalCluster implements Cluster {
@@ -31,7 +32,13 @@ export class LocalCluster implements Cluster {
     private readonly dir: ReapedDir,
     private readonly toxiproxy: Toxiproxy,
     private readonly redisNodes: readonly RedisNode[],
+    private readonly points: RespPoints,
   ) {}
+
+  /** The RESP points in front of the client proxies (clients -> RESP point -> Toxiproxy -> redis-server). */
+  get commands(): RespPoints {
+    return this.points;
+  }
 
   get nodes(): readonly NodeRef[] {
     return this.redisNodes.map((n) => n.ref);
@@ -49,25 +56,28 @@ export class LocalCluster implements Cluster {
     const total = options.masters * (1 + options.replicasPerMaster);
     const dir = reapedDir('chaoslua-cluster');
     let cluster: LocalCluster | undefined;
+    let points: RespPoints | undefined;
     try {
-      const ports = await freePorts(1 + total * 5);
+      const ports = await freePorts(1 + total * 6);
       const toxiproxy = await Toxiproxy.start(toxiBin, dir, ports[0], options.seed);
       const nodes = Array.from({ length: total }, (_, i) => {
-        const [direct, bus, internal, internalBus, client] = ports.slice(1 + i * 5, 6 + i * 5);
-        return new RedisNode(i, { direct, bus, internal, internalBus, client }, redisBin, dir, options);
+        const [direct, bus, internal, internalBus, client, point] = ports.slice(1 + i * 6, 7 + i * 6);
+        return new RedisNode(i, { direct, bus, internal, internalBus, client, point }, redisBin, dir, options);
       });
-      cluster = new LocalCluster(options, dir, toxiproxy, nodes);
       await toxiproxy.createProxies(
         nodes.flatMap((n) => [
           { name: `${n.ref.name}-internal`, listen: `127.0.0.1:${n.ports.internal}`, upstream: n.ref.direct },
           { name: `${n.ref.name}-bus`, listen: `127.0.0.1:${n.ports.internalBus}`, upstream: `127.0.0.1:${n.ports.bus}` },
-          { name: `${n.ref.name}-client`, listen: n.ref.client, upstream: n.ref.direct },
+          { name: `${n.ref.name}-client`, listen: `127.0.0.1:${n.ports.client}`, upstream: n.ref.direct },
         ]),
       );
+      points = await RespPoints.start(nodes.map((n) => ({ node: n.ref.name, listen: n.ports.point, address: { host: '127.0.0.1', port: n.ports.client } })));
+      cluster = new LocalCluster(options, dir, toxiproxy, nodes, points);
       await cluster.create();
       return cluster;
     } catch (error) {
       cluster?.admin.close();
+      await points?.close();
       dir.destroy();
       if (error instanceof EnvironmentError) throw error;
       throw new EnvironmentError(`local cluster did not start: ${(error as Error).message}`);
@@ -140,7 +150,7 @@ export class LocalCluster implements Cluster {
   async waitReady(timeoutMs = this.options.readyTimeoutMs): Promise<void> {
     await waitUntil(
       'cluster ready',
-      () => readinessProblem(this.redisNodes, this.options.replicasPerMaster, (n, ...a) => this.direct(n, ...a), (n) => this.admin.call('127.0.0.1', n.ports.client, ['PING'])),
+      () => readinessProblem(this.redisNodes, this.options.replicasPerMaster, (n, ...a) => this.direct(n, ...a), (n) => this.admin.call('127.0.0.1', n.ports.point, ['PING'])),
       timeoutMs,
     );
   }
@@ -148,11 +158,11 @@ export class LocalCluster implements Cluster {
   // ---- Cluster interface -------------------------------------------------------------------
 
   seeds(): { host: string; port: number }[] {
-    return this.redisNodes.map((n) => ({ host: '127.0.0.1', port: n.ports.client }));
+    return this.redisNodes.map((n) => ({ host: '127.0.0.1', port: n.ports.point }));
   }
 
   natMap(): Record<string, { host: string; port: number }> {
-    return Object.fromEntries(this.redisNodes.map((n) => [n.ref.announced, { host: '127.0.0.1', port: n.ports.client }]));
+    return Object.fromEntries(this.redisNodes.map((n) => [n.ref.announced, { host: '127.0.0.1', port: n.ports.point }]));
   }
 
   connect(options: ClusterOptions = {}): IORedisCluster {
@@ -250,12 +260,13 @@ export class LocalCluster implements Cluster {
     if (this.disposed) return;
     this.disposed = true;
     this.admin.close();
+    const pointsClosed = this.points.close();
     const exits = [...this.redisNodes.map((n) => n.process), this.toxiproxy.process]
       .filter((p) => p && p.exitCode === null && p.signalCode === null)
       .map((p) => new Promise((resolve) => p!.once('exit', resolve)));
     this.dir.destroy();
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all(exits), new Promise((resolve) => (timer = setTimeout(resolve, 5_000)))]);
+    await Promise.race([Promise.all([...exits, pointsClosed]), new Promise((resolve) => (timer = setTimeout(resolve, 5_000)))]);
     clearTimeout(timer);
   }
 

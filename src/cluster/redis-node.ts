@@ -6,7 +6,7 @@ import type { LocalClusterOptions } from './options.ts';
 import type { ReapedDir } from './reaper.ts';
 import type { NodeRef } from './types.ts';
 
-/** The five ports of one node: the server's own two, and the three proxies in front of them. */
+/** The six ports of one node: the server's own two, the three proxies in front of them, and the RESP point in front of the client proxy. */
 export interface NodePorts {
   /** redis-server's client port (control plane dials it directly). */
   readonly direct: number;
@@ -16,8 +16,10 @@ export interface NodePorts {
   readonly internal: number;
   /** Internal proxy -> bus; announced as cluster-announce-bus-port, so gossip crosses it. */
   readonly internalBus: number;
-  /** Client proxy -> direct; what harness clients dial (through natMap). */
+  /** Client proxy -> direct (Toxiproxy: byte-level faults). */
   readonly client: number;
+  /** RESP point -> client proxy (command-aware faults); what harness clients dial (through natMap). */
+  readonly point: number;
 }
 
 export type NodeStatus = 'running' | 'frozen' | 'killed';
@@ -40,7 +42,7 @@ export class RedisNode {
       index,
       name: `n${index}`,
       announced: `127.0.0.1:${ports.internal}`,
-      client: `127.0.0.1:${ports.client}`,
+      client: `127.0.0.1:${ports.point}`,
       direct: `127.0.0.1:${ports.direct}`,
     };
   }

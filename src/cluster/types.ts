@@ -1,4 +1,5 @@
 import type { Cluster as IORedisCluster, ClusterOptions } from 'ioredis';
+import type { CommandFaults } from '../resp/point.ts';
 
 /**
  * A Redis Cluster chaoslua can drive: the embedded LocalCluster (default), a ComposeCluster
@@ -17,7 +18,7 @@ export interface NodeRef {
   readonly name: string;
   /** Address the cluster announces for this node (host:port of its internal proxy). */
   readonly announced: string;
-  /** Address harness clients dial (host:port of its client proxy, or the node itself). */
+  /** Address harness clients dial (its RESP point, else its client proxy, or the node itself). */
   readonly client: string;
   /** Direct address of the redis-server, bypassing every proxy (control plane only). */
   readonly direct: string;
@@ -72,6 +73,9 @@ export interface Cluster extends AsyncDisposable {
   scriptFlush(): Promise<void>;
   toxic(node: number, link: Link, spec: ToxicSpec): Promise<void>;
   setProxyEnabled(node: number, link: Link, enabled: boolean): Promise<void>;
+  /** Command-aware faults on the client links (a RESP point in front of each client proxy); absent
+   *  on a backend without them. heal() leaves their rules alone: whoever arms a rule disarms it. */
+  readonly commands?: CommandFaults;
   /** Remove every toxic, enable every proxy, thaw and restart every node, wait until ready. Throws if it cannot. */
   heal(): Promise<void>;
   dispose(): Promise<void>;

@@ -15,6 +15,8 @@ export const FAULT_NAMES = [
   'timeout',
   'reset-peer',
   'kill-restart',
+  'command-delay',
+  'reply-loss',
 ] as const;
 export type FaultName = (typeof FAULT_NAMES)[number];
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { FaultName, ScheduleOptions } from './constraints.ts';
-import type { FaultStep, FaultTarget, NetworkProfile } from './schedule.ts';
+import type { CommandFaultStep, FaultStep, FaultTarget, NetworkProfile } from './schedule.ts';
 
 /**
  * The nemesis's faults by what they do to the implementation, with a weight each. Busy scripts count
@@ -72,9 +72,72 @@ export function faultsArbitrary(options: ScheduleOptions, keys: number, horizonM
   const classes = FAULT_CLASSES.map((c) => ({ weight: c.weight, kinds: c.names.filter((f) => options.faults.has(f)).map((f) => kinds[f]!) })).filter(
     (c) => c.kinds.length > 0,
   );
-  if (classes.length === 0 || options.maxFaults === 0) return fc.constant([]);
-  const fault = fc.oneof(...classes.map((c) => ({ weight: c.weight, arbitrary: fc.oneof(...c.kinds) })));
-  return fc.array(fault, { maxLength: options.maxFaults }).map((faults) => [...faults].sort((a, b) => a.atMs - b.atMs));
+  const cluster =
+    classes.length === 0 || options.maxFaults === 0
+      ? fc.constant([])
+      : fc.array(fc.oneof(...classes.map((c) => ({ weight: c.weight, arbitrary: fc.oneof(...c.kinds) }))), { maxLength: options.maxFaults });
+  return fc.tuple(cluster, commandFaultsArbitrary(options, keys, at, horizonMs)).map(([a, b]) => [...a, ...b].sort((x, y) => x.atMs - y.atMs));
+}
+
+/** Most command faults a run gets, on their own lane beside the cluster faults. */
+const MAX_COMMAND_FAULTS = 3;
+
+/**
+ * Command faults (RESP point) on a lane of their own: they change nothing in the cluster, so they
+ * need no heal and take nothing from the cluster faults' budget. They widen the one gap Toxiproxy
+ * cannot: between two commands of one operation, or between a command's effect and its reply.
+ * Seven runs in eight get at least one. Each stays armed for at least half the run's expected span
+ * (a fault aimed at a command that comes once, late — a release — must still be armed when it
+ * comes) and catches up to a few commands; holds are drawn around the leases (3/4 of one to two),
+ * the width a read-then-write must survive; delays four times as often as lost replies (ioredis resends a
+ * command whose reply was cut, so a lost reply mostly exercises retries and the checker's ghosts).
+ */
+function commandFaultsArbitrary(options: ScheduleOptions, keys: number, at: fc.Arbitrary<number>, horizonMs: number): fc.Arbitrary<CommandFaultStep[]> {
+  const window = fc.integer({ min: Math.max(200, Math.round(horizonMs / 2)), max: Math.max(200, horizonMs) });
+  const command = fc.integer({ min: 0, max: 999 });
+  // One key in three: a fault on any key catches more, one on a key shows a counterexample its target.
+  const key = fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: keys - 1 }) });
+  // From under a lease to twice it: a hold that spans the rest of a lease, with time for another client to step in.
+  const holdMs = fc.constantFrom(...options.leasesMs).chain((lease) => fc.integer({ min: Math.round(lease * 0.75), max: Math.min(1_500, lease * 2) }));
+  // Four holds in five last until the key's own TTL has run out and another client has touched the
+  // key (then 0-100 ms more; waiting at most holdMs past the TTL): a lease ends while its holder is
+  // between two commands, and the holder's next command lands after someone else stepped in.
+  const pastExpiryMs = fc.oneof({ weight: 1, arbitrary: fc.constant(undefined) }, { weight: 4, arbitrary: fc.integer({ min: 0, max: 100 }) });
+  const withoutAbsent = <T extends object>(step: T): T => Object.fromEntries(Object.entries(step).filter(([, v]) => v !== undefined)) as T;
+  const kinds: { weight: number; arbitrary: fc.Arbitrary<CommandFaultStep> }[] = [];
+  if (options.faults.has('command-delay')) {
+    kinds.push({
+      weight: 4,
+      arbitrary: fc
+        .record({
+          kind: fc.constant('command-delay' as const),
+          atMs: at,
+          ms: window,
+          command,
+          key,
+          on: fc.constantFrom('reply' as const, 'request' as const),
+          holdMs,
+          pastExpiryMs,
+          limit: fc.integer({ min: 1, max: 4 }),
+        })
+        .map(withoutAbsent),
+    });
+  }
+  if (options.faults.has('reply-loss')) {
+    kinds.push({
+      weight: 1,
+      arbitrary: fc
+        .record({ kind: fc.constant('reply-loss' as const), atMs: at, ms: window, command, key, limit: fc.integer({ min: 1, max: 2 }) })
+        .map(withoutAbsent),
+    });
+  }
+  const most = Math.min(MAX_COMMAND_FAULTS, options.maxFaults);
+  if (kinds.length === 0 || most === 0) return fc.constant([]);
+  const fault = fc.oneof(...kinds);
+  return fc.oneof(
+    { weight: 1, arbitrary: fc.constant<CommandFaultStep[]>([]) },
+    { weight: 7, arbitrary: fc.array(fault, { minLength: 1, maxLength: most }) },
+  );
 }
 
 function toxic(

@@ -47,7 +47,43 @@ export type FaultStep =
       /** Latency only: the delay added to each chunk (default: `ms`, as schedules before it was split). */
       readonly delayMs?: number;
     }
-  | { readonly kind: 'kill-restart'; readonly atMs: number; readonly target: FaultTarget; readonly downMs: number };
+  | { readonly kind: 'kill-restart'; readonly atMs: number; readonly target: FaultTarget; readonly downMs: number }
+  | CommandFaultStep;
+
+/**
+ * A command-aware fault on the client links (the RESP points): for `ms` from `atMs`, up to `limit`
+ * commands with one name are caught. The schedule cannot know what an implementation sends, so
+ * `command` picks among the data commands the links have carried so far (sorted names, index modulo
+ * their count), resolved when the fault fires, as a node target is resolved against the topology.
+ */
+export type CommandFaultStep =
+  | {
+      /** Hold the command before Redis sees it (`request`), or its reply after it ran (`reply`), for `holdMs`. */
+      readonly kind: 'command-delay';
+      readonly atMs: number;
+      readonly ms: number;
+      readonly command: number;
+      /** Only commands on this logical key's slot; absent: any key. */
+      readonly key?: number;
+      readonly on: 'request' | 'reply';
+      readonly holdMs: number;
+      /** When present, the hold lasts until the caught command's key has run out of TTL and another
+       *  client's command on it has been answered, then this long (waiting at most `holdMs` past the
+       *  TTL, 1.5 s in all; `holdMs` for a key without one): the lease ends mid-operation and someone steps in. */
+      readonly pastExpiryMs?: number;
+      readonly limit: number;
+    }
+  | {
+      /** Let the command run, then cut its connection before the reply reaches the client. */
+      readonly kind: 'reply-loss';
+      readonly atMs: number;
+      readonly ms: number;
+      readonly command: number;
+      readonly key?: number;
+      readonly limit: number;
+    };
+
+export const isCommandFault = (f: FaultStep): f is CommandFaultStep => f.kind === 'command-delay' || f.kind === 'reply-loss';
 
 /** Conditions that hold for a whole run, under whatever faults come and go. */
 export interface NetworkProfile {
@@ -84,6 +120,13 @@ export function describeFault(f: FaultStep): string {
       return `${at} ${f.toxic}${f.delayMs === undefined ? '' : ` ${f.delayMs}ms`} on the ${f.link} link of ${describeTarget(f.target)} for ${f.ms}ms`;
     case 'kill-restart':
       return `${at} kill -9 ${describeTarget(f.target)}, restart after ${f.downMs}ms`;
+    case 'command-delay':
+    case 'reply-loss': {
+      const what = `up to ${f.limit} of observed command #${f.command}${f.key === undefined ? '' : ` on k${f.key}`} within ${f.ms}ms`;
+      if (f.kind === 'reply-loss') return `${at} lose the reply to ${what} (cut the connection)`;
+      const hold = f.pastExpiryMs === undefined ? `for ${f.holdMs}ms` : `until its key's TTL has run out and another client touched it, +${f.pastExpiryMs}ms (${f.holdMs}ms if it has no TTL)`;
+      return `${at} hold ${f.on === 'reply' ? 'the replies to' : 'the forwarding of'} ${what} ${hold}`;
+    }
   }
 }
 

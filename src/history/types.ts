@@ -42,6 +42,10 @@ export type FaultKind =
   | 'slow-network'
   | 'proxy-down'
   | 'kill-restart'
+  /** A RESP point held commands, or their replies, matching one name. */
+  | 'command-delay'
+  /** A RESP point let a command run and cut its connection before the reply. */
+  | 'reply-loss'
   | 'heal';
 
 export interface FaultRecord {

@@ -1,10 +1,11 @@
 import type { Cluster, ToxicSpec } from '../cluster/types.ts';
 import type { FaultStep, NetworkProfile } from '../generator/schedule.ts';
-import { describeFault } from '../generator/schedule.ts';
+import { describeFault, isCommandFault, type CommandFaultStep } from '../generator/schedule.ts';
 import type { FaultKind, FaultRecord } from '../history/types.ts';
 import { sleep } from '../runner/clock.ts';
 import type { Recorder } from '../runner/recorder.ts';
 import { busyBursts } from './busy-script.ts';
+import { runCommandLane } from './command-faults.ts';
 import { applyNetwork, latencyToxic } from './network.ts';
 import { resolveTarget } from './target.ts';
 
@@ -20,11 +21,24 @@ export interface NemesisContext {
 
 type Applied = Pick<FaultRecord, 'kind' | 'target' | 'lossy' | 'detail' | 'cutsConnections'>;
 
+type ClusterFaultStep = Exclude<FaultStep, CommandFaultStep>;
+
 /**
- * Faults one at a time, each followed by a full heal(), so every fault has a bounded window in
- * the history and the next starts from a ready cluster. Never judges anything.
+ * The schedule's faults on two lanes: cluster faults, and command faults on the client links (which
+ * change nothing in the cluster and need no heal). Never judges anything.
  */
 export async function runNemesis(faults: readonly FaultStep[], ctx: NemesisContext): Promise<void> {
+  await Promise.all([
+    runClusterLane(faults.filter((f): f is ClusterFaultStep => !isCommandFault(f)), ctx),
+    runCommandLane(faults.filter(isCommandFault), ctx),
+  ]);
+}
+
+/**
+ * Cluster faults one at a time, each followed by a full heal(), so every fault has a bounded window
+ * in the history and the next starts from a ready cluster.
+ */
+async function runClusterLane(faults: readonly ClusterFaultStep[], ctx: NemesisContext): Promise<void> {
   const { clock } = ctx.recorder;
   for (const fault of faults) {
     const wait = fault.atMs - clock.now();
@@ -43,13 +57,13 @@ export async function runNemesis(faults: readonly FaultStep[], ctx: NemesisConte
   }
 }
 
-function kindOf(fault: FaultStep): FaultKind {
+function kindOf(fault: ClusterFaultStep): FaultKind {
   if (fault.kind === 'failover') return `failover-${fault.mode}`;
   return fault.kind;
 }
 
 /** Could this fault lose acknowledged writes? Decided before it runs, so a failed attempt stays conservative. */
-function lossyByDesign(fault: FaultStep): boolean {
+function lossyByDesign(fault: ClusterFaultStep): boolean {
   switch (fault.kind) {
     case 'failover':
       return fault.mode !== 'default';
@@ -61,7 +75,7 @@ function lossyByDesign(fault: FaultStep): boolean {
   }
 }
 
-async function apply(fault: FaultStep, ctx: NemesisContext): Promise<Applied> {
+async function apply(fault: ClusterFaultStep, ctx: NemesisContext): Promise<Applied> {
   const { cluster } = ctx;
   const detail = describeFault(fault);
   switch (fault.kind) {

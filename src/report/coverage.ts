@@ -41,6 +41,8 @@ const FAULT_ORDER: readonly FaultKind[] = [
   'slow-network',
   'proxy-down',
   'kill-restart',
+  'command-delay',
+  'reply-loss',
   'heal',
 ];
 

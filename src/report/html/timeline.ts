@@ -45,6 +45,7 @@ export function faultClass(kind: string): string {
   if (kind === 'toxic' || kind === 'proxy-down') return 'f-network';
   if (kind.includes('flush')) return 'f-flush';
   if (kind.startsWith('kill')) return 'f-kill';
+  if (kind === 'command-delay' || kind === 'reply-loss') return 'f-command';
   return 'f-other';
 }
 
@@ -54,6 +55,7 @@ const FAULT_LEGEND: readonly [string, string][] = [
   ['f-network', 'toxics / proxy down'],
   ['f-flush', 'SCRIPT FLUSH'],
   ['f-kill', 'kill / restart'],
+  ['f-command', 'command delay / reply loss'],
   ['f-other', 'other fault'],
 ];
 

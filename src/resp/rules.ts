@@ -1,0 +1,142 @@
+/**
+ * Command-aware fault rules: which commands a RESP point catches, and what it does to them.
+ */
+
+/** delay-request: hold the command before Redis sees it. delay-reply: let it run, hold its reply.
+ *  lose-reply: let it run, then cut the connection before its reply reaches the client. */
+export type CommandAction = 'delay-request' | 'delay-reply' | 'lose-reply';
+
+export interface CommandRule {
+  readonly action: CommandAction;
+  /** Names as ruleName() gives them (upper case; EVAL and EVALSHA are both EVALSHA). */
+  readonly names: readonly string[];
+  /** Only commands whose first key hashes to this slot. */
+  readonly slot?: number;
+  /** Only commands on this connection (ids count from 1 over all the client links of a cluster). */
+  readonly connection?: number;
+  /** Delays only: how long the caught command, and everything behind it on its connection, is held. */
+  readonly holdMs?: number;
+  /** Delays only: hold instead until the caught command's key has run out of TTL and another
+   *  connection's command on that key has since been answered, then this many ms more; never longer
+   *  than holdMs past the TTL nor MAX_TTL_HOLD_MS in all (holdMs alone for a key without a TTL). Needs `ttlOf`. */
+  readonly pastExpiryMs?: number;
+  /** The remaining TTL of a key on a node, in ms (PTTL: -2 absent, -1 no TTL). */
+  readonly ttlOf?: (node: string, key: Buffer) => Promise<number>;
+  /** Most commands caught; then the rule does nothing more. */
+  readonly limit: number;
+}
+
+/** A command a rule caught. */
+export interface CaughtCommand {
+  /** Node whose client link carried it ("n2"). */
+  readonly node: string;
+  readonly connection: number;
+  readonly name: string;
+  /** Its first key (latin1), when it has one. */
+  readonly key?: string;
+  /** performance.now() when it was caught. */
+  readonly at: number;
+}
+
+export function validateRule(rule: CommandRule): CommandRule {
+  const bad = (why: string) => new RangeError(`command rule: ${why}`);
+  if (!['delay-request', 'delay-reply', 'lose-reply'].includes(rule.action)) throw bad(`action must be delay-request, delay-reply or lose-reply, got '${rule.action}'`);
+  if (!Array.isArray(rule.names) || rule.names.length === 0 || rule.names.some((n) => typeof n !== 'string' || n !== n.toUpperCase() || n === '')) {
+    throw bad('names must be a non-empty list of upper-case command names');
+  }
+  if (rule.slot !== undefined && !(Number.isInteger(rule.slot) && rule.slot >= 0 && rule.slot < 16384)) throw bad(`slot must be an integer in [0, 16383], got ${rule.slot}`);
+  if (rule.connection !== undefined && !(Number.isInteger(rule.connection) && rule.connection >= 1)) throw bad(`connection must be a positive integer, got ${rule.connection}`);
+  if (!(Number.isInteger(rule.limit) && rule.limit >= 1)) throw bad(`limit must be a positive integer, got ${rule.limit}`);
+  const delays = rule.action !== 'lose-reply';
+  if (delays && !(Number.isInteger(rule.holdMs) && rule.holdMs! >= 1 && rule.holdMs! <= 60_000)) throw bad(`holdMs must be an integer in [1, 60000] for ${rule.action}, got ${rule.holdMs}`);
+  if (!delays && rule.holdMs !== undefined) throw bad('holdMs is for delays only');
+  if (rule.pastExpiryMs !== undefined) {
+    if (!delays) throw bad('pastExpiryMs is for delays only');
+    if (!(Number.isInteger(rule.pastExpiryMs) && rule.pastExpiryMs >= 0)) throw bad(`pastExpiryMs must be a non-negative integer, got ${rule.pastExpiryMs}`);
+    if (typeof rule.ttlOf !== 'function') throw bad('pastExpiryMs needs ttlOf');
+  }
+  return rule;
+}
+
+/** Resolves with the instant (performance.now()) another connection's command on `key` was answered
+ *  at or after `after`, or with `deadline` if none was by then. */
+export type TouchWatch = (key: string, after: number, connection: number, deadline: number) => Promise<number>;
+
+/** Longest hold that waits for a key's TTL: under the 2 s the harness's clients give a command. */
+export const MAX_TTL_HOLD_MS = 1_500;
+
+/** What a connection does with a command it caught; `done` once the hold is over, the cut made, or the connection gone. */
+export interface Catch {
+  readonly action: CommandAction;
+  /** Delays: when the hold ends (performance.now() ms), known now or once the key's TTL has been read. */
+  readonly until: number | Promise<number>;
+  done(): void;
+}
+
+/** One armed rule, shared by the RESP points of every node (its limit counts over all of them). */
+export class ArmedRule {
+  readonly caught: CaughtCommand[] = [];
+  private armed = true;
+  private readonly names: ReadonlySet<string>;
+  private readonly pending = new Set<Promise<void>>();
+  private filled!: () => void;
+  /** Resolves once the rule has caught its limit. */
+  readonly full = new Promise<void>((resolve) => (this.filled = resolve));
+
+  constructor(readonly rule: CommandRule) {
+    this.names = new Set(validateRule(rule).names);
+  }
+
+  /** A catch when this command is one the rule wants, counted against its limit. */
+  tryCatch(
+    node: string,
+    connection: number,
+    name: string,
+    slot: () => number | undefined,
+    key: () => Buffer | undefined,
+    touched: TouchWatch,
+  ): Catch | undefined {
+    if (!this.armed || this.caught.length >= this.rule.limit || !this.names.has(name)) return undefined;
+    if (this.rule.connection !== undefined && this.rule.connection !== connection) return undefined;
+    if (this.rule.slot !== undefined && slot() !== this.rule.slot) return undefined;
+    const at = performance.now();
+    const k = key();
+    this.caught.push({ node, connection, name, key: k?.toString('latin1'), at });
+    if (this.caught.length === this.rule.limit) this.filled();
+    let done!: () => void;
+    const settled = new Promise<void>((resolve) => (done = resolve));
+    this.pending.add(settled);
+    return { action: this.rule.action, until: this.holdEnd(node, connection, k, at, touched), done };
+  }
+
+  /** A fixed hold, or one that ends once the key's TTL has run out and another client has touched the key. */
+  private holdEnd(node: string, connection: number, key: Buffer | undefined, at: number, touched: TouchWatch): number | Promise<number> {
+    const fixed = at + (this.rule.holdMs ?? 0);
+    const { pastExpiryMs, ttlOf } = this.rule;
+    if (pastExpiryMs === undefined || !ttlOf || !key) return fixed;
+    return ttlOf(node, key).then(
+      async (pttl) => {
+        if (pttl < 0) return fixed;
+        const expiry = at + pttl;
+        const latest = at + Math.min(MAX_TTL_HOLD_MS, pttl + (this.rule.holdMs ?? 0));
+        const touch = await touched(key.toString('latin1'), expiry, connection, latest);
+        return Math.min(latest, touch + pastExpiryMs);
+      },
+      () => fixed,
+    );
+  }
+
+  /** Catch nothing more; what was caught plays out. */
+  disarm(): void {
+    this.armed = false;
+  }
+
+  get active(): boolean {
+    return this.armed && this.caught.length < this.rule.limit;
+  }
+
+  /** Resolves once every caught command's hold is over, its cut made, or its connection gone. */
+  settled(): Promise<void> {
+    return Promise.all(this.pending).then(() => undefined);
+  }
+}
