@@ -4,6 +4,7 @@
  * ("history.ops[3].input.owner: expected a string, got 7"), never with a TypeError inside the checker.
  */
 import type { PatternName } from '../generator/schedule.ts';
+import { checkableModels } from '../model/checkable.ts';
 
 type Check = (value: unknown, at: string) => void;
 
@@ -70,10 +71,15 @@ const FAULT_STEP = tagged('kind', {
   failover: { atMs: int(0), key: int(0), mode: oneOf(['default', 'force', 'takeover']) },
   toxic: { atMs: int(0), target, link: oneOf(['client', 'internal', 'bus']), toxic: oneOf(['latency', 'timeout', 'reset_peer']), ms: int(0), delayMs: optional(int(0)) },
   'kill-restart': { atMs: int(0), target, downMs: int(0) },
+  'command-delay': { atMs: int(0), ms: int(0), command: int(0), key: optional(int(0)), on: oneOf(['request', 'reply']), holdMs: int(0), pastExpiryMs: optional(int(0)), limit: int(1) },
+  'reply-loss': { atMs: int(0), ms: int(0), command: int(0), key: optional(int(0)), limit: int(1) },
 });
 
-function counterexampleCheck(pattern: PatternName): Check {
-  const input = tagged('op', INPUTS[pattern]);
+/** Histories `chaoslua check` read from elsewhere (register, kv) have no schedule to type their inputs: any object with an `op`. */
+const anyInput = object({ op: str });
+
+function counterexampleCheck(pattern: string): Check {
+  const input = Object.hasOwn(INPUTS, pattern) ? tagged('op', INPUTS[pattern as PatternName]) : anyInput;
   const step = tagged('type', { op: { key: int(0), input }, pause: { ms: int(0) }, freeze: { ms: int(0) } });
   const op = object({
     type: oneOf(['op']),
@@ -106,6 +112,6 @@ function counterexampleCheck(pattern: PatternName): Check {
 
 /** Throws a SchemaError naming the first field that is not what a counterexample holds. */
 export function validateCounterexample(value: unknown, version: number): void {
-  object({ version: (v, at) => v === version || fail(at, String(version), v), pattern: oneOf(Object.keys(INPUTS)) })(value, '');
-  counterexampleCheck((value as { pattern: PatternName }).pattern)(value, '');
+  object({ version: (v, at) => v === version || fail(at, String(version), v), pattern: oneOf(Object.keys(checkableModels)) })(value, '');
+  counterexampleCheck((value as { pattern: string }).pattern)(value, '');
 }
