@@ -70,16 +70,25 @@ describe('the catalogue', () => {
   });
 
   // Expectations from evidence, not from luck: scenarios/mutants/sweep.json holds the multi-seed
-  // sweep of `npm run test:full`; a mutant's accepted names and its pinned seed are derived from it
-  // (suites/certify/support/derive-expectations.ts), and must still agree with it.
-  it('each CI mutant is pinned to the sweep\'s earliest catching seed and accepts exactly the names the sweep saw', () => {
+  // sweep of `npm run test:full`; a swept mutant's accepted names and pinned seed are derived from it
+  // (suites/certify/support/derive-expectations.ts) and must still agree with it. A mutant not in the
+  // evidence yet has no pinned seed (it runs on the suite's default seed) and keeps the orNamed the
+  // bench/mutants.ts jobs of the README's table gave it.
+  it('each CI mutant in the evidence is pinned to the sweep\'s earliest catching seed and accepts exactly the names the sweep saw', () => {
     const evidence = readEvidence();
+    const unswept: string[] = [];
     for (const m of ci) {
+      if (!evidence.mutants[label(m)]) {
+        unswept.push(label(m));
+        expect(m.ciSeed, `${label(m)} is not in the sweep's evidence, so it has no pinned seed`).toBeUndefined();
+        continue;
+      }
       const best = bestSeed(evidence, m);
       expect(best, `${label(m)}: the sweep never caught it naming ${m.expect} (re-run: ${evidence.command})`).toBeDefined();
       expect(m.ciSeed, `${label(m)}: ciSeed`).toBe(best!.seed);
       expect([...(m.orNamed ?? [])].sort(), `${label(m)}: orNamed must be the names the sweep saw besides ${m.expect}`).toEqual(observedOtherNames(evidence, m));
     }
+    if (unswept.length) console.log(`not in the sweep's evidence yet (default seed): ${unswept.join(', ')}`);
   });
 
   it('the linter flags exactly the mutants with a static defect, and not the reference', async () => {
