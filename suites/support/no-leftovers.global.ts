@@ -28,6 +28,8 @@ export default function setup(): () => Promise<void> {
       }
     }
     fs.rmSync(root, { recursive: true, force: true });
+    // vitest logs an error thrown here but keeps its exit code: set it too, so the run fails.
+    if (left.length > 0) process.exitCode = 1;
     if (left.length > 0) throw new Error(`processes outlived the test run (killed now): ${left.map((p) => `${p.pid} ${p.what}`).join('; ')}`);
   };
 }
