@@ -40,9 +40,8 @@ describe('nothing the harness starts outlives it', () => {
     ['SIGTERM', 'wait', 'SIGTERM'],
     ['kill -9 of the harness', 'wait', 'SIGKILL'],
   ];
-  // Side by side: each case is its own harness process with its own cluster, ports and temp dir.
   for (const [name, mode, signal] of cases) {
-    it.concurrent(`after ${name}: no redis-server, no toxiproxy, ports free, temp dir gone`, async () => {
+    it(`after ${name}: no redis-server, no toxiproxy, ports free, temp dir gone`, async () => {
       const { started, left } = await endHarness(mode, signal);
       expect(started.pids).toHaveLength(7);
       expect(left).toEqual({ pids: [], ports: [], dirExists: false });
