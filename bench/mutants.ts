@@ -23,7 +23,7 @@ try {
     for (let s = 0; s < seeds; s++) {
       const seed = 1_000 + 7_919 * s;
       const job = await cluster.withRetry((c) =>
-        chaosJob(c, mutant.pattern, openerFor(mutant.pattern, mutant.kind, mutant.impl), { seed, runs: runCap, timeLimitMs: 180_000, shrinkRuns }),
+        chaosJob(c, mutant.pattern, openerFor(mutant.pattern, mutant.kind, mutant.impl), { seed, runs: runCap, shrinkRuns }),
       );
       jobs.push(job);
       const first = job.firstFailure ? `run ${job.firstFailure.run} at ${job.firstFailure.seconds.toFixed(1)} s` : 'NOT REJECTED';

@@ -6,16 +6,16 @@ import { jobOptions } from '../../src/cli/chaos-flags.ts';
 import { runJob } from '../../src/certify/job.ts';
 import { behaviourFindings } from './fixtures/process/job.ts';
 import { luaDirOpener, referenceScriptsDir } from '../../src/certify/openers/lua-dir.ts';
-import { LocalCluster } from '../../src/cluster/local.ts';
+import type { LocalCluster } from '../../src/cluster/local.ts';
+import { sharedCluster } from '../support/shared-cluster.ts';
 
 let cluster: LocalCluster;
 let reports: string;
 beforeAll(async () => {
-  cluster = await LocalCluster.start();
+  cluster = await sharedCluster();
   reports = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-external-'));
 });
 afterAll(async () => {
-  await cluster?.dispose();
   fs.rmSync(reports, { recursive: true, force: true });
 });
 

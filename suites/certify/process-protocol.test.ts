@@ -1,17 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cmdOpener, type OpenedProcessImpl } from '../../src/certify/openers/cmd.ts';
 import { runJob } from '../../src/certify/job.ts';
-import { LocalCluster } from '../../src/cluster/local.ts';
-import type { Cluster } from '../../src/cluster/types.ts';
-import { behaviourFindings, certifyOptions, counting, lend, quietIo, removeReportRoots, reportRoot } from './fixtures/process/job.ts';
+import type { LocalCluster } from '../../src/cluster/local.ts';
+import { sharedCluster } from '../support/shared-cluster.ts';
+import { behaviourFindings, certifyOptions, counting, quietIo, removeReportRoots, reportRoot } from './fixtures/process/job.ts';
 
 // cmd: certification against misbehaving programs: each misbehaviour is its own finding, the job
 // fails (passed false) instead of hanging, and the program is gone afterwards.
 
-const shared = vi.hoisted(() => ({ cluster: undefined as Cluster | undefined }));
-vi.mock('../../src/cluster/select.ts', () => ({ startCluster: async () => lend(shared.cluster!) }));
+let cluster: LocalCluster;
 
 const FIXTURE = path.join(import.meta.dirname, 'fixtures/process/reference.mjs');
 let tags = 0;
@@ -38,17 +37,16 @@ async function certify(command: string, flags: Parameters<typeof certifyOptions>
   let opened: OpenedProcessImpl | undefined;
   const open = cmdOpener('idempotency', command, { requestTimeoutMs, handshakeTimeoutMs: 5_000, stderrFile: path.join(reportRoot(), 'stderr.log') });
   const counted = counting(async (cluster, clients) => (opened = await open(cluster, clients)));
-  const result = await runJob(certifyOptions({ runs: '2', seed: '11', faults: 'none', clients: '2', keys: '1', ...flags }), counted.open, quietIo);
+  const result = await runJob(certifyOptions({ runs: '2', seed: '11', faults: 'none', clients: '2', keys: '1', ...flags }), counted.open, quietIo, cluster);
   return { result, opened: opened!, answers: counted.answers };
 }
 
 beforeAll(async () => {
-  shared.cluster = await LocalCluster.start();
+  cluster = await sharedCluster();
 });
 
 afterAll(async () => {
   removeReportRoots();
-  await shared.cluster?.dispose();
 });
 
 describe('cmd: with a well-behaved program', () => {
@@ -102,7 +100,7 @@ describe('cmd: with a misbehaving program', () => {
   it('a program that never answers the handshake is killed after the handshake timeout', async () => {
     const seconds = `3${process.pid % 1000}.25`;
     const open = cmdOpener('idempotency', `sleep ${seconds}`, { handshakeTimeoutMs: 1_000, stderrFile: path.join(reportRoot(), 'stderr.log') });
-    const opened = await open(shared.cluster!, 2);
+    const opened = await open(cluster, 2);
     try {
       expect(opened.findings()).toEqual(['handshake: no hello reply within 1000 ms']);
       await expect(opened.subjects[1].invoke('k', { op: 'release', owner: 'o' })).rejects.toThrow(/^implementation process unavailable: handshake/);

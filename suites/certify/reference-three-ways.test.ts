@@ -6,7 +6,8 @@ import { jobOptions } from '../../src/cli/chaos-flags.ts';
 import { runJob } from '../../src/certify/job.ts';
 import { behaviourFindings } from './fixtures/process/job.ts';
 import { openerFor } from '../../src/certify/openers/index.ts';
-import { LocalCluster } from '../../src/cluster/local.ts';
+import type { LocalCluster } from '../../src/cluster/local.ts';
+import { sharedCluster } from '../support/shared-cluster.ts';
 import type { PatternName } from '../../src/generator/schedule.ts';
 import { describeImpl, parseImplSpec } from '../../src/subject/impl-spec.ts';
 
@@ -15,22 +16,23 @@ import { describeImpl, parseImplSpec } from '../../src/subject/impl-spec.ts';
  * (the cmd: route, with both example programs, is suites/certify/examples.test.ts).
  */
 const root = path.resolve(import.meta.dirname, '../..');
+// One run each under every fault: the long false-alarm evidence is zero-false-alarms.full.test.ts.
+const RUNS = 1;
 const quiet = { stdout: { write: () => true }, stderr: { write: () => true } };
 
 let cluster: LocalCluster;
 let reports: string;
 beforeAll(async () => {
-  cluster = await LocalCluster.start();
+  cluster = await sharedCluster();
   reports = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-three-ways-'));
 });
 afterAll(async () => {
-  await cluster?.dispose();
   fs.rmSync(reports, { recursive: true, force: true });
 });
 
 async function certify(pattern: PatternName, impl: string) {
   const spec = parseImplSpec(impl, pattern);
-  const options = { ...jobOptions('certify', { pattern, runs: '3', seed: '2026', report: reports }), implSpec: describeImpl(spec) };
+  const options = { ...jobOptions('certify', { pattern, runs: String(RUNS), seed: '2026', report: reports }), implSpec: describeImpl(spec) };
   return runJob(options, openerFor(pattern, spec), quiet, cluster);
 }
 
@@ -40,10 +42,10 @@ describe('the reference implementations are certified', () => {
       it(`${pattern} through ${impl.split(':')[0]}:`, async () => {
         const result = await certify(pattern, impl);
         const why = result.invariants.filter((s) => !s.passed).map((s) => `${s.invariant}: ${s.violations[0]?.message}`).join('\n') + result.findings.join('\n');
-        // Three runs prove the behaviour, not the evidence a certificate needs (see behaviourFindings).
+        // A few runs prove the behaviour, not the evidence a certificate needs (see behaviourFindings).
         expect(result.outcome.failure, why).toBeUndefined();
         expect(behaviourFindings(result), why).toEqual([]);
-        expect(result.outcome.tally.runs).toBe(3); // judged, not discarded
+        expect(result.outcome.tally.runs).toBe(RUNS); // judged, not discarded
         expect(result.outcome.tally.ops).toBeGreaterThan(0);
       });
     }

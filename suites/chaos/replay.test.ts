@@ -7,6 +7,7 @@ import { runJob } from '../../src/certify/job.ts';
 import { main } from '../../src/cli/main.ts';
 import { luaDirOpener } from '../../src/certify/openers/lua-dir.ts';
 import { readCounterexample } from '../../src/report/counterexample.ts';
+import { sharedCluster } from '../support/shared-cluster.ts';
 
 /** A copy of the reference scripts whose complete forgets the owner check (seed 000's warning). */
 function mutantDir(): string {
@@ -23,6 +24,12 @@ function mutantDir(): string {
   return dir;
 }
 
+interface ReplayOutcome {
+  recheck: string;
+  rerun: { attempts: number; failedAgain: boolean };
+  reproduced: boolean;
+}
+
 function capture() {
   let out = '';
   let err = '';
@@ -36,7 +43,7 @@ beforeAll(async () => {
   dir = mutantDir();
   reports = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-replay-reports-'));
   const options = { ...jobOptions('certify', { runs: '40', seed: '11', report: reports, 'shrink-runs': '8' }), implSpec: `lua:${dir}` };
-  const result = await runJob(options, luaDirOpener('idempotency', dir, `lua:${dir}`), capture().io);
+  const result = await runJob(options, luaDirOpener('idempotency', dir, `lua:${dir}`), capture().io, await sharedCluster());
   expect(result.passed).toBe(false);
   counterexample = result.counterexampleFile!;
 });
@@ -65,13 +72,29 @@ describe('replay of a saved counterexample', () => {
     expect(c.out()).toContain(`${ce.result.violations[0].invariant}:`);
   });
 
-  it('re-running the shrunk schedule against a live cluster says whether it failed again', async () => {
+  // The schedule was shrunk to one that fails: re-run against the same broken scripts it must fail
+  // again. A few attempts, because a re-run's timing is not the recorded one.
+  it('re-running the shrunk schedule against the implementation that failed reproduces it, exit 1', async () => {
     const c = capture();
-    const code = await main(['replay', counterexample, '--reruns', '3', '--json'], c.io);
-    const outcome = JSON.parse(c.out()) as { recheck: string; rerun: { attempts: number; failedAgain: boolean }; reproduced: boolean };
+    const code = await main(['replay', counterexample, '--reruns', '5', '--json'], c.io);
+    const outcome = JSON.parse(c.out()) as ReplayOutcome;
     expect(outcome.recheck).toBe('illegal');
-    expect(outcome.rerun.attempts).toBeGreaterThanOrEqual(1);
-    expect(code).toBe(outcome.reproduced ? 1 : 0);
+    expect(outcome.rerun.failedAgain).toBe(true);
+    expect(outcome.reproduced).toBe(true);
+    expect(code).toBe(1);
+  });
+
+  // The same counterexample once the bug is fixed (the reference complete.lua put back where the
+  // counterexample's implSpec points): the recorded history is still illegal, the re-run passes.
+  it('re-running it against the fixed implementation does not reproduce it, exit 0', async () => {
+    fs.copyFileSync(path.resolve(import.meta.dirname, '../../lua/idempotency/complete.lua'), path.join(dir, 'complete.lua'));
+    const c = capture();
+    const code = await main(['replay', counterexample, '--reruns', '2', '--json'], c.io);
+    const outcome = JSON.parse(c.out()) as ReplayOutcome;
+    expect(outcome.recheck).toBe('illegal');
+    expect(outcome.rerun).toMatchObject({ attempts: 2, failedAgain: false });
+    expect(outcome.reproduced).toBe(false);
+    expect(code).toBe(0);
   });
 
   it('a file that is not a counterexample is a usage error', async () => {

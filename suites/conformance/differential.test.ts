@@ -4,7 +4,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Cluster as IORedisCluster } from 'ioredis';
-import { LocalCluster } from '../../src/cluster/local.ts';
+import type { LocalCluster } from '../../src/cluster/local.ts';
+import { sharedCluster } from '../support/shared-cluster.ts';
 import {
   idempotency,
   initialCandidates,
@@ -338,12 +339,11 @@ const IDEMPOTENCY_ANSWERS = [
 let cluster: LocalCluster;
 let client: IORedisCluster;
 beforeAll(async () => {
-  cluster = await LocalCluster.start({ replicasPerMaster: 0 });
+  cluster = await sharedCluster();
   client = cluster.connect();
 });
 afterAll(async () => {
   client?.disconnect();
-  await cluster?.dispose();
 });
 
 const idempotencySources = () =>

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import type { Cluster as IORedisCluster } from 'ioredis';
-import { LocalCluster } from '../../src/cluster/local.ts';
+import type { LocalCluster } from '../../src/cluster/local.ts';
+import { sharedCluster } from '../support/shared-cluster.ts';
 
 // Seed 003's compare-and-delete lock against the real cluster: every answer reached on purpose.
 const source = (name: string) => readFileSync(new URL(`../../lua/lock/${name}.lua`, import.meta.url), 'utf8');
@@ -13,12 +14,11 @@ const extendIfMatches = source('extend_if_matches');
 let cluster: LocalCluster;
 let client: IORedisCluster;
 beforeAll(async () => {
-  cluster = await LocalCluster.start({ replicasPerMaster: 0 });
+  cluster = await sharedCluster();
   client = cluster.connect();
 });
 afterAll(async () => {
   client?.disconnect();
-  await cluster?.dispose();
 });
 
 const freshKey = () => `chaoslua:lock:{${randomBytes(6).toString('hex')}}`;

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import type { Cluster as IORedisCluster } from 'ioredis';
-import { LocalCluster } from '../../src/cluster/local.ts';
+import type { LocalCluster } from '../../src/cluster/local.ts';
+import { sharedCluster } from '../support/shared-cluster.ts';
 import { parseInfo } from '../../src/cluster/admin.ts';
 
 // Seed 004's fixed-window limiter, both variants, against the real cluster.
@@ -12,12 +13,11 @@ const source = (variant: string) => readFileSync(new URL(`../../lua/ratelimit/${
 let cluster: LocalCluster;
 let client: IORedisCluster;
 beforeAll(async () => {
-  cluster = await LocalCluster.start({ replicasPerMaster: 0 });
+  cluster = await sharedCluster();
   client = cluster.connect();
 });
 afterAll(async () => {
   client?.disconnect();
-  await cluster?.dispose();
 });
 
 const freshKey = (variant: string) => `chaoslua:rl:{${variant}:${randomBytes(6).toString('hex')}}:user123`;

@@ -1,6 +1,7 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalCluster } from '../../src/cluster/local.ts';
+import type { LocalCluster } from '../../src/cluster/local.ts';
+import { sharedCluster } from '../support/shared-cluster.ts';
 import { BodyTooLargeError } from '../../src/subject/body-cap.ts';
 import { IdempotencyStore } from '../../src/subject/idempotency-client.ts';
 import type { StoredResponse } from '../../src/subject/idempotency-execute.ts';
@@ -30,14 +31,15 @@ function sample(text: string, name: string): number | undefined {
 }
 
 beforeAll(async () => {
-  // maxmemory set so the memory gauges have a known non-zero figure to report.
-  cluster = await LocalCluster.start({ maxmemory: '64mb' });
+  cluster = await sharedCluster();
+  // maxmemory set so the memory gauges have a known non-zero figure to report (the shared cluster
+  // puts it back for the next file).
+  for (const node of cluster.nodes) await cluster.command(node.index, 'CONFIG', 'SET', 'maxmemory', '64mb');
   redis = cluster.connect();
 });
 
 afterAll(async () => {
   await redis?.quit();
-  await cluster?.dispose();
 });
 
 describe('IdempotencyStore.execute', () => {

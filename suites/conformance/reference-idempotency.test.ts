@@ -1,6 +1,7 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalCluster } from '../../src/cluster/local.ts';
+import type { LocalCluster } from '../../src/cluster/local.ts';
+import { sharedCluster } from '../support/shared-cluster.ts';
 import { BodyTooLargeError } from '../../src/subject/body-cap.ts';
 import { IDEMPOTENCY_SCRIPTS } from '../../src/subject/idempotency-calls.ts';
 import { IdempotencyStore } from '../../src/subject/idempotency-client.ts';
@@ -21,14 +22,13 @@ const freshKey = (label: string) => scopedKey('t', 'POST/v1/charges', `${label}-
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
-  cluster = await LocalCluster.start();
+  cluster = await sharedCluster();
   redis = cluster.connect();
   store = await IdempotencyStore.open(redis);
 });
 
 afterAll(async () => {
   await redis?.quit();
-  await cluster?.dispose();
 });
 
 describe('reference idempotency client (seed 000 verification)', () => {

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Cluster as IORedisCluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalCluster } from '../../src/cluster/local.ts';
+import type { LocalCluster } from '../../src/cluster/local.ts';
+import { sharedCluster } from '../support/shared-cluster.ts';
 import { IDEMPOTENCY_SCRIPTS } from '../../src/subject/idempotency-calls.ts';
 import { IdempotencyStore } from '../../src/subject/idempotency-client.ts';
 import { scopedKey } from '../../src/subject/idempotency-keys.ts';
@@ -35,7 +36,7 @@ function noscriptCount(metricsText: string, script: string): number {
 }
 
 beforeAll(async () => {
-  cluster = await LocalCluster.start();
+  cluster = await sharedCluster();
   redis = cluster.connect();
   const masters = (await cluster.topology()).nodes.filter((n) => n.role === 'master');
   masterNodes = masters.map((m) => m.node.index);
@@ -49,7 +50,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await redis?.quit();
-  await cluster?.dispose();
 });
 
 describe('script loader on a cluster', () => {

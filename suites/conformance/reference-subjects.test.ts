@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import type { Cluster as IORedisCluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LocalCluster } from '../../src/cluster/local.ts';
+import type { LocalCluster } from '../../src/cluster/local.ts';
+import { sharedCluster } from '../support/shared-cluster.ts';
 import { idempotency, lock, ratelimit, type Model } from '../../src/model/index.ts';
 import type { IdempotencyInput, LockInput, RateLimitInput } from '../../src/model/index.ts';
 import { LimiterClient } from '../../src/subject/limiter-client.ts';
@@ -17,13 +18,12 @@ const fresh = (label: string) => `${label}-${++serial}-${Date.now()}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
-  cluster = await LocalCluster.start();
+  cluster = await sharedCluster();
   redis = cluster.connect();
 });
 
 afterAll(async () => {
   await redis?.quit();
-  await cluster?.dispose();
 });
 
 /** Sequential differential run: every reply of the subject is one the model prescribes (TTLs too long to expire here). */

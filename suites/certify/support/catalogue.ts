@@ -20,6 +20,8 @@ export interface Mutant {
   readonly orNamed?: readonly string[];
   /** CI cap on runs, for a slip the generator reaches rarely (default: the suite's). */
   readonly ciRuns?: number;
+  /** The seed `npm test` runs it with: one the sweep (scenarios/mutants/sweep.json) saw catching it early. */
+  readonly ciSeed?: number;
   /** Why the harness does not catch it within the CI budget; such mutants run only on request. */
   readonly gap?: string;
   /** lua: the one script that carries the slip; every other script is the reference's. */
@@ -47,6 +49,7 @@ function parseMutant(dir: string, pattern: PatternName): Mutant {
   if (raw.orNamed !== undefined && !(Array.isArray(raw.orNamed) && raw.orNamed.every((n) => typeof n === 'string'))) throw problem('"orNamed" must be a list of names');
   if (raw.gap !== undefined && (typeof raw.gap !== 'string' || raw.gap === '')) throw problem('"gap" must say why the harness misses it');
   if (raw.ciRuns !== undefined && !(Number.isInteger(raw.ciRuns) && raw.ciRuns > 0)) throw problem('"ciRuns" must be a positive integer');
+  if (raw.ciSeed !== undefined && !(Number.isInteger(raw.ciSeed) && raw.ciSeed >= 0)) throw problem('"ciSeed" must be a non-negative integer');
   if (raw.pattern !== pattern) throw problem(`"pattern" must be ${pattern} (the directory it sits in)`);
   if (raw.kind === 'lua') {
     if (typeof raw.mutated !== 'string' || !existsSync(path.join(dir, raw.mutated))) throw problem('a lua mutant names its "mutated" script');
