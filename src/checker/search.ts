@@ -170,7 +170,7 @@ export function searchKey<S, I, O>(
     sp++;
     state = newState;
     lift(i);
-    if (returnAt[i] === Infinity) unboundedLeft--;
+    if (deferred[i] === 1) deferredLeft--;
     if (kind[i] === REAL) {
       realDepth++;
       if (returnAt[i] !== Infinity) mandatoryLeft--;
@@ -184,7 +184,7 @@ export function searchKey<S, I, O>(
     const i = stackEntry[sp];
     flip(i);
     unlift(i);
-    if (returnAt[i] === Infinity) unboundedLeft++;
+    if (deferred[i] === 1) deferredLeft++;
     state = stackState[sp];
     if (relaxed) lineage = stackLineage[sp];
     if (kind[i] === REAL) {
@@ -218,16 +218,27 @@ export function searchKey<S, I, O>(
   let node = next[HEAD];
   let choiceFrom = 0;
   /**
-   * Which pass of the scan: first the entries with a completion bound, then (lazy) the optional
-   * ones without (info ops, their second executions and their expiries), which stay candidates for
-   * the rest of the search. Trying them only when nothing bounded gets further leaves them out of
-   * the way of the operations that must be explained; every child is still tried, so the order
-   * changes how soon a linearization is found, never whether it is.
+   * Which pass of the scan: first the entries with a completion bound and the info ops, then (lazy)
+   * the deferred ones: second executions and expiries without a completion bound, which stay
+   * candidates for the rest of the search. Trying those only when nothing else gets further leaves
+   * them out of the way of the operations that must be explained; every child is still tried, so
+   * the order changes how soon a linearization is found, never whether it is.
    */
   let lazy = false;
+  /**
+   * An info op itself is not deferred, though it has no completion bound: its effect is often what a
+   * later answer observed, and deferring it to the points where the bounded pass is stuck means
+   * first exhausting every order of the bounded ops without it, then inserting each live info op
+   * (those that never took effect too) at each of those stuck configurations, where the state is
+   * usually wrong already. With appends every such order is its own state, so the cache merges
+   * nothing: one kv key with four info appends (three that never took effect) took 928,111 states
+   * deferred, 102,859 in call order (Porcupine's order).
+   */
+  const deferred = new Uint8Array(n);
+  for (let e = 0; e < n; e++) deferred[e] = returnAt[e] === Infinity && kind[e] !== REAL ? 1 : 0;
   let nextClockReading = deadline === Infinity ? Infinity : CLOCK_EVERY;
-  let unboundedLeft = 0;
-  for (let e = 0; e < n; e++) if (returnAt[e] === Infinity) unboundedLeft++;
+  let deferredLeft = 0;
+  for (let e = 0; e < n; e++) if (deferred[e] === 1) deferredLeft++;
 
   /** Undo entries until one leaves an alternative; false when none does. Every undone configuration failed. */
   const backtrack = (): boolean => {
@@ -244,7 +255,7 @@ export function searchKey<S, I, O>(
         node = next[2 * i];
         choiceFrom = 0;
       }
-      lazy = returnAt[i] === Infinity;
+      lazy = deferred[i] === 1;
       return true;
     }
   };
@@ -295,7 +306,7 @@ export function searchKey<S, I, O>(
       else stuck = true;
     } else if ((node & 1) === 1) {
       const i = node >> 1;
-      if (!lazy && unboundedLeft > 0) {
+      if (!lazy && deferredLeft > 0) {
         lazy = true;
         node = next[HEAD];
         continue;
@@ -308,7 +319,7 @@ export function searchKey<S, I, O>(
         rememberStuckState(ref[i]);
       }
       stuck = true;
-    } else if ((returnAt[node >> 1] === Infinity) !== lazy) {
+    } else if ((deferred[node >> 1] === 1) !== lazy) {
       node = next[node];
     } else {
       const i = node >> 1;
