@@ -95,6 +95,7 @@ export function searchKey<S, I, O>(
   const expiryOf = new Int32Array(n).fill(-1);
   for (let e = 0; e < n; e++) if (kind[e] === EXPIRE) expiryOf[ref[e]] = e;
   const twinBefore = earlierTwins(problem);
+  const lookahead = relaxed ? null : lookaheadEntries(problem);
 
   const words = new Uint16Array(Math.max(1, Math.ceil(n / 16)));
   const failed = new FailedConfigurations();
@@ -206,6 +207,10 @@ export function searchKey<S, I, O>(
       return false;
     }
     if (returnAt[i] === Infinity && returnsToEarlierState()) {
+      pop();
+      return false;
+    }
+    if (lookahead !== null && !answersStillPossible(lookahead)) {
       pop();
       return false;
     }
@@ -408,6 +413,32 @@ export function searchKey<S, I, O>(
   }
 
   /**
+   * The model's lookahead (Model.canStillObserve): every answer still to come must be observable
+   * from here, directly (only extending entries placed before it) or after a reset still to come
+   * that may precede it (called by its completion bound) and leaves a state it can observe. A
+   * state that fails this has no completion, so dropping it loses nothing. Without it, a kv key with
+   * a dozen overlapping appends between two gets tried every order of them, each its own state
+   * (1.8 million states on one key of a synthetic history), and an info append that never took
+   * effect was tried at every point before the get that shows it missing.
+   */
+  function answersStillPossible(entries: Lookahead): boolean {
+    const { resets, answers, observable } = entries;
+    for (let a = 0; a < answers.length; a++) {
+      const e = answers[a];
+      if (isSet(e)) continue;
+      const op = ops[ref[e]];
+      if (model.canStillObserve!(state, op.input, op.output)) continue;
+      let viaReset = false;
+      for (let r = 0; r < resets.length && !viaReset; r++) {
+        const reset = resets[r];
+        viaReset = observable[r * answers.length + a] === 1 && !isSet(reset) && callAt[reset] <= returnAt[e];
+      }
+      if (!viaReset) return false;
+    }
+    return true;
+  }
+
+  /**
    * Identical info ops (same input, no completion bound, both with or both without a second
    * execution) differ only in when they may start and in their lease tag. If an earlier one is
    * unplaced, and this one's lease could already run out here, every linearization that places this
@@ -508,6 +539,39 @@ class FailedConfigurations {
 function sameBits(a: Uint16Array, b: Uint16Array): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+interface Lookahead {
+  /** Entries that may place a state not extending the one before (REAL and GHOST). */
+  readonly resets: readonly number[];
+  /** Ok operations with a completion bound. */
+  readonly answers: readonly number[];
+  /** resets x answers: can the answer be observed in a state extending the one the reset leaves? */
+  readonly observable: Uint8Array;
+}
+
+/** Null when the model has no lookahead, or when expiries or rollbacks could change the state otherwise. */
+function lookaheadEntries<S, I, O>(problem: KeyProblem<S, I, O>): Lookahead | null {
+  const { model, n, kind, ref, ops, returnAt } = problem;
+  if (model.resets === undefined || model.canStillObserve === undefined) return null;
+  const resets: number[] = [];
+  const answers: number[] = [];
+  for (let e = 0; e < n; e++) {
+    if (kind[e] === EXPIRE || kind[e] === FAULT) return null;
+    if (model.resets(ops[ref[e]].input)) resets.push(e);
+    if (kind[e] === REAL && returnAt[e] !== Infinity && ops[ref[e]].outcome === 'ok') answers.push(e);
+  }
+  answers.sort((a, b) => returnAt[a] - returnAt[b]);
+  // A reset leaves the same state whatever the state before (Model.resets), so from init will do.
+  const observable = new Uint8Array(resets.length * answers.length);
+  resets.forEach((reset, r) => {
+    const left = model.step(model.init(), ops[ref[reset]].input, ops[ref[reset]].id).state;
+    answers.forEach((answer, a) => {
+      const op = ops[ref[answer]];
+      observable[r * answers.length + a] = model.canStillObserve!(left, op.input, op.output) ? 1 : 0;
+    });
+  });
+  return { resets, answers, observable };
 }
 
 /**
