@@ -96,6 +96,7 @@ export function searchKey<S, I, O>(
   for (let e = 0; e < n; e++) if (kind[e] === EXPIRE) expiryOf[ref[e]] = e;
   const twinBefore = earlierTwins(problem);
   const lookahead = relaxed ? null : lookaheadEntries(problem);
+  let lookaheadFrom = 0;
 
   const words = new Uint16Array(Math.max(1, Math.ceil(n / 16)));
   const failed = new FailedConfigurations();
@@ -413,26 +414,30 @@ export function searchKey<S, I, O>(
   }
 
   /**
-   * The model's lookahead (Model.canStillObserve): every answer still to come must be observable
-   * from here, directly (only extending entries placed before it) or after a reset still to come
-   * that may precede it (called by its completion bound) and leaves a state it can observe. A
-   * state that fails this has no completion, so dropping it loses nothing. Without it, a kv key with
-   * a dozen overlapping appends between two gets tried every order of them, each its own state
+   * The model's lookahead (Model.canStillObserve): each of the earliest answers still to come must be
+   * observable from here, directly (only extending entries placed before it) or after a reset still
+   * to come that may precede it (called by its completion bound) and leaves a state it can observe.
+   * A state that fails this has no completion, so dropping it loses nothing. Without it, a kv key
+   * with a dozen overlapping appends between two gets tried every order of them, each its own state
    * (1.8 million states on one key of a synthetic history), and an info append that never took
    * effect was tried at every point before the get that shows it missing.
    */
   function answersStillPossible(entries: Lookahead): boolean {
-    const { resets, answers, observable } = entries;
-    for (let a = 0; a < answers.length; a++) {
+    const { answers, via } = entries;
+    // Start at the earliest unplaced answer, or near it: skipping one only prunes less.
+    let a = lookaheadFrom;
+    while (a > 0 && !isSet(answers[a - 1])) a--;
+    while (a < answers.length && isSet(answers[a])) a++;
+    lookaheadFrom = a;
+    for (let checked = 0; a < answers.length && checked < LOOKAHEAD_ANSWERS; a++) {
       const e = answers[a];
       if (isSet(e)) continue;
+      checked++;
       const op = ops[ref[e]];
       if (model.canStillObserve!(state, op.input, op.output)) continue;
+      const resets = via[a];
       let viaReset = false;
-      for (let r = 0; r < resets.length && !viaReset; r++) {
-        const reset = resets[r];
-        viaReset = observable[r * answers.length + a] === 1 && !isSet(reset) && callAt[reset] <= returnAt[e];
-      }
+      for (let r = 0; r < resets.length && !viaReset; r++) viaReset = !isSet(resets[r]);
       if (!viaReset) return false;
     }
     return true;
@@ -542,17 +547,25 @@ function sameBits(a: Uint16Array, b: Uint16Array): boolean {
 }
 
 interface Lookahead {
-  /** Entries that may place a state not extending the one before (REAL and GHOST). */
-  readonly resets: readonly number[];
-  /** Ok operations with a completion bound. */
+  /** Ok operations with a completion bound, by completion bound. */
   readonly answers: readonly number[];
-  /** resets x answers: can the answer be observed in a state extending the one the reset leaves? */
-  readonly observable: Uint8Array;
+  /**
+   * Per answer, the entries that may place a state not extending the one before (Model.resets),
+   * called by its completion bound (so they may precede it), that leave a state it can observe.
+   */
+  readonly via: readonly (readonly number[])[];
 }
+
+/**
+ * The earliest unplaced answers the lookahead checks at each step: the ones a wrong order or an info
+ * op that never took effect runs into first. Checking fewer only prunes less; checking all made
+ * each step cost as much as the key's length.
+ */
+const LOOKAHEAD_ANSWERS = 32;
 
 /** Null when the model has no lookahead, or when expiries or rollbacks could change the state otherwise. */
 function lookaheadEntries<S, I, O>(problem: KeyProblem<S, I, O>): Lookahead | null {
-  const { model, n, kind, ref, ops, returnAt } = problem;
+  const { model, n, kind, ref, ops, callAt, returnAt } = problem;
   if (model.resets === undefined || model.canStillObserve === undefined) return null;
   const resets: number[] = [];
   const answers: number[] = [];
@@ -563,15 +576,12 @@ function lookaheadEntries<S, I, O>(problem: KeyProblem<S, I, O>): Lookahead | nu
   }
   answers.sort((a, b) => returnAt[a] - returnAt[b]);
   // A reset leaves the same state whatever the state before (Model.resets), so from init will do.
-  const observable = new Uint8Array(resets.length * answers.length);
-  resets.forEach((reset, r) => {
-    const left = model.step(model.init(), ops[ref[reset]].input, ops[ref[reset]].id).state;
-    answers.forEach((answer, a) => {
-      const op = ops[ref[answer]];
-      observable[r * answers.length + a] = model.canStillObserve!(left, op.input, op.output) ? 1 : 0;
-    });
+  const left = resets.map((reset) => model.step(model.init(), ops[ref[reset]].input, ops[ref[reset]].id).state);
+  const via = answers.map((answer) => {
+    const op = ops[ref[answer]];
+    return resets.filter((reset, r) => callAt[reset] <= returnAt[answer] && model.canStillObserve!(left[r], op.input, op.output));
   });
-  return { resets, answers, observable };
+  return { answers, via };
 }
 
 /**
