@@ -95,6 +95,8 @@ export function searchKey<S, I, O>(
   const expiryOf = new Int32Array(n).fill(-1);
   for (let e = 0; e < n; e++) if (kind[e] === EXPIRE) expiryOf[ref[e]] = e;
   const twinBefore = earlierTwins(problem);
+  const lookahead = relaxed ? null : lookaheadEntries(problem);
+  let lookaheadFrom = 0;
 
   const words = new Uint16Array(Math.max(1, Math.ceil(n / 16)));
   const failed = new FailedConfigurations();
@@ -170,7 +172,7 @@ export function searchKey<S, I, O>(
     sp++;
     state = newState;
     lift(i);
-    if (returnAt[i] === Infinity) unboundedLeft--;
+    if (deferred[i] === 1) deferredLeft--;
     if (kind[i] === REAL) {
       realDepth++;
       if (returnAt[i] !== Infinity) mandatoryLeft--;
@@ -184,7 +186,7 @@ export function searchKey<S, I, O>(
     const i = stackEntry[sp];
     flip(i);
     unlift(i);
-    if (returnAt[i] === Infinity) unboundedLeft++;
+    if (deferred[i] === 1) deferredLeft++;
     state = stackState[sp];
     if (relaxed) lineage = stackLineage[sp];
     if (kind[i] === REAL) {
@@ -209,6 +211,10 @@ export function searchKey<S, I, O>(
       pop();
       return false;
     }
+    if (lookahead !== null && !answersStillPossible(lookahead)) {
+      pop();
+      return false;
+    }
     explored++;
     lazy = false;
     return true;
@@ -218,16 +224,27 @@ export function searchKey<S, I, O>(
   let node = next[HEAD];
   let choiceFrom = 0;
   /**
-   * Which pass of the scan: first the entries with a completion bound, then (lazy) the optional
-   * ones without (info ops, their second executions and their expiries), which stay candidates for
-   * the rest of the search. Trying them only when nothing bounded gets further leaves them out of
-   * the way of the operations that must be explained; every child is still tried, so the order
-   * changes how soon a linearization is found, never whether it is.
+   * Which pass of the scan: first the entries with a completion bound and the info ops, then (lazy)
+   * the deferred ones: second executions and expiries without a completion bound, which stay
+   * candidates for the rest of the search. Trying those only when nothing else gets further leaves
+   * them out of the way of the operations that must be explained; every child is still tried, so
+   * the order changes how soon a linearization is found, never whether it is.
    */
   let lazy = false;
+  /**
+   * An info op itself is not deferred, though it has no completion bound: its effect is often what a
+   * later answer observed, and deferring it to the points where the bounded pass is stuck means
+   * first exhausting every order of the bounded ops without it, then inserting each live info op
+   * (those that never took effect too) at each of those stuck configurations, where the state is
+   * usually wrong already. With appends every such order is its own state, so the cache merges
+   * nothing: one kv key with four info appends (three that never took effect) took 928,111 states
+   * deferred, 102,859 in call order (Porcupine's order).
+   */
+  const deferred = new Uint8Array(n);
+  for (let e = 0; e < n; e++) deferred[e] = returnAt[e] === Infinity && kind[e] !== REAL ? 1 : 0;
   let nextClockReading = deadline === Infinity ? Infinity : CLOCK_EVERY;
-  let unboundedLeft = 0;
-  for (let e = 0; e < n; e++) if (returnAt[e] === Infinity) unboundedLeft++;
+  let deferredLeft = 0;
+  for (let e = 0; e < n; e++) if (deferred[e] === 1) deferredLeft++;
 
   /** Undo entries until one leaves an alternative; false when none does. Every undone configuration failed. */
   const backtrack = (): boolean => {
@@ -244,7 +261,7 @@ export function searchKey<S, I, O>(
         node = next[2 * i];
         choiceFrom = 0;
       }
-      lazy = returnAt[i] === Infinity;
+      lazy = deferred[i] === 1;
       return true;
     }
   };
@@ -295,7 +312,7 @@ export function searchKey<S, I, O>(
       else stuck = true;
     } else if ((node & 1) === 1) {
       const i = node >> 1;
-      if (!lazy && unboundedLeft > 0) {
+      if (!lazy && deferredLeft > 0) {
         lazy = true;
         node = next[HEAD];
         continue;
@@ -308,7 +325,7 @@ export function searchKey<S, I, O>(
         rememberStuckState(ref[i]);
       }
       stuck = true;
-    } else if ((returnAt[node >> 1] === Infinity) !== lazy) {
+    } else if ((deferred[node >> 1] === 1) !== lazy) {
       node = next[node];
     } else {
       const i = node >> 1;
@@ -394,6 +411,36 @@ export function searchKey<S, I, O>(
       }
     }
     return false;
+  }
+
+  /**
+   * The model's lookahead (Model.canStillObserve): each of the earliest answers still to come must be
+   * observable from here, directly (only extending entries placed before it) or after a reset still
+   * to come that may precede it (called by its completion bound) and leaves a state it can observe.
+   * A state that fails this has no completion, so dropping it loses nothing. Without it, a kv key
+   * with a dozen overlapping appends between two gets tried every order of them, each its own state
+   * (1.8 million states on one key of a synthetic history), and an info append that never took
+   * effect was tried at every point before the get that shows it missing.
+   */
+  function answersStillPossible(entries: Lookahead): boolean {
+    const { answers, via } = entries;
+    // Start at the earliest unplaced answer, or near it: skipping one only prunes less.
+    let a = lookaheadFrom;
+    while (a > 0 && !isSet(answers[a - 1])) a--;
+    while (a < answers.length && isSet(answers[a])) a++;
+    lookaheadFrom = a;
+    for (let checked = 0; a < answers.length && checked < LOOKAHEAD_ANSWERS; a++) {
+      const e = answers[a];
+      if (isSet(e)) continue;
+      checked++;
+      const op = ops[ref[e]];
+      if (model.canStillObserve!(state, op.input, op.output)) continue;
+      const resets = via[a];
+      let viaReset = false;
+      for (let r = 0; r < resets.length && !viaReset; r++) viaReset = !isSet(resets[r]);
+      if (!viaReset) return false;
+    }
+    return true;
   }
 
   /**
@@ -497,6 +544,44 @@ class FailedConfigurations {
 function sameBits(a: Uint16Array, b: Uint16Array): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+interface Lookahead {
+  /** Ok operations with a completion bound, by completion bound. */
+  readonly answers: readonly number[];
+  /**
+   * Per answer, the entries that may place a state not extending the one before (Model.resets),
+   * called by its completion bound (so they may precede it), that leave a state it can observe.
+   */
+  readonly via: readonly (readonly number[])[];
+}
+
+/**
+ * The earliest unplaced answers the lookahead checks at each step: the ones a wrong order or an info
+ * op that never took effect runs into first. Checking fewer only prunes less; checking all made
+ * each step cost as much as the key's length.
+ */
+const LOOKAHEAD_ANSWERS = 32;
+
+/** Null when the model has no lookahead, or when expiries or rollbacks could change the state otherwise. */
+function lookaheadEntries<S, I, O>(problem: KeyProblem<S, I, O>): Lookahead | null {
+  const { model, n, kind, ref, ops, callAt, returnAt } = problem;
+  if (model.resets === undefined || model.canStillObserve === undefined) return null;
+  const resets: number[] = [];
+  const answers: number[] = [];
+  for (let e = 0; e < n; e++) {
+    if (kind[e] === EXPIRE || kind[e] === FAULT) return null;
+    if (model.resets(ops[ref[e]].input)) resets.push(e);
+    if (kind[e] === REAL && returnAt[e] !== Infinity && ops[ref[e]].outcome === 'ok') answers.push(e);
+  }
+  answers.sort((a, b) => returnAt[a] - returnAt[b]);
+  // A reset leaves the same state whatever the state before (Model.resets), so from init will do.
+  const left = resets.map((reset) => model.step(model.init(), ops[ref[reset]].input, ops[ref[reset]].id).state);
+  const via = answers.map((answer) => {
+    const op = ops[ref[answer]];
+    return resets.filter((reset, r) => callAt[reset] <= returnAt[answer] && model.canStillObserve!(left[r], op.input, op.output));
+  });
+  return { answers, via };
 }
 
 /**

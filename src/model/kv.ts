@@ -46,6 +46,14 @@ export const kv: Model<KvState, KvInput, KvOutput> = {
     return true;
   },
   hashState: (state) => state.text,
+  // Gets and appends only extend the string, so a get still to come that no put can precede
+  // observes a string that starts with the current one.
+  resets: (input) => input.op === 'put',
+  canStillObserve(state, input, observed) {
+    if (input.op !== 'get') return true;
+    if (observed === null || observed === undefined) return state.text === '';
+    return typeof observed !== 'string' || observed.startsWith(state.text);
+  },
   describeInput(input) {
     return input.op === 'get' ? 'get()' : `${input.op}(${quote(input.value)})`;
   },

@@ -28,6 +28,16 @@ export interface Model<S, I, O> {
   outputMatches(expected: O, observed: unknown): boolean;
   /** A canonical string for memoisation: equal states give equal strings. */
   hashState(state: S): string;
+  /**
+   * Optional lookahead, for a model whose state only grows between resets (kv: an append extends
+   * the string, a put replaces it). `resets`: may this input leave a state that does not extend the
+   * one before? Such an input must leave the same state whatever the state before. `canStillObserve`:
+   * could an operation with this input answer `observed` in some state that extends `state`? With
+   * both, the search drops a state from which an answer still to come can no longer be matched,
+   * neither directly nor after one of the resets that may still precede it.
+   */
+  resets?(input: I): boolean;
+  canStillObserve?(state: S, input: I, observed: unknown): boolean;
   describeInput(input: I): string;
   describeOutput(output: O): string;
   describeState(state: S): string;
