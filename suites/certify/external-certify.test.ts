@@ -36,7 +36,7 @@ describe('certify against an external cluster (--cluster redis://...)', () => {
     expect(result.outcome.failure).toBeUndefined();
     expect(behaviourFindings(result)).toEqual([]);
     expect(result.outcome.tally.runs).toBe(3);
-    expect(result.skippedFaults).toEqual(['node-freeze', 'script-flush', 'busy-script', 'failover', 'failover-force', 'failover-takeover', 'latency', 'slow-network', 'timeout', 'reset-peer', 'kill-restart']);
+    expect(result.skippedFaults).toEqual(['node-freeze', 'script-flush', 'busy-script', 'failover', 'failover-force', 'failover-takeover', 'latency', 'slow-network', 'timeout', 'reset-peer', 'kill-restart', 'command-delay', 'reply-loss']);
     expect(Object.keys(result.outcome.tally.faultCounts).every((k) => k === 'client-freeze')).toBe(true);
     expect(stderr.join('')).toContain('on an external cluster these faults are not run');
     expect(await dbsizes()).toEqual([0, 0, 0]);

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ClusterUsageError, EnvironmentError } from '../../src/cluster/errors.ts';
 import { ExternalCluster, type ExternalClusterConstraints } from '../../src/cluster/external.ts';
-import type { LocalCluster } from '../../src/cluster/local.ts';
-import { sharedCluster } from '../support/shared-cluster.ts';
+import { LocalCluster } from '../../src/cluster/local.ts';
 import type { Cluster, Topology } from '../../src/cluster/types.ts';
 
 // An "external" cluster here is a LocalCluster reached only through its seeds (the client proxies)
@@ -18,11 +17,12 @@ async function external(options: Omit<ExternalClusterConstraints, 'seeds'> = {})
 }
 
 beforeAll(async () => {
-  local = await sharedCluster();
+  local = await LocalCluster.start();
   seeds = `redis://${local.seeds().map((s) => `${s.host}:${s.port}`).join(',')}`;
 });
 afterAll(async () => {
   for (const cluster of opened) await cluster.dispose().catch(() => undefined);
+  await local?.dispose();
 });
 
 /** A topology keyed by announced address, so two backends' different node numbering compares. */
