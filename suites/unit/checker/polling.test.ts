@@ -17,7 +17,7 @@ import type { FaultRecord, History, OpRecord } from '../../../src/history/types.
 import { lock } from '../../../src/model/index.ts';
 import type { LockInput, LockOutput } from '../../../src/model/index.ts';
 import { bruteForceLegal } from './support/oracle.ts';
-import { history, keyVerdict } from './support/ops.ts';
+import { history, keyVerdict, tinyRecords } from './support/ops.ts';
 
 const cutFault = (id: number, startedAt: number, endedAt: number): FaultRecord => ({
   type: 'fault',
@@ -56,17 +56,7 @@ describe('agreement with a brute-force oracle on tiny polling histories with cut
   it('gives the verdict the oracle gives', () => {
     fc.assert(
       fc.property(fc.array(tinyOp, { minLength: 1, maxLength: 4 }), cuts, fc.constantFrom(0, 5), (tiny, faults, epsMs) => {
-        const ops: OpRecord<LockInput, LockOutput>[] = tiny.map((t, id) => ({
-          type: 'op',
-          id,
-          client: id,
-          key: 'k',
-          input: t.input,
-          invokedAt: t.invokedAt,
-          completedAt: t.invokedAt + t.duration,
-          outcome: t.outcome as 'ok' | 'info' | 'fail',
-          ...(t.outcome === 'ok' ? { output: t.output } : { error: 'x' }),
-        }));
+        const ops: OpRecord<LockInput, LockOutput>[] = tinyRecords(tiny);
         const expected = bruteForceLegal(lock, ops, epsMs, [], faults) ? 'ok' : 'illegal';
         expect(check(history(ops, faults), lock, { eps: epsMs, minimise: false }).verdict).toBe(expected);
       }),

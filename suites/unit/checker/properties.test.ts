@@ -19,7 +19,7 @@ import { leaseRegister } from './support/lease-register.ts';
 import type { LeaseInput, LeaseOutput } from './support/lease-register.ts';
 import { lossyHistory } from './support/lossy-history.ts';
 import { bruteForceLegal } from './support/oracle.ts';
-import { history, keyVerdict } from './support/ops.ts';
+import { history, keyVerdict, tinyRecords } from './support/ops.ts';
 
 const owner = fc.constantFrom('A', 'B', 'C');
 const idempotencyInput: fc.Arbitrary<IdempotencyInput> = fc.oneof(
@@ -119,17 +119,7 @@ describe('agreement with a brute-force oracle on tiny histories', () => {
   it('gives the verdict the oracle gives, and a sub-history the oracle confirms', () => {
     fc.assert(
       fc.property(fc.array(tinyOp, { minLength: 1, maxLength: 4 }), tinyFaults, fc.constantFrom(0, 10), (tiny, faultsAt, epsMs) => {
-        const ops: OpRecord<LeaseInput, LeaseOutput>[] = tiny.map((t, id) => ({
-          type: 'op',
-          id,
-          client: id,
-          key: 'k',
-          input: t.input,
-          invokedAt: t.invokedAt,
-          completedAt: t.invokedAt + t.duration,
-          outcome: t.outcome as 'ok' | 'info' | 'fail',
-          ...(t.outcome === 'ok' ? { output: t.output } : { error: 'x' }),
-        }));
+        const ops: OpRecord<LeaseInput, LeaseOutput>[] = tinyRecords(tiny);
         const faults: FaultRecord[] = faultsAt.map(({ startedAt, duration }, i) => ({
           type: 'fault',
           id: 90 + i,

@@ -33,3 +33,27 @@ export function keyVerdict(result: CheckResult, key = 'k'): KeyVerdict {
   if (!found) throw new Error(`no verdict for key ${key}`);
   return found;
 }
+
+/** A generated tiny operation of the oracle property tests. */
+export interface TinyOp<I, O> {
+  readonly input: I;
+  readonly output: O;
+  readonly invokedAt: number;
+  readonly duration: number;
+  readonly outcome: string;
+}
+
+/** Tiny generated operations as records on key "k", one client each, in the order given. */
+export function tinyRecords<I, O>(tiny: readonly TinyOp<I, O>[]): OpRecord<I, O>[] {
+  return tiny.map((t, id) => ({
+    type: 'op',
+    id,
+    client: id,
+    key: 'k',
+    input: t.input,
+    invokedAt: t.invokedAt,
+    completedAt: t.invokedAt + t.duration,
+    outcome: t.outcome as 'ok' | 'info' | 'fail',
+    ...(t.outcome === 'ok' ? { output: t.output } : { error: 'x' }),
+  }));
+}
