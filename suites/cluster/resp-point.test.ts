@@ -50,8 +50,9 @@ describe('the RESP point', () => {
       const rule = cluster.commands.arm({ action: 'delay-reply', names: ['GET'], slot: keySlot(key), holdMs: LONG_HOLD_MS, limit: 1 });
       const held = track(a.get(key));
       await caughtOne(rule);
-      // Behind the held reply on a's connection: a command that Redis answers at once still waits.
-      const behind = track(a.echo('behind'));
+      // Behind the held reply on a's connection: a command that Redis answers at once still waits. It
+      // must name the key: a keyless command (ECHO) goes to any node, often over another connection.
+      const behind = track(a.strlen(key));
       // Another connection is not held, even for the same command on the same key.
       expect(await b.get(key)).toBe('v1');
       expect(await b.set(key, 'v2')).toBe('OK');
@@ -64,7 +65,7 @@ describe('the RESP point', () => {
       await waitUntil('held replies delivered', async () => (held.settled && behind.settled) || 'still held', 10_000);
       // The held GET ran when it arrived, before b's SET: its reply is the old value.
       expect(held.value).toBe('v1');
-      expect(behind.value).toBe('behind');
+      expect(behind.value).toBe(2);
       expect(held.at).toBeGreaterThanOrEqual(releasedAt);
       expect(behind.at).toBeGreaterThanOrEqual(held.at); // never reordered
       await rule.settled();
