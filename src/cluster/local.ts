@@ -21,6 +21,10 @@ const SLOTS = 16384;
  * each behind three Toxiproxy proxies and a RESP point of the harness's own (see NodePorts). Start with `await LocalCluster.start()`;
  * dispose with `await using` or `dispose()`. Nothing it starts outlives the process (see reaper.ts).
  */
+/** A child (Toxiproxy, redis-server) found its port taken between our choosing it and its bind. */
+const PORT_CLASH = /address already in use|EADDRINUSE|Failed listening on port/i;
+const PORT_CLASH_ATTEMPTS = 4;
+
 export class LocalCluster implements Cluster {
   readonly kind = 'local' as const;
   readonly destructive = true;
@@ -49,8 +53,23 @@ export class LocalCluster implements Cluster {
     return this.dir.dir;
   }
 
+  /**
+   * Start a cluster on free ports. Ports are free when chosen but another process (a second harness on
+   * the machine) can bind one before our child does: a start that fails on a port already in use is
+   * torn down and tried again on new ports, a few times, before it counts as an environment failure.
+   */
   static async start(constraints: LocalClusterConstraints = {}): Promise<LocalCluster> {
     const options = localClusterOptions(constraints);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await LocalCluster.startOnce(options);
+      } catch (error) {
+        if (attempt >= PORT_CLASH_ATTEMPTS || !PORT_CLASH.test((error as Error).message)) throw error;
+      }
+    }
+  }
+
+  private static async startOnce(options: LocalClusterOptions): Promise<LocalCluster> {
     const redisBin = redisServerBinary();
     const toxiBin = toxiproxyBinary();
     const total = options.masters * (1 + options.replicasPerMaster);
@@ -136,7 +155,12 @@ export class LocalCluster implements Cluster {
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
       node.assertAlive();
-      if ((await this.direct(node, 'PING').catch(() => undefined)) === 'PONG') return;
+      if ((await this.direct(node, 'PING').catch(() => undefined)) === 'PONG') {
+        // Another harness's server may answer on this port (ours then fails to bind): never talk to it.
+        const pid = parseInfo(String(await this.direct(node, 'INFO', 'server'))).process_id;
+        if (Number(pid) === node.pid) return;
+        throw new EnvironmentError(`redis-server ${node.ref.name}: port ${node.ports.direct} is answered by another process (pid ${pid}): address already in use`);
+      }
       await sleep(10);
     }
     throw new EnvironmentError(`redis-server ${node.ref.name} did not answer PING on port ${node.ports.direct} within 10 s`);

@@ -96,6 +96,11 @@ export class RedisNode {
   }
 
   /** Why the process is not running, from its log, for error messages. */
+  /** The server's process id (setpriv execs it, so the child's pid is the server's). */
+  get pid(): number | undefined {
+    return this.process?.pid;
+  }
+
   failureReason(): string {
     try {
       const lines = fs.readFileSync(this.logFile, 'utf8').trim().split('\n');
