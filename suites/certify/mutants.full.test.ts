@@ -36,6 +36,20 @@ function record(label: string, results: SweepJob[]): void {
   }
 }
 
+// The slow mutants (mutant.json "slow": caught every time, after tens of runs) are `npm test`'s
+// catalogue too, run here: their pinned seed, their cap in runs, rejected with an accepted name.
+// (The sweep, when asked for, runs them over every seed instead.)
+describe.runIf(process.env.CHAOSLUA_SWEEP !== '1')('the slow mutants are rejected', () => {
+  for (const m of mutants.filter((m) => m.slow)) {
+    it(mutantLabel(m), async () => {
+      const verdict = await chaosJob(await sharedCluster(), m.pattern, openerFor(m.pattern, m.kind, m.impl), { seed: m.ciSeed ?? 20_261_130, runs: capOf(m), shrinkRuns: 0 });
+      console.log(`${mutantLabel(m)}: ${verdict.firstFailure ? `rejected at run ${verdict.firstFailure.run}` : `SURVIVED ${verdict.runs} runs`}; named ${verdict.named.join(', ') || '-'}`);
+      expect(verdict.rejected, `${m.name} survived ${verdict.runs} runs`).toBe(true);
+      expect(verdict.named.filter((n) => acceptableNames(m).includes(n)), `named ${verdict.named.join(', ')}`).not.toEqual([]);
+    }, 120_000 + capOf(m) * 30_000);
+  }
+});
+
 // The sweep is a measurement (about half an hour): CHAOSLUA_SWEEP=1 runs it; skipped, it is counted as skipped.
 describe.runIf(process.env.CHAOSLUA_SWEEP === '1')(`every mutant over ${SWEEP_SEEDS.length} seeds`, () => {
   for (const m of mutants.filter((m) => !only || mutantLabel(m).includes(only))) {

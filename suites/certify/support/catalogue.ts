@@ -24,6 +24,8 @@ export interface Mutant {
   readonly ciSeed?: number;
   /** Why the harness does not catch it within the CI budget; such mutants run only on request. */
   readonly gap?: string;
+  /** Why its catch takes tens of runs: it is caught every time, but in `npm run test:full`, not `npm test`. */
+  readonly slow?: string;
   /** lua: the one script that carries the slip; every other script is the reference's. */
   readonly mutated?: string;
   /** lua: the reference script the mutated one was copied from, when not its namesake. */
@@ -48,6 +50,8 @@ function parseMutant(dir: string, pattern: PatternName): Mutant {
   if (raw.name !== path.basename(dir)) throw problem(`"name" must be the directory's name, ${path.basename(dir)}`);
   if (raw.orNamed !== undefined && !(Array.isArray(raw.orNamed) && raw.orNamed.every((n) => typeof n === 'string'))) throw problem('"orNamed" must be a list of names');
   if (raw.gap !== undefined && (typeof raw.gap !== 'string' || raw.gap === '')) throw problem('"gap" must say why the harness misses it');
+  if (raw.slow !== undefined && (typeof raw.slow !== 'string' || raw.slow === '')) throw problem('"slow" must say why its catch takes many runs');
+  if (raw.slow !== undefined && raw.gap !== undefined) throw problem('a mutant is "slow" (caught, in test:full) or a "gap" (missed), not both');
   if (raw.ciRuns !== undefined && !(Number.isInteger(raw.ciRuns) && raw.ciRuns > 0)) throw problem('"ciRuns" must be a positive integer');
   if (raw.ciSeed !== undefined && !(Number.isInteger(raw.ciSeed) && raw.ciSeed >= 0)) throw problem('"ciSeed" must be a non-negative integer');
   if (raw.pattern !== pattern) throw problem(`"pattern" must be ${pattern} (the directory it sits in)`);
