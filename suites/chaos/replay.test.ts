@@ -42,7 +42,7 @@ let counterexample: string;
 beforeAll(async () => {
   dir = mutantDir();
   reports = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-replay-reports-'));
-  const options = { ...jobOptions('certify', { runs: '40', seed: '11', report: reports, 'shrink-runs': '8' }), implSpec: `lua:${dir}` };
+  const options = { ...jobOptions('certify', { runs: '40', seed: '11', report: reports, 'shrink-runs': '4' }), implSpec: `lua:${dir}` };
   const result = await runJob(options, luaDirOpener('idempotency', dir, `lua:${dir}`), capture().io, await sharedCluster());
   expect(result.passed).toBe(false);
   counterexample = result.counterexampleFile!;

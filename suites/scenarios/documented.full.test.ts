@@ -1,7 +1,8 @@
 /**
- * The failure table reproduced: every scenario behaves as documented (its broken variant fails the
- * way the seed's row says, its remediation holds). That none is decorative (with the remediation
- * taken out, each reports failure) is scenarios.full.test.ts, in `npm run test:full`.
+ * `npm run test:full`: the failure table reproduced: every scenario behaves as documented (its broken
+ * variant fails the way the seed's row says, its remediation holds). That none is decorative (with
+ * the remediation taken out, each reports failure) is scenarios.full.test.ts. `npm test` runs one
+ * scenario end to end through the CLI (cli.test.ts).
  * One pool of clusters serves the whole file.
  */
 import { afterAll, describe, expect, it } from 'vitest';

@@ -7,8 +7,7 @@ import { chaosJob, openerFor } from './job.ts';
 /**
  * Alternative but correct implementations (scenarios/alternatives), written with other commands and
  * data types than the reference: the chaos job judges behaviour, not text, so each must pass every
- * run under every fault. `npm test` gives each a short job (alternatives.test.ts); `npm run
- * test:full` a long one (alternatives.full.test.ts).
+ * run under every fault (alternatives.full.test.ts, `npm run test:full`).
  */
 export function alternativesSuite(runs: number, seed: number): void {
   const alternatives = loadAlternatives();

@@ -11,8 +11,7 @@ import { behaviourFindings, certifyOptions, counting, quietIo, removeReportRoots
 /**
  * The two example implementations, certified through cmd: like any user's program would be, each
  * for every pattern with `runs` runs under every fault; with `withBugs`, also each with a known bug
- * switched on, which certification must reject. `npm test`: examples.test.ts; `npm run test:full`:
- * examples.full.test.ts.
+ * switched on, which certification must reject (examples.full.test.ts, `npm run test:full`).
  */
 export function examplesSuite(runs: number, withBugs: boolean): void {
   let cluster: LocalCluster;

@@ -7,7 +7,7 @@ import { LocalCluster } from '../../../src/cluster/local.ts';
 import { cli, forbidClusters, STACK_FRAME } from './support.ts';
 
 // Bad inputs a new user tried (issue 11): each answers with one line and exit 2, before any
-// cluster starts. The ones that need a running cluster are in suites/cli/bad-implementations.test.ts.
+// cluster starts. The ones that need a running cluster are in suites/certify/bad-implementations.test.ts.
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const COUNTEREXAMPLE = path.join(ROOT, 'suites/report/fixtures/20261130-081012-run-7/counterexample.json');
