@@ -1,4 +1,4 @@
-import type { PatternName } from './schedule.ts';
+import type { PatternName } from '../plan/schedule.ts';
 
 /** Every fault the generator can draw. Client-side ones shape the clients' steps; the rest are the nemesis's. */
 export const FAULT_NAMES = [

@@ -1,13 +1,13 @@
 import fc from 'fast-check';
 import { scheduleOptions, type ScheduleConstraints, type ScheduleOptions } from './constraints.ts';
 import { faultsArbitrary, networkArbitrary } from './faults.ts';
-import type { ClientStep, Schedule } from './schedule.ts';
+import type { ClientStep, Schedule } from '../plan/schedule.ts';
 import type { SessionContext } from './sessions/common.ts';
 import { idempotencySession } from './sessions/idempotency.ts';
 import { lockSession } from './sessions/lock.ts';
 import { ratelimitSession } from './sessions/ratelimit.ts';
 
-export * from './schedule.ts';
+export * from '../plan/schedule.ts';
 export { FAULT_NAMES, parseFaultList, scheduleOptions, type FaultName, type ScheduleConstraints, type ScheduleOptions } from './constraints.ts';
 
 function session(ctx: SessionContext, attempt: number): fc.Arbitrary<ClientStep[]> {

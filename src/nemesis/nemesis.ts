@@ -1,9 +1,9 @@
 import type { Cluster, ToxicSpec } from '../cluster/types.ts';
-import type { FaultStep, NetworkProfile } from '../generator/schedule.ts';
-import { describeFault, isCommandFault, type CommandFaultStep } from '../generator/schedule.ts';
+import type { FaultStep, NetworkProfile } from '../plan/schedule.ts';
+import { describeFault, isCommandFault, type CommandFaultStep } from '../plan/schedule.ts';
 import type { FaultKind, FaultRecord } from '../history/types.ts';
-import { sleep } from '../runner/clock.ts';
-import type { Recorder } from '../runner/recorder.ts';
+import { sleep } from '../history/clock.ts';
+import type { Recorder } from '../history/recorder.ts';
 import { busyBursts } from './busy-script.ts';
 import { runCommandLane } from './command-faults.ts';
 import { applyNetwork, latencyToxic } from './network.ts';

@@ -3,7 +3,7 @@
  * edited by hand or written by another version must fail with the path of the first wrong field
  * ("history.ops[3].input.owner: expected a string, got 7"), never with a TypeError inside the checker.
  */
-import type { PatternName } from '../generator/schedule.ts';
+import type { PatternName } from '../plan/schedule.ts';
 import { checkableModels } from '../model/checkable.ts';
 
 type Check = (value: unknown, at: string) => void;

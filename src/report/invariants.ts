@@ -1,4 +1,4 @@
-import type { PatternName } from '../generator/schedule.ts';
+import type { PatternName } from '../plan/schedule.ts';
 
 /** The named invariants certified for each pattern, in the order reports list them. */
 export const INVARIANTS: Readonly<Record<PatternName, readonly string[]>> = {

@@ -5,7 +5,7 @@ import type { CheckOptions, CheckResult } from '../checker/types.ts';
 import type { Cluster } from '../cluster/types.ts';
 import { EnvironmentError } from '../cluster/errors.ts';
 import { scheduleArbitrary, type ScheduleConstraints } from '../generator/index.ts';
-import { countOps, type Schedule } from '../generator/schedule.ts';
+import { countOps, type Schedule } from '../plan/schedule.ts';
 import type { History } from '../history/types.ts';
 import type { Model } from '../model/types.ts';
 import type { Subject } from '../subject/types.ts';

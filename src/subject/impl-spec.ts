@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PatternName } from '../generator/schedule.ts';
+import type { PatternName } from '../plan/schedule.ts';
 import { IDEMPOTENCY_SCRIPTS } from './idempotency-calls.ts';
 import { LIMITER_SCRIPTS } from './limiter-client.ts';
 import { LOCK_SCRIPTS } from './lock-client.ts';

@@ -1,6 +1,6 @@
 import { pathToFileURL } from 'node:url';
 import type { Cluster as IORedisCluster } from 'ioredis';
-import type { PatternName } from '../generator/schedule.ts';
+import type { PatternName } from '../plan/schedule.ts';
 import { ImplSpecError } from './impl-spec.ts';
 import { checkModuleSyntax } from './module-syntax.ts';
 import { redisKeyFor } from './redis-keys.ts';

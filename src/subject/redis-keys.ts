@@ -1,4 +1,4 @@
-import type { PatternName } from '../generator/schedule.ts';
+import type { PatternName } from '../plan/schedule.ts';
 import { scopedKey } from './idempotency-keys.ts';
 
 /**

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Cluster as IORedisCluster } from 'ioredis';
 import { projectRoot } from '../../cluster/binaries.ts';
-import type { PatternName } from '../../generator/schedule.ts';
+import type { PatternName } from '../../plan/schedule.ts';
 import { createReferenceSubject, HARNESS_REDIS_OPTIONS, IdempotencySubject, LockSubject, RateLimitSubject } from '../../subject/reference.ts';
 import type { Subject } from '../../subject/types.ts';
 import type { ImplOpener } from '../types.ts';

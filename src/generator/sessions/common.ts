@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { ScheduleOptions } from '../constraints.ts';
-import type { ClientStep } from '../schedule.ts';
+import type { ClientStep } from '../../plan/schedule.ts';
 
 /** Context for drawing one client's sessions. */
 export interface SessionContext {

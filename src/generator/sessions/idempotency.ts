@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { IdempotencyInput } from '../../model/idempotency.ts';
-import type { ClientStep } from '../schedule.ts';
+import type { ClientStep } from '../../plan/schedule.ts';
 import { otherToken, outliveLease, thinkTime, token, type SessionContext } from './common.ts';
 
 type Step = ClientStep<IdempotencyInput>;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { RateLimitInput } from '../../model/ratelimit.ts';
-import type { ClientStep } from '../schedule.ts';
+import type { ClientStep } from '../../plan/schedule.ts';
 import type { SessionContext } from './common.ts';
 
 type Step = ClientStep<RateLimitInput>;

@@ -1,4 +1,4 @@
-import type { FaultRecord, History, OpRecord, ProbeRecord, TopologyRecord } from '../history/types.ts';
+import type { FaultRecord, History, OpRecord, ProbeRecord, TopologyRecord } from './types.ts';
 import type { Clock } from './clock.ts';
 
 /** Collects the run's records in the order they complete; ids in the order operations start. */

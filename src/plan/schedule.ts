@@ -1,8 +1,16 @@
 /**
  * A schedule: what each logical client does, in order, and which faults fire when. Pure data
  * (JSON round-trips), so a counterexample file can hold it and `replay` can run it again.
+ * The plan's vocabulary is shared by every stage (generator -> runner -> history -> checker ->
+ * report) and owned by none: this module imports nothing, so no stage depends on another through it.
  */
-import type { FailoverMode, Link } from '../cluster/types.ts';
+
+/** How a replica takes over its master's slots (CLUSTER FAILOVER's options). */
+export type FailoverMode = 'default' | 'force' | 'takeover';
+
+/** Which proxy of a node: `client` is what harness clients dial; `internal` carries replication and
+ *  redirections between nodes (the announced port); `bus` carries cluster gossip. */
+export type Link = 'client' | 'internal' | 'bus';
 
 export type PatternName = 'idempotency' | 'lock' | 'ratelimit';
 
