@@ -18,8 +18,8 @@ export { scheduleArbitrary, describeSchedule, describeFault, FAULT_NAMES, parseF
 export type { Schedule, ClientStep, FaultStep, PatternName, ScheduleConstraints, FaultName } from './generator/index.ts';
 export { runSchedule } from './runner/run.ts';
 export type { RunContext, RunResult } from './runner/run.ts';
-export { chaos } from './runner/chaos.ts';
-export type { ChaosOptions, ChaosOutcome, ChaosContext, RunTally } from './runner/chaos.ts';
+export { chaos } from './certify/chaos.ts';
+export type { ChaosOptions, ChaosOutcome, ChaosContext, RunTally } from './certify/chaos.ts';
 export { check, describeViolation } from './checker/index.ts';
 export type { CheckOptions, CheckResult, Violation, KeyVerdict, Verdict } from './checker/types.ts';
 

@@ -14,7 +14,7 @@ import { junitXml, type JunitCase } from '../report/junit.ts';
 import { coverage, mergeCoverage, type CoverageTable } from '../report/coverage.ts';
 import { writeCoverageFile, writeReportFiles } from '../report/html/index.ts';
 import { writeMetricsFile } from '../report/metrics-file.ts';
-import { chaos, type ChaosContext, type ChaosOutcome } from '../runner/chaos.ts';
+import { chaos, type ChaosContext, type ChaosOutcome } from './chaos.ts';
 import { writeFileSync } from 'node:fs';
 import { jobChaosOptions, MAX_CLIENTS } from './chaos-options.ts';
 import { evidenceFindings, judgeEvidence, tallyOperations, type OperationTally } from './evidence.ts';

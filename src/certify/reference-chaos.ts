@@ -2,7 +2,7 @@ import type { CheckOptions } from '../checker/types.ts';
 import type { LocalCluster } from '../cluster/local.ts';
 import { FAULT_NAMES, type FaultName, type PatternName } from '../generator/index.ts';
 import { models } from '../model/index.ts';
-import { chaos, type ChaosContext, type ChaosOutcome } from '../runner/chaos.ts';
+import { chaos, type ChaosContext, type ChaosOutcome } from './chaos.ts';
 import { jobChaosOptions, MAX_CLIENTS } from './chaos-options.ts';
 import { luaDirOpener, referenceScriptsDir } from './openers/lua-dir.ts';
 

@@ -8,7 +8,7 @@ import { detectFormat, FORMATS, FormatError, isHistoryFormat, ModelChoiceError, 
 import { checkableModel, checkableModels } from '../model/checkable.ts';
 import { writeCheckFolder } from '../report/check-folder.ts';
 import { REPORT_FILE } from '../report/html/data.ts';
-import { passes } from '../runner/chaos.ts';
+import { passes } from '../certify/chaos.ts';
 import { parse } from './args.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
 import { processIo, type Io } from './io.ts';

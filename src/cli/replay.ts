@@ -4,7 +4,7 @@ import type { CheckResult } from '../checker/types.ts';
 import { startCluster } from '../cluster/select.ts';
 import { checkableModels, models } from '../model/index.ts';
 import { readCounterexample, type Counterexample } from '../report/counterexample.ts';
-import { passes } from '../runner/chaos.ts';
+import { passes } from '../certify/chaos.ts';
 import { runSchedule } from '../runner/run.ts';
 import { ImplSpecError, parseImplSpec } from '../subject/impl-spec.ts';
 import { intFlag, parse } from './args.ts';

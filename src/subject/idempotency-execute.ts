@@ -1,7 +1,7 @@
 import { fingerprint } from './fingerprint.ts';
 import { Heartbeat } from './heartbeat.ts';
-import type { IdempotencyStore } from './idempotency-client.ts';
 import type { Registration } from './idempotency-replies.ts';
+import type { IdempotencyMetrics } from './metrics.ts';
 
 export interface StoredResponse {
   readonly status: number;
@@ -48,12 +48,25 @@ export function answerHit(hit: Extract<Registration, { kind: 'hit' }>, requestFi
 }
 
 /**
+ * The store calls one attempt makes. Named here, not imported from the store (which calls
+ * executeOnce), so the two files do not depend on each other; IdempotencyStore has this shape.
+ */
+export interface AttemptStore {
+  readonly metrics: IdempotencyMetrics;
+  newOwner(): string;
+  registerOrGet(key: string, fingerprint: string, owner: string, options: { leaseMs: number }): Promise<Registration>;
+  renew(key: string, owner: string, options: { leaseMs: number }): Promise<boolean>;
+  complete(key: string, owner: string, response: StoredResponse, options: { ttlMs: number }): Promise<boolean>;
+  release(key: string, owner: string): Promise<boolean>;
+}
+
+/**
  * One attempt: register; on a fresh key run the handler under a heartbeat (renew every lease/3),
  * then complete. A failure of the handler (or of complete, e.g. an oversize body) releases the key,
  * so the next attempt may run, and rethrows.
  */
 export async function executeOnce(
-  store: IdempotencyStore,
+  store: AttemptStore,
   key: string,
   request: unknown,
   handler: Handler,

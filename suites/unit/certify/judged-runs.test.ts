@@ -6,9 +6,9 @@ import { jobChaosOptions } from '../../../src/certify/chaos-options.ts';
 import { runJob } from '../../../src/certify/job.ts';
 import { jobOptions } from '../../../src/cli/chaos-flags.ts';
 import { models } from '../../../src/model/index.ts';
-import { chaos, discardAllowance, type ChaosContext } from '../../../src/runner/chaos.ts';
+import { chaos, discardAllowance, type ChaosContext } from '../../../src/certify/chaos.ts';
 import { runSchedule } from '../../../src/runner/run.ts';
-import { inMemorySubjects, StubCluster } from './stub-cluster.ts';
+import { inMemorySubjects, StubCluster } from '../runner/stub-cluster.ts';
 
 // Discarded runs never count towards the budget, and probes that cannot be read are reported:
 // the runner's side of what a certificate may claim, on a cluster stub (no server is involved in

@@ -9,7 +9,7 @@ import { countOps, type Schedule } from '../plan/schedule.ts';
 import type { History } from '../history/types.ts';
 import type { Model } from '../model/types.ts';
 import type { Subject } from '../subject/types.ts';
-import { runSchedule } from './run.ts';
+import { runSchedule } from '../runner/run.ts';
 
 export interface ChaosOptions {
   readonly runs: number;
@@ -81,7 +81,8 @@ export interface ChaosContext {
 export const passes = (r: CheckResult) => r.verdict === 'ok' || r.verdict === 'replication-loss';
 
 /**
- * The concurrent chaos property: fast-check draws schedules, each runs against the real cluster,
+ * The concurrent chaos property (in certify, not in the runner: it joins the stages, so the runner
+ * stays free of the checker that judges its histories): fast-check draws schedules, each runs against the real cluster,
  * the checker judges its history, and a failing schedule shrinks to a smaller one that still fails.
  */
 export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<ChaosOutcome> {
