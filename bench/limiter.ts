@@ -12,7 +12,7 @@
 import { parseArgs } from 'node:util';
 import { Cluster as IORedisCluster } from 'ioredis';
 import { LocalCluster } from '../src/cluster/local.ts';
-import { LimiterClient } from '../src/subject/limiter-client.ts';
+import { LimiterClient } from '../src/patterns/ratelimit/client.ts';
 import { parseInfoFields } from '../src/subject/metrics.ts';
 import { median } from './stats.ts';
 

@@ -1,6 +1,6 @@
-import { scopedKey } from '../../src/subject/idempotency-keys.ts';
-import { describeOutcome, type ExecuteOutcome, type Handler } from '../../src/subject/idempotency-execute.ts';
-import type { IdempotencyStore } from '../../src/subject/idempotency-client.ts';
+import { scopedKey } from '../../src/patterns/idempotency/keys.ts';
+import { describeOutcome, type ExecuteOutcome, type Handler } from '../../src/patterns/idempotency/execute.ts';
+import type { IdempotencyStore } from '../../src/patterns/idempotency/client.ts';
 import { metricSum, openStore, sleep, withConnection, type Scenario, type StepContext, type Variant } from '../../src/scenario/index.ts';
 import { executeWithoutHeartbeat } from './execute-no-heartbeat.ts';
 

@@ -1,6 +1,6 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
 import { masterForSlot } from '../../src/subject/cluster-nodes.ts';
-import { scopedKey } from '../../src/subject/idempotency-keys.ts';
+import { scopedKey } from '../../src/patterns/idempotency/keys.ts';
 import { keySlot } from '../../src/subject/key-slot.ts';
 import { replyText } from '../../src/model/reply.ts';
 import {

@@ -1,5 +1,5 @@
-import type { IdempotencyStore } from '../../src/subject/idempotency-client.ts';
-import { scopedKey } from '../../src/subject/idempotency-keys.ts';
+import type { IdempotencyStore } from '../../src/patterns/idempotency/client.ts';
+import { scopedKey } from '../../src/patterns/idempotency/keys.ts';
 import { EvalshaRunner } from '../../src/subject/scripts.ts';
 import {
   keysOn, metricSum, openStoreWith, shardOf, sleep, withConnection,

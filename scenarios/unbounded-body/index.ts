@@ -1,6 +1,6 @@
-import type { IdempotencyStore } from '../../src/subject/idempotency-client.ts';
-import { BodyTooLargeError } from '../../src/subject/body-cap.ts';
-import { scopedKey } from '../../src/subject/idempotency-keys.ts';
+import type { IdempotencyStore } from '../../src/patterns/idempotency/client.ts';
+import { BodyTooLargeError } from '../../src/patterns/idempotency/body-cap.ts';
+import { scopedKey } from '../../src/patterns/idempotency/keys.ts';
 import {
   histogramBucketQuantile, keysOn, masterIndexes, metricSum, nodeInfo, openStore, withConnection,
   type Scenario, type StepContext, type Variant,

@@ -5,7 +5,7 @@ import { describeViolation } from '../checker/describe.ts';
 import type { CheckResult } from '../checker/types.ts';
 import type { History } from '../history/types.ts';
 import { detectFormat, FORMATS, FormatError, isHistoryFormat, ModelChoiceError, readHistory } from '../ingest/index.ts';
-import { checkableModel, checkableModels } from '../model/checkable.ts';
+import { checkableModel, checkableModels } from '../patterns/checkable.ts';
 import { writeCheckFolder } from '../report/check-folder.ts';
 import { REPORT_FILE } from '../report/html/data.ts';
 import { passes } from '../certify/chaos.ts';

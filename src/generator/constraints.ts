@@ -1,4 +1,4 @@
-import type { PatternName } from '../plan/schedule.ts';
+import { DEFAULT_PATTERN, type PatternName } from '../patterns/index.ts';
 
 /** Every fault the generator can draw. Client-side ones shape the clients' steps; the rest are the nemesis's. */
 export const FAULT_NAMES = [
@@ -88,7 +88,7 @@ export function scheduleOptions(c: ScheduleConstraints = {}): ScheduleOptions {
   const maxFaults = c.maxFaults ?? 3;
   if (!Number.isInteger(maxFaults) || maxFaults < 0 || maxFaults > 10) throw new RangeError('scheduleArbitrary: maxFaults must be an integer in [0, 10]');
   return {
-    pattern: c.pattern ?? 'idempotency',
+    pattern: c.pattern ?? DEFAULT_PATTERN,
     clients: range('clients', c.clients, [2, 8], 1, 64),
     keys: range('keys', c.keys, [1, 4], 1, 64),
     maxSessionsPerClient: maxSessions,

@@ -12,8 +12,6 @@ export type FailoverMode = 'default' | 'force' | 'takeover';
  *  redirections between nodes (the announced port); `bus` carries cluster gossip. */
 export type Link = 'client' | 'internal' | 'bus';
 
-export type PatternName = 'idempotency' | 'lock' | 'ratelimit';
-
 /** One thing a logical client does. Clients act one step at a time; clients overlap each other. */
 export type ClientStep<I = unknown> =
   | { readonly type: 'op'; readonly key: number; readonly input: I }
@@ -101,7 +99,8 @@ export interface NetworkProfile {
 }
 
 export interface Schedule<I = unknown> {
-  readonly pattern: PatternName;
+  /** A name in the pattern registry (src/patterns/index.ts); a schedule read from a file is checked against it. */
+  readonly pattern: string;
   readonly keys: number;
   readonly clients: readonly (readonly ClientStep<I>[])[];
   readonly faults: readonly FaultStep[];

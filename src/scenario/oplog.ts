@@ -1,7 +1,7 @@
 import { check, describeViolation } from '../checker/index.ts';
 import type { CheckResult } from '../checker/index.ts';
 import type { FaultKind, FaultRecord, History, OpRecord } from '../history/types.ts';
-import { idempotency, type IdempotencyInput, type IdempotencyOutput } from '../model/idempotency.ts';
+import { idempotency, type IdempotencyInput, type IdempotencyOutput } from '../patterns/idempotency/model.ts';
 import { classifyError } from '../runner/classify.ts';
 import { startClock, type Clock } from '../history/clock.ts';
 

@@ -1,8 +1,8 @@
 import type { Cluster as IORedisCluster, ClusterOptions } from 'ioredis';
 import type { LocalCluster } from '../cluster/local.ts';
-import { IDEMPOTENCY_SCRIPTS } from '../subject/idempotency-calls.ts';
-import { IdempotencyStore, type IdempotencyStoreOptions } from '../subject/idempotency-client.ts';
-import { IdempotencyMetrics } from '../subject/metrics.ts';
+import { IDEMPOTENCY_SCRIPTS } from '../patterns/idempotency/calls.ts';
+import { IdempotencyStore, type IdempotencyStoreOptions } from '../patterns/idempotency/client.ts';
+import { IdempotencyMetrics } from '../patterns/idempotency/metrics.ts';
 import { projectScriptsDir } from '../subject/paths.ts';
 import { loadScriptDir, scriptFromBody } from '../subject/script-source.ts';
 import { EvalshaRunner, type ScriptObserver, type ScriptRunner } from '../subject/scripts.ts';

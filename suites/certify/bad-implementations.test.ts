@@ -7,7 +7,7 @@ import { luaDirOpener } from '../../src/certify/openers/lua-dir.ts';
 import { moduleOpener } from '../../src/certify/openers/module.ts';
 import type { ImplOpener } from '../../src/certify/types.ts';
 import { LocalCluster } from '../../src/cluster/local.ts';
-import type { PatternName } from '../../src/plan/schedule.ts';
+import type { PatternName } from '../../src/patterns/index.ts';
 import { certifyOptions, quietIo, removeReportRoots } from './fixtures/process/job.ts';
 
 // Implementations that never do anything (issue 11): a history where nothing happened is trivially

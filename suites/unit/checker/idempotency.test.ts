@@ -7,8 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { check, describeViolation } from '../../../src/checker/index.ts';
 import type { CheckResult } from '../../../src/checker/index.ts';
 import type { OpRecord } from '../../../src/history/types.ts';
-import { idempotency } from '../../../src/model/idempotency.ts';
-import type { IdempotencyInput, IdempotencyOutput } from '../../../src/model/idempotency.ts';
+import { idempotency } from '../../../src/patterns/idempotency/model.ts';
+import type { IdempotencyInput, IdempotencyOutput } from '../../../src/patterns/idempotency/model.ts';
 import { history, op } from './support/ops.ts';
 
 type Op = OpRecord<IdempotencyInput, IdempotencyOutput>;

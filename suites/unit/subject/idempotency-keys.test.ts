@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { attemptNonce, makeOwner, scopedKey } from '../../../src/subject/idempotency-keys.ts';
+import { attemptNonce, makeOwner, scopedKey } from '../../../src/patterns/idempotency/keys.ts';
 import { hashTagOf } from '../../../src/subject/key-slot.ts';
 
 describe('scopedKey', () => {

@@ -1,8 +1,8 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { BodyTooLargeError } from '../../../src/subject/body-cap.ts';
-import { IdempotencyStore } from '../../../src/subject/idempotency-client.ts';
-import { IdempotencyMetrics } from '../../../src/subject/metrics.ts';
+import { BodyTooLargeError } from '../../../src/patterns/idempotency/body-cap.ts';
+import { IdempotencyStore } from '../../../src/patterns/idempotency/client.ts';
+import { IdempotencyMetrics } from '../../../src/patterns/idempotency/metrics.ts';
 import type { ScriptArg, ScriptRunner } from '../../../src/subject/scripts.ts';
 
 /** Answers every call with a fixed reply and remembers what it was asked. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { IdempotencyMetrics, ScriptMetrics, parseInfoFields } from '../../../src/subject/metrics.ts';
+import { ScriptMetrics, parseInfoFields } from '../../../src/subject/metrics.ts';
+import { IdempotencyMetrics } from '../../../src/patterns/idempotency/metrics.ts';
 
 describe('metrics', () => {
   it('keeps each client in a registry of its own', async () => {

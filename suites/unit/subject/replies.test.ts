@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { answerHit } from '../../../src/subject/idempotency-execute.ts';
-import { parseRegistration } from '../../../src/subject/idempotency-replies.ts';
-import { parseMatchReply } from '../../../src/subject/lock-client.ts';
+import { answerHit } from '../../../src/patterns/idempotency/execute.ts';
+import { parseRegistration } from '../../../src/patterns/idempotency/replies.ts';
+import { parseMatchReply } from '../../../src/patterns/lock/client.ts';
 import { UnexpectedReplyError, zeroOrOne } from '../../../src/subject/replies.ts';
 
 describe('parseRegistration', () => {

@@ -1,16 +1,14 @@
 /**
  * Every model `chaoslua check` can judge a history against, by name: the Redis patterns (which
  * certify and run generate schedules for) and the generic models for histories recorded elsewhere.
- * Kept apart from `models` so that certify and run never offer a pattern they cannot generate.
+ * Kept apart from the registry so that certify and run never offer a pattern they cannot generate.
  */
-import { idempotency } from './idempotency.ts';
-import { kv } from './kv.ts';
-import { lock } from './lock.ts';
-import { ratelimit } from './ratelimit.ts';
-import { register } from './register.ts';
-import type { Model } from './types.ts';
+import { kv } from '../model/kv.ts';
+import { register } from '../model/register.ts';
+import type { Model } from '../model/types.ts';
+import { models } from './index.ts';
 
-export const checkableModels = { idempotency, lock, ratelimit, register, kv } as const;
+export const checkableModels = { ...models, register, kv } as const;
 export type CheckableModelName = keyof typeof checkableModels;
 
 export function isCheckableModel(name: string): name is CheckableModelName {

@@ -1,14 +1,14 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
-import { IDEMPOTENCY_SCRIPTS, IdempotencyCalls } from './idempotency-calls.ts';
-import { defaultInstanceId, makeOwner } from './idempotency-keys.ts';
-import { parseRegistration, type Registration } from './idempotency-replies.ts';
+import { IDEMPOTENCY_SCRIPTS, IdempotencyCalls } from './calls.ts';
+import { defaultInstanceId, makeOwner } from './keys.ts';
+import { parseRegistration, type Registration } from './replies.ts';
 import { IdempotencyMetrics } from './metrics.ts';
-import { openScriptRunner } from './open-runner.ts';
-import { projectScriptsDir } from './paths.ts';
-import { zeroOrOne } from './replies.ts';
-import type { ScriptMode, ScriptRunner } from './scripts.ts';
-import { knownKeys, nonEmptyString, oneOf, positiveInt } from './validate.ts';
-import { executeOnce, type ExecuteOutcome, type Handler } from './idempotency-execute.ts';
+import { openScriptRunner } from '../../subject/open-runner.ts';
+import { projectScriptsDir } from '../../subject/paths.ts';
+import { zeroOrOne } from '../../subject/replies.ts';
+import type { ScriptMode, ScriptRunner } from '../../subject/scripts.ts';
+import { knownKeys, nonEmptyString, oneOf, positiveInt } from '../../subject/validate.ts';
+import { executeOnce, type ExecuteOutcome, type Handler } from './execute.ts';
 
 export const DEFAULT_LEASE_MS = 60_000;
 export const DEFAULT_TTL_MS = 86_400_000;

@@ -1,4 +1,4 @@
-import { UnexpectedReplyError } from './replies.ts';
+import { UnexpectedReplyError } from '../../subject/replies.ts';
 
 export type RecordState = 'pending' | 'completed';
 

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Cluster as IORedisCluster } from 'ioredis';
-import { ScriptMetrics } from './metrics.ts';
-import { openScriptRunner } from './open-runner.ts';
-import { projectScriptsDir } from './paths.ts';
-import { UnexpectedReplyError, zeroOrOne } from './replies.ts';
-import type { ScriptMode, ScriptRunner } from './scripts.ts';
-import { knownKeys, nonEmptyString, oneOf, positiveInt } from './validate.ts';
+import { ScriptMetrics } from '../../subject/metrics.ts';
+import { openScriptRunner } from '../../subject/open-runner.ts';
+import { projectScriptsDir } from '../../subject/paths.ts';
+import { UnexpectedReplyError, zeroOrOne } from '../../subject/replies.ts';
+import type { ScriptMode, ScriptRunner } from '../../subject/scripts.ts';
+import { knownKeys, nonEmptyString, oneOf, positiveInt } from '../../subject/validate.ts';
 
 export const LOCK_SCRIPTS = ['acquire', 'remove_if_matches', 'extend_if_matches'] as const;
 export const DEFAULT_LOCK_TTL_MS = 30_000;

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import type { LockInput } from '../../model/lock.ts';
+import type { LockInput } from './model.ts';
 import type { ClientStep } from '../../plan/schedule.ts';
-import { otherToken, outliveLease, thinkTime, token, type SessionContext } from './common.ts';
+import { otherToken, outliveLease, thinkTime, token, type SessionContext } from '../../generator/sessions/common.ts';
 
 type Step = ClientStep<LockInput>;
 const op = (key: number, input: LockInput): Step => ({ type: 'op', key, input });

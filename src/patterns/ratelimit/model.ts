@@ -7,8 +7,8 @@
  * limit 0 the GET-first script still allows the first hit while INCR-first blocks it).
  * Only the hit that creates the counter sets the expiry; later hits never move the window.
  */
-import type { Model } from './types.ts';
-import { integerReplyMatches, requireInteger } from './reply.ts';
+import type { Model } from '../../model/types.ts';
+import { integerReplyMatches, requireInteger } from '../../model/reply.ts';
 
 export interface RateLimitInput {
   readonly op: 'hit';

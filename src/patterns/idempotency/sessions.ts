@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import type { IdempotencyInput } from '../../model/idempotency.ts';
+import type { IdempotencyInput } from './model.ts';
 import type { ClientStep } from '../../plan/schedule.ts';
-import { otherToken, outliveLease, thinkTime, token, type SessionContext } from './common.ts';
+import { otherToken, outliveLease, thinkTime, token, type SessionContext } from '../../generator/sessions/common.ts';
 
 type Step = ClientStep<IdempotencyInput>;
 const op = (key: number, input: IdempotencyInput): Step => ({ type: 'op', key, input });

@@ -2,10 +2,10 @@
  * The idempotency store's named invariants (DESIGN.md): which one a stuck point breaks depends on
  * what the unexplained operation claimed and what the key held at that point.
  */
-import type { IdempotencyInput, IdempotencyOutput, IdempotencyState } from '../../model/idempotency.ts';
-import { opPhrase, outputText } from '../describe.ts';
-import type { Classifier, StuckContext } from './types.ts';
-import { holderPhrase, keyName } from './words.ts';
+import type { IdempotencyInput, IdempotencyOutput, IdempotencyState } from './model.ts';
+import { opPhrase, outputText } from '../../checker/describe.ts';
+import type { Classifier, StuckContext } from '../../checker/invariants/types.ts';
+import { holderPhrase, keyName } from '../../checker/invariants/words.ts';
 
 type Context = StuckContext<IdempotencyState, IdempotencyInput, IdempotencyOutput>;
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import type { RateLimitInput } from '../../model/ratelimit.ts';
+import type { RateLimitInput } from './model.ts';
 import type { ClientStep } from '../../plan/schedule.ts';
-import type { SessionContext } from './common.ts';
+import type { SessionContext } from '../../generator/sessions/common.ts';
 
 type Step = ClientStep<RateLimitInput>;
 

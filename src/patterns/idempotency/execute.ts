@@ -1,6 +1,6 @@
 import { fingerprint } from './fingerprint.ts';
 import { Heartbeat } from './heartbeat.ts';
-import type { Registration } from './idempotency-replies.ts';
+import type { Registration } from './replies.ts';
 import type { IdempotencyMetrics } from './metrics.ts';
 
 export interface StoredResponse {
