@@ -4,7 +4,7 @@ import type { FaultRecord } from '../history/types.ts';
 import { isPlainRead, isPlainWrite, type CaughtCommand, type CommandRule } from '../resp/index.ts';
 import { sleep } from '../history/clock.ts';
 import { RunNames } from './command-names.ts';
-import type { NemesisContext } from './nemesis.ts';
+import type { NemesisContext } from './context.ts';
 
 type Applied = Pick<FaultRecord, 'kind' | 'target' | 'lossy' | 'detail' | 'cutsConnections'>;
 
