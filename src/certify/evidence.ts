@@ -11,7 +11,7 @@ import { PATTERNS, type PatternName, type RequiredTransition } from '../patterns
 import type { CoverageTable } from '../report/coverage.ts';
 
 /** The operations of a pattern, as the model's inputs name them (`input.op`). */
-export const operationsOf = (pattern: PatternName): readonly string[] => Object.keys(PATTERNS[pattern].operations);
+export const operationNames = (pattern: PatternName): readonly string[] => Object.keys(PATTERNS[pattern].operations);
 
 /**
  * Acknowledged outcomes each operation needs, per judged run: one per four runs (at least one in
@@ -62,7 +62,7 @@ export interface Evidence {
 
 /** Operation counts of judged histories, per operation of the pattern. */
 export function tallyOperations(pattern: PatternName, histories: Iterable<History>): OperationTally[] {
-  const byOp = new Map<string, OperationTally>(operationsOf(pattern).map((op) => [op, { op, issued: 0, ok: 0, fail: 0, info: 0 }]));
+  const byOp = new Map<string, OperationTally>(operationNames(pattern).map((op) => [op, { op, issued: 0, ok: 0, fail: 0, info: 0 }]));
   for (const history of histories) {
     for (const record of history.ops) {
       const name = (record.input as { op?: unknown } | null)?.op;

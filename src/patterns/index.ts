@@ -5,7 +5,7 @@
 import { idempotency } from './idempotency/index.ts';
 import { lock } from './lock/index.ts';
 import { ratelimit } from './ratelimit/index.ts';
-import type { AnyPattern } from './types.ts';
+import type { AnyPattern, Operation } from './types.ts';
 
 export const PATTERNS = { idempotency, lock, ratelimit } as const satisfies Readonly<Record<string, AnyPattern>>;
 
@@ -24,6 +24,9 @@ export function patternNamed(name: string, where = 'pattern'): AnyPattern {
   if (!isPatternName(name)) throw new RangeError(`${where}: unknown pattern '${name}' (known: ${PATTERN_NAMES.join(', ')})`);
   return PATTERNS[name];
 }
+
+/** A pattern's operations by `op`, typed as any pattern's (the registry's entries are typed each its own way). */
+export const operationsOf = (name: PatternName): Readonly<Record<string, Operation>> => PATTERNS[name].operations;
 
 /** The pattern a model specifies, if it is one of the registry's (register and kv are models without a pattern). */
 export const patternOfModel = (modelName: string): AnyPattern | undefined => (isPatternName(modelName) ? PATTERNS[modelName] : undefined);

@@ -3,7 +3,7 @@
  * edited by hand or written by another version must fail with the path of the first wrong field
  * ("history.ops[3].input.owner: expected a string, got 7"), never with a TypeError inside the checker.
  */
-import { isPatternName, PATTERNS, type PatternName } from '../patterns/index.ts';
+import { isPatternName, operationsOf, type PatternName } from '../patterns/index.ts';
 import type { ArgType } from '../patterns/types.ts';
 import { checkableModels } from '../patterns/checkable.ts';
 
@@ -52,8 +52,7 @@ const ARG: Readonly<Record<ArgType, Check>> = { string: str, 'integer>=0': int(0
 
 /** A pattern's operation inputs, as the models read them: by op, each argument's check. */
 function inputsOf(pattern: PatternName): Record<string, Record<string, Check>> {
-  const operations: Readonly<Record<string, { readonly args: Readonly<Record<string, ArgType>> }>> = PATTERNS[pattern].operations;
-  return Object.fromEntries(Object.entries(operations).map(([op, { args }]) => [op, Object.fromEntries(Object.entries(args).map(([name, type]) => [name, ARG[type]]))]));
+  return Object.fromEntries(Object.entries(operationsOf(pattern)).map(([op, { args }]) => [op, Object.fromEntries(Object.entries(args).map(([name, type]) => [name, ARG[type]]))]));
 }
 
 const target = object({ key: int(0), role: oneOf(['master', 'replica']) });

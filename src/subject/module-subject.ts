@@ -1,13 +1,13 @@
 import { pathToFileURL } from 'node:url';
 import type { Cluster as IORedisCluster } from 'ioredis';
-import { PATTERNS, type PatternName } from '../patterns/index.ts';
+import { operationsOf, type PatternName } from '../patterns/index.ts';
 import { ImplSpecError } from './impl-spec.ts';
 import { checkModuleSyntax } from './module-syntax.ts';
 import { redisKeyFor } from './redis-keys.ts';
 import type { Subject } from './types.ts';
 
 /** The methods a module's store must have: one per operation of the pattern, in its order. */
-const methodsOf = (pattern: PatternName): string[] => Object.values(PATTERNS[pattern].operations).map((o) => o.method);
+const methodsOf = (pattern: PatternName): string[] => Object.values(operationsOf(pattern)).map((o) => o.method);
 
 export type StoreFactory = (redis: IORedisCluster, options: { pattern: PatternName; namespace: string }) => unknown;
 
@@ -28,7 +28,7 @@ export async function loadStoreFactory(file: string): Promise<StoreFactory> {
 /** A module's store as a Subject: the harness hands it ready Redis keys and the model's arguments. */
 export async function moduleSubject(factory: StoreFactory, file: string, pattern: PatternName, redis: IORedisCluster, namespace: string): Promise<Subject> {
   const store = (await factory(redis, { pattern, namespace })) as Record<string, unknown> | undefined;
-  const operations: Readonly<Record<string, { readonly method: string; readonly args: Readonly<Record<string, unknown>> }>> = PATTERNS[pattern].operations;
+  const operations = operationsOf(pattern);
   const missing = methodsOf(pattern).filter((m) => typeof store?.[m] !== 'function');
   if (missing.length) throw new ImplSpecError(`--impl module:${file}: the store lacks ${missing.join(', ')} (a ${pattern} store needs ${methodsOf(pattern).join(', ')})`);
   const methods = store as Record<string, (...args: unknown[]) => Promise<unknown>>;

@@ -6,9 +6,6 @@ import type { ScriptMode } from './scripts.ts';
 import { knownKeys, nonEmptyString, oneOf } from './validate.ts';
 
 export type { ReferenceSubject } from './adapter.ts';
-export { IdempotencySubject } from '../patterns/idempotency/subject.ts';
-export { LockSubject } from '../patterns/lock/subject.ts';
-export { RateLimitSubject } from '../patterns/ratelimit/subject.ts';
 
 /** Client options every harness connection uses: RESP2, and a bound on a stuck command. */
 export const HARNESS_REDIS_OPTIONS = { redisOptions: { commandTimeout: 2_000 } } as const;
