@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Heartbeat } from '../../../src/patterns/idempotency/heartbeat.ts';
+import { Heartbeat } from '../../../../src/patterns/idempotency/heartbeat.ts';
 
 describe('Heartbeat', () => {
   beforeEach(() => vi.useFakeTimers());

@@ -1,9 +1,9 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { BodyTooLargeError } from '../../../src/patterns/idempotency/body-cap.ts';
-import { IdempotencyStore } from '../../../src/patterns/idempotency/client.ts';
-import { IdempotencyMetrics } from '../../../src/patterns/idempotency/metrics.ts';
-import type { ScriptArg, ScriptRunner } from '../../../src/subject/scripts.ts';
+import { BodyTooLargeError } from '../../../../src/patterns/idempotency/body-cap.ts';
+import { IdempotencyStore } from '../../../../src/patterns/idempotency/client.ts';
+import { IdempotencyMetrics } from '../../../../src/patterns/idempotency/metrics.ts';
+import type { ScriptArg, ScriptRunner } from '../../../../src/subject/scripts.ts';
 
 /** Answers every call with a fixed reply and remembers what it was asked. */
 class RecordingRunner implements ScriptRunner {

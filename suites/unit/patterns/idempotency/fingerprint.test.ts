@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, fingerprint } from '../../../src/patterns/idempotency/fingerprint.ts';
+import { canonicalJson, fingerprint } from '../../../../src/patterns/idempotency/fingerprint.ts';
 
 describe('canonicalJson', () => {
   it('sorts keys at every depth and drops whitespace', () => {
