@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { Cluster as IORedisCluster } from 'ioredis';
 import { LocalCluster } from '../src/cluster/local.ts';
 import { LimiterClient } from '../src/patterns/ratelimit/client.ts';
-import { parseInfoFields } from '../src/subject/metrics.ts';
+import { parseInfoFields } from '../src/scripts/metrics.ts';
 import { median } from './stats.ts';
 
 const { values } = parseArgs({

@@ -19,7 +19,7 @@ import { jobChaosOptions, MAX_CLIENTS } from './chaos-options.ts';
 import { evidenceFindings, judgeEvidence, tallyOperations, type OperationTally } from './evidence.ts';
 import { externalFaultsFor } from './external-faults.ts';
 import { OpenFailure } from './open-failure.ts';
-import { ScriptLoadError } from '../subject/script-errors.ts';
+import { ScriptLoadError } from '../scripts/errors.ts';
 import { progressReporter } from './progress.ts';
 import { resultJson } from './summary.ts';
 import type { ImplOpener, InvariantStatus, Io, JobOptions, JobResult, OpenedImpl } from './types.ts';

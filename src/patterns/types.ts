@@ -13,7 +13,7 @@ import type { SessionContext } from '../generator/sessions/common.ts';
 import type { Model } from '../model/types.ts';
 import type { ClientStep } from '../plan/schedule.ts';
 import type { ReferenceSubject } from '../subject/adapter.ts';
-import type { ScriptMode } from '../subject/scripts.ts';
+import type { ScriptMode } from '../scripts/runner.ts';
 
 /** The type of one argument of an operation, as counterexample files are checked against it. */
 export type ArgType = 'string' | 'integer>=0' | 'integer>=1';

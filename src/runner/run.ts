@@ -3,7 +3,7 @@ import type { Schedule } from '../plan/schedule.ts';
 import type { History } from '../history/types.ts';
 import { runNemesis } from '../nemesis/nemesis.ts';
 import { applyNetwork } from '../nemesis/network.ts';
-import { keySlot } from '../subject/key-slot.ts';
+import { keySlot } from '../resp/key-slot.ts';
 import type { Subject } from '../subject/types.ts';
 import { runClient } from './client.ts';
 import { startClock } from '../history/clock.ts';

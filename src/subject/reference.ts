@@ -1,9 +1,9 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
 import { PATTERN_NAMES, PATTERNS, type PatternName } from '../patterns/index.ts';
 import type { ReferenceSubject } from './adapter.ts';
-import { projectScriptsDir } from './paths.ts';
-import type { ScriptMode } from './scripts.ts';
-import { knownKeys, nonEmptyString, oneOf } from './validate.ts';
+import { projectScriptsDir } from '../scripts/paths.ts';
+import type { ScriptMode } from '../scripts/runner.ts';
+import { knownKeys, nonEmptyString, oneOf } from '../scripts/validate.ts';
 
 export type { ReferenceSubject } from './adapter.ts';
 

@@ -1,6 +1,6 @@
 import { bodyBytes, checkBodySize } from './body-cap.ts';
 import type { IdempotencyMetrics } from './metrics.ts';
-import type { ScriptRunner } from '../../subject/scripts.ts';
+import type { ScriptRunner } from '../../scripts/runner.ts';
 
 export const IDEMPOTENCY_SCRIPTS = ['register_or_get', 'complete', 'release', 'renew'] as const;
 

@@ -3,11 +3,11 @@ import { IDEMPOTENCY_SCRIPTS, IdempotencyCalls } from './calls.ts';
 import { defaultInstanceId, makeOwner } from './keys.ts';
 import { parseRegistration, type Registration } from './replies.ts';
 import { IdempotencyMetrics } from './metrics.ts';
-import { openScriptRunner } from '../../subject/open-runner.ts';
-import { projectScriptsDir } from '../../subject/paths.ts';
-import { zeroOrOne } from '../../subject/replies.ts';
-import type { ScriptMode, ScriptRunner } from '../../subject/scripts.ts';
-import { knownKeys, nonEmptyString, oneOf, positiveInt } from '../../subject/validate.ts';
+import { openScriptRunner } from '../../scripts/open-runner.ts';
+import { projectScriptsDir } from '../../scripts/paths.ts';
+import { zeroOrOne } from '../../scripts/replies.ts';
+import type { ScriptMode, ScriptRunner } from '../../scripts/runner.ts';
+import { knownKeys, nonEmptyString, oneOf, positiveInt } from '../../scripts/validate.ts';
 import { executeOnce, type ExecuteOutcome, type Handler } from './execute.ts';
 
 export const DEFAULT_LEASE_MS = 60_000;

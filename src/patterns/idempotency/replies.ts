@@ -1,4 +1,4 @@
-import { UnexpectedReplyError } from '../../subject/replies.ts';
+import { UnexpectedReplyError } from '../../scripts/replies.ts';
 
 export type RecordState = 'pending' | 'completed';
 

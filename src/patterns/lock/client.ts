@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Cluster as IORedisCluster } from 'ioredis';
-import { ScriptMetrics } from '../../subject/metrics.ts';
-import { openScriptRunner } from '../../subject/open-runner.ts';
-import { projectScriptsDir } from '../../subject/paths.ts';
-import { UnexpectedReplyError, zeroOrOne } from '../../subject/replies.ts';
-import type { ScriptMode, ScriptRunner } from '../../subject/scripts.ts';
-import { knownKeys, nonEmptyString, oneOf, positiveInt } from '../../subject/validate.ts';
+import { ScriptMetrics } from '../../scripts/metrics.ts';
+import { openScriptRunner } from '../../scripts/open-runner.ts';
+import { projectScriptsDir } from '../../scripts/paths.ts';
+import { UnexpectedReplyError, zeroOrOne } from '../../scripts/replies.ts';
+import type { ScriptMode, ScriptRunner } from '../../scripts/runner.ts';
+import { knownKeys, nonEmptyString, oneOf, positiveInt } from '../../scripts/validate.ts';
 
 export const LOCK_SCRIPTS = ['acquire', 'remove_if_matches', 'extend_if_matches'] as const;
 export const DEFAULT_LOCK_TTL_MS = 30_000;

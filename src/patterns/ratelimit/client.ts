@@ -1,10 +1,10 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
-import { ScriptMetrics } from '../../subject/metrics.ts';
-import { openScriptRunner } from '../../subject/open-runner.ts';
-import { projectScriptsDir } from '../../subject/paths.ts';
-import { zeroOrOne } from '../../subject/replies.ts';
-import type { ScriptMode, ScriptRunner } from '../../subject/scripts.ts';
-import { knownKeys, nonEmptyString, oneOf, positiveInt } from '../../subject/validate.ts';
+import { ScriptMetrics } from '../../scripts/metrics.ts';
+import { openScriptRunner } from '../../scripts/open-runner.ts';
+import { projectScriptsDir } from '../../scripts/paths.ts';
+import { zeroOrOne } from '../../scripts/replies.ts';
+import type { ScriptMode, ScriptRunner } from '../../scripts/runner.ts';
+import { knownKeys, nonEmptyString, oneOf, positiveInt } from '../../scripts/validate.ts';
 
 export type LimiterVariant = 'get-first' | 'incr-first';
 export const LIMITER_SCRIPTS = ['fixed_window', 'fixed_window_incr_first'] as const;

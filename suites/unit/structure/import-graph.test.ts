@@ -29,7 +29,7 @@ describe('the import graph of src', () => {
     // Guards the parser: a regular expression that stopped matching would make every rule pass.
     expect(files.length).toBeGreaterThan(150);
     expect(edges.length).toBeGreaterThan(500);
-    for (const folder of ['plan', 'history', 'generator', 'runner', 'nemesis', 'checker', 'report', 'certify', 'patterns', 'subject', 'cli']) {
+    for (const folder of ['plan', 'history', 'generator', 'runner', 'nemesis', 'checker', 'report', 'certify', 'patterns', 'scripts', 'subject', 'cli']) {
       expect(files.some((f) => folderOf(f) === folder), folder).toBe(true);
     }
     expect(edges).toContainEqual({ from: 'src/generator/index.ts', to: 'src/plan/schedule.ts', typeOnly: true, dynamic: false });
@@ -72,6 +72,10 @@ describe('the import graph of src', () => {
 
   it('keeps patterns plugins: a pattern knows the stages\' vocabulary, not their machinery', () => {
     expect(crossing('patterns', ['runner', 'nemesis', 'cluster', 'report', 'certify', 'cli'])).toEqual([]);
+  });
+
+  it('keeps the script runtime below the clients that use it', () => {
+    expect(crossing('scripts', ['patterns', 'subject', 'generator', 'runner', 'nemesis', 'checker', 'report', 'certify', 'cli'])).toEqual([]);
   });
 
   it('keeps the Subject adapters apart from the stages that drive them', () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { BodyTooLargeError } from '../../../../src/patterns/idempotency/body-cap.ts';
 import { IdempotencyStore } from '../../../../src/patterns/idempotency/client.ts';
 import { IdempotencyMetrics } from '../../../../src/patterns/idempotency/metrics.ts';
-import type { ScriptArg, ScriptRunner } from '../../../../src/subject/scripts.ts';
+import type { ScriptArg, ScriptRunner } from '../../../../src/scripts/runner.ts';
 
 /** Answers every call with a fixed reply and remembers what it was asked. */
 class RecordingRunner implements ScriptRunner {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { attemptNonce, makeOwner, scopedKey } from '../../../../src/patterns/idempotency/keys.ts';
-import { hashTagOf } from '../../../../src/subject/key-slot.ts';
+import { hashTagOf } from '../../../../src/resp/key-slot.ts';
 
 describe('scopedKey', () => {
   it("keeps the seed's format for ordinary parts", () => {

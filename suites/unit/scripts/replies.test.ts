@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { answerHit } from '../../../src/patterns/idempotency/execute.ts';
 import { parseRegistration } from '../../../src/patterns/idempotency/replies.ts';
 import { parseMatchReply } from '../../../src/patterns/lock/client.ts';
-import { UnexpectedReplyError, zeroOrOne } from '../../../src/subject/replies.ts';
+import { UnexpectedReplyError, zeroOrOne } from '../../../src/scripts/replies.ts';
 
 describe('parseRegistration', () => {
   it('reads fresh and both kinds of hit', () => {

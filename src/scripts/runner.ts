@@ -1,6 +1,6 @@
 import type { Cluster as IORedisCluster, Redis } from 'ioredis';
 import { masterForSlot, masters, nodeAddress } from './cluster-nodes.ts';
-import { keySlot } from './key-slot.ts';
+import { keySlot } from '../resp/key-slot.ts';
 import {
   FunctionNotLoadedError,
   NoScriptAfterReloadError,
@@ -8,8 +8,8 @@ import {
   ScriptLoadError,
   isFunctionNotFound,
   isNoScript,
-} from './script-errors.ts';
-import type { ScriptSource } from './script-source.ts';
+} from './errors.ts';
+import type { ScriptSource } from './source.ts';
 
 export type ScriptArg = string | number | Buffer;
 export type ScriptMode = 'evalsha' | 'fcall';

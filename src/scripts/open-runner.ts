@@ -1,6 +1,6 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
-import { loadScriptDir } from './script-source.ts';
-import { EvalshaRunner, FcallRunner, type ScriptMode, type ScriptObserver, type ScriptRunner } from './scripts.ts';
+import { loadScriptDir } from './source.ts';
+import { EvalshaRunner, FcallRunner, type ScriptMode, type ScriptObserver, type ScriptRunner } from './runner.ts';
 
 /** Where a client's scripts live and how to call them. */
 export interface RunnerSpec {

@@ -1,9 +1,9 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { keySlot } from '../../../src/subject/key-slot.ts';
-import { NoScriptAfterReloadError, ScriptDigestMismatchError } from '../../../src/subject/script-errors.ts';
-import { scriptFromBody, sha1Hex, type ScriptSource } from '../../../src/subject/script-source.ts';
-import { EvalshaRunner } from '../../../src/subject/scripts.ts';
+import { keySlot } from '../../../src/resp/key-slot.ts';
+import { NoScriptAfterReloadError, ScriptDigestMismatchError } from '../../../src/scripts/errors.ts';
+import { scriptFromBody, sha1Hex, type ScriptSource } from '../../../src/scripts/source.ts';
+import { EvalshaRunner } from '../../../src/scripts/runner.ts';
 
 /** A stand-in for ioredis Cluster with one script cache per node: just enough to watch the fallback. */
 class FakeNode {

@@ -1,7 +1,7 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { masters, nodeAddress } from './cluster-nodes.ts';
-import type { ScriptObserver } from './scripts.ts';
+import type { ScriptObserver } from './runner.ts';
 
 /** Milliseconds; 10, 15 and 20 sit either side of the seed's "register_or_get p99 > 15 ms" alert line. */
 export const SCRIPT_DURATION_BUCKETS_MS = [0.1, 0.25, 0.5, 1, 2, 5, 10, 15, 20, 50, 100, 250, 1000, 5000];

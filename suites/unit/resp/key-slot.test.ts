@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { crc16, hashTagOf, keySlot } from '../../../src/subject/key-slot.ts';
+import { crc16, hashTagOf, keySlot } from '../../../src/resp/key-slot.ts';
 
 describe('keySlot', () => {
   it('computes CRC16/XMODEM: the check value of "123456789" is 0x31C3', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ScriptMetrics, parseInfoFields } from '../../../src/subject/metrics.ts';
+import { ScriptMetrics, parseInfoFields } from '../../../src/scripts/metrics.ts';
 import { IdempotencyMetrics } from '../../../src/patterns/idempotency/metrics.ts';
 
 describe('metrics', () => {
