@@ -7,7 +7,7 @@ import { jobOptions } from '../src/cli/chaos-flags.ts';
 import { runJob } from '../src/certify/job.ts';
 import { luaDirOpener, referenceScriptsDir } from '../src/certify/openers/lua-dir.ts';
 import { LocalCluster } from '../src/cluster/local.ts';
-import type { PatternName } from '../src/generator/schedule.ts';
+import type { PatternName } from '../src/patterns/index.ts';
 import { median } from './stats.ts';
 
 const rounds = Number(process.argv[2] ?? 3);

@@ -7,8 +7,8 @@ import { parseArgs } from 'node:util';
 import { check, linearHistory } from '../src/checker/index.ts';
 import type { PlannedOp, PlannedOutcome } from '../src/checker/index.ts';
 import type { History, OpRecord } from '../src/history/types.ts';
-import { idempotency } from '../src/model/idempotency.ts';
-import type { IdempotencyInput, IdempotencyOutput } from '../src/model/idempotency.ts';
+import { idempotency } from '../src/patterns/idempotency/model.ts';
+import type { IdempotencyInput, IdempotencyOutput } from '../src/patterns/idempotency/model.ts';
 
 const { values } = parseArgs({
   options: {

@@ -10,7 +10,7 @@ import { luaDirOpener, referenceScriptsDir } from '../src/certify/openers/lua-di
 import { parseFaultList, type PatternName } from '../src/generator/index.ts';
 import { models } from '../src/model/index.ts';
 import { coverage } from '../src/report/coverage.ts';
-import { chaos, type ChaosContext } from '../src/runner/chaos.ts';
+import { chaos, type ChaosContext } from '../src/certify/chaos.ts';
 
 const pattern = (process.argv[2] ?? 'idempotency') as PatternName;
 const runs = Number(process.argv[3] ?? 40);

@@ -12,8 +12,8 @@
 import { parseArgs } from 'node:util';
 import { Cluster as IORedisCluster } from 'ioredis';
 import { LocalCluster } from '../src/cluster/local.ts';
-import { LimiterClient } from '../src/subject/limiter-client.ts';
-import { parseInfoFields } from '../src/subject/metrics.ts';
+import { LimiterClient } from '../src/patterns/ratelimit/client.ts';
+import { parseInfoFields } from '../src/scripts/metrics.ts';
 import { median } from './stats.ts';
 
 const { values } = parseArgs({

@@ -8,8 +8,8 @@
  */
 import { parseArgs } from 'node:util';
 import { LocalCluster } from '../src/cluster/local.ts';
-import { IdempotencyStore } from '../src/subject/idempotency-client.ts';
-import { scopedKey } from '../src/subject/idempotency-keys.ts';
+import { IdempotencyStore } from '../src/patterns/idempotency/client.ts';
+import { scopedKey } from '../src/patterns/idempotency/keys.ts';
 import { median, quantile } from './stats.ts';
 
 const { values } = parseArgs({

@@ -6,7 +6,7 @@
 import { Cluster as IORedisCluster } from 'ioredis';
 import { check } from '../src/checker/index.ts';
 import { LocalCluster } from '../src/cluster/local.ts';
-import type { ClientStep, Schedule } from '../src/generator/schedule.ts';
+import type { ClientStep, Schedule } from '../src/plan/schedule.ts';
 import { models } from '../src/model/index.ts';
 import { runSchedule } from '../src/runner/run.ts';
 import { createReferenceSubject } from '../src/subject/reference.ts';

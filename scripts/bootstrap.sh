@@ -4,17 +4,19 @@
 #   redis-server >= 7           -> Debian's package when absent (apt-get), else a message naming it
 #   Toxiproxy server v2.12.0    -> .tools/bin/toxiproxy-server, built with `go install`
 #   Chromium (report tests)     -> Debian's package when absent (skipped with --no-browser)
-#   example implementations     -> Python venv and Go binary (scripts/bootstrap-examples.sh)
+#   example implementations     -> Python venv and Go binary (scripts/bootstrap-examples.sh; skipped with --no-examples)
 # Exit codes: 0 ready, 3 something could not be installed (the message says what and how).
 set -euo pipefail
 
 QUIET=0
 BROWSER=1
+EXAMPLES=1
 for arg in "$@"; do
   case "$arg" in
     --quiet) QUIET=1 ;;
     --no-browser) BROWSER=0 ;;
-    -h|--help) sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --no-examples) EXAMPLES=0 ;;
+    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bootstrap: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -32,6 +34,27 @@ apt_install() {
   as_root apt-get install -y -qq --no-install-recommends "$@" >/dev/null
 }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; elif command -v sudo >/dev/null; then sudo -n "$@"; else return 1; fi; }
+
+# --- Toxiproxy server -------------------------------------------------------------------
+# `go install` builds report version "git", so the version built is kept in a stamp file beside it.
+# Built in the background while npm ci runs (one compiles, the other mostly downloads).
+toxiproxy_missing() { [ ! -x "$TOOLS/toxiproxy-server" ] || [ "$(cat "$TOOLS/toxiproxy-server.version" 2>/dev/null)" != "$TOXIPROXY_VERSION" ]; }
+build_toxiproxy() {
+  command -v go >/dev/null || [ -x /usr/local/go/bin/go ] || { echo "bootstrap: Go is missing: install Go >= 1.22 (https://go.dev/dl) to build the Toxiproxy server, then re-run" >&2; return 3; }
+  local go
+  go="$(command -v go || echo /usr/local/go/bin/go)"
+  mkdir -p "$TOOLS"
+  GOBIN="$TOOLS" "$go" install "github.com/Shopify/toxiproxy/v2/cmd/server@$TOXIPROXY_VERSION" \
+    || { echo "bootstrap: go install of the Toxiproxy server failed" >&2; return 3; }
+  mv -f "$TOOLS/server" "$TOOLS/toxiproxy-server"
+  echo "$TOXIPROXY_VERSION" > "$TOOLS/toxiproxy-server.version"
+}
+TOXIPROXY_BUILD=""
+if toxiproxy_missing; then
+  say "building Toxiproxy server $TOXIPROXY_VERSION into .tools/bin (in the background)"
+  build_toxiproxy &
+  TOXIPROXY_BUILD=$!
+fi
 
 # --- npm dependencies -------------------------------------------------------------
 cd "$ROOT"
@@ -56,18 +79,8 @@ fi
 [ "$(redis_major)" -ge 7 ] || die "redis-server $(redis-server --version | head -c 60) is older than 7; install Redis 7 or later"
 say "redis-server: $(redis-server --version | sed -n 's/.*v=\([0-9.]*\).*/\1/p')"
 
-# --- Toxiproxy server -------------------------------------------------------------------
-# `go install` builds report version "git", so the version built is kept in a stamp file beside it.
-if [ ! -x "$TOOLS/toxiproxy-server" ] || [ "$(cat "$TOOLS/toxiproxy-server.version" 2>/dev/null)" != "$TOXIPROXY_VERSION" ]; then
-  command -v go >/dev/null || [ -x /usr/local/go/bin/go ] || die "Go is missing: install Go >= 1.22 (https://go.dev/dl) to build the Toxiproxy server, then re-run"
-  GO="$(command -v go || echo /usr/local/go/bin/go)"
-  say "building Toxiproxy server $TOXIPROXY_VERSION into .tools/bin"
-  mkdir -p "$TOOLS"
-  GOBIN="$TOOLS" "$GO" install "github.com/Shopify/toxiproxy/v2/cmd/server@$TOXIPROXY_VERSION" \
-    || die "go install of the Toxiproxy server failed"
-  mv -f "$TOOLS/server" "$TOOLS/toxiproxy-server"
-  echo "$TOXIPROXY_VERSION" > "$TOOLS/toxiproxy-server.version"
-fi
+# --- Toxiproxy server: the background build done ---------------------------------------
+if [ -n "$TOXIPROXY_BUILD" ]; then wait "$TOXIPROXY_BUILD" || exit 3; fi
 say "toxiproxy-server: $TOXIPROXY_VERSION ($TOOLS/toxiproxy-server)"
 
 # --- Chromium, for the report page tests -----------------------------------------------
@@ -81,6 +94,6 @@ if [ "$BROWSER" = 1 ] && [ ! -x /usr/bin/chromium ] && [ -z "${CHAOSLUA_CHROMIUM
 fi
 
 # --- example implementations in other languages ----------------------------------------
-if [ -f "$ROOT/scripts/bootstrap-examples.sh" ]; then
+if [ "$EXAMPLES" = 1 ] && [ -f "$ROOT/scripts/bootstrap-examples.sh" ]; then
   QUIET="$QUIET" bash "$ROOT/scripts/bootstrap-examples.sh" || exit $?
 fi

@@ -15,23 +15,25 @@ export { EnvironmentError, ClusterUsageError } from './cluster/errors.ts';
 // The four roles and the record that joins them.
 export type { History, OpRecord, FaultRecord, TopologyRecord, ProbeRecord, Outcome, FaultKind } from './history/types.ts';
 export { scheduleArbitrary, describeSchedule, describeFault, FAULT_NAMES, parseFaultList } from './generator/index.ts';
-export type { Schedule, ClientStep, FaultStep, PatternName, ScheduleConstraints, FaultName } from './generator/index.ts';
+export type { Schedule, ClientStep, FaultStep, ScheduleConstraints, FaultName } from './generator/index.ts';
+export { PATTERNS, PATTERN_NAMES } from './patterns/index.ts';
+export type { Pattern, PatternName } from './patterns/index.ts';
 export { runSchedule } from './runner/run.ts';
 export type { RunContext, RunResult } from './runner/run.ts';
-export { chaos } from './runner/chaos.ts';
-export type { ChaosOptions, ChaosOutcome, ChaosContext, RunTally } from './runner/chaos.ts';
+export { chaos } from './certify/chaos.ts';
+export type { ChaosOptions, ChaosOutcome, ChaosContext, RunTally } from './certify/chaos.ts';
 export { check, describeViolation } from './checker/index.ts';
 export type { CheckOptions, CheckResult, Violation, KeyVerdict, Verdict } from './checker/types.ts';
 
 // The specification and the reference implementation.
-export { models } from './model/index.ts';
+export { models } from './patterns/index.ts';
 export type { Model, Step } from './model/types.ts';
 export type { Subject } from './subject/types.ts';
-export { IdempotencyStore } from './subject/idempotency-client.ts';
-export { LockClient } from './subject/lock-client.ts';
-export { LimiterClient } from './subject/limiter-client.ts';
+export { IdempotencyStore } from './patterns/idempotency/client.ts';
+export { LockClient } from './patterns/lock/client.ts';
+export { LimiterClient } from './patterns/ratelimit/client.ts';
 export { createReferenceSubject } from './subject/reference.ts';
-export { scopedKey } from './subject/idempotency-keys.ts';
+export { scopedKey } from './patterns/idempotency/keys.ts';
 
 // Certification from code, as the CLI does it.
 export { runJob } from './certify/job.ts';

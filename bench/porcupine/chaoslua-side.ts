@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import { parseArgs } from 'node:util';
 import { check } from '../../src/checker/index.ts';
 import { isHistoryFormat, readHistory } from '../../src/ingest/index.ts';
-import { checkableModel } from '../../src/model/checkable.ts';
+import { checkableModel } from '../../src/patterns/checkable.ts';
 
 const { values, positionals } = parseArgs({
   options: { format: { type: 'string' }, runs: { type: 'string', default: '5' }, minimise: { type: 'boolean', default: false } },

@@ -1,5 +1,5 @@
-import { keySlot } from '../../src/subject/key-slot.ts';
-import { scopedKey } from '../../src/subject/idempotency-keys.ts';
+import { keySlot } from '../../src/resp/key-slot.ts';
+import { scopedKey } from '../../src/patterns/idempotency/keys.ts';
 import { masterIndexes, nodeInfo, withConnection, type Scenario, type StepContext, type Variant } from '../../src/scenario/index.ts';
 
 const BIG_TENANT_KEYS = 10_000;

@@ -1,6 +1,6 @@
-import { fingerprint } from '../../src/subject/fingerprint.ts';
-import { answerHit, type ExecuteOutcome, type Handler } from '../../src/subject/idempotency-execute.ts';
-import type { IdempotencyStore } from '../../src/subject/idempotency-client.ts';
+import { fingerprint } from '../../src/patterns/idempotency/fingerprint.ts';
+import { answerHit, type ExecuteOutcome, type Handler } from '../../src/patterns/idempotency/execute.ts';
+import type { IdempotencyStore } from '../../src/patterns/idempotency/client.ts';
 
 /**
  * BROKEN client: the reference execute() with its heartbeat taken out. The lease is taken once at

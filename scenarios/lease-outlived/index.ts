@@ -1,6 +1,6 @@
-import { scopedKey } from '../../src/subject/idempotency-keys.ts';
-import { describeOutcome, type ExecuteOutcome, type Handler } from '../../src/subject/idempotency-execute.ts';
-import type { IdempotencyStore } from '../../src/subject/idempotency-client.ts';
+import { scopedKey } from '../../src/patterns/idempotency/keys.ts';
+import { describeOutcome, type ExecuteOutcome, type Handler } from '../../src/patterns/idempotency/execute.ts';
+import type { IdempotencyStore } from '../../src/patterns/idempotency/client.ts';
 import { metricSum, openStore, sleep, withConnection, type Scenario, type StepContext, type Variant } from '../../src/scenario/index.ts';
 import { executeWithoutHeartbeat } from './execute-no-heartbeat.ts';
 
@@ -65,7 +65,7 @@ export const leaseOutlived: Scenario<LeaseOutlivedObservations> = {
   observe: 'the retry registers fresh while the first handler still runs: two executions of one request',
   metric: 'idempotency_lease_expired_while_pending_total',
   broken: variant('execute() without the renew heartbeat', 'scenarios/lease-outlived/execute-no-heartbeat.ts', executeWithoutHeartbeat),
-  remediated: variant('the reference execute() (renews every lease/3)', 'src/subject/idempotency-execute.ts', (store, key, request, handler, options) => store.execute(key, request, handler, options)),
+  remediated: variant('the reference execute() (renews every lease/3)', 'src/patterns/idempotency/execute.ts', (store, key, request, handler, options) => store.execute(key, request, handler, options)),
   judge(o) {
     return { held: o.executions === 1 && o.responseStored, why: `the handler ran ${o.executions} time(s) for one request; ${o.responseStored ? 'its response is stored' : 'no response is stored'}` };
   },

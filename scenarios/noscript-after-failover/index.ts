@@ -1,6 +1,6 @@
-import type { IdempotencyStore } from '../../src/subject/idempotency-client.ts';
-import { scopedKey } from '../../src/subject/idempotency-keys.ts';
-import { EvalshaRunner } from '../../src/subject/scripts.ts';
+import type { IdempotencyStore } from '../../src/patterns/idempotency/client.ts';
+import { scopedKey } from '../../src/patterns/idempotency/keys.ts';
+import { EvalshaRunner } from '../../src/scripts/runner.ts';
 import {
   keysOn, metricSum, openStoreWith, shardOf, sleep, withConnection,
   type RunnerFactory, type Scenario, type StepContext, type Variant,
@@ -131,7 +131,7 @@ export const noscriptAfterFailover: Scenario<NoScriptObservations> = {
   observe: 'every call on the promoted shard and after the flush fails with NOSCRIPT until the client reloads, while idempotency_noscript_total stays 0',
   metric: 'idempotency_noscript_total',
   broken: variant('EVALSHA with no NOSCRIPT fallback', 'scenarios/noscript-after-failover/no-fallback-runner.ts', (redis, sources, observer) => new NoFallbackRunner(redis, sources, observer)),
-  remediated: variant('the reference EvalshaRunner (reload on the key\'s master, retry once)', 'src/subject/scripts.ts', (redis, sources, observer) => new EvalshaRunner(redis, sources, observer)),
+  remediated: variant('the reference EvalshaRunner (reload on the key\'s master, retry once)', 'src/scripts/runner.ts', (redis, sources, observer) => new EvalshaRunner(redis, sources, observer)),
   judge(o) {
     const served = o.afterFailover.failed === 0 && o.afterFlush.failed === 0 && o.afterReload.failed === 0;
     const bounded = o.storm.evalshaAttempts <= 2 && !o.storm.outcome.startsWith('still retrying') && o.storm.outcome !== 'succeeded';

@@ -1,7 +1,7 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
-import { masters } from '../../src/subject/cluster-nodes.ts';
-import type { ScriptSource } from '../../src/subject/script-source.ts';
-import type { ScriptArg, ScriptObserver, ScriptRunner } from '../../src/subject/scripts.ts';
+import { masters } from '../../src/scripts/cluster-nodes.ts';
+import type { ScriptSource } from '../../src/scripts/source.ts';
+import type { ScriptArg, ScriptObserver, ScriptRunner } from '../../src/scripts/runner.ts';
 
 /**
  * BROKEN client: SCRIPT LOAD on every master at start-up, then EVALSHA only. The script cache is

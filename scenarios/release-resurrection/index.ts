@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { scopedKey } from '../../src/subject/idempotency-keys.ts';
+import { scopedKey } from '../../src/patterns/idempotency/keys.ts';
 import { replyText } from '../../src/model/reply.ts';
 import {
   OpLog, checkLine, metricSum, openStore, summariseCheck, withConnection,

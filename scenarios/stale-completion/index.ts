@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lintPath } from '../../src/lint/index.ts';
-import { scopedKey } from '../../src/subject/idempotency-keys.ts';
+import { scopedKey } from '../../src/patterns/idempotency/keys.ts';
 import { replyText } from '../../src/model/reply.ts';
 import {
   OpLog, checkLine, metricSum, openStore, sleep, summariseCheck, withConnection,

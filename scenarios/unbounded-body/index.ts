@@ -1,6 +1,6 @@
-import type { IdempotencyStore } from '../../src/subject/idempotency-client.ts';
-import { BodyTooLargeError } from '../../src/subject/body-cap.ts';
-import { scopedKey } from '../../src/subject/idempotency-keys.ts';
+import type { IdempotencyStore } from '../../src/patterns/idempotency/client.ts';
+import { BodyTooLargeError } from '../../src/patterns/idempotency/body-cap.ts';
+import { scopedKey } from '../../src/patterns/idempotency/keys.ts';
 import {
   histogramBucketQuantile, keysOn, masterIndexes, metricSum, nodeInfo, openStore, withConnection,
   type Scenario, type StepContext, type Variant,
@@ -133,7 +133,7 @@ export const unboundedBody: Scenario<UnboundedBodyObservations> = {
   observe: 'used_memory reaches maxmemory, evicted_keys grows, and retries of pending and completed requests register fresh again (one-winner broken, silently)',
   metric: 'redis_memory_used_bytes / maxmemory (peak, worst master)',
   broken: variant('complete called with the whole body (no cap)', 'scenarios/unbounded-body/index.ts (uncapped)', uncapped),
-  remediated: variant('the reference 64 KiB cap, a pointer stored for larger payloads', 'src/subject/body-cap.ts via IdempotencyStore.complete', capped),
+  remediated: variant('the reference 64 KiB cap, a pointer stored for larger payloads', 'src/patterns/idempotency/body-cap.ts via IdempotencyStore.complete', capped),
   judge(o) {
     const held = o.secondFresh === 0 && o.evictedKeys === 0;
     return { held, why: `${o.evictedKeys} keys evicted, ${o.secondFresh} retries registered fresh again, peak memory ${(worstRatio(o) * 100).toFixed(0)}% of maxmemory` };

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { lintPath } from '../../src/lint/index.ts';
-import { keySlot } from '../../src/subject/key-slot.ts';
-import { scopedKey } from '../../src/subject/idempotency-keys.ts';
+import { keySlot } from '../../src/resp/key-slot.ts';
+import { scopedKey } from '../../src/patterns/idempotency/keys.ts';
 import { withConnection, type Scenario, type StepContext, type Variant } from '../../src/scenario/index.ts';
 
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));

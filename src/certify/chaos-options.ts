@@ -1,6 +1,6 @@
 import type { CheckOptions } from '../checker/types.ts';
 import type { FaultName, PatternName } from '../generator/index.ts';
-import type { ChaosOptions } from '../runner/chaos.ts';
+import type { ChaosOptions } from './chaos.ts';
 
 /** Logical clients an implementation is opened with; a schedule uses 2 to this many. */
 export const MAX_CLIENTS = 8;

@@ -5,16 +5,13 @@
  * transition of the model that the generator reaches with the faults asked witnessed at least once
  * (the transition coverage of coverage.json). Pure: counts come from the judged runs' histories.
  */
-import type { FaultName, PatternName } from '../generator/index.ts';
+import type { FaultName } from '../generator/index.ts';
 import type { History } from '../history/types.ts';
+import { PATTERNS, type PatternName, type RequiredTransition } from '../patterns/index.ts';
 import type { CoverageTable } from '../report/coverage.ts';
 
-/** The operations of each pattern, as the model's inputs name them (`input.op`). */
-export const OPERATIONS: Readonly<Record<PatternName, readonly string[]>> = {
-  idempotency: ['register', 'complete', 'release', 'renew'],
-  lock: ['acquire', 'release', 'extend'],
-  ratelimit: ['hit'],
-};
+/** The operations of a pattern, as the model's inputs name them (`input.op`). */
+export const operationNames = (pattern: PatternName): readonly string[] => Object.keys(PATTERNS[pattern].operations);
 
 /**
  * Acknowledged outcomes each operation needs, per judged run: one per four runs (at least one in
@@ -29,8 +26,8 @@ export const OK_PER_RUN = 0.25;
 export const minOkPerOperation = (runs: number) => Math.max(1, Math.ceil(runs * OK_PER_RUN));
 
 /**
- * Transitions a certificate needs witnessed, with the faults the generator needs to reach them
- * (none listed: any schedule reaches it). Expiries come only from sessions that outlive a lease or a
+ * Transitions a certificate needs witnessed (each pattern's `requiredTransitions`), with the faults
+ * the generator needs to reach them (none listed: any schedule reaches it). Expiries come only from sessions that outlive a lease or a
  * window (lease-expiry, client-freeze). A transition too rare for the default 40-run budget to
  * witness every time is not required (coverage.json still shows it), or correct implementations
  * would be refused by luck: "completed → absent by expiry" needs a session to start after a
@@ -39,25 +36,7 @@ export const minOkPerOperation = (runs: number) => Math.max(1, Math.ceil(runs * 
  * chance near 1% at 40 runs). Their operations still need acknowledged outcomes, and the checker
  * judges every answer.
  */
-export const REQUIRED_TRANSITIONS: Readonly<Record<PatternName, readonly { readonly transition: string; readonly needsAnyOf?: readonly FaultName[] }[]>> = {
-  idempotency: [
-    { transition: 'absent → pending by register' },
-    { transition: 'pending → completed by complete' },
-    { transition: 'pending → pending by renew' },
-    { transition: 'pending → absent by expiry', needsAnyOf: ['lease-expiry', 'client-freeze'] },
-  ],
-  lock: [
-    { transition: 'absent → held by acquire' },
-    { transition: 'held → absent by release' },
-    { transition: 'held → held by extend' },
-    { transition: 'held → absent by expiry', needsAnyOf: ['lease-expiry', 'client-freeze'] },
-  ],
-  ratelimit: [
-    { transition: 'absent → window by hit' },
-    { transition: 'window → window by hit' },
-    { transition: 'window → absent by expiry', needsAnyOf: ['lease-expiry'] },
-  ],
-};
+export const requiredTransitionsOf = (pattern: PatternName): readonly RequiredTransition[] => PATTERNS[pattern].requiredTransitions;
 
 /** The budget the thresholds were measured with: below it a shortfall is first of all a small budget. */
 export const MEASURED_BUDGET_RUNS = 40;
@@ -83,7 +62,7 @@ export interface Evidence {
 
 /** Operation counts of judged histories, per operation of the pattern. */
 export function tallyOperations(pattern: PatternName, histories: Iterable<History>): OperationTally[] {
-  const byOp = new Map<string, OperationTally>(OPERATIONS[pattern].map((op) => [op, { op, issued: 0, ok: 0, fail: 0, info: 0 }]));
+  const byOp = new Map<string, OperationTally>(operationNames(pattern).map((op) => [op, { op, issued: 0, ok: 0, fail: 0, info: 0 }]));
   for (const history of histories) {
     for (const record of history.ops) {
       const name = (record.input as { op?: unknown } | null)?.op;
@@ -98,7 +77,7 @@ export function tallyOperations(pattern: PatternName, histories: Iterable<Histor
 
 /** Required transitions for the faults asked. */
 export function requiredTransitions(pattern: PatternName, faults: readonly FaultName[]): string[] {
-  return REQUIRED_TRANSITIONS[pattern].filter((t) => !t.needsAnyOf || t.needsAnyOf.some((f) => faults.includes(f))).map((t) => t.transition);
+  return requiredTransitionsOf(pattern).filter((t) => !t.needsAnyOf || t.needsAnyOf.some((f) => faults.includes(f))).map((t) => t.transition);
 }
 
 /** Judge the evidence of a job: what operations were acknowledged, which transitions were witnessed. */

@@ -6,21 +6,20 @@ import { noscriptFinding } from '../checker/findings.ts';
 import type { Cluster } from '../cluster/types.ts';
 import { startCluster } from '../cluster/select.ts';
 import { describeSchedule } from '../generator/index.ts';
-import { models } from '../model/index.ts';
+import { PATTERNS } from '../patterns/index.ts';
 import { COUNTEREXAMPLE_VERSION, type Counterexample } from '../report/counterexample.ts';
 import { createRunFolder, writeJson } from '../report/folder.ts';
-import { INVARIANTS } from '../report/invariants.ts';
 import { junitXml, type JunitCase } from '../report/junit.ts';
 import { coverage, mergeCoverage, type CoverageTable } from '../report/coverage.ts';
 import { writeCoverageFile, writeReportFiles } from '../report/html/index.ts';
 import { writeMetricsFile } from '../report/metrics-file.ts';
-import { chaos, type ChaosContext, type ChaosOutcome } from '../runner/chaos.ts';
+import { chaos, type ChaosContext, type ChaosOutcome } from './chaos.ts';
 import { writeFileSync } from 'node:fs';
 import { jobChaosOptions, MAX_CLIENTS } from './chaos-options.ts';
 import { evidenceFindings, judgeEvidence, tallyOperations, type OperationTally } from './evidence.ts';
 import { externalFaultsFor } from './external-faults.ts';
 import { OpenFailure } from './open-failure.ts';
-import { ScriptLoadError } from '../subject/script-errors.ts';
+import { ScriptLoadError } from '../scripts/errors.ts';
 import { progressReporter } from './progress.ts';
 import { resultJson } from './summary.ts';
 import type { ImplOpener, InvariantStatus, Io, JobOptions, JobResult, OpenedImpl } from './types.ts';
@@ -51,7 +50,7 @@ export async function runJob(options: JobOptions, open: ImplOpener, io: Io, clus
 }
 
 async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl, io: Io): Promise<JobResult> {
-  const model = models[options.pattern] as Parameters<typeof chaos>[0]['model'];
+  const model = PATTERNS[options.pattern].model as Parameters<typeof chaos>[0]['model'];
   const progress = progressReporter(io, options.runs, options.json);
   const redisVersion = await cluster.redisVersion();
   const topology = String(await cluster.topology());
@@ -90,7 +89,7 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   // explains the verdict, and a job cut short by its first failure never had its full budget. It
   // withholds a certificate; `run` (looking for violations in the reference) shows it, no more.
   if (options.command === 'certify' && !outcome.failure && findings.length === 0) findings.push(...evidenceFindings(evidence, options.runs));
-  const invariants: InvariantStatus[] = INVARIANTS[options.pattern].map((invariant) => {
+  const invariants: InvariantStatus[] = PATTERNS[options.pattern].invariants.map((invariant) => {
     const mine = violations.filter((v) => v.invariant === invariant).map((v) => ({ message: describeViolation(v), key: v.key }));
     return { invariant, passed: mine.length === 0, violations: mine };
   });

@@ -1,4 +1,4 @@
-import type { RunTally } from '../runner/chaos.ts';
+import type { RunTally } from './chaos.ts';
 import type { Io } from './types.ts';
 
 /**

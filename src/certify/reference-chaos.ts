@@ -1,8 +1,8 @@
 import type { CheckOptions } from '../checker/types.ts';
 import type { LocalCluster } from '../cluster/local.ts';
 import { FAULT_NAMES, type FaultName, type PatternName } from '../generator/index.ts';
-import { models } from '../model/index.ts';
-import { chaos, type ChaosContext, type ChaosOutcome } from '../runner/chaos.ts';
+import { PATTERNS } from '../patterns/index.ts';
+import { chaos, type ChaosContext, type ChaosOutcome } from './chaos.ts';
 import { jobChaosOptions, MAX_CLIENTS } from './chaos-options.ts';
 import { luaDirOpener, referenceScriptsDir } from './openers/lua-dir.ts';
 
@@ -30,7 +30,7 @@ export async function referenceChaos(cluster: LocalCluster, run: ReferenceChaosR
   const opened = await luaDirOpener(run.pattern, dir, `lua:${dir}`)(cluster, MAX_CLIENTS);
   try {
     return await chaos(
-      { cluster, subjects: opened.subjects, model: models[run.pattern] as ChaosContext['model'], onRun: run.onRun },
+      { cluster, subjects: opened.subjects, model: PATTERNS[run.pattern].model as ChaosContext['model'], onRun: run.onRun },
       jobChaosOptions({
         pattern: run.pattern,
         runs: run.runs,

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describeSchedule } from '../generator/index.ts';
-import { models } from '../model/index.ts';
+import { PATTERNS } from '../patterns/index.ts';
 import type { JobOptions, JobResult } from './types.ts';
 
 /** result.json: the job's outcome, machine-readable. */
@@ -57,7 +57,7 @@ export function summaryText(options: JobOptions, r: JobResult): string {
   if (r.outcome.failure) {
     const f = r.outcome.failure;
     lines.push(`  first failure after ${f.firstFailure.run} runs (${f.firstFailure.seconds.toFixed(1)} s); shrunk schedule:`);
-    const model = models[options.pattern] as { describeInput(i: unknown): string };
+    const model = PATTERNS[options.pattern].model as { describeInput(i: unknown): string };
     lines.push(...describeSchedule(f.schedule, (i) => model.describeInput(i)).split('\n').map((l) => `    ${l}`));
     if (f.result.verdict === 'unknown') lines.push('  the checker ran out of search budget: verdict unknown, not a pass');
     lines.push(`  replay: chaoslua replay ${r.counterexampleFile}`);

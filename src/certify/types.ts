@@ -1,5 +1,5 @@
 import type { FaultName, PatternName } from '../generator/index.ts';
-import type { ChaosOutcome } from '../runner/chaos.ts';
+import type { ChaosOutcome } from './chaos.ts';
 import type { Cluster } from '../cluster/types.ts';
 import type { Subject } from '../subject/types.ts';
 import type { Evidence } from './evidence.ts';

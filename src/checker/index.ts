@@ -1,6 +1,6 @@
 export { check, overallVerdict } from './check.ts';
 export { describeOp, describeViolation } from './describe.ts';
-export { classifiers } from './invariants/index.ts';
+export { invariantTable } from './invariants/index.ts';
 export type { Classification, Classifier, InvariantTable, StuckContext } from './invariants/index.ts';
 export { defaultCheckOptions, resolveCheckOptions } from './options.ts';
 export { linearHistory } from './synthetic.ts';

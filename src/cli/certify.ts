@@ -13,7 +13,7 @@ import { runJob } from '../certify/job.ts';
 import { discardedJson, evidenceJson, summaryText } from '../certify/summary.ts';
 import type { JobOptions, JobResult } from '../certify/types.ts';
 import { openerFor } from '../certify/openers/index.ts';
-import { minOkPerOperation, OPERATIONS } from '../certify/evidence.ts';
+import { minOkPerOperation, operationNames } from '../certify/evidence.ts';
 import { checkModuleSyntax } from '../subject/module-syntax.ts';
 
 export const summary = 'certify an implementation (lua:DIR, module:PATH or cmd:COMMAND) under chaos';
@@ -123,7 +123,7 @@ function lintRejection(options: JobOptions, spec: ImplSpec, findings: string[], 
     // Nothing ran, so nothing was observed; the lint findings are the reason, not missing evidence.
     evidence: {
       minOkPerOperation: minOkPerOperation(options.runs),
-      operations: Object.fromEntries(OPERATIONS[options.pattern].map((op) => [op, { issued: 0, ok: 0, fail: 0, info: 0 }])),
+      operations: Object.fromEntries(operationNames(options.pattern).map((op) => [op, { issued: 0, ok: 0, fail: 0, info: 0 }])),
       transitions: {},
       missing: [],
     },

@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { refusedExternalFaults } from '../certify/external-faults.ts';
 import { parseClusterSpec } from '../cluster/select.ts';
-import { FAULT_NAMES, parseFaultList, type PatternName } from '../generator/index.ts';
+import { FAULT_NAMES, parseFaultList } from '../generator/index.ts';
+import { DEFAULT_PATTERN, isPatternName, PATTERN_NAMES } from '../patterns/index.ts';
 import { durationFlag, intFlag } from './args.ts';
 import { UsageError } from './exit-codes.ts';
 import type { JobOptions } from '../certify/types.ts';
@@ -26,7 +27,7 @@ export const CHAOS_FLAGS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-export const CHAOS_FLAGS_HELP = `  --pattern P        idempotency | lock | ratelimit (default idempotency)
+export const CHAOS_FLAGS_HELP = `  --pattern P        ${PATTERN_NAMES.join(' | ')} (default ${DEFAULT_PATTERN})
   --runs N           schedules to run (default 40)
   --seed S           seed of everything random (default: time-based, printed)
   --path P           fast-check path, with --seed, to re-run one shrunk schedule
@@ -46,9 +47,9 @@ export const CHAOS_FLAGS_HELP = `  --pattern P        idempotency | lock | ratel
 type Values = { [K in keyof typeof CHAOS_FLAGS]?: (typeof CHAOS_FLAGS)[K]['type'] extends 'boolean' ? boolean : string };
 
 export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
-  const pattern = (v.pattern ?? 'idempotency') as PatternName;
-  if (!['idempotency', 'lock', 'ratelimit'].includes(pattern)) {
-    throw new UsageError(`${command}: --pattern must be idempotency, lock or ratelimit, got '${v.pattern}'`);
+  const pattern = v.pattern ?? DEFAULT_PATTERN;
+  if (!isPatternName(pattern)) {
+    throw new UsageError(`${command}: --pattern must be ${PATTERN_NAMES.slice(0, -1).join(', ')} or ${PATTERN_NAMES.at(-1)}, got '${v.pattern}'`);
   }
   let faults;
   try {

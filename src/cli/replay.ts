@@ -2,9 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { check } from '../checker/index.ts';
 import type { CheckResult } from '../checker/types.ts';
 import { startCluster } from '../cluster/select.ts';
-import { checkableModels, models } from '../model/index.ts';
+import { checkableModels } from '../model/index.ts';
+import { isPatternName, PATTERNS } from '../patterns/index.ts';
 import { readCounterexample, type Counterexample } from '../report/counterexample.ts';
-import { passes } from '../runner/chaos.ts';
+import { passes } from '../certify/chaos.ts';
 import { runSchedule } from '../runner/run.ts';
 import { ImplSpecError, parseImplSpec } from '../subject/impl-spec.ts';
 import { intFlag, parse } from './args.ts';
@@ -70,9 +71,11 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
 
 async function rerunSchedule(ce: Counterexample, clusterSpec: string, reruns: number) {
   if (!ce.implSpec) throw new UsageError('replay: the counterexample does not say which implementation produced it (no implSpec); use --no-rerun');
+  const pattern = ce.pattern;
+  if (!isPatternName(pattern)) throw new UsageError(`replay: '${pattern}' is a model, not a pattern with implementations to re-run; use --no-rerun`);
   let spec;
   try {
-    spec = parseImplSpec(ce.implSpec, ce.pattern);
+    spec = parseImplSpec(ce.implSpec, pattern);
   } catch (error) {
     if (error instanceof ImplSpecError) throw new UsageError(`replay: ${error.message}`);
     throw error;
@@ -80,9 +83,9 @@ async function rerunSchedule(ce: Counterexample, clusterSpec: string, reruns: nu
   const nodeTimeoutMs = Number((ce.options as { nodeTimeoutMs?: number }).nodeTimeoutMs ?? 1_000);
   const cluster = await startCluster(clusterSpec, { local: { nodeTimeoutMs } });
   try {
-    const opened = await openerFor(ce.pattern, spec)(cluster, ce.schedule.clients.length);
+    const opened = await openerFor(pattern, spec)(cluster, ce.schedule.clients.length);
     try {
-      const model = models[ce.pattern] as Parameters<typeof check>[1];
+      const model = PATTERNS[pattern].model as Parameters<typeof check>[1];
       let result: CheckResult | undefined;
       for (let attempt = 1; attempt <= reruns; attempt++) {
         const run = await runSchedule(ce.schedule, {

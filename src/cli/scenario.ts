@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { projectRoot } from '../cluster/binaries.ts';
 import { parse } from './args.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
 import { processIo, type Io } from './io.ts';
@@ -30,9 +32,14 @@ options:
 exit codes: 0 every scenario behaved as documented, 1 one did not, 2 usage error, 3 environment failure
 `;
 
-/** The catalogue lives under scenarios/, next to the scripts it runs; loaded only when needed. */
+/**
+ * The catalogue lives under scenarios/, next to the scripts it runs, and builds on src (as an --impl
+ * module does): it is loaded by path when needed, so src never depends on it.
+ */
 async function catalogue(): Promise<readonly AnyScenario[]> {
-  return (await import('../../scenarios/catalogue.ts')).SCENARIOS;
+  const file = path.join(projectRoot, 'scenarios', 'catalogue.ts');
+  const { SCENARIOS } = (await import(pathToFileURL(file).href)) as { SCENARIOS: readonly AnyScenario[] };
+  return SCENARIOS;
 }
 
 function listText(scenarios: readonly AnyScenario[]): string {

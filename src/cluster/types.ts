@@ -1,16 +1,14 @@
 import type { Cluster as IORedisCluster, ClusterOptions } from 'ioredis';
+import type { FailoverMode, Link } from '../plan/schedule.ts';
 import type { CommandFaults } from '../resp/point.ts';
+
+// The plan names failover modes and links; a cluster carries them out.
+export type { FailoverMode, Link };
 
 /**
  * A Redis Cluster chaoslua can drive: the embedded LocalCluster (default), a ComposeCluster
  * (Docker), or an ExternalCluster (seed addresses). Started objects dispose themselves.
  */
-export type FailoverMode = 'default' | 'force' | 'takeover';
-
-/** Which proxy of a node: `client` is what harness clients dial; `internal` carries replication and
- *  redirections between nodes (the announced port); `bus` carries cluster gossip. */
-export type Link = 'client' | 'internal' | 'bus';
-
 export interface NodeRef {
   /** Stable index, 0-based, in start order. */
   readonly index: number;

@@ -8,7 +8,7 @@
 import type { History } from '../history/types.ts';
 import { codecFor, ednOf } from '../ingest/codecs.ts';
 import { Keyword, writeEdn, type EdnMap, type EdnValue } from '../ingest/edn.ts';
-import type { CheckableModelName } from '../model/checkable.ts';
+import type { CheckableModelName } from '../patterns/checkable.ts';
 import { eventLog } from './events.ts';
 
 export function toJepsen(history: History, model: CheckableModelName): string {

@@ -1,24 +1,7 @@
-import type { PatternName } from './schedule.ts';
+import { DEFAULT_PATTERN, type PatternName } from '../patterns/index.ts';
+import { FAULT_NAMES, type FaultName } from '../plan/faults.ts';
 
-/** Every fault the generator can draw. Client-side ones shape the clients' steps; the rest are the nemesis's. */
-export const FAULT_NAMES = [
-  'lease-expiry',
-  'client-freeze',
-  'node-freeze',
-  'script-flush',
-  'busy-script',
-  'failover',
-  'failover-force',
-  'failover-takeover',
-  'latency',
-  'slow-network',
-  'timeout',
-  'reset-peer',
-  'kill-restart',
-  'command-delay',
-  'reply-loss',
-] as const;
-export type FaultName = (typeof FAULT_NAMES)[number];
+export { FAULT_NAMES, type FaultName };
 
 /** What a caller may set on the schedule generator (fast-check's Constraints pattern). */
 export interface ScheduleConstraints {
@@ -88,7 +71,7 @@ export function scheduleOptions(c: ScheduleConstraints = {}): ScheduleOptions {
   const maxFaults = c.maxFaults ?? 3;
   if (!Number.isInteger(maxFaults) || maxFaults < 0 || maxFaults > 10) throw new RangeError('scheduleArbitrary: maxFaults must be an integer in [0, 10]');
   return {
-    pattern: c.pattern ?? 'idempotency',
+    pattern: c.pattern ?? DEFAULT_PATTERN,
     clients: range('clients', c.clients, [2, 8], 1, 64),
     keys: range('keys', c.keys, [1, 4], 1, 64),
     maxSessionsPerClient: maxSessions,

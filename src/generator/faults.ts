@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { FaultName, ScheduleOptions } from './constraints.ts';
-import type { CommandFaultStep, FaultStep, FaultTarget, NetworkProfile } from './schedule.ts';
+import type { CommandFaultStep, FaultStep, FaultTarget, NetworkProfile } from '../plan/schedule.ts';
 
 /**
  * The nemesis's faults by what they do to the implementation, with a weight each. Busy scripts count

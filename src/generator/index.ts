@@ -1,28 +1,24 @@
 import fc from 'fast-check';
 import { scheduleOptions, type ScheduleConstraints, type ScheduleOptions } from './constraints.ts';
 import { faultsArbitrary, networkArbitrary } from './faults.ts';
-import type { ClientStep, Schedule } from './schedule.ts';
+import type { ClientStep, Schedule } from '../plan/schedule.ts';
 import type { SessionContext } from './sessions/common.ts';
-import { idempotencySession } from './sessions/idempotency.ts';
-import { lockSession } from './sessions/lock.ts';
-import { ratelimitSession } from './sessions/ratelimit.ts';
+import { PATTERNS } from '../patterns/index.ts';
 
-export * from './schedule.ts';
+export * from '../plan/schedule.ts';
+export type { PatternName } from '../patterns/index.ts';
 export { FAULT_NAMES, parseFaultList, scheduleOptions, type FaultName, type ScheduleConstraints, type ScheduleOptions } from './constraints.ts';
 
-function session(ctx: SessionContext, attempt: number): fc.Arbitrary<ClientStep[]> {
-  switch (ctx.options.pattern) {
-    case 'idempotency':
-      return idempotencySession(ctx, attempt) as fc.Arbitrary<ClientStep[]>;
-    case 'lock':
-      return lockSession(ctx, attempt) as fc.Arbitrary<ClientStep[]>;
-    case 'ratelimit':
-      return ratelimitSession(ctx) as fc.Arbitrary<ClientStep[]>;
-  }
+/** A session's context, with the generator's whole options (which name the pattern). */
+type ClientContext = SessionContext & { readonly options: ScheduleOptions };
+
+/** One session of the pattern's own shape (src/patterns/<name>/sessions.ts). */
+function session(ctx: ClientContext, attempt: number): fc.Arbitrary<ClientStep[]> {
+  return PATTERNS[ctx.options.pattern].session(ctx, attempt) as fc.Arbitrary<ClientStep[]>;
 }
 
 /** One client's steps: a few sessions back to back, each under its own attempt token. */
-function clientSteps(ctx: SessionContext): fc.Arbitrary<ClientStep[]> {
+function clientSteps(ctx: ClientContext): fc.Arbitrary<ClientStep[]> {
   const sessions = Array.from({ length: ctx.options.maxSessionsPerClient }, (_, attempt) => session(ctx, attempt));
   return fc
     .integer({ min: 1, max: ctx.options.maxSessionsPerClient })

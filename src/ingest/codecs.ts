@@ -10,7 +10,7 @@
  * Redis patterns: `:f` is the operation and `:value` a map of the rest of the input
  *   ({:token "t", :ttlMs 100}); the completion's :value is the reply as recorded.
  */
-import type { CheckableModelName } from '../model/checkable.ts';
+import type { CheckableModelName } from '../patterns/checkable.ts';
 import type { KvInput } from '../model/kv.ts';
 import type { RegisterInput, RegisterValue } from '../model/register.ts';
 import { EdnSymbol, Keyword, type EdnValue } from './edn.ts';

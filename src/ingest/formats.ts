@@ -1,5 +1,5 @@
 /** The history formats `chaoslua check` reads, and how one is recognised when not named. */
-import type { CheckableModelName } from '../model/checkable.ts';
+import type { CheckableModelName } from '../patterns/checkable.ts';
 import { looksLikeJson } from './chaoslua-json.ts';
 import { looksLikeEtcdLog } from './porcupine-etcd.ts';
 

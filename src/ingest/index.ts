@@ -3,7 +3,7 @@
  * ready for the checker. No I/O: the caller reads the file and passes its text, so errors can name it.
  */
 import type { History, OpRecord } from '../history/types.ts';
-import { checkableModel, checkableModels, isCheckableModel, type CheckableModelName } from '../model/checkable.ts';
+import { checkableModel, checkableModels, isCheckableModel, type CheckableModelName } from '../patterns/checkable.ts';
 import { parseChaosluaJson } from './chaoslua-json.ts';
 import { FormatError, ModelChoiceError } from './errors.ts';
 import { FORMAT_MODEL, type HistoryFormat } from './formats.ts';

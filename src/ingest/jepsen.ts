@@ -9,7 +9,7 @@
  * :fail means the operation did not take effect; :info leaves it open (it may or may not have).
  */
 import type { FaultRecord } from '../history/types.ts';
-import type { CheckableModelName } from '../model/checkable.ts';
+import type { CheckableModelName } from '../patterns/checkable.ts';
 import { codecFor, CodecError, plain } from './codecs.ts';
 import { EdnSyntaxError, Keyword, readEdnForms, type EdnForm, type EdnMap, type EdnValue } from './edn.ts';
 import { FormatError } from './errors.ts';

@@ -12,7 +12,7 @@ export interface Step<S, O> {
 }
 
 export interface Model<S, I, O> {
-  /** 'idempotency' | 'lock' | 'ratelimit' */
+  /** The pattern's name in the registry (src/patterns/index.ts), or a generic model's (register, kv). */
   readonly name: string;
   /** The state of a key nobody has touched. */
   init(): S;

@@ -1,5 +1,5 @@
 import type { Cluster } from '../cluster/types.ts';
-import { sleep } from '../runner/clock.ts';
+import { sleep } from '../history/clock.ts';
 
 /**
  * A script that spins for `ms` and then returns by itself, so a harness that dies mid-fault never

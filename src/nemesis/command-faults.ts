@@ -1,10 +1,10 @@
-import type { CommandFaultStep } from '../generator/schedule.ts';
-import { describeFault } from '../generator/schedule.ts';
+import type { CommandFaultStep } from '../plan/schedule.ts';
+import { describeFault } from '../plan/schedule.ts';
 import type { FaultRecord } from '../history/types.ts';
 import { isPlainRead, isPlainWrite, type CaughtCommand, type CommandRule } from '../resp/index.ts';
-import { sleep } from '../runner/clock.ts';
+import { sleep } from '../history/clock.ts';
 import { RunNames } from './command-names.ts';
-import type { NemesisContext } from './nemesis.ts';
+import type { NemesisContext } from './context.ts';
 
 type Applied = Pick<FaultRecord, 'kind' | 'target' | 'lossy' | 'detail' | 'cutsConnections'>;
 

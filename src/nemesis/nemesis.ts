@@ -1,23 +1,15 @@
-import type { Cluster, ToxicSpec } from '../cluster/types.ts';
-import type { FaultStep, NetworkProfile } from '../generator/schedule.ts';
-import { describeFault, isCommandFault, type CommandFaultStep } from '../generator/schedule.ts';
+import type { ToxicSpec } from '../cluster/types.ts';
+import type { FaultStep } from '../plan/schedule.ts';
+import { describeFault, isCommandFault, type CommandFaultStep } from '../plan/schedule.ts';
 import type { FaultKind, FaultRecord } from '../history/types.ts';
-import { sleep } from '../runner/clock.ts';
-import type { Recorder } from '../runner/recorder.ts';
+import { sleep } from '../history/clock.ts';
 import { busyBursts } from './busy-script.ts';
 import { runCommandLane } from './command-faults.ts';
 import { applyNetwork, latencyToxic } from './network.ts';
 import { resolveTarget } from './target.ts';
+import type { NemesisContext } from './context.ts';
 
-export interface NemesisContext {
-  readonly cluster: Cluster;
-  readonly recorder: Recorder;
-  /** Slot of a logical key, to aim at its shard. */
-  readonly slotOf: (key: number) => number;
-  readonly nodeTimeoutMs: number;
-  /** The run's network profile, put back after every heal. */
-  readonly network?: NetworkProfile;
-}
+export type { NemesisContext } from './context.ts';
 
 type Applied = Pick<FaultRecord, 'kind' | 'target' | 'lossy' | 'detail' | 'cutsConnections'>;
 

@@ -1,5 +1,5 @@
 import type { Cluster, ToxicSpec } from '../cluster/types.ts';
-import type { NetworkProfile } from '../generator/schedule.ts';
+import type { NetworkProfile } from '../plan/schedule.ts';
 
 /**
  * Put a run's network profile in place: latency on every reply from every node to the clients

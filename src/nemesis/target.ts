@@ -1,5 +1,5 @@
 import type { Cluster, Topology } from '../cluster/types.ts';
-import type { FaultTarget } from '../generator/schedule.ts';
+import type { FaultTarget } from '../plan/schedule.ts';
 
 /** The node that plays `role` for the shard serving `slot` right now, or undefined. */
 export function nodeFor(topology: Topology, slot: number, role: FaultTarget['role']): number | undefined {

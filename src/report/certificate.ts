@@ -1,4 +1,4 @@
-import type { PatternName } from '../generator/schedule.ts';
+import type { PatternName } from '../patterns/index.ts';
 
 /**
  * certificate.json — a stable, documented format (docs/certificate.md). Add fields, never change

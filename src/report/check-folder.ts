@@ -4,7 +4,7 @@
  * report.html through the same page as every other run.
  */
 import type { CheckResult } from '../checker/types.ts';
-import type { Schedule } from '../generator/schedule.ts';
+import type { Schedule } from '../plan/schedule.ts';
 import type { History } from '../history/types.ts';
 import { COUNTEREXAMPLE_VERSION, type Counterexample } from './counterexample.ts';
 import { createRunFolder, writeJson } from './folder.ts';

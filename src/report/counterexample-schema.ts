@@ -3,8 +3,9 @@
  * edited by hand or written by another version must fail with the path of the first wrong field
  * ("history.ops[3].input.owner: expected a string, got 7"), never with a TypeError inside the checker.
  */
-import type { PatternName } from '../generator/schedule.ts';
-import { checkableModels } from '../model/checkable.ts';
+import { isPatternName, operationsOf, type PatternName } from '../patterns/index.ts';
+import type { ArgType } from '../patterns/types.ts';
+import { checkableModels } from '../patterns/checkable.ts';
 
 type Check = (value: unknown, at: string) => void;
 
@@ -46,21 +47,13 @@ const tagged = (field: string, shapes: Record<string, Record<string, Check>>): C
   object(shapes[(v as Record<string, string>)[field]])(v, at);
 };
 
-/** Each pattern's operation inputs, as the models read them. */
-const INPUTS: Record<PatternName, Record<string, Record<string, Check>>> = {
-  idempotency: {
-    register: { fingerprint: str, owner: str, leaseMs: int(1) },
-    complete: { owner: str, status: str, body: str, ttlMs: int(1) },
-    release: { owner: str },
-    renew: { owner: str, leaseMs: int(1) },
-  },
-  lock: {
-    acquire: { token: str, ttlMs: int(1) },
-    release: { token: str },
-    extend: { token: str, ttlMs: int(1) },
-  },
-  ratelimit: { hit: { limit: int(0), windowSeconds: int(1) } },
-};
+/** An argument of an operation, checked as its pattern declares it (src/patterns/<name>/index.ts). */
+const ARG: Readonly<Record<ArgType, Check>> = { string: str, 'integer>=0': int(0), 'integer>=1': int(1) };
+
+/** A pattern's operation inputs, as the models read them: by op, each argument's check. */
+function inputsOf(pattern: PatternName): Record<string, Record<string, Check>> {
+  return Object.fromEntries(Object.entries(operationsOf(pattern)).map(([op, { args }]) => [op, Object.fromEntries(Object.entries(args).map(([name, type]) => [name, ARG[type]]))]));
+}
 
 const target = object({ key: int(0), role: oneOf(['master', 'replica']) });
 
@@ -79,7 +72,7 @@ const FAULT_STEP = tagged('kind', {
 const anyInput = object({ op: str });
 
 function counterexampleCheck(pattern: string): Check {
-  const input = Object.hasOwn(INPUTS, pattern) ? tagged('op', INPUTS[pattern as PatternName]) : anyInput;
+  const input = isPatternName(pattern) ? tagged('op', inputsOf(pattern)) : anyInput;
   const step = tagged('type', { op: { key: int(0), input }, pause: { ms: int(0) }, freeze: { ms: int(0) } });
   const op = object({
     type: oneOf(['op']),

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { CheckResult } from '../checker/types.ts';
-import type { Schedule } from '../generator/schedule.ts';
+import type { Schedule } from '../plan/schedule.ts';
 import type { History } from '../history/types.ts';
 import { SchemaError, validateCounterexample } from './counterexample-schema.ts';
 

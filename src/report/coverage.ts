@@ -11,22 +11,12 @@
 import { overlaps } from '../history/overlap.ts';
 import type { FaultKind, FaultRecord, History, OpRecord } from '../history/types.ts';
 import type { Model } from '../model/types.ts';
+import { patternOfModel } from '../patterns/index.ts';
 
 export const NO_FAULT = 'no fault';
 
-/** Rows every table of the pattern shows, exercised or not, so a gap is visible. */
-export const EXPECTED_TRANSITIONS: Readonly<Record<string, readonly string[]>> = {
-  idempotency: [
-    'absent → pending by register',
-    'pending → completed by complete',
-    'pending → absent by release',
-    'pending → absent by expiry',
-    'pending → pending by renew',
-    'completed → absent by expiry',
-  ],
-  lock: ['absent → held by acquire', 'held → absent by release', 'held → absent by expiry', 'held → held by extend'],
-  ratelimit: ['absent → window by hit', 'window → window by hit', 'window → absent by expiry'],
-};
+/** Rows every table of the pattern shows, exercised or not, so a gap is visible (none for a model without a pattern). */
+export const expectedTransitions = (pattern: string): readonly string[] => patternOfModel(pattern)?.transitions ?? [];
 
 /** Column order: the quiet case first, then faults in the order the nemesis table lists them. */
 const FAULT_ORDER: readonly FaultKind[] = [
@@ -172,7 +162,7 @@ export function activeFaults(faults: readonly FaultRecord[], from: number, to: n
 export function coverage(history: History, model: AnyModel, eps = 25): CoverageTable {
   const transitions = replay(history, model, eps);
   const rows = new Map<string, { counts: Record<string, number>; total: number }>();
-  for (const name of EXPECTED_TRANSITIONS[model.name] ?? []) rows.set(name, { counts: {}, total: 0 });
+  for (const name of expectedTransitions(model.name)) rows.set(name, { counts: {}, total: 0 });
   let ops = 0;
   let unexplained = 0;
   for (const t of transitions) {
@@ -191,7 +181,7 @@ export function coverage(history: History, model: AnyModel, eps = 25): CoverageT
 export function mergeCoverage(tables: readonly CoverageTable[]): CoverageTable | undefined {
   if (tables.length === 0) return undefined;
   const rows = new Map<string, { counts: Record<string, number>; total: number }>();
-  for (const name of EXPECTED_TRANSITIONS[tables[0].pattern] ?? []) rows.set(name, { counts: {}, total: 0 });
+  for (const name of expectedTransitions(tables[0].pattern)) rows.set(name, { counts: {}, total: 0 });
   for (const t of tables) {
     for (const r of t.rows) {
       let row = rows.get(r.transition);
@@ -208,7 +198,7 @@ function table(pattern: string, rows: Map<string, { counts: Record<string, numbe
   const seen = new Set<string>();
   for (const r of rows.values()) for (const c of Object.keys(r.counts)) seen.add(c);
   const faultColumns = [...seen].filter((c) => c !== NO_FAULT).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
-  const expected = EXPECTED_TRANSITIONS[pattern] ?? [];
+  const expected = expectedTransitions(pattern);
   const ordered = [...rows].sort(([a, ra], [b, rb]) => {
     const ia = expected.indexOf(a);
     const ib = expected.indexOf(b);

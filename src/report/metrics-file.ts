@@ -1,7 +1,7 @@
 /**
  * reports/<run>/metrics.prom: the reference client's Prometheus registry at the end of a run, in the
  * text exposition format, and a small parser that reads it back for the report page.
- * Each logical client has a registry of its own (src/subject/metrics.ts), so a job usually holds
+ * Each logical client has a registry of its own (src/scripts/metrics.ts), so a job usually holds
  * several texts; they are merged by summing counters and histograms and keeping the last gauge.
  */
 import fs from 'node:fs';

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { keySlot } from '../subject/key-slot.ts';
+import { keySlot } from './key-slot.ts';
 import { firstKey } from './commands.ts';
 import { ProxiedConnection, type RuleBook } from './connection.ts';
 import { ArmedRule, type Catch, type CommandRule } from './rules.ts';

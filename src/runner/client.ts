@@ -1,8 +1,8 @@
-import type { ClientStep } from '../generator/schedule.ts';
+import type { ClientStep } from '../plan/schedule.ts';
 import type { Subject } from '../subject/types.ts';
 import { classifyError } from './classify.ts';
-import { sleep } from './clock.ts';
-import type { Recorder } from './recorder.ts';
+import { sleep } from '../history/clock.ts';
+import type { Recorder } from '../history/recorder.ts';
 
 /** The harness's own bound on one operation: an implementation that hangs past it is a finding. */
 export class OperationTimeout extends Error {

@@ -1,13 +1,13 @@
 import type { Cluster } from '../cluster/types.ts';
-import type { Schedule } from '../generator/schedule.ts';
+import type { Schedule } from '../plan/schedule.ts';
 import type { History } from '../history/types.ts';
 import { runNemesis } from '../nemesis/nemesis.ts';
 import { applyNetwork } from '../nemesis/network.ts';
-import { keySlot } from '../subject/key-slot.ts';
+import { keySlot } from '../resp/key-slot.ts';
 import type { Subject } from '../subject/types.ts';
 import { runClient } from './client.ts';
-import { startClock } from './clock.ts';
-import { Recorder } from './recorder.ts';
+import { startClock } from '../history/clock.ts';
+import { Recorder } from '../history/recorder.ts';
 
 export interface RunContext {
   readonly cluster: Cluster;

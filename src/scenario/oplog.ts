@@ -1,9 +1,9 @@
 import { check, describeViolation } from '../checker/index.ts';
 import type { CheckResult } from '../checker/index.ts';
 import type { FaultKind, FaultRecord, History, OpRecord } from '../history/types.ts';
-import { idempotency, type IdempotencyInput, type IdempotencyOutput } from '../model/idempotency.ts';
+import { idempotency, type IdempotencyInput, type IdempotencyOutput } from '../patterns/idempotency/model.ts';
 import { classifyError } from '../runner/classify.ts';
-import { startClock, type Clock } from '../runner/clock.ts';
+import { startClock, type Clock } from '../history/clock.ts';
 
 /**
  * The history of a scripted scenario, recorded the way the runner records a generated one: each

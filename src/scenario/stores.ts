@@ -1,12 +1,12 @@
 import type { Cluster as IORedisCluster, ClusterOptions } from 'ioredis';
 import type { LocalCluster } from '../cluster/local.ts';
-import { IDEMPOTENCY_SCRIPTS } from '../subject/idempotency-calls.ts';
-import { IdempotencyStore, type IdempotencyStoreOptions } from '../subject/idempotency-client.ts';
-import { IdempotencyMetrics } from '../subject/metrics.ts';
-import { projectScriptsDir } from '../subject/paths.ts';
-import { loadScriptDir, scriptFromBody } from '../subject/script-source.ts';
-import { EvalshaRunner, type ScriptObserver, type ScriptRunner } from '../subject/scripts.ts';
-import type { ScriptSource } from '../subject/script-source.ts';
+import { IDEMPOTENCY_SCRIPTS } from '../patterns/idempotency/calls.ts';
+import { IdempotencyStore, type IdempotencyStoreOptions } from '../patterns/idempotency/client.ts';
+import { IdempotencyMetrics } from '../patterns/idempotency/metrics.ts';
+import { projectScriptsDir } from '../scripts/paths.ts';
+import { loadScriptDir, scriptFromBody } from '../scripts/source.ts';
+import { EvalshaRunner, type ScriptObserver, type ScriptRunner } from '../scripts/runner.ts';
+import type { ScriptSource } from '../scripts/source.ts';
 import { readFileSync } from 'node:fs';
 
 /** Client options of scenario connections: RESP2 defaults, and a bound on a stuck command that no step waits longer than. */

@@ -1,7 +1,7 @@
 import type { LocalCluster } from '../cluster/local.ts';
 import { parseInfo } from '../cluster/admin.ts';
 import type { Topology } from '../cluster/types.ts';
-import { keySlot } from '../subject/key-slot.ts';
+import { keySlot } from '../resp/key-slot.ts';
 
 export interface Shard {
   readonly slot: number;

@@ -1,10 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PatternName } from '../generator/schedule.ts';
-import { IDEMPOTENCY_SCRIPTS } from './idempotency-calls.ts';
-import { LIMITER_SCRIPTS } from './limiter-client.ts';
-import { LOCK_SCRIPTS } from './lock-client.ts';
+import { PATTERNS, type PatternName } from '../patterns/index.ts';
 
 /** What `certify --impl` names: scripts, a JS/TS module, or a program speaking the process protocol. */
 export type ImplSpec =
@@ -17,11 +14,8 @@ export class ImplSpecError extends Error {
   override readonly name = 'ImplSpecError';
 }
 
-export const REQUIRED_SCRIPTS: Readonly<Record<PatternName, readonly string[]>> = {
-  idempotency: IDEMPOTENCY_SCRIPTS,
-  lock: LOCK_SCRIPTS,
-  ratelimit: LIMITER_SCRIPTS,
-};
+/** The scripts a lua:DIR implementation of the pattern must hold (DIR/<name>.lua). */
+export const requiredScripts = (pattern: PatternName): readonly string[] => PATTERNS[pattern].scripts;
 
 export function parseImplSpec(spec: string, pattern: PatternName): ImplSpec {
   const colon = spec.indexOf(':');
@@ -38,9 +32,9 @@ export function parseImplSpec(spec: string, pattern: PatternName): ImplSpec {
     return { kind: 'module', file: resolved };
   }
   if (!fs.statSync(resolved).isDirectory()) throw new ImplSpecError(`--impl lua: not a directory: ${rest}`);
-  const missing = REQUIRED_SCRIPTS[pattern].filter((name) => !fs.existsSync(path.join(resolved, `${name}.lua`)));
+  const missing = requiredScripts(pattern).filter((name) => !fs.existsSync(path.join(resolved, `${name}.lua`)));
   if (missing.length) {
-    throw new ImplSpecError(`--impl lua:${rest} lacks ${missing.map((m) => `${m}.lua`).join(', ')} (a ${pattern} implementation needs ${REQUIRED_SCRIPTS[pattern].map((m) => `${m}.lua`).join(', ')})`);
+    throw new ImplSpecError(`--impl lua:${rest} lacks ${missing.map((m) => `${m}.lua`).join(', ')} (a ${pattern} implementation needs ${requiredScripts(pattern).map((m) => `${m}.lua`).join(', ')})`);
   }
   return { kind: 'lua', dir: resolved };
 }
@@ -51,7 +45,7 @@ export function describeImpl(spec: ImplSpec): string {
 
 /** The files that make up the implementation, for the certificate's sha256. */
 export function implFiles(spec: ImplSpec, pattern: PatternName): string[] {
-  if (spec.kind === 'lua') return REQUIRED_SCRIPTS[pattern].map((n) => path.join(spec.dir, `${n}.lua`));
+  if (spec.kind === 'lua') return requiredScripts(pattern).map((n) => path.join(spec.dir, `${n}.lua`));
   if (spec.kind === 'module') return [spec.file];
   return [];
 }

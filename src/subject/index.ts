@@ -1,26 +1,4 @@
-/** The reference clients, their script loader and metrics, and the Subject adapters. */
+/** The Subject adapters: the implementation under test behind one interface, whatever it is made of. */
 export type { Subject } from './types.ts';
-export { createReferenceSubject, IdempotencySubject, LockSubject, RateLimitSubject } from './reference.ts';
+export { createReferenceSubject } from './reference.ts';
 export type { ReferencePattern, ReferenceSubject, ReferenceSubjectOptions } from './reference.ts';
-export { IdempotencyStore, DEFAULT_LEASE_MS, DEFAULT_TTL_MS } from './idempotency-client.ts';
-export type { IdempotencyStoreOptions } from './idempotency-client.ts';
-export { describeOutcome } from './idempotency-execute.ts';
-export type { ExecuteOutcome, Handler, HandlerContext, StoredResponse } from './idempotency-execute.ts';
-export type { Registration, RecordState } from './idempotency-replies.ts';
-export { scopedKey, makeOwner, attemptNonce, defaultInstanceId } from './idempotency-keys.ts';
-export { fingerprint, canonicalJson } from './fingerprint.ts';
-export { BodyTooLargeError, MAX_BODY_BYTES, checkBodySize } from './body-cap.ts';
-export { LockClient, parseMatchReply } from './lock-client.ts';
-export type { LockClientOptions, MatchOutcome } from './lock-client.ts';
-export { LimiterClient } from './limiter-client.ts';
-export type { LimiterClientOptions, LimiterVariant } from './limiter-client.ts';
-export { EvalshaRunner, FcallRunner } from './scripts.ts';
-export type { ScriptArg, ScriptMode, ScriptObserver, ScriptRunner } from './scripts.ts';
-export { openScriptRunner } from './open-runner.ts';
-export { loadScriptDir, scriptFromBody, sha1Hex, MissingScriptError } from './script-source.ts';
-export type { ScriptSource } from './script-source.ts';
-export { NoScriptAfterReloadError, FunctionNotLoadedError, ScriptLoadError, ScriptDigestMismatchError } from './script-errors.ts';
-export { UnexpectedReplyError } from './replies.ts';
-export { ScriptMetrics, IdempotencyMetrics } from './metrics.ts';
-export { keySlot } from './key-slot.ts';
-export { projectScriptsDir } from './paths.ts';

@@ -1,17 +1,9 @@
-import type { PatternName } from '../generator/schedule.ts';
-import { scopedKey } from './idempotency-keys.ts';
+import { PATTERNS, type PatternName } from '../patterns/index.ts';
 
 /**
- * The Redis key every implementation under test is handed for a logical key: one hash tag around
- * everything that identifies it, so all an operation touches lives in one slot.
+ * The Redis key every implementation under test is handed for a logical key (each pattern's
+ * `redisKey`): one hash tag around everything that identifies it, so all an operation touches lives in one slot.
  */
 export function redisKeyFor(pattern: PatternName, namespace: string, logicalKey: string): string {
-  switch (pattern) {
-    case 'idempotency':
-      return scopedKey(namespace, 'certify', logicalKey);
-    case 'lock':
-      return `lock:{${namespace}:${logicalKey}}`;
-    case 'ratelimit':
-      return `ratelimit:{${namespace}:${logicalKey}}`;
-  }
+  return PATTERNS[pattern].redisKey(namespace, logicalKey);
 }

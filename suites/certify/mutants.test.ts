@@ -7,7 +7,7 @@ import { runJob } from '../../src/certify/job.ts';
 import { openerFor as productionOpener } from '../../src/certify/openers/index.ts';
 import { projectRoot } from '../../src/cluster/binaries.ts';
 import { lintPath } from '../../src/lint/index.ts';
-import { INVARIANTS } from '../../src/report/invariants.ts';
+import { PATTERNS } from '../../src/patterns/index.ts';
 import { describeImpl, parseImplSpec } from '../../src/subject/impl-spec.ts';
 import { acceptableNames, loadMutants, operationsOf, type Mutant } from './support/catalogue.ts';
 import { chaosJob, openerFor, type JobLimits, type JobVerdict } from './support/job.ts';
@@ -134,7 +134,7 @@ describe('every mutant is rejected by the chaos job', () => {
     // expects (not an undecided search, a short budget or an unread probe). Which neighbouring
     // invariant a slip shows first varies with timing; the names are the sweep's evidence
     // (mutants.full.test.ts), not luck in the default run.
-    const reasons = [...INVARIANTS[m.pattern], ...acceptableNames(m)];
+    const reasons = [...PATTERNS[m.pattern].invariants, ...acceptableNames(m)];
     expect(verdict.named.filter((name) => reasons.includes(name)), `named ${verdict.named.join(', ')}`).not.toEqual([]);
     if (!verdict.named.some((name) => acceptableNames(m).includes(name))) console.log(`  note: named outside the sweep's names (${acceptableNames(m).join(', ')})`);
   }

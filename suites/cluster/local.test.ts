@@ -4,7 +4,7 @@ import type { LocalCluster } from '../../src/cluster/local.ts';
 import { sharedCluster } from '../support/shared-cluster.ts';
 import type { Topology } from '../../src/cluster/types.ts';
 import { busyBursts, busyScript } from '../../src/nemesis/busy-script.ts';
-import { keySlot } from '../../src/subject/key-slot.ts';
+import { keySlot } from '../../src/resp/key-slot.ts';
 
 let cluster: LocalCluster;
 beforeAll(async () => {

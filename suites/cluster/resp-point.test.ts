@@ -4,7 +4,7 @@ import { LocalCluster } from '../../src/cluster/local.ts';
 import { waitUntil } from '../../src/cluster/wait.ts';
 import { nodeFor } from '../../src/nemesis/target.ts';
 import type { ArmedRule } from '../../src/resp/index.ts';
-import { keySlot } from '../../src/subject/key-slot.ts';
+import { keySlot } from '../../src/resp/key-slot.ts';
 
 // The RESP point on every client link (client -> RESP point -> Toxiproxy -> redis-server), against
 // a real cluster: what a command-aware fault holds, lets through, and cuts.

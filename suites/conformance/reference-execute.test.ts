@@ -2,11 +2,11 @@ import type { Cluster as IORedisCluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalCluster } from '../../src/cluster/local.ts';
 import { sharedCluster } from '../support/shared-cluster.ts';
-import { BodyTooLargeError } from '../../src/subject/body-cap.ts';
-import { IdempotencyStore } from '../../src/subject/idempotency-client.ts';
-import type { StoredResponse } from '../../src/subject/idempotency-execute.ts';
-import { scopedKey } from '../../src/subject/idempotency-keys.ts';
-import { fingerprint } from '../../src/subject/fingerprint.ts';
+import { BodyTooLargeError } from '../../src/patterns/idempotency/body-cap.ts';
+import { IdempotencyStore } from '../../src/patterns/idempotency/client.ts';
+import type { StoredResponse } from '../../src/patterns/idempotency/execute.ts';
+import { scopedKey } from '../../src/patterns/idempotency/keys.ts';
+import { fingerprint } from '../../src/patterns/idempotency/fingerprint.ts';
 
 // execute(): replay, in progress, conflict, heartbeat, release on failure, and the metrics they move.
 

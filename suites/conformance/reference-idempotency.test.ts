@@ -2,15 +2,15 @@ import type { Cluster as IORedisCluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalCluster } from '../../src/cluster/local.ts';
 import { sharedCluster } from '../support/shared-cluster.ts';
-import { BodyTooLargeError } from '../../src/subject/body-cap.ts';
-import { IDEMPOTENCY_SCRIPTS } from '../../src/subject/idempotency-calls.ts';
-import { IdempotencyStore } from '../../src/subject/idempotency-client.ts';
-import { scopedKey } from '../../src/subject/idempotency-keys.ts';
-import { keySlot } from '../../src/subject/key-slot.ts';
-import { IdempotencyMetrics } from '../../src/subject/metrics.ts';
-import { projectScriptsDir } from '../../src/subject/paths.ts';
-import { loadScriptDir } from '../../src/subject/script-source.ts';
-import { EvalshaRunner } from '../../src/subject/scripts.ts';
+import { BodyTooLargeError } from '../../src/patterns/idempotency/body-cap.ts';
+import { IDEMPOTENCY_SCRIPTS } from '../../src/patterns/idempotency/calls.ts';
+import { IdempotencyStore } from '../../src/patterns/idempotency/client.ts';
+import { scopedKey } from '../../src/patterns/idempotency/keys.ts';
+import { keySlot } from '../../src/resp/key-slot.ts';
+import { IdempotencyMetrics } from '../../src/patterns/idempotency/metrics.ts';
+import { projectScriptsDir } from '../../src/scripts/paths.ts';
+import { loadScriptDir } from '../../src/scripts/source.ts';
+import { EvalshaRunner } from '../../src/scripts/runner.ts';
 
 // Seed 000's verification section, run through the reference client on a 3+3 LocalCluster.
 

@@ -5,15 +5,15 @@ import type { Cluster as IORedisCluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalCluster } from '../../src/cluster/local.ts';
 import { sharedCluster } from '../support/shared-cluster.ts';
-import { IDEMPOTENCY_SCRIPTS } from '../../src/subject/idempotency-calls.ts';
-import { IdempotencyStore } from '../../src/subject/idempotency-client.ts';
-import { scopedKey } from '../../src/subject/idempotency-keys.ts';
-import { keySlot } from '../../src/subject/key-slot.ts';
-import { parseInfoFields } from '../../src/subject/metrics.ts';
-import { projectScriptsDir } from '../../src/subject/paths.ts';
-import { NoScriptAfterReloadError, ScriptLoadError } from '../../src/subject/script-errors.ts';
-import { MissingScriptError, sha1Hex, type ScriptSource } from '../../src/subject/script-source.ts';
-import { EvalshaRunner } from '../../src/subject/scripts.ts';
+import { IDEMPOTENCY_SCRIPTS } from '../../src/patterns/idempotency/calls.ts';
+import { IdempotencyStore } from '../../src/patterns/idempotency/client.ts';
+import { scopedKey } from '../../src/patterns/idempotency/keys.ts';
+import { keySlot } from '../../src/resp/key-slot.ts';
+import { parseInfoFields } from '../../src/scripts/metrics.ts';
+import { projectScriptsDir } from '../../src/scripts/paths.ts';
+import { NoScriptAfterReloadError, ScriptLoadError } from '../../src/scripts/errors.ts';
+import { MissingScriptError, sha1Hex, type ScriptSource } from '../../src/scripts/source.ts';
+import { EvalshaRunner } from '../../src/scripts/runner.ts';
 
 // The loader's NOSCRIPT handling on a real cluster: per-node caches, one retry, never a loop.
 

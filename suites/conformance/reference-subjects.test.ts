@@ -5,8 +5,8 @@ import type { LocalCluster } from '../../src/cluster/local.ts';
 import { sharedCluster } from '../support/shared-cluster.ts';
 import { idempotency, lock, ratelimit, type Model } from '../../src/model/index.ts';
 import type { IdempotencyInput, LockInput, RateLimitInput } from '../../src/model/index.ts';
-import { LimiterClient } from '../../src/subject/limiter-client.ts';
-import { LockClient } from '../../src/subject/lock-client.ts';
+import { LimiterClient } from '../../src/patterns/ratelimit/client.ts';
+import { LockClient } from '../../src/patterns/lock/client.ts';
 import { createReferenceSubject, type ReferenceSubject } from '../../src/subject/reference.ts';
 
 // Lock and limiter clients, and the three Subject adapters checked against the reference models.

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { PatternName } from '../../generator/schedule.ts';
+import type { PatternName } from '../../patterns/index.ts';
 import { ProcessSession } from '../../subject/process/session.ts';
 import { processSubjects } from '../../subject/process/subjects.ts';
 import { HANDSHAKE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../chaos-options.ts';

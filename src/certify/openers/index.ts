@@ -1,4 +1,4 @@
-import type { PatternName } from '../../generator/schedule.ts';
+import type { PatternName } from '../../patterns/index.ts';
 import { describeImpl, type ImplSpec } from '../../subject/impl-spec.ts';
 import { cmdOpener } from './cmd.ts';
 import type { ImplOpener } from '../types.ts';

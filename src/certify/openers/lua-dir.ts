@@ -1,9 +1,8 @@
 import path from 'node:path';
 import type { Cluster as IORedisCluster } from 'ioredis';
 import { projectRoot } from '../../cluster/binaries.ts';
-import type { PatternName } from '../../generator/schedule.ts';
-import { createReferenceSubject, HARNESS_REDIS_OPTIONS, IdempotencySubject, LockSubject, RateLimitSubject } from '../../subject/reference.ts';
-import type { Subject } from '../../subject/types.ts';
+import type { PatternName } from '../../patterns/index.ts';
+import { createReferenceSubject, HARNESS_REDIS_OPTIONS, type ReferenceSubject } from '../../subject/reference.ts';
 import type { ImplOpener } from '../types.ts';
 
 export const referenceScriptsDir = (pattern: PatternName) => path.join(projectRoot, 'lua', pattern);
@@ -13,7 +12,7 @@ export function luaDirOpener(pattern: PatternName, scriptsDir: string, label: st
   return async (cluster, clients) => {
     const connections: IORedisCluster[] = [];
     try {
-      const subjects: Subject[] = [];
+      const subjects: ReferenceSubject<unknown, unknown>[] = [];
       for (let c = 0; c < clients; c++) {
         const redis = cluster.connect(HARNESS_REDIS_OPTIONS);
         connections.push(redis);
@@ -36,13 +35,8 @@ export function luaDirOpener(pattern: PatternName, scriptsDir: string, label: st
 }
 
 /** Each reference client's Prometheus text; Redis memory is refreshed once, through the first store. */
-async function metricsTexts(subjects: readonly Subject[]): Promise<string[]> {
+async function metricsTexts(subjects: readonly ReferenceSubject<unknown, unknown>[]): Promise<string[]> {
   const texts: string[] = [];
-  for (const [i, s] of subjects.entries()) {
-    if (s instanceof IdempotencySubject) {
-      if (i === 0) await s.store.refreshMemory();
-      texts.push(await s.store.metricsText());
-    } else if (s instanceof LockSubject || s instanceof RateLimitSubject) texts.push(await s.client.metricsText());
-  }
+  for (const [i, s] of subjects.entries()) texts.push(await s.metricsText(i === 0));
   return texts;
 }

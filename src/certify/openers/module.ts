@@ -1,5 +1,5 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
-import type { PatternName } from '../../generator/schedule.ts';
+import type { PatternName } from '../../patterns/index.ts';
 import { ImplSpecError } from '../../subject/impl-spec.ts';
 import { loadStoreFactory, moduleSubject } from '../../subject/module-subject.ts';
 import type { Subject } from '../../subject/types.ts';

@@ -1,15 +1,14 @@
 /**
- * Names the invariant an unexplainable operation breaks. Each model plugs in one classifier, by
- * model name; whatever a classifier does not name, and every unknown model, is model-conformance.
+ * Names the invariant an unexplainable operation breaks. Each pattern plugs in one classifier
+ * (src/patterns/<name>/invariants.ts), found by its model's name; whatever a classifier does not
+ * name, and every model without a pattern (register, kv), is model-conformance.
  */
 import type { OpRecord } from '../../history/types.ts';
 import type { Model } from '../../model/types.ts';
 import { keyName } from './words.ts';
 import { opPhrase, outputText } from '../describe.ts';
 import type { StuckPoint } from '../search.ts';
-import { classifyIdempotency } from './idempotency.ts';
-import { classifyLock } from './lock.ts';
-import { classifyRateLimit } from './ratelimit.ts';
+import { patternOfModel } from '../../patterns/index.ts';
 import type { Classification, Classifier, StuckContext } from './types.ts';
 
 export type { Classification, Classifier, StuckContext } from './types.ts';
@@ -20,11 +19,11 @@ export interface InvariantTable {
   readonly priority: readonly string[];
 }
 
-export const classifiers: Readonly<Record<string, InvariantTable>> = Object.freeze({
-  idempotency: { classify: classifyIdempotency, priority: ['one-winner', 'no-stale-overwrite', 'no-resurrection'] },
-  lock: { classify: classifyLock, priority: ['one-holder', 'no-stale-release'] },
-  ratelimit: { classify: classifyRateLimit, priority: ['limit-respected'] },
-});
+/** The model's pattern's classifier and priorities; undefined for a model without a pattern. */
+export function invariantTable(modelName: string): InvariantTable | undefined {
+  const pattern = patternOfModel(modelName);
+  return pattern && { classify: pattern.classify, priority: pattern.classifyPriority };
+}
 
 export interface ClassifiedStuck<I, O> extends Classification {
   readonly witness: readonly OpRecord<I, O>[];
@@ -44,7 +43,7 @@ export function classifyStuck<S, I, O>(
   stuck: StuckPoint<S>,
   eps: number,
 ): ClassifiedStuck<I, O> {
-  const table = Object.hasOwn(classifiers, model.name) ? classifiers[model.name] : undefined;
+  const table = invariantTable(model.name);
   const contexts = stuck.states.map((state) => stuckContext(model, key, ops, stuck.op, state, eps));
   let chosen = { context: contexts[0], classification: conformance(contexts[0]) };
   let chosenRank = Infinity;

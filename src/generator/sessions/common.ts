@@ -1,13 +1,21 @@
 import fc from 'fast-check';
-import type { ScheduleOptions } from '../constraints.ts';
-import type { ClientStep } from '../schedule.ts';
+import type { FaultName } from '../../plan/faults.ts';
+import type { ClientStep } from '../../plan/schedule.ts';
+
+/** What a session reads of the generator's options (ScheduleOptions has it all; named here so that
+ *  the patterns' sessions depend on the plan, not on the generator's option parsing). */
+export interface SessionOptions {
+  readonly faults: ReadonlySet<FaultName>;
+  readonly leasesMs: readonly number[];
+  readonly maxSessionsPerClient: number;
+}
 
 /** Context for drawing one client's sessions. */
 export interface SessionContext {
   readonly client: number;
   readonly clients: number;
   readonly keys: number;
-  readonly options: ScheduleOptions;
+  readonly options: SessionOptions;
 }
 
 /** An owner/token naming the attempt that made it: c<client>a<attempt>, readable in a timeline. */

@@ -3,7 +3,7 @@
  * file), so it opens by double-click and survives being attached to a CI run.
  */
 import { defaultCheckOptions } from '../../checker/options.ts';
-import { checkableModels, type CheckableModelName } from '../../model/checkable.ts';
+import { checkableModels, type CheckableModelName } from '../../patterns/checkable.ts';
 import type { Model } from '../../model/types.ts';
 import { coverage } from '../coverage.ts';
 import { renderCoverage } from './coverage-view.ts';

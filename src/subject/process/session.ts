@@ -1,5 +1,5 @@
 import fs from 'node:fs';
-import type { PatternName } from '../../generator/schedule.ts';
+import type { PatternName } from '../../patterns/index.ts';
 import { spawnProgram, type ProgramProcess } from './child.ts';
 import { LineSplitter } from './lines.ts';
 import { excerpt, parseProgramLine, PROTOCOL_VERSION, type Address, type HelloMessage, type HelloReply, type ProgramMessage, type RequestMessage } from './protocol.ts';

@@ -1,4 +1,4 @@
-import type { PatternName } from '../../generator/schedule.ts';
+import type { PatternName } from '../../patterns/index.ts';
 import { redisKeyFor } from '../redis-keys.ts';
 import type { Subject } from '../types.ts';
 import { requestParts } from './protocol.ts';

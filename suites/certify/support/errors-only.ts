@@ -6,7 +6,7 @@ import { cmdOpener } from '../../../src/certify/openers/cmd.ts';
 import { luaDirOpener } from '../../../src/certify/openers/lua-dir.ts';
 import { moduleOpener } from '../../../src/certify/openers/module.ts';
 import type { ImplOpener } from '../../../src/certify/types.ts';
-import type { PatternName } from '../../../src/generator/schedule.ts';
+import type { PatternName } from '../../../src/patterns/index.ts';
 import { withSharedCluster } from '../../support/shared-cluster.ts';
 import { certifyOptions, quietIo } from '../fixtures/process/job.ts';
 

@@ -5,7 +5,7 @@ import { cmdOpener } from '../../../src/certify/openers/cmd.ts';
 import { runJob } from '../../../src/certify/job.ts';
 import type { LocalCluster } from '../../../src/cluster/local.ts';
 import { sharedCluster } from '../../support/shared-cluster.ts';
-import type { PatternName } from '../../../src/generator/schedule.ts';
+import type { PatternName } from '../../../src/patterns/index.ts';
 import { behaviourFindings, certifyOptions, counting, quietIo, removeReportRoots, reportRoot } from '../fixtures/process/job.ts';
 
 /**

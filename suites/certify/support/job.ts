@@ -6,7 +6,7 @@ import type { ImplOpener } from '../../../src/certify/types.ts';
 import type { LocalCluster } from '../../../src/cluster/local.ts';
 import { countOps, FAULT_NAMES, type PatternName } from '../../../src/generator/index.ts';
 import { models } from '../../../src/model/index.ts';
-import { chaos, type ChaosContext, type Failure } from '../../../src/runner/chaos.ts';
+import { chaos, type ChaosContext, type Failure } from '../../../src/certify/chaos.ts';
 
 /** How `certify` opens an implementation (lint is not part of it). */
 export function openerFor(pattern: PatternName, kind: 'lua' | 'module', impl: string): ImplOpener {

@@ -8,7 +8,7 @@ import { behaviourFindings } from '../fixtures/process/job.ts';
 import { openerFor } from '../../../src/certify/openers/index.ts';
 import type { LocalCluster } from '../../../src/cluster/local.ts';
 import { sharedCluster } from '../../support/shared-cluster.ts';
-import type { PatternName } from '../../../src/generator/schedule.ts';
+import type { PatternName } from '../../../src/patterns/index.ts';
 import { describeImpl, parseImplSpec } from '../../../src/subject/impl-spec.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { INVARIANTS } from '../../../src/report/invariants.ts';
+import { PATTERNS, type PatternName } from '../../../src/patterns/index.ts';
 
 /**
  * certificate.json against docs/certificate.md, field by field: every documented field present
@@ -23,7 +23,7 @@ export function expectCertificateSchema(c: Record<string, any>): void {
     expect(Object.keys(o).sort()).toEqual(['fail', 'info', 'issued', 'ok']);
     expect(o.ok + o.fail + o.info).toBe(o.issued);
   }
-  expect(c.invariants.map((i: any) => i.invariant)).toEqual(c.runs === 0 && c.invariants.length === 0 ? [] : INVARIANTS[c.pattern as keyof typeof INVARIANTS]);
+  expect(c.invariants.map((i: any) => i.invariant)).toEqual(c.runs === 0 && c.invariants.length === 0 ? [] : PATTERNS[c.pattern as PatternName].invariants);
   for (const i of c.invariants) {
     expect(typeof i.passed).toBe('boolean');
     expect(i.passed).toBe(i.violations.length === 0);

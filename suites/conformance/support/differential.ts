@@ -237,7 +237,7 @@ const lockInvocation = (input: LockInput): Invocation => {
   }
 };
 
-/** The model needs one limit per key (src/model/ratelimit.ts): key i has limit i + 1. */
+/** The model needs one limit per key (src/patterns/ratelimit/model.ts): key i has limit i + 1. */
 const hitOn = (key: number): RateLimitInput => ({ op: 'hit', limit: key + 1, windowSeconds: 1 });
 
 function commands<S, I, O>(

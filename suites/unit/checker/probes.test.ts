@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { check } from '../../../src/checker/index.ts';
 import type { History, OpRecord, ProbeRecord } from '../../../src/history/types.ts';
 import { models } from '../../../src/model/index.ts';
-import type { RateLimitInput, RateLimitOutput } from '../../../src/model/ratelimit.ts';
+import type { RateLimitInput, RateLimitOutput } from '../../../src/patterns/ratelimit/model.ts';
 import { op } from './support/ops.ts';
 
 const hit = (at: number, output: RateLimitOutput): OpRecord<RateLimitInput, RateLimitOutput> =>

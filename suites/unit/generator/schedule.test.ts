@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeFault, FAULT_NAMES, parseFaultList, scheduleArbitrary, type FaultStep } from '../../../src/generator/index.ts';
-import type { LockInput } from '../../../src/model/lock.ts';
+import type { LockInput } from '../../../src/patterns/lock/model.ts';
 
 const sample = <T>(arb: fc.Arbitrary<T>, n = 300) => fc.sample(arb, { numRuns: n, seed: 42 });
 

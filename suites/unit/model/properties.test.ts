@@ -18,7 +18,7 @@ const inputs: Record<keyof typeof models, fc.Arbitrary<unknown>> = {
     fc.record({ op: fc.constant('release'), token: owner }),
     fc.record({ op: fc.constant('extend'), token: owner, ttlMs: ms }),
   ),
-  // One limit per key, as the model requires (see src/model/ratelimit.ts).
+  // One limit per key, as the model requires (see src/patterns/ratelimit/model.ts).
   ratelimit: fc.record({ op: fc.constant('hit'), limit: fc.constant(3), windowSeconds: fc.integer({ min: -1, max: 5 }) }),
 };
 

@@ -4,7 +4,7 @@ import type { FaultRecord, History, OpRecord } from '../../../src/history/types.
 import { idempotency, lock } from '../../../src/model/index.ts';
 import type { Model } from '../../../src/model/types.ts';
 import type { Counterexample } from '../../../src/report/counterexample.ts';
-import { coverage, EXPECTED_TRANSITIONS, mergeCoverage, NO_FAULT } from '../../../src/report/coverage.ts';
+import { coverage, expectedTransitions, mergeCoverage, NO_FAULT } from '../../../src/report/coverage.ts';
 import { leaseWindows } from '../../../src/report/html/leases.ts';
 
 const model = idempotency as unknown as Model<unknown, unknown, unknown>;
@@ -59,7 +59,7 @@ describe('coverage', () => {
     expect(row(t, 'completed → completed by release (no change)')?.total).toBe(1);
     expect(row(t, 'pending → pending by register (no change)')?.total).toBe(1);
     // The expected rows come first, in the seed's order.
-    expect(t.rows.slice(0, 6).map((r) => r.transition)).toEqual(EXPECTED_TRANSITIONS.idempotency);
+    expect(t.rows.slice(0, 6).map((r) => r.transition)).toEqual(expectedTransitions('idempotency'));
   });
 
   it('does not invent an expiry the observations do not need', () => {

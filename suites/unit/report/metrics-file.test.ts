@@ -12,7 +12,7 @@ import {
   readMetricsFile,
   writeMetricsFile,
 } from '../../../src/report/metrics-file.ts';
-import { IdempotencyMetrics } from '../../../src/subject/metrics.ts';
+import { IdempotencyMetrics } from '../../../src/patterns/idempotency/metrics.ts';
 
 const dirs: string[] = [];
 const tmp = () => {

@@ -2,7 +2,7 @@ import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RespPoints } from '../../../src/resp/point.ts';
 import { RespSplitter } from '../../../src/resp/splitter.ts';
-import { keySlot } from '../../../src/subject/key-slot.ts';
+import { keySlot } from '../../../src/resp/key-slot.ts';
 
 // The RESP point in front of a stand-in server that answers every command with its sequence number
 // on the connection (`:1`, `:2`, ...): what a rule holds, passes and cuts on a pipelined connection.

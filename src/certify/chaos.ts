@@ -1,0 +1,171 @@
+import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
+import { check } from '../checker/index.ts';
+import type { CheckOptions, CheckResult } from '../checker/types.ts';
+import type { Cluster } from '../cluster/types.ts';
+import { EnvironmentError } from '../cluster/errors.ts';
+import { scheduleArbitrary, type ScheduleConstraints } from '../generator/index.ts';
+import { countOps, type Schedule } from '../plan/schedule.ts';
+import type { History } from '../history/types.ts';
+import type { Model } from '../model/types.ts';
+import type { Subject } from '../subject/types.ts';
+import { runSchedule } from '../runner/run.ts';
+
+export interface ChaosOptions {
+  readonly runs: number;
+  readonly seed: number;
+  /** fast-check replay path of a counterexample (with the same seed). */
+  readonly path?: string;
+  /** Stop starting new runs after this long (the run in flight finishes). */
+  readonly timeLimitMs: number;
+  /** Most re-runs spent shrinking a failure; then the smallest failure found so far is kept. */
+  readonly shrinkRuns: number;
+  readonly schedule: ScheduleConstraints;
+  readonly check?: CheckOptions;
+  readonly opTimeoutMs: number;
+  readonly nodeTimeoutMs: number;
+  /** Goes into every run's key namespace (`<runId>-<n>`); random when absent. */
+  readonly runId?: string;
+  /** Asked before every fresh run: true stops the job as the time limit would (a finding is already in). */
+  readonly stopEarly?: () => boolean;
+}
+
+export interface RunTally {
+  /** Runs of fresh schedules (shrinking re-runs are counted in `shrinks`). */
+  runs: number;
+  shrinks: number;
+  /** Runs thrown away because the cluster needed a second heal (environment, not verdict). They
+   *  never count towards the runs asked: another schedule is drawn in their place. */
+  discarded: number;
+  /** Why each discarded run was thrown away (the error's first line), in order. */
+  discardCauses: string[];
+  ops: number;
+  faults: number;
+  failures: number;
+  replicationLosses: number;
+  faultCounts: Record<string, number>;
+}
+
+export interface Failure {
+  readonly schedule: Schedule;
+  readonly history: History;
+  readonly result: CheckResult;
+  /** Runs and seconds from the start until the first failing run. */
+  readonly firstFailure: { readonly run: number; readonly seconds: number };
+}
+
+export interface ChaosOutcome {
+  readonly tally: RunTally;
+  /** The smallest failing schedule found, with its history and verdict. */
+  readonly failure?: Failure;
+  readonly seed: number;
+  readonly path?: string;
+  readonly ms: number;
+  readonly interrupted: boolean;
+  /** Fresh runs judged fewer than asked because too many were discarded (interrupted is the time limit). */
+  readonly shortOfRuns: boolean;
+}
+
+/** Extra schedules drawn to replace discarded runs: as many as asked, at least 5. More discards than
+ *  that mean the cluster is not healthy enough for a verdict, and the job says so. */
+export const discardAllowance = (runs: number) => Math.max(5, runs);
+
+export interface ChaosContext {
+  readonly cluster: Cluster;
+  readonly subjects: readonly Subject[];
+  readonly model: Model<unknown, unknown, unknown>;
+  readonly onRun?: (tally: RunTally, last: { verdict: string; ms: number; history: History; shrinking: boolean; unreadProbes: readonly string[] }) => void;
+}
+
+/** A run passes when every key is linearizable, or explained only by replication loss. */
+export const passes = (r: CheckResult) => r.verdict === 'ok' || r.verdict === 'replication-loss';
+
+/**
+ * The concurrent chaos property (in certify, not in the runner: it joins the stages, so the runner
+ * stays free of the checker that judges its histories): fast-check draws schedules, each runs against the real cluster,
+ * the checker judges its history, and a failing schedule shrinks to a smaller one that still fails.
+ */
+export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<ChaosOutcome> {
+  const started = performance.now();
+  const runId = options.runId ?? randomBytes(4).toString('hex');
+  const tally: RunTally = { runs: 0, shrinks: 0, discarded: 0, discardCauses: [], ops: 0, faults: 0, failures: 0, replicationLosses: 0, faultCounts: {} };
+  let failure: Failure | undefined;
+  let undecided: Failure | undefined;
+  let firstFailure: Failure['firstFailure'] | undefined;
+  let shrinkRunsLeft = options.shrinkRuns;
+  let executions = 0;
+  let environment: Error | undefined;
+  let interrupted = false;
+
+  const property = fc.asyncProperty(scheduleArbitrary(options.schedule), async (schedule) => {
+    if (environment) return true;
+    if (failure && shrinkRunsLeft-- <= 0) return true; // budget spent: keep the smallest failure so far
+    // Judged runs count towards the budget, discarded ones do not: the schedules fast-check draws
+    // beyond the budget only replace discarded runs, and are not run once the budget is judged.
+    if (!failure && tally.runs >= options.runs) return true;
+    if (!failure && (performance.now() - started > options.timeLimitMs || options.stopEarly?.())) {
+      interrupted = true;
+      return true;
+    }
+    let run;
+    try {
+      // Every execution, shrinking ones too, gets its own namespace: runs never see each other's keys.
+      run = await runSchedule(schedule, { ...ctx, namespace: `${runId}-${executions++}`, opTimeoutMs: options.opTimeoutMs, nodeTimeoutMs: options.nodeTimeoutMs });
+    } catch (error) {
+      // The cluster could not be healed: not the implementation's fault, and not a verdict. One more
+      // heal; if the cluster comes back the run is discarded (its history is incomplete), else the
+      // job ends as an environment failure.
+      try {
+        await ctx.cluster.heal();
+        tally.discarded++;
+        const message = error instanceof Error ? error.message : String(error);
+        tally.discardCauses.push(message.split('\n')[0]);
+      } catch {
+        environment = error as Error;
+      }
+      return true;
+    }
+    const result = check(run.history, ctx.model, options.check);
+    const shrinking = failure !== undefined;
+    if (shrinking) tally.shrinks++;
+    else tally.runs++;
+    tally.ops += countOps(schedule);
+    for (const f of run.history.faults) {
+      tally.faults++;
+      tally.faultCounts[f.kind] = (tally.faultCounts[f.kind] ?? 0) + 1;
+    }
+    if (result.verdict === 'replication-loss') tally.replicationLosses++;
+    const ok = passes(result);
+    if (!ok) tally.failures++;
+    ctx.onRun?.(tally, { verdict: result.verdict, ms: run.ms, history: run.history, shrinking, unreadProbes: run.unreadProbes });
+    const now = () => ({ run: tally.runs, seconds: (performance.now() - started) / 1000 });
+    // A run the checker could not decide never certifies, but it names nothing: keep looking for a
+    // run that does (and never shrink towards one), falling back to the undecided run at the end.
+    if (result.verdict === 'unknown') {
+      if (!shrinking) undecided ??= { schedule, history: run.history, result, firstFailure: now() };
+      return true;
+    }
+    if (!ok) {
+      firstFailure ??= now();
+      failure = { schedule, history: run.history, result, firstFailure };
+    }
+    return ok;
+  });
+
+  const details = await fc.check(property, {
+    numRuns: options.runs + discardAllowance(options.runs),
+    seed: options.seed,
+    path: options.path,
+    endOnFailure: false,
+  });
+  if (environment) throw new EnvironmentError(`the cluster could not be healed between runs: ${environment.message}`);
+  return {
+    tally,
+    failure: failure ?? undecided,
+    seed: details.seed,
+    path: details.counterexamplePath ?? undefined,
+    ms: performance.now() - started,
+    interrupted,
+    shortOfRuns: !interrupted && !failure && tally.runs < options.runs,
+  };
+}

@@ -1,0 +1,38 @@
+/** The compare-and-delete lock (lua/lock): acquire with a token and a TTL; only the holder releases or extends. */
+import type { Pattern } from '../types.ts';
+import { LOCK_SCRIPTS, LockClient } from './client.ts';
+import { classifyLock } from './invariants.ts';
+import { lock as model, type LockInput, type LockOutput, type LockState } from './model.ts';
+import { lockSession } from './sessions.ts';
+import { LockSubject } from './subject.ts';
+
+const redisKey = (namespace: string, logicalKey: string) => `lock:{${namespace}:${logicalKey}}`;
+const MATCH_ANSWER = 'nil absent | -1 another token | 1 done';
+
+export const lock = {
+  name: 'lock',
+  operations: {
+    acquire: { args: { token: 'string', ttlMs: 'integer>=1' }, method: 'acquire', answer: '1 acquired | 0 held' },
+    release: { args: { token: 'string' }, method: 'release', answer: MATCH_ANSWER },
+    extend: { args: { token: 'string', ttlMs: 'integer>=1' }, method: 'extend', answer: MATCH_ANSWER },
+  },
+  model,
+  session: lockSession,
+  invariants: ['one-holder', 'no-stale-release', 'model-conformance'],
+  classify: classifyLock,
+  classifyPriority: ['one-holder', 'no-stale-release'],
+  noTtl: { invariant: 'model-conformance', consequence: 'holds its state forever' },
+  transitions: ['absent → held by acquire', 'held → absent by release', 'held → absent by expiry', 'held → held by extend'],
+  requiredTransitions: [
+    { transition: 'absent → held by acquire' },
+    { transition: 'held → absent by release' },
+    { transition: 'held → held by extend' },
+    { transition: 'held → absent by expiry', needsAnyOf: ['lease-expiry', 'client-freeze'] },
+  ],
+  scripts: LOCK_SCRIPTS,
+  redisKey,
+  async openReference(redis, { scriptsDir, mode, namespace, quitOnClose }) {
+    const client = await LockClient.open(redis, { scriptsDir, mode });
+    return new LockSubject(client, redis, `lua:${scriptsDir} (reference lock client, ${mode})`, (key) => redisKey(namespace, key), quitOnClose);
+  },
+} as const satisfies Pattern<LockState, LockInput, LockOutput, LockSubject>;

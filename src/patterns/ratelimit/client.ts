@@ -1,0 +1,59 @@
+import type { Cluster as IORedisCluster } from 'ioredis';
+import { ScriptMetrics } from '../../scripts/metrics.ts';
+import { openScriptRunner } from '../../scripts/open-runner.ts';
+import { projectScriptsDir } from '../../scripts/paths.ts';
+import { zeroOrOne } from '../../scripts/replies.ts';
+import type { ScriptMode, ScriptRunner } from '../../scripts/runner.ts';
+import { knownKeys, nonEmptyString, oneOf, positiveInt } from '../../scripts/validate.ts';
+
+export type LimiterVariant = 'get-first' | 'incr-first';
+export const LIMITER_SCRIPTS = ['fixed_window', 'fixed_window_incr_first'] as const;
+const SCRIPT_OF: Record<LimiterVariant, (typeof LIMITER_SCRIPTS)[number]> = {
+  'get-first': 'fixed_window',
+  'incr-first': 'fixed_window_incr_first',
+};
+
+export interface LimiterClientOptions {
+  /** Directory with fixed_window.lua and fixed_window_incr_first.lua. Default: the project's lua/ratelimit. */
+  scriptsDir?: string;
+  mode?: ScriptMode;
+  /** 'get-first' (default: GET, then INCR below the limit) or 'incr-first' (INCR, then compare). */
+  variant?: LimiterVariant;
+}
+
+const WHERE = 'LimiterClient';
+
+/** Fixed-window rate limiter (seed 004): one atomic script call per decision. */
+export class LimiterClient {
+  private constructor(readonly runner: ScriptRunner, readonly metrics: ScriptMetrics, readonly variant: LimiterVariant) {}
+
+  static async open(redis: IORedisCluster, options: LimiterClientOptions = {}): Promise<LimiterClient> {
+    knownKeys(WHERE, options, ['scriptsDir', 'mode', 'variant']);
+    const mode = oneOf(WHERE, 'mode', options.mode ?? 'evalsha', ['evalsha', 'fcall']);
+    const variant = oneOf(WHERE, 'variant', options.variant ?? 'get-first', ['get-first', 'incr-first']);
+    const dir = nonEmptyString(WHERE, 'scriptsDir', options.scriptsDir ?? projectScriptsDir('ratelimit'));
+    const metrics = new ScriptMetrics('ratelimit');
+    const runner = await openScriptRunner(redis, { dir, names: LIMITER_SCRIPTS, mode, functionPrefix: 'ratelimit' }, metrics.observer());
+    return new LimiterClient(runner, metrics, variant);
+  }
+
+  /** Arguments pass through unchecked: certification feeds edge values on purpose. */
+  hitRaw(key: string, limit: number, windowSeconds: number): Promise<unknown> {
+    return this.runner.call(SCRIPT_OF[this.variant], key, [limit, windowSeconds]);
+  }
+
+  /** true: allowed; false: blocked for the rest of the window. */
+  async hit(key: string, limit: number, windowSeconds: number): Promise<boolean> {
+    positiveInt(`${WHERE}.hit`, 'limit', limit);
+    positiveInt(`${WHERE}.hit`, 'windowSeconds', windowSeconds);
+    return zeroOrOne(SCRIPT_OF[this.variant], await this.hitRaw(key, limit, windowSeconds));
+  }
+
+  metricsText(): Promise<string> {
+    return this.metrics.text();
+  }
+
+  toString(): string {
+    return `LimiterClient(${this.variant}, ${this.runner})`;
+  }
+}

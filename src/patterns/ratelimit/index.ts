@@ -1,0 +1,36 @@
+/** The fixed-window rate limiter (lua/ratelimit): a hit is allowed while the window's count is under the limit. */
+import type { Pattern } from '../types.ts';
+import { LIMITER_SCRIPTS, LimiterClient, type LimiterVariant } from './client.ts';
+import { classifyRateLimit } from './invariants.ts';
+import { ratelimit as model, type RateLimitInput, type RateLimitOutput, type RateLimitState } from './model.ts';
+import { ratelimitSession } from './sessions.ts';
+import { RateLimitSubject } from './subject.ts';
+
+const redisKey = (namespace: string, logicalKey: string) => `ratelimit:{${namespace}:${logicalKey}}`;
+
+export const ratelimit = {
+  name: 'ratelimit',
+  operations: {
+    hit: { args: { limit: 'integer>=0', windowSeconds: 'integer>=1' }, method: 'hit', answer: '1 allowed | 0 blocked' },
+  },
+  model,
+  session: (ctx) => ratelimitSession(ctx),
+  invariants: ['limit-respected', 'counter-has-ttl', 'model-conformance'],
+  classify: classifyRateLimit,
+  classifyPriority: ['limit-respected'],
+  noTtl: { invariant: 'counter-has-ttl', consequence: 'blocks its window forever' },
+  transitions: ['absent → window by hit', 'window → window by hit', 'window → absent by expiry'],
+  requiredTransitions: [
+    { transition: 'absent → window by hit' },
+    { transition: 'window → window by hit' },
+    { transition: 'window → absent by expiry', needsAnyOf: ['lease-expiry'] },
+  ],
+  scripts: LIMITER_SCRIPTS,
+  redisKey,
+  referenceVariants: ['get-first', 'incr-first'],
+  async openReference(redis, { scriptsDir, mode, namespace, quitOnClose, variant }) {
+    const chosen = (variant ?? 'get-first') as LimiterVariant;
+    const client = await LimiterClient.open(redis, { scriptsDir, mode, variant: chosen });
+    return new RateLimitSubject(client, redis, `lua:${scriptsDir} (reference limiter client, ${chosen}, ${mode})`, (key) => redisKey(namespace, key), quitOnClose);
+  },
+} as const satisfies Pattern<RateLimitState, RateLimitInput, RateLimitOutput, RateLimitSubject>;

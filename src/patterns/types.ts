@@ -1,0 +1,82 @@
+/**
+ * A pattern is one folder under src/patterns: everything chaoslua knows about one Redis Lua state
+ * machine (its operations, model, sessions, invariants, transitions, reference client, key layout
+ * and probes) gathered in one `Pattern` object. The stages (generator, runner, checker, report,
+ * certify, the process protocol, the CLI) read the registry (./index.ts) and never switch on a
+ * pattern's name, so a new pattern is a new folder and one registry line.
+ */
+import type fc from 'fast-check';
+import type { Cluster as IORedisCluster } from 'ioredis';
+import type { Classifier } from '../checker/invariants/types.ts';
+import type { FaultName } from '../plan/faults.ts';
+import type { SessionContext } from '../generator/sessions/common.ts';
+import type { Model } from '../model/types.ts';
+import type { ClientStep } from '../plan/schedule.ts';
+import type { ReferenceSubject } from '../subject/adapter.ts';
+import type { ScriptMode } from '../scripts/runner.ts';
+
+/** The type of one argument of an operation, as counterexample files are checked against it. */
+export type ArgType = 'string' | 'integer>=0' | 'integer>=1';
+
+export interface Operation {
+  /**
+   * The model input's fields besides `op`, in the order a module store's method takes them after
+   * the key (the process protocol sends them by name, unchanged).
+   */
+  readonly args: Readonly<Record<string, ArgType>>;
+  /** The module store's method for this operation (docs/module-contract.md). */
+  readonly method: string;
+  /** What the reference scripts answer, exactly (the model's output type, in words). */
+  readonly answer: string;
+}
+
+/** A transition a certificate needs witnessed, with the faults the generator needs to reach it. */
+export interface RequiredTransition {
+  readonly transition: string;
+  /** None listed: any schedule reaches it. */
+  readonly needsAnyOf?: readonly FaultName[];
+}
+
+/** What the reference client over a scripts directory takes (`createReferenceSubject`'s options, checked). */
+export interface ReferenceOpenOptions {
+  readonly scriptsDir: string;
+  readonly mode: ScriptMode;
+  readonly namespace: string;
+  readonly quitOnClose: boolean;
+  /** One of the pattern's `referenceVariants`, when it has some. */
+  readonly variant?: string;
+}
+
+export interface Pattern<S, I, O, R extends ReferenceSubject<I, O> = ReferenceSubject<I, O>> {
+  /** The registry key, the CLI's --pattern, the folder under lua/ and src/patterns/. */
+  readonly name: string;
+  /** By the name a model input carries in `op`, in the order reports list them. */
+  readonly operations: Readonly<Record<string, Operation>>;
+  /** The specification (its `name` is the pattern's). */
+  readonly model: Model<S, I, O>;
+  /** One client's session under attempt number `attempt` (owner/token c<client>a<attempt>). */
+  session(ctx: SessionContext, attempt: number): fc.Arbitrary<ClientStep<I>[]>;
+  /** The named invariants certified, in the order reports list them; model-conformance last. */
+  readonly invariants: readonly string[];
+  /** Names the invariant a stuck point breaks (undefined: model-conformance). */
+  readonly classify: Classifier<S, I, O>;
+  /** When the search was stuck in several states, the first of these named wins. */
+  readonly classifyPriority: readonly string[];
+  /** The post-run TTL probe: what a key left without a TTL breaks, and what it does then. */
+  readonly noTtl: { readonly invariant: string; readonly consequence: string };
+  /** Rows every coverage table shows, exercised or not, so a gap is visible. */
+  readonly transitions: readonly string[];
+  /** Transitions a certificate needs witnessed (each one of `transitions`). */
+  readonly requiredTransitions: readonly RequiredTransition[];
+  /** The scripts a `lua:DIR` implementation must hold (DIR/<name>.lua). */
+  readonly scripts: readonly string[];
+  /** The Redis key an implementation is handed for a logical key: one hash tag around all of it. */
+  redisKey(namespace: string, logicalKey: string): string;
+  /** Reference client variants (`createReferenceSubject`'s `variant`), the first the default. */
+  readonly referenceVariants?: readonly string[];
+  /** The reference client over a scripts directory, as a Subject: loads the scripts on every master first. */
+  openReference(redis: IORedisCluster, options: ReferenceOpenOptions): Promise<R>;
+}
+
+/** A registry holds patterns of every state, input and output type. */
+export type AnyPattern = Pattern<any, any, any, ReferenceSubject<any, any>>;

@@ -1,0 +1,161 @@
+/**
+ * A schedule: what each logical client does, in order, and which faults fire when. Pure data
+ * (JSON round-trips), so a counterexample file can hold it and `replay` can run it again.
+ * The plan's vocabulary is shared by every stage (generator -> runner -> history -> checker ->
+ * report) and owned by none: this module imports nothing, so no stage depends on another through it.
+ */
+
+/** How a replica takes over its master's slots (CLUSTER FAILOVER's options). */
+export type FailoverMode = 'default' | 'force' | 'takeover';
+
+/** Which proxy of a node: `client` is what harness clients dial; `internal` carries replication and
+ *  redirections between nodes (the announced port); `bus` carries cluster gossip. */
+export type Link = 'client' | 'internal' | 'bus';
+
+/** One thing a logical client does. Clients act one step at a time; clients overlap each other. */
+export type ClientStep<I = unknown> =
+  | { readonly type: 'op'; readonly key: number; readonly input: I }
+  /** Think time or handler work: the client waits, then goes on. */
+  | { readonly type: 'pause'; readonly ms: number }
+  /** The client stops acting past its lease (GC pause, stuck worker), then resumes with old tokens. */
+  | { readonly type: 'freeze'; readonly ms: number };
+
+/** Which node a fault hits, resolved against the topology when it fires (roles move during a run). */
+export interface FaultTarget {
+  /** The shard serving this logical key. */
+  readonly key: number;
+  readonly role: 'master' | 'replica';
+}
+
+export type FaultStep =
+  | { readonly kind: 'node-freeze'; readonly atMs: number; readonly target: FaultTarget; readonly ms: number }
+  | { readonly kind: 'script-flush'; readonly atMs: number }
+  /** Slow scripts on the master of a key's shard (or on every master) for `ms`: bursts of `burstMs`
+   *  in which every other command there gets BUSY, `gapMs` apart (a cron job running a slow script). */
+  | {
+      readonly kind: 'busy-script';
+      readonly atMs: number;
+      readonly key: number;
+      readonly everyMaster?: boolean;
+      readonly ms: number;
+      readonly burstMs: number;
+      readonly gapMs: number;
+    }
+  | { readonly kind: 'failover'; readonly atMs: number; readonly key: number; readonly mode: FailoverMode }
+  | {
+      readonly kind: 'toxic';
+      readonly atMs: number;
+      readonly target: FaultTarget;
+      readonly link: Link;
+      readonly toxic: 'latency' | 'timeout' | 'reset_peer';
+      /** How long the toxic stays. */
+      readonly ms: number;
+      /** Latency only: the delay added to each chunk (default: `ms`, as schedules before it was split). */
+      readonly delayMs?: number;
+    }
+  | { readonly kind: 'kill-restart'; readonly atMs: number; readonly target: FaultTarget; readonly downMs: number }
+  | CommandFaultStep;
+
+/**
+ * A command-aware fault on the client links (the RESP points): for `ms` from `atMs`, up to `limit`
+ * commands with one name are caught. The schedule cannot know what an implementation sends, so
+ * `command` picks among the data commands the links have carried so far (sorted names, index modulo
+ * their count), resolved when the fault fires, as a node target is resolved against the topology.
+ */
+export type CommandFaultStep =
+  | {
+      /** Hold the command before Redis sees it (`request`), or its reply after it ran (`reply`), for `holdMs`. */
+      readonly kind: 'command-delay';
+      readonly atMs: number;
+      readonly ms: number;
+      readonly command: number;
+      /** Only commands on this logical key's slot; absent: any key. */
+      readonly key?: number;
+      readonly on: 'request' | 'reply';
+      readonly holdMs: number;
+      /** When present, the hold lasts until the caught command's key has run out of TTL and another
+       *  client's command on it has been answered, then this long (waiting at most `holdMs` past the
+       *  TTL, 1.5 s in all; `holdMs` for a key without one): the lease ends mid-operation and someone steps in. */
+      readonly pastExpiryMs?: number;
+      readonly limit: number;
+    }
+  | {
+      /** Let the command run, then cut its connection before the reply reaches the client. */
+      readonly kind: 'reply-loss';
+      readonly atMs: number;
+      readonly ms: number;
+      readonly command: number;
+      readonly key?: number;
+      readonly limit: number;
+    };
+
+export const isCommandFault = (f: FaultStep): f is CommandFaultStep => f.kind === 'command-delay' || f.kind === 'reply-loss';
+
+/** Conditions that hold for a whole run, under whatever faults come and go. */
+export interface NetworkProfile {
+  /** Extra latency on every reply to a client, ms (with a quarter of it as jitter): every operation
+   *  of two round trips gets a gap that wide between its calls. */
+  readonly clientLatencyMs: number;
+}
+
+export interface Schedule<I = unknown> {
+  /** A name in the pattern registry (src/patterns/index.ts); a schedule read from a file is checked against it. */
+  readonly pattern: string;
+  readonly keys: number;
+  readonly clients: readonly (readonly ClientStep<I>[])[];
+  readonly faults: readonly FaultStep[];
+  /** Absent: the network adds nothing. */
+  readonly network?: NetworkProfile;
+}
+
+export function describeTarget(t: FaultTarget): string {
+  return `${t.role} of k${t.key}`;
+}
+
+export function describeFault(f: FaultStep): string {
+  const at = `@${f.atMs}ms`;
+  switch (f.kind) {
+    case 'node-freeze':
+      return `${at} freeze ${describeTarget(f.target)} for ${f.ms}ms`;
+    case 'script-flush':
+      return `${at} SCRIPT FLUSH on every node`;
+    case 'busy-script':
+      return `${at} busy scripts on ${f.everyMaster ? 'every master' : `the master of k${f.key}`} for ${f.ms}ms (BUSY for ${f.burstMs}ms every ${f.burstMs + f.gapMs}ms)`;
+    case 'failover':
+      return `${at} CLUSTER FAILOVER ${f.mode.toUpperCase()} of the shard of k${f.key}`;
+    case 'toxic':
+      return `${at} ${f.toxic}${f.delayMs === undefined ? '' : ` ${f.delayMs}ms`} on the ${f.link} link of ${describeTarget(f.target)} for ${f.ms}ms`;
+    case 'kill-restart':
+      return `${at} kill -9 ${describeTarget(f.target)}, restart after ${f.downMs}ms`;
+    case 'command-delay':
+    case 'reply-loss': {
+      const what = `up to ${f.limit} of observed command #${f.command}${f.key === undefined ? '' : ` on k${f.key}`} within ${f.ms}ms`;
+      if (f.kind === 'reply-loss') return `${at} lose the reply to ${what} (cut the connection)`;
+      const hold = f.pastExpiryMs === undefined ? `for ${f.holdMs}ms` : `until its key's TTL has run out and another client touched it, +${f.pastExpiryMs}ms (${f.holdMs}ms if it has no TTL)`;
+      return `${at} hold ${f.on === 'reply' ? 'the replies to' : 'the forwarding of'} ${what} ${hold}`;
+    }
+  }
+}
+
+export function describeStep<I>(step: ClientStep<I>, describeInput: (input: I) => string): string {
+  switch (step.type) {
+    case 'op':
+      return `k${step.key}.${describeInput(step.input)}`;
+    case 'pause':
+      return `pause ${step.ms}ms`;
+    case 'freeze':
+      return `FREEZE ${step.ms}ms`;
+  }
+}
+
+/** The schedule as a counterexample reads: one line per client, one per fault. */
+export function describeSchedule<I>(schedule: Schedule<I>, describeInput: (input: I) => string): string {
+  const lines = schedule.clients.map((steps, c) => `c${c}: ${steps.map((s) => describeStep(s, describeInput)).join('; ') || '(idle)'}`);
+  if (schedule.network) lines.push(`network: +${schedule.network.clientLatencyMs}ms on every reply to a client, all run`);
+  for (const f of schedule.faults) lines.push(`nemesis: ${describeFault(f)}`);
+  return lines.join('\n');
+}
+
+export function countOps(schedule: Schedule): number {
+  return schedule.clients.reduce((n, steps) => n + steps.filter((s) => s.type === 'op').length, 0);
+}

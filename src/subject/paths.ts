@@ -1,6 +1,0 @@
-import { fileURLToPath } from 'node:url';
-
-/** The project's own scripts for a pattern: lua/<pattern> at the package root. */
-export function projectScriptsDir(pattern: 'idempotency' | 'lock' | 'ratelimit'): string {
-  return fileURLToPath(new URL(`../../lua/${pattern}`, import.meta.url));
-}
