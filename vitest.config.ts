@@ -11,6 +11,9 @@ import { FULL_ONLY, realProject } from './suites/support/projects.ts';
 // Coverage (`npm test` runs the unit project with --coverage): the checker and the models (the
 // patterns' models and classifiers included) are pure code that the unit suites must exercise
 // nearly whole; the thresholds sit a little under what they reach (97-98% of lines, 91-96% of branches) so that new code comes with its tests.
+/** Unit files that replace a module with vi.mock. */
+const MOCKS_MODULES = ['suites/unit/cluster/select.test.ts'];
+
 export default defineConfig({
   test: {
     coverage: {
@@ -25,11 +28,26 @@ export default defineConfig({
       },
     },
     projects: [
+      // Without isolation a worker keeps its module cache from one file to the next: the unit run
+      // takes half the time (most of it was each file importing the same modules again). Mocks are
+      // restored after every test; a file that replaces a module with vi.mock cannot share a cache
+      // (the module may already be loaded), so those run isolated in 'unit-isolated'.
       {
         test: {
           name: 'unit',
           include: ['suites/unit/**/*.test.ts'],
-          exclude: [FULL_ONLY],
+          exclude: [FULL_ONLY, ...MOCKS_MODULES],
+          pool: 'threads',
+          isolate: false,
+          restoreMocks: true,
+          testTimeout: 30_000,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        test: {
+          name: 'unit-isolated',
+          include: MOCKS_MODULES,
           pool: 'threads',
           testTimeout: 30_000,
           sequence: { groupOrder: 0 },

@@ -22,3 +22,10 @@ export function tempFile(name: string, text: string): string {
   fs.writeFileSync(file, text);
   return file;
 }
+
+/** `chaoslua check FILE --json`'s verdict and exit code, with nothing on stderr. */
+export async function porcupineVerdictOf(file: string): Promise<{ code: number; verdict: string }> {
+  const { code, stdout, stderr } = await cli('check', file, '--no-report', '--json');
+  if (stderr !== '') throw new Error(`check ${file} printed on stderr: ${stderr}`);
+  return { code, verdict: (JSON.parse(stdout) as { verdict: string }).verdict };
+}
