@@ -2,6 +2,8 @@ import path from 'node:path';
 import { describeSchedule } from '../generator/index.ts';
 import { models } from '../model/index.ts';
 import type { JobOptions, JobResult } from './types.ts';
+import { corpusJson } from '../corpus/job.ts';
+import { gateLines } from './gate-summary.ts';
 
 /** result.json: the job's outcome, machine-readable. */
 export function resultJson(options: JobOptions, r: JobResult) {
@@ -27,6 +29,8 @@ export function resultJson(options: JobOptions, r: JobResult) {
     topology: r.topology,
     report: r.dir,
     counterexample: r.counterexampleFile,
+    shard: options.shard,
+    corpus: corpusJson(r.corpus),
   };
 }
 
@@ -53,6 +57,7 @@ export function summaryText(options: JobOptions, r: JobResult): string {
     `  replication losses (not violations): ${t.replicationLosses}`,
     ...r.invariants.map((s) => `  ${s.passed ? 'ok  ' : 'FAIL'} ${s.invariant}${s.passed ? '' : `: ${s.violations[0].message}`}`),
     ...r.findings.map((f) => `  FAIL implementation: ${f}`),
+    ...gateLines(options, r),
   ];
   if (r.outcome.failure) {
     const f = r.outcome.failure;
