@@ -70,6 +70,10 @@ async function replayEntry(stored: StoredEntry, ctx: CorpusReplayContext, attemp
   if (schedule.clients.length > ctx.subjects.length) {
     return { ...base, status: 'skipped', attempts: 0, detail: `needs ${schedule.clients.length} clients, the job opened ${ctx.subjects.length}` };
   }
+  // Faults need process and proxy access an external cluster does not give (and may be destructive there).
+  if (ctx.cluster.kind === 'external' && (schedule.faults.length > 0 || schedule.network)) {
+    return { ...base, status: 'skipped', attempts: 0, detail: 'its schedule has faults, which are not run on an external cluster' };
+  }
   for (let attempt = 1; attempt <= attempts; attempt++) {
     let run;
     try {
