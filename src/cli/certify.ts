@@ -87,7 +87,8 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   return result.passed ? EXIT.ok : EXIT.failed;
 }
 
-function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): Certificate {
+/** certificate.json of a finished job (exported for the shard tests, which merge real ones). */
+export function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): Certificate {
   return {
     version: 1,
     certified: r.passed,
