@@ -35,6 +35,7 @@ export function mergeCertificates(inputs: readonly ShardCertificate[], issuedAt 
     }
     if (c.seed !== first.seed) throw new MergeError(`${file}: seed ${c.seed}, but ${inputs[0].file} has ${first.seed} (shards must share one seed)`);
     if (c.shard.count !== first.shard!.count) throw new MergeError(`${file}: shard ${c.shard.index}/${c.shard.count}, but ${inputs[0].file} is one of ${first.shard!.count}`);
+    if (c.shard.plan !== first.shard!.plan) throw new MergeError(`${file}: shard ${c.shard.index}/${c.shard.count} ran '${c.shard.plan}', but ${inputs[0].file} '${first.shard!.plan}' (shards of one budget share every option)`);
   }
   const count = first.shard!.count;
   const byIndex = new Map<number, string>();

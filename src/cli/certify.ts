@@ -18,6 +18,7 @@ import { checkModuleSyntax } from '../subject/module-syntax.ts';
 import { CORPUS_FLAGS, CORPUS_FLAGS_HELP, SHARD_FLAGS, SHARD_FLAGS_HELP, corpusOption, shardOption } from './gate-flags.ts';
 import { corpusJson } from '../corpus/job.ts';
 import { readBaseline, reportBaseline } from './baseline.ts';
+import { shardPlan } from '../certify/shard-plan.ts';
 
 export const summary = 'certify an implementation (lua:DIR, module:PATH or cmd:COMMAND) under chaos';
 
@@ -111,7 +112,7 @@ export function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): 
     replicationLosses: r.outcome.tally.replicationLosses,
     issuedAt: new Date().toISOString(),
     seconds: Math.round(r.outcome.ms) / 1000,
-    shard: options.shard,
+    shard: options.shard && { ...options.shard, plan: shardPlan(options) },
     corpus: corpusJson(r.corpus),
   };
 }
@@ -144,7 +145,7 @@ function lintRejection(options: JobOptions, spec: ImplSpec, findings: string[], 
     issuedAt: new Date().toISOString(),
     seconds: 0,
     // Every shard refuses the same scripts: their certificates still merge, into a refusal.
-    shard: options.shard,
+    shard: options.shard && { ...options.shard, plan: shardPlan(options) },
   };
   writeJson(dir, 'certificate.json', cert);
   writeFileSync(path.join(dir, 'junit.xml'), junitXml(`chaoslua certify ${options.pattern}`, findings.map((f) => ({ name: 'lint', passed: false, message: f })), 0));

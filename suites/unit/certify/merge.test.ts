@@ -100,6 +100,7 @@ describe('merging shard certificates', () => {
     ['another pattern', [shard(0, 2), shard(1, 2, { pattern: 'ratelimit' })], /pattern ratelimit, but shard-0.json is lock/],
     ['another seed', [shard(0, 2), shard(1, 2, { seed: 43 })], /seed 43, but shard-0.json has 42/],
     ['another shard count', [shard(0, 2), shard(1, 3)], /shard 1\/3, but shard-0.json is one of 2/],
+    ['shards of other options', [shard(0, 2, { shard: { index: 0, count: 2, plan: 'runs 10; faults all' } }), shard(1, 2, { shard: { index: 1, count: 2, plan: 'runs 20; faults all' } })], /shard 1\/2 ran 'runs 20; faults all', but shard-0.json 'runs 10; faults all'/],
     ['a shard twice', [shard(0, 2), shard(0, 2)], /shard 0\/2 given twice/],
     ['a missing shard', [shard(0, 3), shard(2, 3)], /shard 1\/3 missing: 2 of 3 certificates given/],
     ['a certificate of no shard', [shard(0, 2), shard(1, 2, { shard: undefined })], /not a shard's certificate/],
