@@ -61,7 +61,8 @@ export function summaryText(options: JobOptions, r: JobResult): string {
   ];
   if (r.outcome.failure) {
     const f = r.outcome.failure;
-    lines.push(`  first failure after ${f.firstFailure.run} runs (${f.firstFailure.seconds.toFixed(1)} s); shrunk schedule:`);
+    const fromCorpus = r.corpus?.entries.some((e) => e.failure === f) ?? false;
+    lines.push(fromCorpus ? `  a saved counterexample failed again (${f.firstFailure.seconds.toFixed(1)} s); its schedule:` : `  first failure after ${f.firstFailure.run} runs (${f.firstFailure.seconds.toFixed(1)} s); shrunk schedule:`);
     const model = models[options.pattern] as { describeInput(i: unknown): string };
     lines.push(...describeSchedule(f.schedule, (i) => model.describeInput(i)).split('\n').map((l) => `    ${l}`));
     if (f.result.verdict === 'unknown') lines.push('  the checker ran out of search budget: verdict unknown, not a pass');

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { jobOptions } from '../../src/cli/chaos-flags.ts';
 import { run as corpusCli } from '../../src/cli/corpus.ts';
 import { runJob } from '../../src/certify/job.ts';
+import { summaryText } from '../../src/certify/summary.ts';
 import { openerFor } from '../../src/certify/openers/index.ts';
 import { projectRoot } from '../../src/cluster/binaries.ts';
 import { readCorpus } from '../../src/corpus/store.ts';
@@ -34,7 +35,8 @@ async function certify(dir: string, seed: number, runs: number) {
     implSpec: describeImpl(spec),
     corpus: { dir: corpusDir, sha256: implDigest(spec, 'lock') },
   };
-  return withSharedCluster((cluster) => runJob(options, openerFor('lock', spec), quiet, cluster));
+  const result = await withSharedCluster((cluster) => runJob(options, openerFor('lock', spec), quiet, cluster));
+  return { ...result, summary: summaryText(options, result) };
 }
 
 describe('the regression corpus', () => {
@@ -68,6 +70,8 @@ describe('the regression corpus', () => {
     );
     expect(result.outcome.failure?.schedule).toEqual(readCorpus(corpusDir, 'lock')[0].entry.schedule);
     expect(result.invariants.some((s) => !s.passed)).toBe(true);
+    expect(result.summary).toMatch(/corpus .*: 1 entry replayed first — 1 still failing, 0 now passing .*; exploration skipped/);
+    expect(result.summary).toMatch(/a saved counterexample failed again/);
     // Found again, not saved again.
     expect(result.corpus?.saved).toEqual([]);
     expect(readCorpus(corpusDir, 'lock')).toHaveLength(1);
@@ -77,6 +81,7 @@ describe('the regression corpus', () => {
   it('once the code is fixed the entry reports passing, and prune removes it', async () => {
     const result = await certify(reference, 11, 2);
     expect(result.corpus?.entries.map((e) => e.status)).toEqual(['passing']);
+    expect(result.summary).toMatch(/1 entry replayed first — 0 still failing, 1 now passing/);
     // The reference must pass what it explored after the corpus, too (zero false alarms).
     expect(result.outcome.failure).toBeUndefined();
     expect(result.outcome.tally.runs).toBe(2);
