@@ -1,6 +1,7 @@
 import type { CheckOptions } from '../checker/types.ts';
 import type { FaultName, PatternName } from '../generator/index.ts';
 import type { ChaosOptions } from './chaos.ts';
+import type { Shard } from '../runner/shard.ts';
 
 /** Logical clients an implementation is opened with; a schedule uses 2 to this many. */
 export const MAX_CLIENTS = 8;
@@ -33,6 +34,7 @@ export interface JobChaosConstraints {
   readonly runId?: string;
   readonly check?: CheckOptions;
   readonly stopEarly?: () => boolean;
+  readonly shard?: Shard;
 }
 
 /**
@@ -51,6 +53,7 @@ export function jobChaosOptions(c: JobChaosConstraints): ChaosOptions {
     runId: c.runId,
     check: c.check,
     stopEarly: c.stopEarly,
+    shard: c.shard,
     schedule: {
       pattern: c.pattern,
       faults: c.faults,

@@ -10,6 +10,7 @@ import type { History } from '../history/types.ts';
 import type { Model } from '../model/types.ts';
 import type { Subject } from '../subject/types.ts';
 import { runSchedule } from '../runner/run.ts';
+import { drawsFor, ownsDraw, type Shard } from '../runner/shard.ts';
 
 export interface ChaosOptions {
   readonly runs: number;
@@ -28,6 +29,8 @@ export interface ChaosOptions {
   readonly runId?: string;
   /** Asked before every fresh run: true stops the job as the time limit would (a finding is already in). */
   readonly stopEarly?: () => boolean;
+  /** Run only this shard's draws of the seed's sequence (src/runner/shard.ts). */
+  readonly shard?: Shard;
 }
 
 export interface RunTally {
@@ -94,11 +97,14 @@ export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<C
   let firstFailure: Failure['firstFailure'] | undefined;
   let shrinkRunsLeft = options.shrinkRuns;
   let executions = 0;
+  // Fresh draws so far (shrinking re-runs excluded): a shard runs only the draws that are its own.
+  let draws = 0;
   let environment: Error | undefined;
   let interrupted = false;
 
   const property = fc.asyncProperty(scheduleArbitrary(options.schedule), async (schedule) => {
     if (environment) return true;
+    if (!failure && !ownsDraw(options.shard, draws++)) return true;
     if (failure && shrinkRunsLeft-- <= 0) return true; // budget spent: keep the smallest failure so far
     // Judged runs count towards the budget, discarded ones do not: the schedules fast-check draws
     // beyond the budget only replace discarded runs, and are not run once the budget is judged.
@@ -153,7 +159,7 @@ export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<C
   });
 
   const details = await fc.check(property, {
-    numRuns: options.runs + discardAllowance(options.runs),
+    numRuns: drawsFor(options.runs + discardAllowance(options.runs), options.shard),
     seed: options.seed,
     path: options.path,
     endOnFailure: false,

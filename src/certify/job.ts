@@ -14,6 +14,7 @@ import { coverage, mergeCoverage, type CoverageTable } from '../report/coverage.
 import { writeCoverageFile, writeReportFiles } from '../report/html/index.ts';
 import { writeMetricsFile } from '../report/metrics-file.ts';
 import { chaos, type ChaosContext, type ChaosOutcome } from './chaos.ts';
+import { corpusCases, exploreAfterCorpus, saveFailure } from '../corpus/job.ts';
 import { writeFileSync } from 'node:fs';
 import { jobChaosOptions, MAX_CLIENTS } from './chaos-options.ts';
 import { evidenceFindings, judgeEvidence, tallyOperations, type OperationTally } from './evidence.ts';
@@ -72,11 +73,15 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
     if (noscript && historyFindings.size === 0) historyFindings.add(noscript);
     if (last.unreadProbes.length) historyFindings.add(`probe: the TTL of ${last.unreadProbes.length} key(s) could not be read after run ${t.runs} (${last.unreadProbes[0]}); counter-has-ttl could not judge them`);
   };
-  // An implementation that could not be opened runs nothing: its finding is the verdict.
-  const outcome =
+  // An implementation that could not be opened runs nothing: its finding is the verdict. Otherwise
+  // the regression corpus (if any) is replayed first, then the job explores.
+  const chaosOptions = jobChaosOptions({ ...options, faults, runId });
+  const corpusCtx = { cluster, subjects: opened.subjects, model, check: chaosOptions.check, nodeTimeoutMs: options.nodeTimeoutMs, opTimeoutMs: chaosOptions.opTimeoutMs, pattern: options.pattern, seed: options.seed };
+  const explored =
     opened.subjects.length === 0
-      ? noRuns(options.seed)
-      : await chaos({ cluster, subjects: opened.subjects, model, onRun }, jobChaosOptions({ ...options, faults, runId }));
+      ? { outcome: noRuns(options.seed), corpus: undefined }
+      : await exploreAfterCorpus(options.corpus, corpusCtx, () => chaos({ cluster, subjects: opened.subjects, model, onRun }, chaosOptions));
+  const outcome = explored.outcome;
   progress.done(outcome.tally);
 
   const dir = createRunFolder(options.reportRoot, options.command, outcome.seed);
@@ -88,7 +93,8 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   // Missing evidence matters only when nothing else failed: a violation or a finding already
   // explains the verdict, and a job cut short by its first failure never had its full budget. It
   // withholds a certificate; `run` (looking for violations in the reference) shows it, no more.
-  if (options.command === 'certify' && !outcome.failure && findings.length === 0) findings.push(...evidenceFindings(evidence, options.runs));
+  // A shard judges a part of the budget: `merge` judges the evidence of all the shards together.
+  if (options.command === 'certify' && !options.shard && !outcome.failure && findings.length === 0) findings.push(...evidenceFindings(evidence, options.runs));
   const invariants: InvariantStatus[] = PATTERNS[options.pattern].invariants.map((invariant) => {
     const mine = violations.filter((v) => v.invariant === invariant).map((v) => ({ message: describeViolation(v), key: v.key }));
     return { invariant, passed: mine.length === 0, violations: mine };
@@ -96,6 +102,7 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   // A verdict the checker could not reach is never a pass.
   const unknown = outcome.failure?.result.verdict === 'unknown';
   let counterexampleFile: string | undefined;
+  let corpus = explored.corpus;
   if (outcome.failure) {
     const describeInput = (i: unknown) => model.describeInput(i);
     const counterexample: Counterexample = {
@@ -112,6 +119,8 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
       result: outcome.failure.result,
     };
     counterexampleFile = writeJson(dir, 'counterexample.json', counterexample);
+    // Only a violation is worth replaying forever; an undecided run names nothing.
+    if (counterexample.result.verdict === 'illegal') corpus = saveFailure(options.corpus, corpus, counterexample, dir);
   }
   const passed = !outcome.failure && findings.length === 0;
   const cases: JunitCase[] = invariants.map((s) => ({
@@ -122,8 +131,9 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   }));
   if (unknown) cases.push({ name: 'checker-verdict', passed: false, message: 'the checker could not decide within its budget (unknown)' });
   for (const f of findings) cases.push({ name: findingCaseName(f), passed: false, message: f });
+  cases.push(...corpusCases(corpus));
   writeFileSync(path.join(dir, 'junit.xml'), junitXml(`chaoslua ${options.command} ${options.pattern}`, cases, outcome.ms / 1000));
-  const result: JobResult = { passed, dir, outcome, invariants, findings, impl: opened.impl, redisVersion, topology, counterexampleFile, evidence, skippedFaults };
+  const result: JobResult = { passed, dir, outcome, invariants, findings, impl: opened.impl, redisVersion, topology, counterexampleFile, evidence, skippedFaults, corpus };
   writeJson(dir, 'result.json', resultJson(options, result));
   await writeExtras(dir, opened, mergedCoverage, io);
   return result;

@@ -2,6 +2,8 @@ import path from 'node:path';
 import { describeSchedule } from '../generator/index.ts';
 import { PATTERNS } from '../patterns/index.ts';
 import type { JobOptions, JobResult } from './types.ts';
+import { corpusJson } from '../corpus/job.ts';
+import { gateLines } from './gate-summary.ts';
 
 /** result.json: the job's outcome, machine-readable. */
 export function resultJson(options: JobOptions, r: JobResult) {
@@ -27,6 +29,8 @@ export function resultJson(options: JobOptions, r: JobResult) {
     topology: r.topology,
     report: r.dir,
     counterexample: r.counterexampleFile,
+    shard: options.shard,
+    corpus: corpusJson(r.corpus),
   };
 }
 
@@ -53,10 +57,12 @@ export function summaryText(options: JobOptions, r: JobResult): string {
     `  replication losses (not violations): ${t.replicationLosses}`,
     ...r.invariants.map((s) => `  ${s.passed ? 'ok  ' : 'FAIL'} ${s.invariant}${s.passed ? '' : `: ${s.violations[0].message}`}`),
     ...r.findings.map((f) => `  FAIL implementation: ${f}`),
+    ...gateLines(options, r),
   ];
   if (r.outcome.failure) {
     const f = r.outcome.failure;
-    lines.push(`  first failure after ${f.firstFailure.run} runs (${f.firstFailure.seconds.toFixed(1)} s); shrunk schedule:`);
+    const fromCorpus = r.corpus?.entries.some((e) => e.failure === f) ?? false;
+    lines.push(fromCorpus ? `  a saved counterexample failed again (${f.firstFailure.seconds.toFixed(1)} s); its schedule:` : `  first failure after ${f.firstFailure.run} runs (${f.firstFailure.seconds.toFixed(1)} s); shrunk schedule:`);
     const model = PATTERNS[options.pattern].model as { describeInput(i: unknown): string };
     lines.push(...describeSchedule(f.schedule, (i) => model.describeInput(i)).split('\n').map((l) => `    ${l}`));
     if (f.result.verdict === 'unknown') lines.push('  the checker ran out of search budget: verdict unknown, not a pass');

@@ -3,6 +3,9 @@ import type { ChaosOutcome } from './chaos.ts';
 import type { Cluster } from '../cluster/types.ts';
 import type { Subject } from '../subject/types.ts';
 import type { Evidence } from './evidence.ts';
+import type { CorpusOptions } from '../corpus/job.ts';
+import type { CorpusReplay } from '../corpus/replay.ts';
+import type { Shard } from '../runner/shard.ts';
 
 /** Where a job (and every CLI command) writes; tests pass their own. */
 export interface Io {
@@ -30,6 +33,10 @@ export interface JobOptions {
   readonly allowDestructive?: boolean;
   /** Machine-readable --impl (lua:DIR, module:PATH, cmd:...): what `replay` re-opens. */
   readonly implSpec?: string;
+  /** The regression corpus replayed before exploring, and where new counterexamples are saved. */
+  readonly corpus?: CorpusOptions;
+  /** This job's part of a budget split across machines (`--shard k/n`). */
+  readonly shard?: Shard;
 }
 
 /** The implementation under test, opened on a started cluster: one subject per logical client. */
@@ -67,4 +74,6 @@ export interface JobResult {
   readonly evidence: Evidence;
   /** Faults asked (the default `all`) that an external cluster does not run. */
   readonly skippedFaults: readonly FaultName[];
+  /** The corpus replayed first, entry by entry, and what this job added to it. */
+  readonly corpus?: CorpusReplay;
 }

@@ -15,6 +15,10 @@ import type { JobOptions, JobResult } from '../certify/types.ts';
 import { openerFor } from '../certify/openers/index.ts';
 import { minOkPerOperation, operationNames } from '../certify/evidence.ts';
 import { checkModuleSyntax } from '../subject/module-syntax.ts';
+import { CORPUS_FLAGS, CORPUS_FLAGS_HELP, SHARD_FLAGS, SHARD_FLAGS_HELP, corpusOption, shardOption } from './gate-flags.ts';
+import { corpusJson } from '../corpus/job.ts';
+import { readBaseline, reportBaseline } from './baseline.ts';
+import { shardPlan } from '../certify/shard-plan.ts';
 
 export const summary = 'certify an implementation (lua:DIR, module:PATH or cmd:COMMAND) under chaos';
 
@@ -32,17 +36,23 @@ SPEC:
 options:
   --impl SPEC        the implementation (required)
   --no-lint          skip the static checks of lua: scripts (they run before any schedule)
+${CORPUS_FLAGS_HELP}
+${SHARD_FLAGS_HELP}
 ${CHAOS_FLAGS_HELP}
+
+With --baseline the exit code follows the comparison (0 no regression, even when not certified);
+certificate.json still says whether this run was certified.
 `;
 
 export async function run(argv: string[], io: Io = processIo): Promise<number> {
-  const { values } = parse('certify', argv, { ...CHAOS_FLAGS, impl: { type: 'string' }, 'no-lint': { type: 'boolean' } });
+  const { values } = parse('certify', argv, { ...CHAOS_FLAGS, ...CORPUS_FLAGS, ...SHARD_FLAGS, impl: { type: 'string' }, 'no-lint': { type: 'boolean' } });
   if (values.help) {
     io.stdout.write(HELP);
     return EXIT.ok;
   }
   if (!values.impl) throw new UsageError("certify: --impl is required (lua:DIR, module:PATH or cmd:'COMMAND ARGS')");
-  const options = jobOptions('certify', values);
+  const options = { ...jobOptions('certify', values), shard: shardOption('certify', values) };
+  const baseline = values.baseline === undefined ? undefined : readBaseline('certify', values.baseline, options.pattern);
   let spec: ImplSpec;
   try {
     spec = parseImplSpec(values.impl, options.pattern);
@@ -57,6 +67,7 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     if (error instanceof ImplSpecError) throw new UsageError(`certify: ${error.message}`);
     throw error;
   }
+  const corpus = corpusOption('certify', values, describeImpl(spec), options.pattern, implDigest(spec, options.pattern));
   if (spec.kind === 'lua' && !values['no-lint']) {
     const findings = await lintPath(spec.dir);
     const syntax = findings.find((f) => f.rule === 'syntax');
@@ -65,17 +76,20 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   }
   let result: JobResult;
   try {
-    result = await runJob({ ...options, implSpec: describeImpl(spec) }, openerFor(options.pattern, spec), io);
+    result = await runJob({ ...options, implSpec: describeImpl(spec), corpus }, openerFor(options.pattern, spec), io);
   } catch (error) {
     if (error instanceof ImplSpecError) throw new UsageError(`certify: ${error.message}`);
     throw error;
   }
-  writeCertificate(options, spec, result);
-  io.stdout.write(options.json ? JSON.stringify(certificate(options, spec, result), null, 2) + '\n' : summaryText(options, result));
+  const cert = certificate(options, spec, result);
+  writeJson(result.dir, 'certificate.json', cert);
+  io.stdout.write(options.json ? JSON.stringify(cert, null, 2) + '\n' : summaryText(options, result));
+  if (baseline) return reportBaseline(baseline, cert, result.dir, options.json, io);
   return result.passed ? EXIT.ok : EXIT.failed;
 }
 
-function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): Certificate {
+/** certificate.json of a finished job (exported for the shard tests, which merge real ones). */
+export function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): Certificate {
   return {
     version: 1,
     certified: r.passed,
@@ -98,11 +112,9 @@ function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): Certifi
     replicationLosses: r.outcome.tally.replicationLosses,
     issuedAt: new Date().toISOString(),
     seconds: Math.round(r.outcome.ms) / 1000,
+    shard: options.shard && { ...options.shard, plan: shardPlan(options) },
+    corpus: corpusJson(r.corpus),
   };
-}
-
-function writeCertificate(options: JobOptions, spec: ImplSpec, r: JobResult): void {
-  writeJson(r.dir, 'certificate.json', certificate(options, spec, r));
 }
 
 /** Static defects found before any run: not certified, with the findings as the reason. */
@@ -132,6 +144,8 @@ function lintRejection(options: JobOptions, spec: ImplSpec, findings: string[], 
     replicationLosses: 0,
     issuedAt: new Date().toISOString(),
     seconds: 0,
+    // Every shard refuses the same scripts: their certificates still merge, into a refusal.
+    shard: options.shard && { ...options.shard, plan: shardPlan(options) },
   };
   writeJson(dir, 'certificate.json', cert);
   writeFileSync(path.join(dir, 'junit.xml'), junitXml(`chaoslua certify ${options.pattern}`, findings.map((f) => ({ name: 'lint', passed: false, message: f })), 0));

@@ -5,6 +5,8 @@ import { processIo, type Io } from './io.ts';
 import { runJob } from '../certify/job.ts';
 import { resultJson, summaryText } from '../certify/summary.ts';
 import { luaDirOpener, referenceScriptsDir } from '../certify/openers/lua-dir.ts';
+import { implDigest } from '../subject/impl-spec.ts';
+import { CORPUS_FLAGS, CORPUS_FLAGS_HELP, corpusOption } from './gate-flags.ts';
 
 export const summary = 'chaos-test the bundled reference implementation (random schedules + faults, checked)';
 
@@ -14,18 +16,20 @@ Run random concurrent schedules with faults against the bundled reference implem
 real cluster, check every history against the model, shrink any failure to a minimal schedule.
 
 options:
+${CORPUS_FLAGS_HELP}
 ${CHAOS_FLAGS_HELP}
 `;
 
 export async function run(argv: string[], io: Io = processIo): Promise<number> {
-  const { values } = parse('run', argv, CHAOS_FLAGS);
+  const { values } = parse('run', argv, { ...CHAOS_FLAGS, ...CORPUS_FLAGS });
   if (values.help) {
     io.stdout.write(HELP);
     return EXIT.ok;
   }
   const options = jobOptions('run', values);
   const dir = referenceScriptsDir(options.pattern);
-  const result = await runJob({ ...options, implSpec: `lua:${dir}` }, luaDirOpener(options.pattern, dir, `reference (lua:${dir})`), io);
+  const corpus = corpusOption('run', values, `lua:${dir}`, options.pattern, implDigest({ kind: 'lua', dir }, options.pattern));
+  const result = await runJob({ ...options, implSpec: `lua:${dir}`, corpus }, luaDirOpener(options.pattern, dir, `reference (lua:${dir})`), io);
   io.stdout.write(options.json ? JSON.stringify(resultJson(options, result), null, 2) + '\n' : summaryText(options, result));
   return result.passed ? EXIT.ok : EXIT.failed;
 }

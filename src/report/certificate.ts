@@ -37,4 +37,19 @@ export interface Certificate {
   readonly replicationLosses: number;
   readonly issuedAt: string;
   readonly seconds: number;
+  /** `certify --shard k/n`: this certificate covers one shard; evidence is judged by `merge`. */
+  readonly shard?: {
+    readonly index: number;
+    readonly count: number;
+    /** What decides the draws besides the seed (runs asked, faults, clients, keys): shards merged must share it. */
+    readonly plan?: string;
+  };
+  /** `merge`: the shards this certificate combines. */
+  readonly merged?: { readonly count: number; readonly shards: readonly { readonly index: number; readonly file: string; readonly certified: boolean; readonly runs: number; readonly seconds: number }[] };
+  /** The regression corpus replayed before exploring (src/corpus). */
+  readonly corpus?: {
+    readonly dir: string;
+    readonly entries: readonly { readonly id: string; readonly file: string; readonly status: string; readonly attempts: number; readonly detail: string; readonly foundAgainst: string }[];
+    readonly saved: readonly string[];
+  };
 }

@@ -18,7 +18,10 @@ afterAll(() => roots.forEach((r) => fs.rmSync(r, { recursive: true, force: true 
 function certify(args: string[]) {
   const report = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-e2e-'));
   roots.push(report);
-  const r = spawnSync(process.execPath, [bin, 'certify', ...args, '--report', report], { cwd: ROOT, encoding: 'utf8', timeout: 600_000 });
+  // A corpus of its own: the default (beside the implementation) would carry one run's counterexample into the next.
+  const corpus = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-e2e-corpus-'));
+  roots.push(corpus);
+  const r = spawnSync(process.execPath, [bin, 'certify', ...args, '--report', report, '--corpus', corpus], { cwd: ROOT, encoding: 'utf8', timeout: 600_000 });
   const [run] = fs.readdirSync(report).filter((d) => fs.statSync(path.join(report, d)).isDirectory());
   const dir = path.join(report, run);
   const read = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8');

@@ -1,0 +1,119 @@
+/**
+ * `chaoslua merge`: the certificates of n shards (`certify --shard k/n`) combined into the one a single
+ * job of all their runs would have written. Pure: certificates in, certificate out.
+ *
+ * The shards must be one budget split: the same pattern, implementation (sha256), seed and n, each
+ * shard 0 .. n-1 exactly once. Counts are summed (runs, operations, faults by kind, discarded runs,
+ * replication losses, evidence), invariants fail if any shard's failed (their counterexamples
+ * listed), findings are listed with their shard. Evidence is judged here, over all the runs, with the
+ * thresholds one job uses (a shard does not judge it: its runs are a part of the budget). Certified
+ * only if every shard was and the evidence of all of them suffices.
+ */
+import { minOkPerOperation, OK_PER_RUN } from './evidence.ts';
+import type { Certificate } from '../report/certificate.ts';
+
+export class MergeError extends Error {
+  override readonly name = 'MergeError';
+}
+
+export interface ShardCertificate {
+  readonly file: string;
+  readonly certificate: Certificate;
+}
+
+type Evidence = NonNullable<Certificate['evidence']>;
+type OperationCounts = Evidence['operations'][string];
+
+export function mergeCertificates(inputs: readonly ShardCertificate[], issuedAt = new Date().toISOString()): Certificate {
+  if (inputs.length === 0) throw new MergeError('no certificates to merge');
+  const first = inputs[0].certificate;
+  for (const { file, certificate: c } of inputs) {
+    if (!c.shard) throw new MergeError(`${file}: not a shard's certificate (certify --shard k/n writes one)`);
+    if (c.pattern !== first.pattern) throw new MergeError(`${file}: pattern ${c.pattern}, but ${inputs[0].file} is ${first.pattern}`);
+    if (c.implementation.sha256 !== first.implementation.sha256) {
+      throw new MergeError(`${file}: implementation sha256 ${c.implementation.sha256.slice(0, 12)}…, but ${inputs[0].file} has ${first.implementation.sha256.slice(0, 12)}… (shards of different code)`);
+    }
+    if (c.seed !== first.seed) throw new MergeError(`${file}: seed ${c.seed}, but ${inputs[0].file} has ${first.seed} (shards must share one seed)`);
+    if (c.shard.count !== first.shard!.count) throw new MergeError(`${file}: shard ${c.shard.index}/${c.shard.count}, but ${inputs[0].file} is one of ${first.shard!.count}`);
+    if (c.shard.plan !== first.shard!.plan) throw new MergeError(`${file}: shard ${c.shard.index}/${c.shard.count} ran '${c.shard.plan}', but ${inputs[0].file} '${first.shard!.plan}' (shards of one budget share every option)`);
+  }
+  const count = first.shard!.count;
+  const byIndex = new Map<number, string>();
+  for (const { file, certificate: c } of inputs) {
+    const seen = byIndex.get(c.shard!.index);
+    if (seen) throw new MergeError(`${file}: shard ${c.shard!.index}/${count} given twice (also ${seen})`);
+    byIndex.set(c.shard!.index, file);
+  }
+  const missing = Array.from({ length: count }, (_, i) => i).filter((i) => !byIndex.has(i));
+  if (missing.length) throw new MergeError(`shard${missing.length === 1 ? '' : 's'} ${missing.map((i) => `${i}/${count}`).join(', ')} missing: ${inputs.length} of ${count} certificates given`);
+
+  const shards = [...inputs].sort((a, b) => a.certificate.shard!.index - b.certificate.shard!.index);
+  const certs = shards.map((s) => s.certificate);
+  const runs = sum(certs.map((c) => c.runs));
+  const evidence = mergeEvidence(certs, runs);
+  const findings = shards.flatMap(({ certificate: c }) => c.findings.map((f) => `shard ${c.shard!.index}/${count}: ${f}`));
+  // A shard skips only the evidence; a shard cut short by a failure never had its whole budget, so
+  // the budget's evidence is judged only when every shard ran clean, as one job does.
+  const everyShardCertified = certs.every((c) => c.certified);
+  if (everyShardCertified) findings.push(...evidence.missing.map((m) => `evidence: ${m}`));
+  return {
+    version: 1,
+    certified: everyShardCertified && evidence.missing.length === 0,
+    pattern: first.pattern,
+    implementation: first.implementation,
+    redis: first.redis,
+    seed: first.seed,
+    runs,
+    discarded: { runs: sum(certs.map((c) => c.discarded?.runs ?? 0)), causes: certs.flatMap((c) => c.discarded?.causes ?? []) },
+    operations: sum(certs.map((c) => c.operations)),
+    faults: sumRecords(certs.map((c) => c.faults)),
+    skippedFaults: [...new Set(certs.flatMap((c) => c.skippedFaults ?? []))],
+    evidence,
+    invariants: mergeInvariants(certs),
+    findings,
+    replicationLosses: sum(certs.map((c) => c.replicationLosses)),
+    issuedAt,
+    // The shards ran side by side: the merged job took as long as its slowest shard.
+    seconds: Math.max(...certs.map((c) => c.seconds)),
+    merged: { count, shards: shards.map(({ file, certificate: c }) => ({ index: c.shard!.index, file, certified: c.certified, runs: c.runs, seconds: c.seconds })) },
+  };
+}
+
+const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
+
+function sumRecords(records: readonly Readonly<Record<string, number>>[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of records) for (const [k, n] of Object.entries(r)) out[k] = (out[k] ?? 0) + n;
+  return out;
+}
+
+function mergeInvariants(certs: readonly Certificate[]): Certificate['invariants'] {
+  const names = [...new Set(certs.flatMap((c) => c.invariants.map((s) => s.invariant)))];
+  return names.map((invariant) => {
+    const parts = certs.flatMap((c) => c.invariants.filter((s) => s.invariant === invariant));
+    return { invariant, passed: parts.every((s) => s.passed), violations: parts.flatMap((s) => s.violations) };
+  });
+}
+
+/** The evidence of all the shards' runs, judged as one job of that many runs judges its own (src/certify/evidence.ts). */
+function mergeEvidence(certs: readonly Certificate[], runs: number): Evidence {
+  const operations: Record<string, OperationCounts> = {};
+  for (const c of certs) {
+    for (const [op, o] of Object.entries(c.evidence?.operations ?? {})) {
+      const t = operations[op] ?? { issued: 0, ok: 0, fail: 0, info: 0 };
+      operations[op] = { issued: t.issued + o.issued, ok: t.ok + o.ok, fail: t.fail + o.fail, info: t.info + o.info };
+    }
+  }
+  const transitions = sumRecords(certs.map((c) => c.evidence?.transitions ?? {}));
+  const minOk = minOkPerOperation(runs);
+  const missing: string[] = [];
+  const ok = sum(Object.values(operations).map((o) => o.ok));
+  if (ok === 0) missing.push(`no operation succeeded: 0 of ${sum(Object.values(operations).map((o) => o.issued))} ok`);
+  else {
+    for (const [op, o] of Object.entries(operations)) {
+      if (o.ok < minOk) missing.push(`${op} succeeded ${o.ok} time${o.ok === 1 ? '' : 's'} of ${o.issued}, fewer than the ${minOk} a certificate of ${runs} runs needs (one per ${1 / OK_PER_RUN} runs)`);
+    }
+    for (const [t, n] of Object.entries(transitions)) if (n === 0) missing.push(`transition ${t.replace(' → ', ' -> ')} never observed`);
+  }
+  return { minOkPerOperation: minOk, operations, transitions, missing };
+}

@@ -1,0 +1,74 @@
+/**
+ * The flags that make a job a CI gate: the regression corpus (certify and run), shards and a
+ * baseline (certify). Each is checked here, before any cluster starts.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { CorpusOptions } from '../corpus/job.ts';
+import { CorpusError, defaultCorpusDir, readCorpus } from '../corpus/store.ts';
+import type { PatternName } from '../patterns/index.ts';
+import { parseShard, ShardError, type Shard } from '../runner/shard.ts';
+import { UsageError } from './exit-codes.ts';
+
+export const CORPUS_FLAGS = {
+  corpus: { type: 'string' },
+  'no-corpus': { type: 'boolean' },
+} as const;
+
+export const SHARD_FLAGS = {
+  shard: { type: 'string' },
+  baseline: { type: 'string' },
+} as const;
+
+export const CORPUS_FLAGS_HELP = `  --corpus DIR       the regression corpus: its saved counterexamples are replayed before exploring
+                     (each reported still failing or now passing; one still failing ends the job,
+                     not certified), and every new counterexample is saved there
+                     (default .chaoslua/corpus/<pattern>/ beside the implementation)
+  --no-corpus        neither replay nor save`;
+
+export const SHARD_FLAGS_HELP = `  --shard k/n        run shard k (0-based) of n: the draws of --seed (required) whose index is k
+                     modulo n, so n shards of --runs R cover what one job of n*R runs would; evidence
+                     is judged when the shards' certificates are merged (chaoslua merge)
+  --baseline FILE    a certificate.json of an earlier certify: fail (exit 1) only when an invariant
+                     that passed there fails now, or it was certified and this is not; says what
+                     changed (invariants, findings, replication losses)`;
+
+/** The corpus a job uses, or undefined with --no-corpus; its entries are read once here to fail early. */
+export function corpusOption(command: string, values: { corpus?: string; 'no-corpus'?: boolean }, implSpec: string, pattern: PatternName, sha256: string): CorpusOptions | undefined {
+  if (values['no-corpus']) {
+    if (values.corpus !== undefined) throw new UsageError(`${command}: --corpus and --no-corpus together`);
+    return undefined;
+  }
+  const dir = values.corpus === undefined ? defaultCorpusDir(implSpec, pattern) : path.resolve(values.corpus);
+  try {
+    readCorpus(dir, pattern);
+  } catch (error) {
+    if (error instanceof CorpusError) throw new UsageError(`${command}: --corpus: ${error.message}`);
+    throw error;
+  }
+  return { dir, sha256 };
+}
+
+/** --shard k/n, which needs the --seed every shard shares and cannot re-run one --path. */
+export function shardOption(command: string, values: { shard?: string; seed?: string; path?: string }): Shard | undefined {
+  if (values.shard === undefined) return undefined;
+  let shard: Shard;
+  try {
+    shard = parseShard(values.shard);
+  } catch (error) {
+    if (error instanceof ShardError) throw new UsageError(`${command}: ${error.message}`);
+    throw error;
+  }
+  if (values.seed === undefined) throw new UsageError(`${command}: --shard needs --seed: every shard must draw from the same seed`);
+  if (values.path !== undefined) throw new UsageError(`${command}: --shard and --path together (a path re-runs one schedule: replay it without --shard)`);
+  return shard;
+}
+
+/** The file --baseline names, read as JSON; its fields are checked by the comparison. */
+export function readJsonFile(command: string, flag: string, file: string): unknown {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`${command}: --${flag} ${file}: not a readable JSON file (${(error as Error).message.split('\n')[0]})`);
+  }
+}

@@ -1,0 +1,83 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { CertificateError, readCertificate } from '../certify/certificate-file.ts';
+import { mergeCertificates, MergeError, type ShardCertificate } from '../certify/merge.ts';
+import type { Certificate } from '../report/certificate.ts';
+import { junitXml } from '../report/junit.ts';
+import { parse } from './args.ts';
+import { unwritableDirectory } from './chaos-flags.ts';
+import { EXIT, UsageError } from './exit-codes.ts';
+import { processIo, type Io } from './io.ts';
+
+export const summary = "combine the certificates of 'certify --shard k/n' jobs into one verdict";
+
+const HELP = `usage: chaoslua merge CERT... --out FILE [options]
+
+Combine the certificate.json of every shard of one budget (certify --shard k/n, the same --seed,
+pattern and implementation) into the certificate one job of all their runs would have written:
+runs, operations, faults, discarded runs and replication losses summed, invariants failed if any
+shard's failed (counterexamples listed), findings listed by shard, evidence judged over all the
+runs. Certified only if every shard was and the evidence suffices.
+Exit 0 certified, 1 not certified, 2 usage error (a missing, repeated or mismatched shard).
+
+options:
+  --out FILE         where the merged certificate.json goes (required)
+  --junit FILE       also write a JUnit XML of the merged verdict (one case per invariant and finding)
+  --json             print the merged certificate on stdout instead of the summary
+  -h, --help         this text
+`;
+
+export async function run(argv: string[], io: Io = processIo): Promise<number> {
+  const { values, positionals } = parse(
+    'merge',
+    argv,
+    { out: { type: 'string' }, junit: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+    true,
+  );
+  if (values.help) {
+    io.stdout.write(HELP);
+    return EXIT.ok;
+  }
+  if (positionals.length === 0) throw new UsageError('merge: expected the certificate.json of each shard');
+  if (!values.out) throw new UsageError('merge: --out FILE is required');
+  for (const [flag, file] of [['out', values.out], ['junit', values.junit]] as const) {
+    if (file === undefined) continue;
+    const unwritable = unwritableDirectory(path.dirname(path.resolve(file)));
+    if (unwritable) throw new UsageError(`merge: --${flag} ${file}: ${unwritable}`);
+  }
+  let merged: Certificate;
+  try {
+    const inputs: ShardCertificate[] = positionals.map((file) => ({ file, certificate: readCertificate(file) }));
+    merged = mergeCertificates(inputs);
+  } catch (error) {
+    if (error instanceof CertificateError || error instanceof MergeError) throw new UsageError(`merge: ${error.message}`);
+    throw error;
+  }
+  fs.mkdirSync(path.dirname(path.resolve(values.out)), { recursive: true });
+  fs.writeFileSync(values.out, JSON.stringify(merged, null, 2) + '\n');
+  if (values.junit) fs.writeFileSync(values.junit, mergedJunit(merged));
+  io.stdout.write(values.json ? JSON.stringify(merged, null, 2) + '\n' : mergedSummary(merged, values.out));
+  return merged.certified ? EXIT.ok : EXIT.failed;
+}
+
+function mergedJunit(c: Certificate): string {
+  const cases = [
+    ...c.invariants.map((s) => ({ name: s.invariant, passed: s.passed, message: s.violations[0]?.message.split('\n')[0], detail: s.violations.map((v) => `${v.message}\n${v.counterexample ?? ''}`).join('\n') })),
+    ...c.findings.map((f) => ({ name: 'finding', passed: false, message: f })),
+  ];
+  return junitXml(`chaoslua certify ${c.pattern} (${c.merged?.count} shards)`, cases, c.seconds);
+}
+
+function mergedSummary(c: Certificate, out: string): string {
+  const faults = Object.entries(c.faults).map(([k, n]) => `${k} ${n}`).join(', ') || 'none fired';
+  const lines = [
+    `chaoslua merge: ${c.certified ? 'CERTIFIED' : 'NOT CERTIFIED'} — ${c.pattern}, ${c.implementation.spec}, ${c.merged?.count} shards of seed ${c.seed}`,
+    `  runs ${c.runs} · operations ${c.operations} · slowest shard ${c.seconds.toFixed(1)} s · replication losses (not violations) ${c.replicationLosses}`,
+    `  faults: ${faults}`,
+    ...(c.merged?.shards ?? []).map((s) => `  shard ${s.index}: ${s.certified ? 'ok  ' : 'FAIL'} ${s.runs} runs (${s.file})`),
+    ...c.invariants.map((s) => `  ${s.passed ? 'ok  ' : 'FAIL'} ${s.invariant}${s.passed ? '' : `: ${s.violations.length} violation(s); ${s.violations.map((v) => v.counterexample).filter(Boolean).join(', ')}`}`),
+    ...c.findings.map((f) => `  FAIL ${f}`),
+    `  certificate: ${out}`,
+  ];
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,115 @@
+/**
+ * The regression corpus: every counterexample a job finds, kept in a folder and replayed before any
+ * later job of the same pattern explores (as Hypothesis keeps its example database), so a failure
+ * once found is checked first forever, whatever the seed.
+ *
+ * An entry is a counterexample.json (the same file `replay` reads: schedule, seed, path, history,
+ * verdict) with a `corpus` block: the sha256 of the implementation that failed it, when it was saved
+ * and from which run, and what its last replay showed. Named by a hash of its schedule, so the same
+ * failure found twice is kept once.
+ */
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { PatternName } from '../patterns/index.ts';
+import { readCounterexample, type Counterexample } from '../report/counterexample.ts';
+
+export interface CorpusMeta {
+  /** sha256 of the implementation the counterexample was found against (certificate.json's). */
+  readonly sha256: string;
+  readonly savedAt: string;
+  /** The run folder that found it. */
+  readonly from: string;
+  /** What the latest replay showed, and against which implementation. */
+  readonly lastReplay?: { readonly at: string; readonly status: ReplayStatus; readonly sha256: string };
+}
+
+export type ReplayStatus = 'failing' | 'passing' | 'skipped';
+
+export type CorpusEntry = Counterexample & { readonly corpus: CorpusMeta };
+
+export interface StoredEntry {
+  readonly id: string;
+  readonly file: string;
+  readonly entry: CorpusEntry;
+}
+
+/** Bad corpus input (not a folder, an unreadable or foreign entry): the CLI prints it on one line, exit 2. */
+export class CorpusError extends Error {
+  override readonly name = 'CorpusError';
+}
+
+/**
+ * Where a job keeps its corpus when --corpus is not given: `.chaoslua/corpus/<pattern>/` beside the
+ * implementation (next to a lua: folder or a module: file; the working directory for cmd:), so it
+ * travels with the code it guards and can be committed with it.
+ */
+export function defaultCorpusDir(implSpec: string, pattern: PatternName): string {
+  const colon = implSpec.indexOf(':');
+  const kind = implSpec.slice(0, colon);
+  const target = implSpec.slice(colon + 1);
+  const beside = kind === 'lua' || kind === 'module' ? path.dirname(path.resolve(target)) : process.cwd();
+  return path.join(beside, '.chaoslua', 'corpus', pattern);
+}
+
+/** The entry's name: a hash of its schedule, so one failing schedule is one entry. */
+export const entryId = (schedule: Counterexample['schedule']) => createHash('sha256').update(JSON.stringify(schedule)).digest('hex').slice(0, 16);
+
+/**
+ * Every entry of the corpus folder, oldest first; a folder not yet made is an empty corpus. Throws a
+ * CorpusError naming the file for anything else (a file where the folder should be, an entry that is
+ * not a counterexample, one of another pattern), before any cluster starts.
+ */
+export function readCorpus(dir: string, pattern?: PatternName): StoredEntry[] {
+  if (!fs.existsSync(dir)) return [];
+  let names: string[];
+  try {
+    if (!fs.statSync(dir).isDirectory()) throw new CorpusError(`corpus ${dir}: not a directory`);
+    names = fs.readdirSync(dir).filter((n) => n.endsWith('.json'));
+  } catch (error) {
+    if (error instanceof CorpusError) throw error;
+    throw new CorpusError(`corpus ${dir}: cannot be read (${(error as Error).message.split('\n')[0]})`);
+  }
+  const entries = names.map((name) => readEntry(path.join(dir, name)));
+  for (const e of entries) {
+    if (pattern && e.entry.pattern !== pattern) throw new CorpusError(`corpus entry ${e.file}: a ${e.entry.pattern} counterexample in a ${pattern} corpus`);
+  }
+  return entries.sort((a, b) => a.entry.corpus.savedAt.localeCompare(b.entry.corpus.savedAt) || a.id.localeCompare(b.id));
+}
+
+function readEntry(file: string): StoredEntry {
+  let ce: Counterexample;
+  try {
+    ce = readCounterexample(file);
+  } catch (error) {
+    throw new CorpusError(`corpus entry ${(error as Error).message.split('\n')[0]}`);
+  }
+  const meta = (ce as Partial<CorpusEntry>).corpus;
+  if (typeof meta !== 'object' || meta === null || typeof meta.sha256 !== 'string' || typeof meta.savedAt !== 'string') {
+    throw new CorpusError(`corpus entry ${file}: no corpus block (sha256, savedAt): not saved by a chaoslua job`);
+  }
+  return { id: path.basename(file, '.json'), file, entry: ce as CorpusEntry };
+}
+
+/** Saves a counterexample as an entry; an entry with the same schedule is kept as it is. */
+export function saveEntry(dir: string, ce: Counterexample, sha256: string, from: string): { file: string; added: boolean } {
+  const file = path.join(dir, `${entryId(ce.schedule)}.json`);
+  if (fs.existsSync(file)) return { file, added: false };
+  fs.mkdirSync(dir, { recursive: true });
+  const entry: CorpusEntry = { ...ce, corpus: { sha256, savedAt: new Date().toISOString(), from } };
+  writeAtomically(file, entry);
+  return { file, added: true };
+}
+
+/** Records the latest replay's outcome in the entry, for `corpus list` and `corpus prune`. */
+export function recordReplay(stored: StoredEntry, status: ReplayStatus, sha256: string): void {
+  const entry: CorpusEntry = { ...stored.entry, corpus: { ...stored.entry.corpus, lastReplay: { at: new Date().toISOString(), status, sha256 } } };
+  writeAtomically(stored.file, entry);
+}
+
+/** Write then rename: two jobs sharing a corpus never read half an entry. */
+function writeAtomically(file: string, value: unknown): void {
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(value, null, 2) + '\n');
+  fs.renameSync(tmp, file);
+}

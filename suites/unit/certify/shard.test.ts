@@ -1,0 +1,57 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { jobChaosOptions } from '../../../src/certify/chaos-options.ts';
+import { FAULT_NAMES, scheduleArbitrary, type PatternName } from '../../../src/generator/index.ts';
+import { discardAllowance } from '../../../src/certify/chaos.ts';
+import { drawsFor, ownsDraw, parseShard, ShardError, type Shard } from '../../../src/runner/shard.ts';
+
+// The partition behind `certify --shard k/n`: n shards of R runs draw, between them, exactly the
+// schedules one job of n*R runs draws from the same seed. The draw loop here is the chaos loop's
+// (src/certify/chaos.ts): every fresh draw is counted, a shard runs only its own, and fast-check is
+// asked for drawsFor(R + allowance) draws; the schedules are the real generator's.
+
+/** The schedules a job (or a shard of one) would run: its first `runs` owned draws, as the chaos loop takes them. */
+async function drawn(pattern: PatternName, seed: number, runs: number, shard?: Shard): Promise<string[]> {
+  const options = jobChaosOptions({ pattern, runs, seed, faults: FAULT_NAMES, timeLimitMs: 1, shrinkRuns: 0, nodeTimeoutMs: 1_000, shard });
+  const taken: string[] = [];
+  let draws = 0;
+  await fc.check(
+    fc.asyncProperty(scheduleArbitrary(options.schedule), async (schedule) => {
+      if (!ownsDraw(options.shard, draws++)) return true;
+      if (taken.length < runs) taken.push(JSON.stringify(schedule));
+      return true;
+    }),
+    { numRuns: drawsFor(runs + discardAllowance(runs), options.shard), seed },
+  );
+  return taken;
+}
+
+describe('certify --shard k/n', () => {
+  it.each([
+    ['idempotency', 20_261_201, 4, 3],
+    ['lock', 7, 5, 2],
+    ['ratelimit', 99, 3, 4],
+  ] as const)('%s, seed %i, R %i, n %i: n shards of R runs cover exactly the draws of one job of n*R runs', async (pattern, seed, runs, count) => {
+    const whole = await drawn(pattern, seed, runs * count);
+    const shards = await Promise.all(Array.from({ length: count }, (_, index) => drawn(pattern, seed, runs, { index, count })));
+    for (const s of shards) expect(s).toHaveLength(runs);
+    // Same schedules, and shard k holds draws k, k+n, k+2n, ... of the whole.
+    expect(shards.flat().sort()).toEqual([...whole].sort());
+    shards.forEach((s, k) => expect(s).toEqual(whole.filter((_, i) => i % count === k)));
+    // And no two shards ran the same draw.
+    expect(new Set(shards.flat()).size).toBe(whole.length);
+  });
+
+  it('one shard of one is the whole job', async () => {
+    expect(await drawn('lock', 3, 4, { index: 0, count: 1 })).toEqual(await drawn('lock', 3, 4));
+  });
+
+  it('parses k/n and refuses anything else, naming the flag', () => {
+    expect(parseShard('0/1')).toEqual({ index: 0, count: 1 });
+    expect(parseShard('7/8')).toEqual({ index: 7, count: 8 });
+    for (const bad of ['8/8', '1/0', '-1/2', '1', 'a/b', '1/2/3', '', '1/1001']) {
+      expect(() => parseShard(bad), bad).toThrow(ShardError);
+      expect(() => parseShard(bad), bad).toThrow(/--shard/);
+    }
+  });
+});
