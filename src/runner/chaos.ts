@@ -3,7 +3,6 @@ import fc from 'fast-check';
 import { check } from '../checker/index.ts';
 import type { CheckOptions, CheckResult } from '../checker/types.ts';
 import type { Cluster } from '../cluster/types.ts';
-import { EnvironmentError } from '../cluster/errors.ts';
 import { scheduleArbitrary, type ScheduleConstraints } from '../generator/index.ts';
 import { countOps, type Schedule } from '../generator/schedule.ts';
 import type { History } from '../history/types.ts';
@@ -64,6 +63,11 @@ export interface ChaosOutcome {
   readonly interrupted: boolean;
   /** Fresh runs judged fewer than asked because too many were discarded (interrupted is the time limit). */
   readonly shortOfRuns: boolean;
+  /**
+   * Set when the environment failed mid-job (the cluster could not be healed after a run): the job
+   * stopped there, and what it judged before (tally, failure) is kept as evidence, not thrown away.
+   */
+  readonly environmentFailure?: string;
 }
 
 /** Extra schedules drawn to replace discarded runs: as many as asked, at least 5. More discards than
@@ -157,7 +161,6 @@ export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<C
     path: options.path,
     endOnFailure: false,
   });
-  if (environment) throw new EnvironmentError(`the cluster could not be healed between runs: ${environment.message}`);
   return {
     tally,
     failure: failure ?? undecided,
@@ -165,6 +168,9 @@ export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<C
     path: details.counterexamplePath ?? undefined,
     ms: performance.now() - started,
     interrupted,
-    shortOfRuns: !interrupted && !failure && tally.runs < options.runs,
+    shortOfRuns: !environment && !interrupted && !failure && tally.runs < options.runs,
+    environmentFailure: environment ? `the cluster could not be healed between runs: ${firstLine(environment)}` : undefined,
   };
 }
+
+const firstLine = (error: Error) => (error.message ?? String(error)).split('\n')[0];
