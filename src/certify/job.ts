@@ -23,7 +23,7 @@ import { OpenFailure } from './open-failure.ts';
 import { ScriptLoadError } from '../subject/script-errors.ts';
 import { progressReporter } from './progress.ts';
 import { resultJson } from './summary.ts';
-import type { ImplOpener, InvariantStatus, Io, JobOptions, JobResult, OpenedImpl } from './types.ts';
+import { FINISHED_RUNS_FILE, type FinishedRun, type ImplOpener, type InvariantStatus, type Io, type JobOptions, type JobResult, type OpenedImpl } from './types.ts';
 
 /**
  * Run one chaos job. With `cluster` given (tests sharing one), it is used as is and left running;
@@ -64,9 +64,11 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   const coverageTables: CoverageTable[] = [];
   const historyFindings = new Set<string>();
   let operations: OperationTally[] = tallyOperations(options.pattern, []);
+  const finishedRuns: FinishedRun[] = [];
   const onRun: ChaosContext['onRun'] = (t, last) => {
     progress.update(t);
     if (last.shrinking) return;
+    finishedRuns.push({ run: t.runs, verdict: last.verdict, history: last.history });
     coverageTables.push(coverage(last.history, model));
     operations = addTallies(operations, tallyOperations(options.pattern, [last.history]));
     const noscript = noscriptFinding(last.history);
@@ -85,11 +87,16 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   const violations = outcome.failure?.result.violations ?? [];
   const mergedCoverage = mergeCoverage(coverageTables);
   const evidence = judgeEvidence({ pattern: options.pattern, faults, runs: outcome.tally.runs, operations, coverage: mergedCoverage });
-  const findings = [...opened.findings(), ...historyFindings, ...(opened.subjects.length ? budgetFindings(options, outcome) : [])];
+  // The environment ending a job is its first finding; a budget or evidence shortfall then follows
+  // from it and is not the implementation's to answer for.
+  const incomplete = outcome.environmentFailure ? environmentFinding(outcome, options.runs) : undefined;
+  const findings = [...(incomplete ? [incomplete] : []), ...opened.findings(), ...historyFindings, ...(opened.subjects.length && !incomplete ? budgetFindings(options, outcome) : [])];
   // Missing evidence matters only when nothing else failed: a violation or a finding already
   // explains the verdict, and a job cut short by its first failure never had its full budget. It
   // withholds a certificate; `run` (looking for violations in the reference) shows it, no more.
   if (options.command === 'certify' && !outcome.failure && findings.length === 0) findings.push(...evidenceFindings(evidence, options.runs));
+  // The finished runs of a job the environment ended are its evidence: kept with their histories.
+  if (incomplete) writeJson(dir, FINISHED_RUNS_FILE, finishedRuns);
   const invariants: InvariantStatus[] = INVARIANTS[options.pattern].map((invariant) => {
     const mine = violations.filter((v) => v.invariant === invariant).map((v) => ({ message: describeViolation(v), key: v.key }));
     return { invariant, passed: mine.length === 0, violations: mine };
@@ -124,9 +131,10 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   if (unknown) cases.push({ name: 'checker-verdict', passed: false, message: 'the checker could not decide within its budget (unknown)' });
   for (const f of findings) cases.push({ name: findingCaseName(f), passed: false, message: f });
   writeFileSync(path.join(dir, 'junit.xml'), junitXml(`chaoslua ${options.command} ${options.pattern}`, cases, outcome.ms / 1000));
-  const result: JobResult = { passed, dir, outcome, invariants, findings, impl: opened.impl, redisVersion, topology, counterexampleFile, evidence, skippedFaults };
+  const result: JobResult = { passed, dir, outcome, invariants, findings, impl: opened.impl, redisVersion, topology, counterexampleFile, evidence, skippedFaults, incomplete: incomplete !== undefined };
   writeJson(dir, 'result.json', resultJson(options, result));
-  await writeExtras(dir, opened, mergedCoverage, io);
+  // The implementation's metrics are read from Redis: not once the environment has failed.
+  await writeExtras(dir, incomplete ? { ...opened, metricsTexts: undefined } : opened, mergedCoverage, io);
   return result;
 }
 
@@ -147,8 +155,15 @@ function noRuns(seed: number): ChaosOutcome {
   return { tally, seed, ms: 0, interrupted: false, shortOfRuns: false };
 }
 
+/** The finding of a job the environment ended: what failed, and how many runs had finished. */
+function environmentFinding(outcome: ChaosOutcome, runsAsked: number): string {
+  const t = outcome.tally;
+  return `environment: ${outcome.environmentFailure}; the job stopped after ${t.runs} of ${runsAsked} runs finished (kept in ${FINISHED_RUNS_FILE})`;
+}
+
 /** JUnit test case of a finding: its kind, from the finding's own prefix. */
 function findingCaseName(finding: string): string {
+  if (finding.startsWith('environment:')) return 'environment';
   if (finding.startsWith('evidence:')) return 'evidence';
   if (finding.startsWith('budget:')) return 'judged-runs';
   return 'implementation-behaviour';

@@ -19,6 +19,7 @@ export function resultJson(options: JobOptions, r: JobResult) {
     replicationLosses: r.outcome.tally.replicationLosses,
     seconds: Math.round(r.outcome.ms) / 1000,
     interrupted: r.outcome.interrupted,
+    incomplete: r.incomplete,
     invariants: r.invariants,
     findings: r.findings,
     evidence: evidenceJson(r),
@@ -46,13 +47,14 @@ export function summaryText(options: JobOptions, r: JobResult): string {
   const t = r.outcome.tally;
   const faults = Object.entries(t.faultCounts).map(([k, n]) => `${k} ${n}`).join(', ') || 'none fired';
   const lines = [
-    `chaoslua ${options.command}: ${r.passed ? 'PASSED' : 'FAILED'} — ${options.pattern}, ${r.impl}`,
+    `chaoslua ${options.command}: ${r.passed ? 'PASSED' : r.incomplete ? 'INCOMPLETE' : 'FAILED'} — ${options.pattern}, ${r.impl}`,
+    ...(r.incomplete ? [`  the environment ended the job: ${t.runs} of ${options.runs} runs finished, kept as evidence in the report folder`] : []),
     `  runs ${t.runs}${r.outcome.interrupted ? ` (time limit reached before ${options.runs})` : ''}${t.shrinks ? ` + ${t.shrinks} shrinking` : ''}${t.discarded ? ` judged (${t.discarded} more discarded and replaced: ${t.discardCauses[0]})` : ''} · operations ${t.ops} · ${(r.outcome.ms / 1000).toFixed(1)} s · seed ${r.outcome.seed} · Redis ${r.redisVersion}`,
     `  faults: ${faults}${r.skippedFaults.length ? ` · not run on this cluster: ${r.skippedFaults.join(', ')}` : ''}`,
     `  evidence: ${r.evidence.operations.map((o) => `${o.op} ${o.ok}/${o.issued} ok`).join(', ')}; transitions ${Object.values(r.evidence.transitions).filter((n) => n > 0).length}/${Object.keys(r.evidence.transitions).length} witnessed`,
     `  replication losses (not violations): ${t.replicationLosses}`,
     ...r.invariants.map((s) => `  ${s.passed ? 'ok  ' : 'FAIL'} ${s.invariant}${s.passed ? '' : `: ${s.violations[0].message}`}`),
-    ...r.findings.map((f) => `  FAIL implementation: ${f}`),
+    ...r.findings.map((f) => (f.startsWith('environment:') ? `  FAIL ${f}` : `  FAIL implementation: ${f}`)),
   ];
   if (r.outcome.failure) {
     const f = r.outcome.failure;

@@ -7,7 +7,7 @@ import { junitXml } from '../report/junit.ts';
 import { describeImpl, ImplSpecError, implDigest, parseImplSpec, type ImplSpec } from '../subject/impl-spec.ts';
 import { parse } from './args.ts';
 import { CHAOS_FLAGS, CHAOS_FLAGS_HELP, jobOptions } from './chaos-flags.ts';
-import { EXIT, UsageError } from './exit-codes.ts';
+import { EXIT, jobExitCode, UsageError } from './exit-codes.ts';
 import { processIo, type Io } from './io.ts';
 import { runJob } from '../certify/job.ts';
 import { discardedJson, evidenceJson, summaryText } from '../certify/summary.ts';
@@ -72,7 +72,7 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   }
   writeCertificate(options, spec, result);
   io.stdout.write(options.json ? JSON.stringify(certificate(options, spec, result), null, 2) + '\n' : summaryText(options, result));
-  return result.passed ? EXIT.ok : EXIT.failed;
+  return jobExitCode(result);
 }
 
 function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): Certificate {
@@ -95,6 +95,7 @@ function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): Certifi
       violations: s.violations.map((v) => ({ invariant: s.invariant, message: v.message, counterexample: r.counterexampleFile })),
     })),
     findings: r.findings,
+    ...(r.incomplete ? { incomplete: true } : {}),
     replicationLosses: r.outcome.tally.replicationLosses,
     issuedAt: new Date().toISOString(),
     seconds: Math.round(r.outcome.ms) / 1000,

@@ -33,6 +33,9 @@ export interface Certificate {
   }[];
   /** Findings that are not invariant violations: lint errors, crashes, hangs, answers outside the contract. */
   readonly findings: readonly string[];
+  /** Present (true) when the environment ended the job before its runs were done: never certified;
+   *  the first finding (`environment: ...`) says what failed and how many runs finished. */
+  readonly incomplete?: true;
   /** Runs whose history was explained only by a lossy failover dropping acknowledged writes. */
   readonly replicationLosses: number;
   readonly issuedAt: string;

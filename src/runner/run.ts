@@ -1,3 +1,4 @@
+import { quiet } from '../cluster/quiet.ts';
 import type { Cluster } from '../cluster/types.ts';
 import type { Schedule } from '../generator/schedule.ts';
 import type { History } from '../history/types.ts';
@@ -80,7 +81,7 @@ async function probeTtls(ctx: RunContext, keys: readonly string[], recorder: Rec
   const subject = ctx.subjects[0];
   if (!subject.redisKey) return [];
   const unread: string[] = [];
-  const redis = ctx.cluster.connect({ redisOptions: { commandTimeout: 2_000 } });
+  const redis = quiet(ctx.cluster.connect({ redisOptions: { commandTimeout: 2_000 } }));
   try {
     for (const key of keys) {
       let lastError = '';

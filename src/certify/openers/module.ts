@@ -1,3 +1,4 @@
+import { quiet } from '../../cluster/quiet.ts';
 import type { Cluster as IORedisCluster } from 'ioredis';
 import type { PatternName } from '../../generator/schedule.ts';
 import { ImplSpecError } from '../../subject/impl-spec.ts';
@@ -67,7 +68,7 @@ export function moduleOpener(pattern: PatternName, file: string, constraints: Mo
     };
     try {
       for (let c = 0; c < clients; c++) {
-        const redis = cluster.connect(HARNESS_REDIS_OPTIONS);
+        const redis = quiet(cluster.connect(HARNESS_REDIS_OPTIONS));
         connections.push(redis);
         const subject = await within(
           moduleSubject(factory, file, pattern, redis, 'chaoslua'),

@@ -34,6 +34,8 @@ export interface RunSummary {
   readonly replicationLosses?: number;
   readonly seconds?: number;
   readonly interrupted?: boolean;
+  /** The environment ended the job: `runs` finished before it did (certify/run jobs). */
+  readonly incomplete?: boolean;
   readonly invariants?: readonly InvariantSummary[];
   readonly findings?: readonly string[];
   readonly redisVersion?: string;

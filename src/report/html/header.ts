@@ -40,7 +40,9 @@ export function renderHeader(data: ReportData): string {
     ['redis', r.redisVersion],
   ];
   const cmd = replayCommand(data);
-  const sub = unknown
+  const sub = r.incomplete
+    ? `incomplete: the environment ended the job after ${r.runs ?? 0} finished run(s), kept as evidence`
+    : unknown
     ? 'the checker ran out of search budget: verdict unknown, which is never a pass'
     : verdict === 'PASSED'
       ? 'every history was linearizable and every invariant held'
