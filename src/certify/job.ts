@@ -18,6 +18,7 @@ import { chaos, type ChaosContext, type ChaosOutcome } from '../runner/chaos.ts'
 import { writeFileSync } from 'node:fs';
 import { jobChaosOptions, MAX_CLIENTS } from './chaos-options.ts';
 import { evidenceFindings, judgeEvidence, tallyOperations, type OperationTally } from './evidence.ts';
+import { answersText, barelyWitnessed } from './answers.ts';
 import { externalFaultsFor } from './external-faults.ts';
 import { OpenFailure } from './open-failure.ts';
 import { ScriptLoadError } from '../subject/script-errors.ts';
@@ -99,7 +100,8 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   if (incomplete) writeJson(dir, FINISHED_RUNS_FILE, finishedRuns);
   const invariants: InvariantStatus[] = INVARIANTS[options.pattern].map((invariant) => {
     const mine = violations.filter((v) => v.invariant === invariant).map((v) => ({ message: describeViolation(v), key: v.key }));
-    return { invariant, passed: mine.length === 0, violations: mine };
+    const barely = barelyWitnessed(options.pattern, invariant, operations);
+    return { invariant, passed: mine.length === 0, violations: mine, ...(barely ? { barelyWitnessed: barely } : {}) };
   });
   // A verdict the checker could not reach is never a pass.
   const unknown = outcome.failure?.result.verdict === 'unknown';
@@ -130,7 +132,12 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   }));
   if (unknown) cases.push({ name: 'checker-verdict', passed: false, message: 'the checker could not decide within its budget (unknown)' });
   for (const f of findings) cases.push({ name: findingCaseName(f), passed: false, message: f });
-  writeFileSync(path.join(dir, 'junit.xml'), junitXml(`chaoslua ${options.command} ${options.pattern}`, cases, outcome.ms / 1000));
+  // Answer counts as suite properties: a dashboard shows how much of the verdict rests on acknowledged answers.
+  const properties = Object.fromEntries([
+    ...evidence.operations.map((o) => [`answers.${o.op}`, answersText(o)]),
+    ...invariants.filter((s) => s.barelyWitnessed).map((s) => [`barely-witnessed.${s.invariant}`, s.barelyWitnessed!]),
+  ]);
+  writeFileSync(path.join(dir, 'junit.xml'), junitXml(`chaoslua ${options.command} ${options.pattern}`, cases, outcome.ms / 1000, properties));
   const result: JobResult = { passed, dir, outcome, invariants, findings, impl: opened.impl, redisVersion, topology, counterexampleFile, evidence, skippedFaults, incomplete: incomplete !== undefined };
   writeJson(dir, 'result.json', resultJson(options, result));
   // The implementation's metrics are read from Redis: not once the environment has failed.

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { describeSchedule } from '../generator/index.ts';
 import { models } from '../model/index.ts';
+import { answerShares, answersText } from './answers.ts';
+import type { OperationTally } from './evidence.ts';
 import type { JobOptions, JobResult } from './types.ts';
 
 /** result.json: the job's outcome, machine-readable. */
@@ -37,10 +39,13 @@ export const discardedJson = (r: JobResult) => ({ runs: r.outcome.tally.discarde
 /** What the judged runs exercised: acknowledged outcomes per operation, witnessed transitions. */
 export const evidenceJson = (r: JobResult) => ({
   minOkPerOperation: r.evidence.minOkPerOperation,
-  operations: Object.fromEntries(r.evidence.operations.map((o) => [o.op, { issued: o.issued, ok: o.ok, fail: o.fail, info: o.info }])),
+  operations: Object.fromEntries(r.evidence.operations.map((o) => [o.op, operationJson(o)])),
   transitions: r.evidence.transitions,
   missing: r.evidence.missing,
 });
+
+/** One operation's answers: counts (`info` = indeterminate) and each one's share of `issued`. */
+export const operationJson = (o: OperationTally) => ({ issued: o.issued, ok: o.ok, fail: o.fail, info: o.info, shares: answerShares(o) });
 
 /** The one-screen human summary. */
 export function summaryText(options: JobOptions, r: JobResult): string {
@@ -51,9 +56,10 @@ export function summaryText(options: JobOptions, r: JobResult): string {
     ...(r.incomplete ? [`  the environment ended the job: ${t.runs} of ${options.runs} runs finished, kept as evidence in the report folder`] : []),
     `  runs ${t.runs}${r.outcome.interrupted ? ` (time limit reached before ${options.runs})` : ''}${t.shrinks ? ` + ${t.shrinks} shrinking` : ''}${t.discarded ? ` judged (${t.discarded} more discarded and replaced: ${t.discardCauses[0]})` : ''} · operations ${t.ops} · ${(r.outcome.ms / 1000).toFixed(1)} s · seed ${r.outcome.seed} · Redis ${r.redisVersion}`,
     `  faults: ${faults}${r.skippedFaults.length ? ` · not run on this cluster: ${r.skippedFaults.join(', ')}` : ''}`,
-    `  evidence: ${r.evidence.operations.map((o) => `${o.op} ${o.ok}/${o.issued} ok`).join(', ')}; transitions ${Object.values(r.evidence.transitions).filter((n) => n > 0).length}/${Object.keys(r.evidence.transitions).length} witnessed`,
+    `  evidence: transitions ${Object.values(r.evidence.transitions).filter((n) => n > 0).length}/${Object.keys(r.evidence.transitions).length} witnessed; answers per operation (${r.evidence.minOkPerOperation} ok needed each):`,
+    ...r.evidence.operations.map((o) => `    ${answersText(o)}`),
     `  replication losses (not violations): ${t.replicationLosses}`,
-    ...r.invariants.map((s) => `  ${s.passed ? 'ok  ' : 'FAIL'} ${s.invariant}${s.passed ? '' : `: ${s.violations[0].message}`}`),
+    ...r.invariants.map((s) => `  ${s.passed ? 'ok  ' : 'FAIL'} ${s.invariant}${s.passed ? '' : `: ${s.violations[0].message}`}${s.barelyWitnessed ? ` (${s.barelyWitnessed})` : ''}`),
     ...r.findings.map((f) => (f.startsWith('environment:') ? `  FAIL ${f}` : `  FAIL implementation: ${f}`)),
   ];
   if (r.outcome.failure) {

@@ -52,6 +52,8 @@ export interface InvariantStatus {
   readonly invariant: string;
   readonly passed: boolean;
   readonly violations: { readonly message: string; readonly key: string }[];
+  /** Why the invariant was barely witnessed (its operations' answers were mostly indeterminate). */
+  readonly barelyWitnessed?: string;
 }
 
 export interface JobResult {

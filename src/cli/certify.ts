@@ -10,7 +10,7 @@ import { CHAOS_FLAGS, CHAOS_FLAGS_HELP, jobOptions } from './chaos-flags.ts';
 import { EXIT, jobExitCode, UsageError } from './exit-codes.ts';
 import { processIo, type Io } from './io.ts';
 import { runJob } from '../certify/job.ts';
-import { discardedJson, evidenceJson, summaryText } from '../certify/summary.ts';
+import { discardedJson, evidenceJson, operationJson, summaryText } from '../certify/summary.ts';
 import type { JobOptions, JobResult } from '../certify/types.ts';
 import { openerFor } from '../certify/openers/index.ts';
 import { minOkPerOperation, OPERATIONS } from '../certify/evidence.ts';
@@ -92,6 +92,7 @@ function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): Certifi
     invariants: r.invariants.map((s) => ({
       invariant: s.invariant,
       passed: s.passed,
+      ...(s.barelyWitnessed ? { barelyWitnessed: s.barelyWitnessed } : {}),
       violations: s.violations.map((v) => ({ invariant: s.invariant, message: v.message, counterexample: r.counterexampleFile })),
     })),
     findings: r.findings,
@@ -124,7 +125,7 @@ function lintRejection(options: JobOptions, spec: ImplSpec, findings: string[], 
     // Nothing ran, so nothing was observed; the lint findings are the reason, not missing evidence.
     evidence: {
       minOkPerOperation: minOkPerOperation(options.runs),
-      operations: Object.fromEntries(OPERATIONS[options.pattern].map((op) => [op, { issued: 0, ok: 0, fail: 0, info: 0 }])),
+      operations: Object.fromEntries(OPERATIONS[options.pattern].map((op) => [op, operationJson({ op, issued: 0, ok: 0, fail: 0, info: 0 })])),
       transitions: {},
       missing: [],
     },
