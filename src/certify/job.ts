@@ -24,7 +24,8 @@ import { OpenFailure } from './open-failure.ts';
 import { ScriptLoadError } from '../subject/script-errors.ts';
 import { progressReporter } from './progress.ts';
 import { resultJson } from './summary.ts';
-import { FINISHED_RUNS_FILE, type FinishedRun, type ImplOpener, type InvariantStatus, type Io, type JobOptions, type JobResult, type OpenedImpl } from './types.ts';
+import { FINISHED_RUNS_FILE, FinishedRunsLog } from './finished-runs.ts';
+import type { ImplOpener, InvariantStatus, Io, JobOptions, JobResult, OpenedImpl } from './types.ts';
 
 /**
  * Run one chaos job. With `cluster` given (tests sharing one), it is used as is and left running;
@@ -64,23 +65,31 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   if (cluster instanceof ExternalCluster) cluster.claimKeys(`*${runId}-*`);
   const coverageTables: CoverageTable[] = [];
   const historyFindings = new Set<string>();
+  const probeNotes: string[] = [];
   let operations: OperationTally[] = tallyOperations(options.pattern, []);
-  const finishedRuns: FinishedRun[] = [];
+  const finishedRuns = new FinishedRunsLog();
   const onRun: ChaosContext['onRun'] = (t, last) => {
     progress.update(t);
     if (last.shrinking) return;
-    finishedRuns.push({ run: t.runs, verdict: last.verdict, history: last.history });
+    finishedRuns.add({ run: t.runs, verdict: last.verdict, history: last.history });
     coverageTables.push(coverage(last.history, model));
     operations = addTallies(operations, tallyOperations(options.pattern, [last.history]));
     const noscript = noscriptFinding(last.history);
     if (noscript && historyFindings.size === 0) historyFindings.add(noscript);
+    for (const note of last.probeNotes) probeNotes.push(`run ${t.runs}: ${note}`);
     if (last.unreadProbes.length) historyFindings.add(`probe: the TTL of ${last.unreadProbes.length} key(s) could not be read after run ${t.runs} (${last.unreadProbes[0]}); counter-has-ttl could not judge them`);
   };
   // An implementation that could not be opened runs nothing: its finding is the verdict.
-  const outcome =
-    opened.subjects.length === 0
-      ? noRuns(options.seed)
-      : await chaos({ cluster, subjects: opened.subjects, model, onRun }, jobChaosOptions({ ...options, faults, runId }));
+  let outcome: ChaosOutcome;
+  try {
+    outcome =
+      opened.subjects.length === 0
+        ? noRuns(options.seed)
+        : await chaos({ cluster, subjects: opened.subjects, model, onRun }, jobChaosOptions({ ...options, faults, runId }));
+  } catch (error) {
+    finishedRuns.discard();
+    throw error;
+  }
   progress.done(outcome.tally);
 
   const dir = createRunFolder(options.reportRoot, options.command, outcome.seed);
@@ -97,7 +106,8 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   // withholds a certificate; `run` (looking for violations in the reference) shows it, no more.
   if (options.command === 'certify' && !outcome.failure && findings.length === 0) findings.push(...evidenceFindings(evidence, options.runs));
   // The finished runs of a job the environment ended are its evidence: kept with their histories.
-  if (incomplete) writeJson(dir, FINISHED_RUNS_FILE, finishedRuns);
+  if (incomplete) finishedRuns.saveTo(dir);
+  finishedRuns.discard();
   const invariants: InvariantStatus[] = INVARIANTS[options.pattern].map((invariant) => {
     const mine = violations.filter((v) => v.invariant === invariant).map((v) => ({ message: describeViolation(v), key: v.key }));
     const barely = barelyWitnessed(options.pattern, invariant, operations);
@@ -138,7 +148,7 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
     ...invariants.filter((s) => s.barelyWitnessed).map((s) => [`barely-witnessed.${s.invariant}`, s.barelyWitnessed!]),
   ]);
   writeFileSync(path.join(dir, 'junit.xml'), junitXml(`chaoslua ${options.command} ${options.pattern}`, cases, outcome.ms / 1000, properties));
-  const result: JobResult = { passed, dir, outcome, invariants, findings, impl: opened.impl, redisVersion, topology, counterexampleFile, evidence, skippedFaults, incomplete: incomplete !== undefined };
+  const result: JobResult = { passed, dir, outcome, invariants, findings, impl: opened.impl, redisVersion, topology, counterexampleFile, evidence, skippedFaults, incomplete: incomplete !== undefined, probeNotes };
   writeJson(dir, 'result.json', resultJson(options, result));
   // The implementation's metrics are read from Redis: not once the environment has failed.
   await writeExtras(dir, incomplete ? { ...opened, metricsTexts: undefined } : opened, mergedCoverage, io);

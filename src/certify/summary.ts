@@ -22,6 +22,7 @@ export function resultJson(options: JobOptions, r: JobResult) {
     seconds: Math.round(r.outcome.ms) / 1000,
     interrupted: r.outcome.interrupted,
     incomplete: r.incomplete,
+    probeNotes: r.probeNotes,
     invariants: r.invariants,
     findings: r.findings,
     evidence: evidenceJson(r),
@@ -60,6 +61,7 @@ export function summaryText(options: JobOptions, r: JobResult): string {
     ...r.evidence.operations.map((o) => `    ${answersText(o)}`),
     `  replication losses (not violations): ${t.replicationLosses}`,
     ...r.invariants.map((s) => `  ${s.passed ? 'ok  ' : 'FAIL'} ${s.invariant}${s.passed ? '' : `: ${s.violations[0].message}`}${s.barelyWitnessed ? ` (${s.barelyWitnessed})` : ''}`),
+    ...(r.probeNotes.length ? [`  probes: ${r.probeNotes.length} read under another name or skipped, e.g. ${r.probeNotes[0]}`] : []),
     ...r.findings.map((f) => (f.startsWith('environment:') ? `  FAIL ${f}` : `  FAIL implementation: ${f}`)),
   ];
   if (r.outcome.failure) {

@@ -3,7 +3,6 @@ import type { ChaosOutcome } from '../runner/chaos.ts';
 import type { Cluster } from '../cluster/types.ts';
 import type { Subject } from '../subject/types.ts';
 import type { Evidence } from './evidence.ts';
-import type { History } from '../history/types.ts';
 
 /** Where a job (and every CLI command) writes; tests pass their own. */
 export interface Io {
@@ -71,16 +70,9 @@ export interface JobResult {
   /** Faults asked (the default `all`) that an external cluster does not run. */
   readonly skippedFaults: readonly FaultName[];
   /** The environment ended the job before its runs were done (the first finding says what failed):
-   *  the finished runs are kept in FINISHED_RUNS_FILE, and the job is never certified. */
+   *  the finished runs are kept in finished-runs.jsonl, and the job is never certified. */
   readonly incomplete: boolean;
+  /** Post-run probes read under another name than the key handed over, or skipped, with why. */
+  readonly probeNotes: readonly string[];
 }
 
-/** A judged run of a job the environment ended, as kept in its folder. */
-export interface FinishedRun {
-  readonly run: number;
-  readonly verdict: string;
-  readonly history: History;
-}
-
-/** Where a job the environment ended keeps its finished runs. */
-export const FINISHED_RUNS_FILE = 'finished-runs.json';

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
-import { FINISHED_RUNS_FILE } from '../../src/certify/types.ts';
+import { FINISHED_RUNS_FILE } from '../../src/certify/finished-runs.ts';
 import { reportRoot, removeReportRoots } from './fixtures/process/job.ts';
 
 // Finished runs are evidence (issue 18): the Toxiproxy server is killed in the middle of a certify
@@ -66,7 +66,8 @@ describe('the environment failing mid-job', () => {
     expect(finished).toBeLessThan(6);
     expect(result.findings[0]).toMatch(new RegExp(`^environment: the cluster could not be healed between runs: .*toxiproxy.*; the job stopped after ${finished} of 6 runs finished`));
     // Every finished run, with its history.
-    const runs = JSON.parse(fs.readFileSync(path.join(dir, FINISHED_RUNS_FILE), 'utf8')) as { run: number; verdict: string; history: { ops: unknown[] } }[];
+    const lines = fs.readFileSync(path.join(dir, FINISHED_RUNS_FILE), 'utf8').trimEnd().split('\n');
+    const runs = lines.map((l) => JSON.parse(l) as { run: number; verdict: string; history: { ops: unknown[] } });
     expect(runs.map((r) => r.run)).toEqual(Array.from({ length: finished }, (_, i) => i + 1));
     expect(runs.every((r) => r.verdict === 'ok' && r.history.ops.length > 0)).toBe(true);
     const certificate = JSON.parse(fs.readFileSync(path.join(dir, 'certificate.json'), 'utf8'));
