@@ -18,8 +18,10 @@ export interface ProbeOutcome {
  * The TTL each key was left with, read straight after the clients finished (before the final heal,
  * while leases are still running), under the Redis key the subject says it used. A library that
  * prefixes its keys (`mutex:<key>`) leaves that key absent: then the key is looked for under any name
- * containing it (the run's namespace makes such names unique to the run) and read there when there is
- * exactly one; more than one, and the probe is skipped with the names, never silently.
+ * ending with it (the run's namespace makes such names unique to the run; a suffix, not any substring,
+ * so that a key of its own such as `<key>:fence` is never taken for it) and read there when there is
+ * exactly one; more than one, and the probe is skipped with the names, never silently. The look-up
+ * touches every master: when it fails, the absent key is recorded as before, with a note.
  */
 export async function probeTtls(cluster: Cluster, subject: Subject, keys: readonly string[], recorder: Recorder): Promise<ProbeOutcome> {
   const outcome: ProbeOutcome = { unread: [], notes: [] };
@@ -33,9 +35,14 @@ export async function probeTtls(cluster: Cluster, subject: Subject, keys: readon
         try {
           let pttlMs = Number(await redis.pttl(handed));
           if (pttlMs === -2) {
-            const others = (await namesContaining(redis, handed)).filter((name) => name !== handed);
+            let others: string[] = [];
+            try {
+              others = (await namesEndingWith(redis, handed)).filter((name) => name !== handed);
+            } catch (error) {
+              outcome.notes.push(`${key}: the key handed over (${handed}) is absent, and other names could not be searched (${(error as Error).message.split('\n')[0]})`);
+            }
             if (others.length > 1) {
-              outcome.notes.push(`${key}: probe skipped: the key handed over (${handed}) is absent and ${others.length} keys contain it (${others.slice(0, 3).join(', ')}): which one holds the state is unknown`);
+              outcome.notes.push(`${key}: probe skipped: the key handed over (${handed}) is absent and ${others.length} keys end with it (${others.slice(0, 3).join(', ')}): which one holds the state is unknown`);
               lastError = '';
               break;
             }
@@ -59,9 +66,9 @@ export async function probeTtls(cluster: Cluster, subject: Subject, keys: readon
   return outcome;
 }
 
-/** Every key on any master whose name contains `text` (SCAN with a glob, special characters escaped). */
-async function namesContaining(redis: IORedisCluster, text: string): Promise<string[]> {
-  const pattern = `*${text.replace(/[*?[\]\\]/g, '\\$&')}*`;
+/** Every key on any master whose name ends with `text` (SCAN with a glob, special characters escaped). */
+async function namesEndingWith(redis: IORedisCluster, text: string): Promise<string[]> {
+  const pattern = `*${text.replace(/[*?[\]\\]/g, '\\$&')}`;
   const masters = typeof redis.nodes === 'function' ? redis.nodes('master') : [];
   const found = new Set<string>();
   for (const master of masters) {
