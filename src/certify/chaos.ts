@@ -3,7 +3,6 @@ import fc from 'fast-check';
 import { check } from '../checker/index.ts';
 import type { CheckOptions, CheckResult } from '../checker/types.ts';
 import type { Cluster } from '../cluster/types.ts';
-import { EnvironmentError } from '../cluster/errors.ts';
 import { scheduleArbitrary, type ScheduleConstraints } from '../generator/index.ts';
 import { countOps, type Schedule } from '../plan/schedule.ts';
 import type { History } from '../history/types.ts';
@@ -67,6 +66,11 @@ export interface ChaosOutcome {
   readonly interrupted: boolean;
   /** Fresh runs judged fewer than asked because too many were discarded (interrupted is the time limit). */
   readonly shortOfRuns: boolean;
+  /**
+   * Set when the environment failed mid-job (the cluster could not be healed after a run): the job
+   * stopped there, and what it judged before (tally, failure) is kept as evidence, not thrown away.
+   */
+  readonly environmentFailure?: string;
 }
 
 /** Extra schedules drawn to replace discarded runs: as many as asked, at least 5. More discards than
@@ -77,7 +81,7 @@ export interface ChaosContext {
   readonly cluster: Cluster;
   readonly subjects: readonly Subject[];
   readonly model: Model<unknown, unknown, unknown>;
-  readonly onRun?: (tally: RunTally, last: { verdict: string; ms: number; history: History; shrinking: boolean; unreadProbes: readonly string[] }) => void;
+  readonly onRun?: (tally: RunTally, last: { verdict: string; ms: number; history: History; shrinking: boolean; unreadProbes: readonly string[]; probeNotes: readonly string[] }) => void;
 }
 
 /** A run passes when every key is linearizable, or explained only by replication loss. */
@@ -143,7 +147,7 @@ export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<C
     if (result.verdict === 'replication-loss') tally.replicationLosses++;
     const ok = passes(result);
     if (!ok) tally.failures++;
-    ctx.onRun?.(tally, { verdict: result.verdict, ms: run.ms, history: run.history, shrinking, unreadProbes: run.unreadProbes });
+    ctx.onRun?.(tally, { verdict: result.verdict, ms: run.ms, history: run.history, shrinking, unreadProbes: run.unreadProbes, probeNotes: run.probeNotes });
     const now = () => ({ run: tally.runs, seconds: (performance.now() - started) / 1000 });
     // A run the checker could not decide never certifies, but it names nothing: keep looking for a
     // run that does (and never shrink towards one), falling back to the undecided run at the end.
@@ -164,7 +168,6 @@ export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<C
     path: options.path,
     endOnFailure: false,
   });
-  if (environment) throw new EnvironmentError(`the cluster could not be healed between runs: ${environment.message}`);
   return {
     tally,
     failure: failure ?? undecided,
@@ -172,6 +175,9 @@ export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<C
     path: details.counterexamplePath ?? undefined,
     ms: performance.now() - started,
     interrupted,
-    shortOfRuns: !interrupted && !failure && tally.runs < options.runs,
+    shortOfRuns: !environment && !interrupted && !failure && tally.runs < options.runs,
+    environmentFailure: environment ? `the cluster could not be healed between runs: ${firstLine(environment)}` : undefined,
   };
 }
+
+const firstLine = (error: Error) => (error.message ?? String(error)).split('\n')[0];

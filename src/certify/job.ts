@@ -18,11 +18,13 @@ import { corpusCases, exploreAfterCorpus, saveFailure } from '../corpus/job.ts';
 import { writeFileSync } from 'node:fs';
 import { jobChaosOptions, MAX_CLIENTS } from './chaos-options.ts';
 import { evidenceFindings, judgeEvidence, tallyOperations, type OperationTally } from './evidence.ts';
+import { answersText, barelyWitnessed } from './answers.ts';
 import { externalFaultsFor } from './external-faults.ts';
 import { OpenFailure } from './open-failure.ts';
 import { ScriptLoadError } from '../scripts/errors.ts';
 import { progressReporter } from './progress.ts';
 import { resultJson } from './summary.ts';
+import { FINISHED_RUNS_FILE, FinishedRunsLog } from './finished-runs.ts';
 import type { ImplOpener, InvariantStatus, Io, JobOptions, JobResult, OpenedImpl } from './types.ts';
 
 /**
@@ -63,24 +65,34 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   if (cluster instanceof ExternalCluster) cluster.claimKeys(`*${runId}-*`);
   const coverageTables: CoverageTable[] = [];
   const historyFindings = new Set<string>();
+  const probeNotes: string[] = [];
   let operations: OperationTally[] = tallyOperations(options.pattern, []);
+  const finishedRuns = new FinishedRunsLog();
   const onRun: ChaosContext['onRun'] = (t, last) => {
     progress.update(t);
     if (last.shrinking) return;
+    finishedRuns.add({ run: t.runs, verdict: last.verdict, history: last.history });
     coverageTables.push(coverage(last.history, model));
     operations = addTallies(operations, tallyOperations(options.pattern, [last.history]));
     const noscript = noscriptFinding(last.history);
     if (noscript && historyFindings.size === 0) historyFindings.add(noscript);
+    for (const note of last.probeNotes) probeNotes.push(`run ${t.runs}: ${note}`);
     if (last.unreadProbes.length) historyFindings.add(`probe: the TTL of ${last.unreadProbes.length} key(s) could not be read after run ${t.runs} (${last.unreadProbes[0]}); counter-has-ttl could not judge them`);
   };
   // An implementation that could not be opened runs nothing: its finding is the verdict. Otherwise
   // the regression corpus (if any) is replayed first, then the job explores.
   const chaosOptions = jobChaosOptions({ ...options, faults, runId });
   const corpusCtx = { cluster, subjects: opened.subjects, model, check: chaosOptions.check, nodeTimeoutMs: options.nodeTimeoutMs, opTimeoutMs: chaosOptions.opTimeoutMs, pattern: options.pattern, seed: options.seed };
-  const explored =
-    opened.subjects.length === 0
-      ? { outcome: noRuns(options.seed), corpus: undefined }
-      : await exploreAfterCorpus(options.corpus, corpusCtx, () => chaos({ cluster, subjects: opened.subjects, model, onRun }, chaosOptions));
+  let explored: Awaited<ReturnType<typeof exploreAfterCorpus>>;
+  try {
+    explored =
+      opened.subjects.length === 0
+        ? { outcome: noRuns(options.seed), corpus: undefined }
+        : await exploreAfterCorpus(options.corpus, corpusCtx, () => chaos({ cluster, subjects: opened.subjects, model, onRun }, chaosOptions));
+  } catch (error) {
+    finishedRuns.discard();
+    throw error;
+  }
   const outcome = explored.outcome;
   progress.done(outcome.tally);
 
@@ -89,15 +101,22 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   const violations = outcome.failure?.result.violations ?? [];
   const mergedCoverage = mergeCoverage(coverageTables);
   const evidence = judgeEvidence({ pattern: options.pattern, faults, runs: outcome.tally.runs, operations, coverage: mergedCoverage });
-  const findings = [...opened.findings(), ...historyFindings, ...(opened.subjects.length ? budgetFindings(options, outcome) : [])];
+  // The environment ending a job is its first finding; a budget or evidence shortfall then follows
+  // from it and is not the implementation's to answer for.
+  const incomplete = outcome.environmentFailure ? environmentFinding(outcome, options.runs) : undefined;
+  const findings = [...(incomplete ? [incomplete] : []), ...opened.findings(), ...historyFindings, ...(opened.subjects.length && !incomplete ? budgetFindings(options, outcome) : [])];
   // Missing evidence matters only when nothing else failed: a violation or a finding already
   // explains the verdict, and a job cut short by its first failure never had its full budget. It
   // withholds a certificate; `run` (looking for violations in the reference) shows it, no more.
   // A shard judges a part of the budget: `merge` judges the evidence of all the shards together.
   if (options.command === 'certify' && !options.shard && !outcome.failure && findings.length === 0) findings.push(...evidenceFindings(evidence, options.runs));
+  // The finished runs of a job the environment ended are its evidence: kept with their histories.
+  if (incomplete) finishedRuns.saveTo(dir);
+  finishedRuns.discard();
   const invariants: InvariantStatus[] = PATTERNS[options.pattern].invariants.map((invariant) => {
     const mine = violations.filter((v) => v.invariant === invariant).map((v) => ({ message: describeViolation(v), key: v.key }));
-    return { invariant, passed: mine.length === 0, violations: mine };
+    const barely = barelyWitnessed(options.pattern, invariant, operations);
+    return { invariant, passed: mine.length === 0, violations: mine, ...(barely ? { barelyWitnessed: barely } : {}) };
   });
   // A verdict the checker could not reach is never a pass.
   const unknown = outcome.failure?.result.verdict === 'unknown';
@@ -132,10 +151,16 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   if (unknown) cases.push({ name: 'checker-verdict', passed: false, message: 'the checker could not decide within its budget (unknown)' });
   for (const f of findings) cases.push({ name: findingCaseName(f), passed: false, message: f });
   cases.push(...corpusCases(corpus));
-  writeFileSync(path.join(dir, 'junit.xml'), junitXml(`chaoslua ${options.command} ${options.pattern}`, cases, outcome.ms / 1000));
-  const result: JobResult = { passed, dir, outcome, invariants, findings, impl: opened.impl, redisVersion, topology, counterexampleFile, evidence, skippedFaults, corpus };
+  // Answer counts as suite properties: a dashboard shows how much of the verdict rests on acknowledged answers.
+  const properties = Object.fromEntries([
+    ...evidence.operations.map((o) => [`answers.${o.op}`, answersText(o)]),
+    ...invariants.filter((s) => s.barelyWitnessed).map((s) => [`barely-witnessed.${s.invariant}`, s.barelyWitnessed!]),
+  ]);
+  writeFileSync(path.join(dir, 'junit.xml'), junitXml(`chaoslua ${options.command} ${options.pattern}`, cases, outcome.ms / 1000, properties));
+  const result: JobResult = { passed, dir, outcome, invariants, findings, impl: opened.impl, redisVersion, topology, counterexampleFile, evidence, skippedFaults, corpus, incomplete: incomplete !== undefined, probeNotes };
   writeJson(dir, 'result.json', resultJson(options, result));
-  await writeExtras(dir, opened, mergedCoverage, io);
+  // The implementation's metrics are read from Redis: not once the environment has failed.
+  await writeExtras(dir, incomplete ? { ...opened, metricsTexts: undefined } : opened, mergedCoverage, io);
   return result;
 }
 
@@ -156,8 +181,15 @@ function noRuns(seed: number): ChaosOutcome {
   return { tally, seed, ms: 0, interrupted: false, shortOfRuns: false };
 }
 
+/** The finding of a job the environment ended: what failed, and how many runs had finished. */
+function environmentFinding(outcome: ChaosOutcome, runsAsked: number): string {
+  const t = outcome.tally;
+  return `environment: ${outcome.environmentFailure}; the job stopped after ${t.runs} of ${runsAsked} runs finished (kept in ${FINISHED_RUNS_FILE})`;
+}
+
 /** JUnit test case of a finding: its kind, from the finding's own prefix. */
 function findingCaseName(finding: string): string {
+  if (finding.startsWith('environment:')) return 'environment';
   if (finding.startsWith('evidence:')) return 'evidence';
   if (finding.startsWith('budget:')) return 'judged-runs';
   return 'implementation-behaviour';

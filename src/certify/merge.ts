@@ -11,6 +11,7 @@
  */
 import { minOkPerOperation, OK_PER_RUN } from './evidence.ts';
 import type { Certificate } from '../report/certificate.ts';
+import { operationJson } from './summary.ts';
 
 export class MergeError extends Error {
   override readonly name = 'MergeError';
@@ -101,7 +102,7 @@ function mergeEvidence(certs: readonly Certificate[], runs: number): Evidence {
   for (const c of certs) {
     for (const [op, o] of Object.entries(c.evidence?.operations ?? {})) {
       const t = operations[op] ?? { issued: 0, ok: 0, fail: 0, info: 0 };
-      operations[op] = { issued: t.issued + o.issued, ok: t.ok + o.ok, fail: t.fail + o.fail, info: t.info + o.info };
+      operations[op] = operationJson({ op, issued: t.issued + o.issued, ok: t.ok + o.ok, fail: t.fail + o.fail, info: t.info + o.info });
     }
   }
   const transitions = sumRecords(certs.map((c) => c.evidence?.transitions ?? {}));

@@ -1,4 +1,5 @@
 import type { CheckOptions } from '../checker/types.ts';
+import { EnvironmentError } from '../cluster/errors.ts';
 import type { LocalCluster } from '../cluster/local.ts';
 import { FAULT_NAMES, type FaultName, type PatternName } from '../generator/index.ts';
 import { PATTERNS } from '../patterns/index.ts';
@@ -29,7 +30,7 @@ export async function referenceChaos(cluster: LocalCluster, run: ReferenceChaosR
   const dir = run.scriptsDir ?? referenceScriptsDir(run.pattern);
   const opened = await luaDirOpener(run.pattern, dir, `lua:${dir}`)(cluster, MAX_CLIENTS);
   try {
-    return await chaos(
+    const outcome = await chaos(
       { cluster, subjects: opened.subjects, model: PATTERNS[run.pattern].model as ChaosContext['model'], onRun: run.onRun },
       jobChaosOptions({
         pattern: run.pattern,
@@ -42,6 +43,9 @@ export async function referenceChaos(cluster: LocalCluster, run: ReferenceChaosR
         nodeTimeoutMs: cluster.options.nodeTimeoutMs,
       }),
     );
+    // No report to keep the finished runs in: the suites and the soak need the environment error.
+    if (outcome.environmentFailure) throw new EnvironmentError(outcome.environmentFailure);
+    return outcome;
   } finally {
     await opened.close();
   }

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { describeSchedule } from '../generator/index.ts';
 import { PATTERNS } from '../patterns/index.ts';
+import { answerShares, answersText } from './answers.ts';
+import type { OperationTally } from './evidence.ts';
 import type { JobOptions, JobResult } from './types.ts';
 import { corpusJson } from '../corpus/job.ts';
 import { gateLines } from './gate-summary.ts';
@@ -21,6 +23,8 @@ export function resultJson(options: JobOptions, r: JobResult) {
     replicationLosses: r.outcome.tally.replicationLosses,
     seconds: Math.round(r.outcome.ms) / 1000,
     interrupted: r.outcome.interrupted,
+    incomplete: r.incomplete,
+    probeNotes: r.probeNotes,
     invariants: r.invariants,
     findings: r.findings,
     evidence: evidenceJson(r),
@@ -40,23 +44,29 @@ export const discardedJson = (r: JobResult) => ({ runs: r.outcome.tally.discarde
 /** What the judged runs exercised: acknowledged outcomes per operation, witnessed transitions. */
 export const evidenceJson = (r: JobResult) => ({
   minOkPerOperation: r.evidence.minOkPerOperation,
-  operations: Object.fromEntries(r.evidence.operations.map((o) => [o.op, { issued: o.issued, ok: o.ok, fail: o.fail, info: o.info }])),
+  operations: Object.fromEntries(r.evidence.operations.map((o) => [o.op, operationJson(o)])),
   transitions: r.evidence.transitions,
   missing: r.evidence.missing,
 });
+
+/** One operation's answers: counts (`info` = indeterminate) and each one's share of `issued`. */
+export const operationJson = (o: OperationTally) => ({ issued: o.issued, ok: o.ok, fail: o.fail, info: o.info, shares: answerShares(o) });
 
 /** The one-screen human summary. */
 export function summaryText(options: JobOptions, r: JobResult): string {
   const t = r.outcome.tally;
   const faults = Object.entries(t.faultCounts).map(([k, n]) => `${k} ${n}`).join(', ') || 'none fired';
   const lines = [
-    `chaoslua ${options.command}: ${r.passed ? 'PASSED' : 'FAILED'} — ${options.pattern}, ${r.impl}`,
+    `chaoslua ${options.command}: ${r.passed ? 'PASSED' : r.incomplete ? 'INCOMPLETE' : 'FAILED'} — ${options.pattern}, ${r.impl}`,
+    ...(r.incomplete ? [`  the environment ended the job: ${t.runs} of ${options.runs} runs finished, kept as evidence in the report folder`] : []),
     `  runs ${t.runs}${r.outcome.interrupted ? ` (time limit reached before ${options.runs})` : ''}${t.shrinks ? ` + ${t.shrinks} shrinking` : ''}${t.discarded ? ` judged (${t.discarded} more discarded and replaced: ${t.discardCauses[0]})` : ''} · operations ${t.ops} · ${(r.outcome.ms / 1000).toFixed(1)} s · seed ${r.outcome.seed} · Redis ${r.redisVersion}`,
     `  faults: ${faults}${r.skippedFaults.length ? ` · not run on this cluster: ${r.skippedFaults.join(', ')}` : ''}`,
-    `  evidence: ${r.evidence.operations.map((o) => `${o.op} ${o.ok}/${o.issued} ok`).join(', ')}; transitions ${Object.values(r.evidence.transitions).filter((n) => n > 0).length}/${Object.keys(r.evidence.transitions).length} witnessed`,
+    `  evidence: transitions ${Object.values(r.evidence.transitions).filter((n) => n > 0).length}/${Object.keys(r.evidence.transitions).length} witnessed; answers per operation (${r.evidence.minOkPerOperation} ok needed each):`,
+    ...r.evidence.operations.map((o) => `    ${answersText(o)}`),
     `  replication losses (not violations): ${t.replicationLosses}`,
-    ...r.invariants.map((s) => `  ${s.passed ? 'ok  ' : 'FAIL'} ${s.invariant}${s.passed ? '' : `: ${s.violations[0].message}`}`),
-    ...r.findings.map((f) => `  FAIL implementation: ${f}`),
+    ...r.invariants.map((s) => `  ${s.passed ? 'ok  ' : 'FAIL'} ${s.invariant}${s.passed ? '' : `: ${s.violations[0].message}`}${s.barelyWitnessed ? ` (${s.barelyWitnessed})` : ''}`),
+    ...(r.probeNotes.length ? [`  probes: ${r.probeNotes.length} read under another name or skipped, e.g. ${r.probeNotes[0]}`] : []),
+    ...r.findings.map((f) => (f.startsWith('environment:') ? `  FAIL ${f}` : `  FAIL implementation: ${f}`)),
     ...gateLines(options, r),
   ];
   if (r.outcome.failure) {

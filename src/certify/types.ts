@@ -58,6 +58,8 @@ export interface InvariantStatus {
   readonly invariant: string;
   readonly passed: boolean;
   readonly violations: { readonly message: string; readonly key: string }[];
+  /** Why the invariant was barely witnessed (its operations' answers were mostly indeterminate). */
+  readonly barelyWitnessed?: string;
 }
 
 export interface JobResult {
@@ -76,4 +78,10 @@ export interface JobResult {
   readonly skippedFaults: readonly FaultName[];
   /** The corpus replayed first, entry by entry, and what this job added to it. */
   readonly corpus?: CorpusReplay;
+  /** The environment ended the job before its runs were done (the first finding says what failed):
+   *  the finished runs are kept in finished-runs.jsonl, and the job is never certified. */
+  readonly incomplete: boolean;
+  /** Post-run probes read under another name than the key handed over, or skipped, with why. */
+  readonly probeNotes: readonly string[];
 }
+

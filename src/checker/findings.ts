@@ -6,7 +6,8 @@ import type { History, OpRecord } from '../history/types.ts';
  * fails every call after a SCRIPT FLUSH, restart or failover (seed 000's failure table). A client
  * that reloads and retries once can surface NOSCRIPT only when the cache is wiped again between its
  * reload and its retry — never on two operations in a row — so two in a row by one client is the
- * finding, and a correct client never raises it.
+ * finding, and a correct client never raises it. It names both causes seen in real clients: no
+ * reload at all, and a reload sent to another node (rate-limit-redis's ioredis recipe).
  */
 export function noscriptFinding(history: History): string | undefined {
   const byClient = new Map<number, OpRecord[]>();
@@ -22,7 +23,10 @@ export function noscriptFinding(history: History): string | undefined {
       if (a.error?.startsWith('NOSCRIPT') && b.error?.startsWith('NOSCRIPT')) {
         return (
           `noscript-unhandled: client c${client} got NOSCRIPT on two operations in a row (ops ${a.id} and ${b.id} on ${b.key}): ` +
-          'it does not reload its scripts after the cache is emptied (SCRIPT FLUSH, restart, failover), so every call fails until it restarts'
+          // The history cannot tell which: it records answers, not the commands a client sent where.
+          'its script is not reloaded on the node that refused it: either it never reloads after the cache is emptied (SCRIPT FLUSH, restart, failover), ' +
+          'or it reloads with SCRIPT LOAD, which has no key and so goes to a random master of a Cluster, not to the one that answered NOSCRIPT; ' +
+          'either way its calls there fail until it restarts'
         );
       }
     }

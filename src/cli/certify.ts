@@ -7,10 +7,10 @@ import { junitXml } from '../report/junit.ts';
 import { describeImpl, ImplSpecError, implDigest, parseImplSpec, type ImplSpec } from '../subject/impl-spec.ts';
 import { parse } from './args.ts';
 import { CHAOS_FLAGS, CHAOS_FLAGS_HELP, jobOptions } from './chaos-flags.ts';
-import { EXIT, UsageError } from './exit-codes.ts';
+import { EXIT, jobExitCode, UsageError } from './exit-codes.ts';
 import { processIo, type Io } from './io.ts';
 import { runJob } from '../certify/job.ts';
-import { discardedJson, evidenceJson, summaryText } from '../certify/summary.ts';
+import { discardedJson, evidenceJson, operationJson, summaryText } from '../certify/summary.ts';
 import type { JobOptions, JobResult } from '../certify/types.ts';
 import { openerFor } from '../certify/openers/index.ts';
 import { minOkPerOperation, operationNames } from '../certify/evidence.ts';
@@ -84,8 +84,9 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   const cert = certificate(options, spec, result);
   writeJson(result.dir, 'certificate.json', cert);
   io.stdout.write(options.json ? JSON.stringify(cert, null, 2) + '\n' : summaryText(options, result));
-  if (baseline) return reportBaseline(baseline, cert, result.dir, options.json, io);
-  return result.passed ? EXIT.ok : EXIT.failed;
+  // An environment failure is exit 3 whatever the baseline says: the job did not run its budget.
+  if (baseline && !(result.incomplete && !result.outcome.failure)) return reportBaseline(baseline, cert, result.dir, options.json, io);
+  return jobExitCode(result);
 }
 
 /** certificate.json of a finished job (exported for the shard tests, which merge real ones). */
@@ -106,9 +107,11 @@ export function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): 
     invariants: r.invariants.map((s) => ({
       invariant: s.invariant,
       passed: s.passed,
+      ...(s.barelyWitnessed ? { barelyWitnessed: s.barelyWitnessed } : {}),
       violations: s.violations.map((v) => ({ invariant: s.invariant, message: v.message, counterexample: r.counterexampleFile })),
     })),
     findings: r.findings,
+    ...(r.incomplete ? { incomplete: true } : {}),
     replicationLosses: r.outcome.tally.replicationLosses,
     issuedAt: new Date().toISOString(),
     seconds: Math.round(r.outcome.ms) / 1000,
@@ -135,7 +138,7 @@ function lintRejection(options: JobOptions, spec: ImplSpec, findings: string[], 
     // Nothing ran, so nothing was observed; the lint findings are the reason, not missing evidence.
     evidence: {
       minOkPerOperation: minOkPerOperation(options.runs),
-      operations: Object.fromEntries(operationNames(options.pattern).map((op) => [op, { issued: 0, ok: 0, fail: 0, info: 0 }])),
+      operations: Object.fromEntries(operationNames(options.pattern).map((op) => [op, operationJson({ op, issued: 0, ok: 0, fail: 0, info: 0 })])),
       transitions: {},
       missing: [],
     },

@@ -1,6 +1,6 @@
 import { parse } from './args.ts';
 import { CHAOS_FLAGS, CHAOS_FLAGS_HELP, jobOptions } from './chaos-flags.ts';
-import { EXIT } from './exit-codes.ts';
+import { EXIT, jobExitCode } from './exit-codes.ts';
 import { processIo, type Io } from './io.ts';
 import { runJob } from '../certify/job.ts';
 import { resultJson, summaryText } from '../certify/summary.ts';
@@ -31,5 +31,5 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   const corpus = corpusOption('run', values, `lua:${dir}`, options.pattern, implDigest({ kind: 'lua', dir }, options.pattern));
   const result = await runJob({ ...options, implSpec: `lua:${dir}`, corpus }, luaDirOpener(options.pattern, dir, `reference (lua:${dir})`), io);
   io.stdout.write(options.json ? JSON.stringify(resultJson(options, result), null, 2) + '\n' : summaryText(options, result));
-  return result.passed ? EXIT.ok : EXIT.failed;
+  return jobExitCode(result);
 }

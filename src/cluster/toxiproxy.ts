@@ -5,6 +5,12 @@ import type { ReapedDir } from './reaper.ts';
 import type { ToxicSpec } from './types.ts';
 import { sleep } from './wait.ts';
 
+/** Tries of one API call, the pause before the second (tripled each time: 0.2, 0.6, 1.8 s), and
+ *  how long one try may take: a transient failure rides out about 2.6 s, a dead server ends the job. */
+const API_ATTEMPTS = 4;
+const API_BACKOFF_MS = 200;
+const API_TIMEOUT_MS = 10_000;
+
 export interface ProxySpec {
   readonly name: string;
   readonly listen: string;
@@ -37,21 +43,49 @@ export class Toxiproxy {
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
       if (exited) throw new EnvironmentError(`toxiproxy-server ${exited} (log: ${path.join(dir.dir, 'toxiproxy.log')})`);
-      if (await proxy.version().catch(() => undefined)) return proxy;
+      // One try per poll: the retries are for a server that was up, not one still starting.
+      if ('value' in (await proxy.attempt('GET', '/version', undefined))) return proxy;
       await sleep(20);
     }
     throw new EnvironmentError(`toxiproxy-server did not answer on 127.0.0.1:${apiPort} within 10 s`);
   }
 
+  /**
+   * One API call, retried when the failure looks transient (the server answered 5xx, did not answer
+   * in time, or the connection failed): a loaded Toxiproxy has answered `503 ... Timeout` to a
+   * `/reset` mid-job, and one such answer must not end a job. A 4xx is the request's own fault and
+   * is not retried, except a 409 on a retry, which means an earlier attempt already took effect.
+   */
   private async request(method: string, route: string, body?: unknown): Promise<unknown> {
-    const response = await fetch(`http://127.0.0.1:${this.apiPort}${route}`, {
-      method,
-      headers: body === undefined ? undefined : { 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+    let last: Error | undefined;
+    for (let attempt = 0; attempt < API_ATTEMPTS; attempt++) {
+      if (attempt > 0) await sleep(API_BACKOFF_MS * 3 ** (attempt - 1));
+      const answer = await this.attempt(method, route, body);
+      if (!('error' in answer)) return answer.value;
+      if (answer.status === 409 && attempt > 0) return undefined;
+      last = answer.error;
+      if (answer.status !== undefined && answer.status < 500) break;
+    }
+    throw last!;
+  }
+
+  private async attempt(method: string, route: string, body: unknown): Promise<{ value: unknown } | { error: Error; status?: number }> {
+    let response: Response;
+    try {
+      response = await fetch(`http://127.0.0.1:${this.apiPort}${route}`, {
+        method,
+        headers: body === undefined ? undefined : { 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(API_TIMEOUT_MS),
+      });
+    } catch (error) {
+      // fetch says only "fetch failed"; the cause names the errno (ECONNREFUSED when the server is gone).
+      const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+      return { error: new Error(`toxiproxy ${method} ${route}: ${(error as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ''}`) };
+    }
     const text = await response.text();
-    if (!response.ok) throw new Error(`toxiproxy ${method} ${route}: ${response.status} ${text.trim()}`);
-    return text ? JSON.parse(text) : undefined;
+    if (!response.ok) return { error: new Error(`toxiproxy ${method} ${route}: ${response.status} ${text.trim()}`), status: response.status };
+    return { value: text ? JSON.parse(text) : undefined };
   }
 
   version(): Promise<unknown> {

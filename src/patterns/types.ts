@@ -58,6 +58,9 @@ export interface Pattern<S, I, O, R extends ReferenceSubject<I, O> = ReferenceSu
   session(ctx: SessionContext, attempt: number): fc.Arbitrary<ClientStep<I>[]>;
   /** The named invariants certified, in the order reports list them; model-conformance last. */
   readonly invariants: readonly string[];
+  /** The operations whose answers witness each invariant (a violation of it is pinned on one of their
+   *  answers); an invariant not listed (model-conformance) is witnessed by every operation. */
+  readonly witnesses: Readonly<Record<string, readonly string[]>>;
   /** Names the invariant a stuck point breaks (undefined: model-conformance). */
   readonly classify: Classifier<S, I, O>;
   /** When the search was stuck in several states, the first of these named wins. */

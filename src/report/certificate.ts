@@ -22,17 +22,23 @@ export interface Certificate {
   /** What the judged runs exercised; `missing` says what a certificate lacked (docs/certificate.md). */
   readonly evidence?: {
     readonly minOkPerOperation: number;
-    readonly operations: Readonly<Record<string, { readonly issued: number; readonly ok: number; readonly fail: number; readonly info: number }>>;
+    /** Answers per operation: `info` counts indeterminate ones; `shares` each outcome's share of `issued` (3 decimals). */
+    readonly operations: Readonly<Record<string, { readonly issued: number; readonly ok: number; readonly fail: number; readonly info: number; readonly shares?: { readonly ok: number; readonly fail: number; readonly info: number } }>>;
     readonly transitions: Readonly<Record<string, number>>;
     readonly missing: readonly string[];
   };
   readonly invariants: readonly {
     readonly invariant: string;
     readonly passed: boolean;
+    /** Present when the operations witnessing it answered mostly indeterminate (docs/certificate.md). */
+    readonly barelyWitnessed?: string;
     readonly violations: readonly { readonly invariant: string; readonly message: string; readonly counterexample?: string }[];
   }[];
   /** Findings that are not invariant violations: lint errors, crashes, hangs, answers outside the contract. */
   readonly findings: readonly string[];
+  /** Present (true) when the environment ended the job before its runs were done: never certified;
+   *  the first finding (`environment: ...`) says what failed and how many runs finished. */
+  readonly incomplete?: true;
   /** Runs whose history was explained only by a lossy failover dropping acknowledged writes. */
   readonly replicationLosses: number;
   readonly issuedAt: string;

@@ -9,7 +9,8 @@ export interface JunitCase {
 const escape = (s: string) =>
   s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
-export function junitXml(suite: string, cases: readonly JunitCase[], seconds: number): string {
+/** `properties`: name -> value, written as the suite's <properties> (JUnit's place for run facts). */
+export function junitXml(suite: string, cases: readonly JunitCase[], seconds: number, properties: Readonly<Record<string, string>> = {}): string {
   const failures = cases.filter((c) => !c.passed).length;
   const body = cases
     .map((c) => {
@@ -18,10 +19,12 @@ export function junitXml(suite: string, cases: readonly JunitCase[], seconds: nu
       return `${open}>\n      <failure message="${escape(c.message ?? 'violated')}">${escape(c.detail ?? '')}</failure>\n    </testcase>`;
     })
     .join('\n');
+  const props = Object.entries(properties);
+  const propsXml = props.length ? `    <properties>\n${props.map(([k, v]) => `      <property name="${escape(k)}" value="${escape(v)}"/>`).join('\n')}\n    </properties>\n` : '';
   return `<?xml version="1.0" encoding="UTF-8"?>
 <testsuites tests="${cases.length}" failures="${failures}">
   <testsuite name="${escape(suite)}" tests="${cases.length}" failures="${failures}" time="${seconds.toFixed(3)}">
-${body}
+${propsXml}${body}
   </testsuite>
 </testsuites>
 `;

@@ -6,6 +6,7 @@ import { applyNetwork } from '../nemesis/network.ts';
 import { keySlot } from '../resp/key-slot.ts';
 import type { Subject } from '../subject/types.ts';
 import { runClient } from './client.ts';
+import { probeTtls, type ProbeOutcome } from './probe.ts';
 import { startClock } from '../history/clock.ts';
 import { Recorder } from '../history/recorder.ts';
 
@@ -28,6 +29,8 @@ export interface RunResult {
   /** Keys whose post-run TTL could not be read, with why: the history lacks their probe, so an
    *  invariant that reads probes (counter-has-ttl) could not look at them. The job reports it. */
   readonly unreadProbes: readonly string[];
+  /** Keys whose probe read another name than the key handed over, or was skipped, with why. */
+  readonly probeNotes: readonly string[];
 }
 
 /**
@@ -43,7 +46,7 @@ export async function runSchedule(schedule: Schedule, ctx: RunContext): Promise<
   const keys = Array.from({ length: schedule.keys }, (_, k) => `${ctx.namespace}:k${k}`);
   const redisKey = (k: number) => ctx.subjects[0].redisKey?.(keys[k]) ?? `{${keys[k]}}`;
   recorder.topologyChanged(String(await ctx.cluster.topology()));
-  let unreadProbes: string[] = [];
+  let probed: ProbeOutcome = { unread: [], notes: [] };
   try {
     await applyNetwork(ctx.cluster, schedule.network);
     await Promise.all([
@@ -60,44 +63,9 @@ export async function runSchedule(schedule: Schedule, ctx: RunContext): Promise<
       const ms = schedule.network.clientLatencyMs;
       recorder.fault({ kind: 'slow-network', target: 'every client link', lossy: false, startedAt: 0, endedAt: clock.now(), detail: `+${ms}ms on every reply to a client, all run` });
     }
-    unreadProbes = await probeTtls(ctx, keys, recorder);
+    probed = await probeTtls(ctx.cluster, ctx.subjects[0], keys, recorder);
   } finally {
     await ctx.cluster.heal();
   }
-  return { history: recorder.history(), keys, ms: clock.now(), unreadProbes };
-}
-
-/** Reads of one key's TTL before it counts as unreadable: a reply lost to a cut connection is retried. */
-const PROBE_ATTEMPTS = 3;
-
-/**
- * The TTL each key was left with, read straight after the clients finished (before the final heal,
- * while leases are still running). Only where the subject says which Redis key it used. Returns the
- * keys that could not be read, each with the error: a probe that is missing is never a pass of
- * anything, so the job reports it instead of letting the invariant judge without it.
- */
-async function probeTtls(ctx: RunContext, keys: readonly string[], recorder: Recorder): Promise<string[]> {
-  const subject = ctx.subjects[0];
-  if (!subject.redisKey) return [];
-  const unread: string[] = [];
-  const redis = ctx.cluster.connect({ redisOptions: { commandTimeout: 2_000 } });
-  try {
-    for (const key of keys) {
-      let lastError = '';
-      for (let attempt = 1; attempt <= PROBE_ATTEMPTS; attempt++) {
-        try {
-          const pttlMs = Number(await redis.pttl(subject.redisKey(key)));
-          recorder.probes.push({ type: 'probe', key, at: recorder.clock.now(), pttlMs });
-          lastError = '';
-          break;
-        } catch (error) {
-          lastError = (error instanceof Error ? error.message : String(error)).split('\n')[0];
-        }
-      }
-      if (lastError) unread.push(`${key}: ${lastError}`);
-    }
-  } finally {
-    redis.disconnect();
-  }
-  return unread;
+  return { history: recorder.history(), keys, ms: clock.now(), unreadProbes: probed.unread, probeNotes: probed.notes };
 }

@@ -1,8 +1,8 @@
-import { pathToFileURL } from 'node:url';
 import type { Cluster as IORedisCluster } from 'ioredis';
 import { operationsOf, type PatternName } from '../patterns/index.ts';
 import { ImplSpecError } from './impl-spec.ts';
 import { checkModuleSyntax } from './module-syntax.ts';
+import { importImplementation, storeFactoryOf } from './module-import.ts';
 import { redisKeyFor } from './redis-keys.ts';
 import type { Subject } from './types.ts';
 
@@ -14,13 +14,7 @@ export type StoreFactory = (redis: IORedisCluster, options: { pattern: PatternNa
 /** Import a module:PATH implementation and find its factory (named createStore, else default). */
 export async function loadStoreFactory(file: string): Promise<StoreFactory> {
   await checkModuleSyntax(file);
-  let mod: Record<string, unknown>;
-  try {
-    mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-  } catch (error) {
-    throw new ImplSpecError(`--impl module:${file} could not be loaded: ${(error as Error).message.split('\n')[0]}`);
-  }
-  const factory = mod.createStore ?? mod.default;
+  const factory = storeFactoryOf(await importImplementation(file));
   if (typeof factory !== 'function') throw new ImplSpecError(`--impl module:${file} exports neither createStore nor a default function`);
   return factory as StoreFactory;
 }

@@ -1,3 +1,4 @@
+import { quiet } from '../../cluster/quiet.ts';
 import path from 'node:path';
 import type { Cluster as IORedisCluster } from 'ioredis';
 import { projectRoot } from '../../cluster/binaries.ts';
@@ -14,7 +15,7 @@ export function luaDirOpener(pattern: PatternName, scriptsDir: string, label: st
     try {
       const subjects: ReferenceSubject<unknown, unknown>[] = [];
       for (let c = 0; c < clients; c++) {
-        const redis = cluster.connect(HARNESS_REDIS_OPTIONS);
+        const redis = quiet(cluster.connect(HARNESS_REDIS_OPTIONS));
         connections.push(redis);
         subjects.push(await createReferenceSubject(pattern, redis, { scriptsDir }));
       }

@@ -1,3 +1,6 @@
+import { inspect } from 'node:util';
+import { quiet } from '../../cluster/quiet.ts';
+import { waitForClientReady } from '../../subject/ready-client.ts';
 import type { Cluster as IORedisCluster } from 'ioredis';
 import type { PatternName } from '../../patterns/index.ts';
 import { ImplSpecError } from '../../subject/impl-spec.ts';
@@ -16,6 +19,15 @@ export interface ModuleOpenerConstraints {
   callTimeoutMs?: number;
   /** Longest wait for the store's close(), ms. Default 3 000. */
   closeTimeoutMs?: number;
+}
+
+/**
+ * What createStore threw or rejected with, on one line: an Error's name and message, anything else
+ * as util.inspect shows it (a library may reject with a plain object or a string).
+ */
+function describeThrown(error: unknown): string {
+  if (error instanceof Error) return `${error.name && error.name !== 'Error' ? `${error.name}: ` : ''}${error.message.split('\n')[0] || '(no message)'}`;
+  return inspect(error, { breakLength: Infinity, depth: 2 });
 }
 
 /** `promise`, or `onTimeout()` thrown after `ms`. */
@@ -67,15 +79,17 @@ export function moduleOpener(pattern: PatternName, file: string, constraints: Mo
     };
     try {
       for (let c = 0; c < clients; c++) {
-        const redis = cluster.connect(HARNESS_REDIS_OPTIONS);
+        const redis = quiet(cluster.connect(HARNESS_REDIS_OPTIONS));
         connections.push(redis);
+        // The contract hands createStore a ready client: slot table full, every master answering.
+        await waitForClientReady(redis);
         const subject = await within(
           moduleSubject(factory, file, pattern, redis, 'chaoslua'),
           createMs,
           () => new OpenFailure('module-create-store', `module:${file}: createStore did not resolve within ${createMs} ms`),
         ).catch((error: unknown) => {
           if (error instanceof ImplSpecError || error instanceof OpenFailure) throw error;
-          throw new OpenFailure('module-create-store', `module:${file}: createStore failed: ${(error instanceof Error ? error.message : String(error)).split('\n')[0]}`);
+          throw new OpenFailure('module-create-store', `module:${file}: createStore failed: ${describeThrown(error)}`);
         });
         subjects.push(watched(subject, callMs, findings));
       }

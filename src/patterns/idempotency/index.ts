@@ -21,6 +21,7 @@ export const idempotency = {
   model,
   session: idempotencySession,
   invariants: ['one-winner', 'no-stale-overwrite', 'no-resurrection', 'model-conformance'],
+  witnesses: { 'one-winner': ['register'], 'no-stale-overwrite': ['complete', 'release', 'renew'], 'no-resurrection': ['register', 'release', 'renew'] },
   classify: classifyIdempotency,
   classifyPriority: ['one-winner', 'no-stale-overwrite', 'no-resurrection'],
   noTtl: { invariant: 'model-conformance', consequence: 'holds its state forever' },

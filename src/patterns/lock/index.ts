@@ -19,6 +19,7 @@ export const lock = {
   model,
   session: lockSession,
   invariants: ['one-holder', 'no-stale-release', 'model-conformance'],
+  witnesses: { 'one-holder': ['acquire'], 'no-stale-release': ['release', 'extend'] },
   classify: classifyLock,
   classifyPriority: ['one-holder', 'no-stale-release'],
   noTtl: { invariant: 'model-conformance', consequence: 'holds its state forever' },

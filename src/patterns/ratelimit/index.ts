@@ -16,6 +16,7 @@ export const ratelimit = {
   model,
   session: (ctx) => ratelimitSession(ctx),
   invariants: ['limit-respected', 'counter-has-ttl', 'model-conformance'],
+  witnesses: { 'limit-respected': ['hit'], 'counter-has-ttl': ['hit'] },
   classify: classifyRateLimit,
   classifyPriority: ['limit-respected'],
   noTtl: { invariant: 'counter-has-ttl', consequence: 'blocks its window forever' },

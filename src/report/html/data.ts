@@ -19,6 +19,16 @@ export interface InvariantSummary {
   readonly invariant: string;
   readonly passed: boolean;
   readonly violations?: readonly { readonly message: string; readonly key: string }[];
+  /** Why it was barely witnessed: its operations answered mostly indeterminate. */
+  readonly barelyWitnessed?: string;
+}
+
+/** One operation's answers as result.json's `evidence.operations` holds them (`info`: indeterminate). */
+export interface OperationAnswers {
+  readonly issued: number;
+  readonly ok: number;
+  readonly fail: number;
+  readonly info: number;
 }
 
 /** result.json as the page reads it. */
@@ -34,8 +44,12 @@ export interface RunSummary {
   readonly replicationLosses?: number;
   readonly seconds?: number;
   readonly interrupted?: boolean;
+  /** The environment ended the job: `runs` finished before it did (certify/run jobs). */
+  readonly incomplete?: boolean;
   readonly invariants?: readonly InvariantSummary[];
   readonly findings?: readonly string[];
+  /** certify and run jobs: answers per operation, shown beside the verdict. */
+  readonly evidence?: { readonly operations?: Readonly<Record<string, OperationAnswers>> };
   readonly redisVersion?: string;
   readonly topology?: string;
   /** `chaoslua check`: the file judged and its format, so the page can name the command that re-checks it. */

@@ -1,5 +1,5 @@
 /** The verdict banner: what ran, what it found, and the one command that reproduces it. */
-import { COUNTEREXAMPLE_FILE, type ReportData } from './data.ts';
+import { COUNTEREXAMPLE_FILE, type OperationAnswers, type ReportData } from './data.ts';
 import { duration, esc } from './escape.ts';
 
 export function verdictOf(data: ReportData): 'PASSED' | 'FAILED' {
@@ -23,6 +23,16 @@ export function replayCommand(data: ReportData): { label: string; command: strin
   return { label: 're-run with the same seed', command: parts.join(' ') };
 }
 
+const percent = (n: number, of: number) => `${of === 0 ? 0 : Math.round((n / of) * 100)}%`;
+
+/** `acquire 40: 30 (75%) · 2 (5%) · 8 (20%); release ...`: how much of the verdict rests on acknowledged answers. */
+function answersFact(operations: Readonly<Record<string, OperationAnswers>> | undefined): string | undefined {
+  if (!operations || Object.keys(operations).length === 0) return undefined;
+  return Object.entries(operations)
+    .map(([op, o]) => `${op} ${o.issued}: ${o.ok} (${percent(o.ok, o.issued)}) · ${o.fail} (${percent(o.fail, o.issued)}) · ${o.info} (${percent(o.info, o.issued)})`)
+    .join('; ');
+}
+
 export function renderHeader(data: ReportData): string {
   const r = data.result;
   const verdict = verdictOf(data);
@@ -38,9 +48,12 @@ export function renderHeader(data: ReportData): string {
     ['duration', r.seconds === undefined ? undefined : duration(r.seconds * 1000)],
     ['replication losses', r.replicationLosses === undefined ? undefined : String(r.replicationLosses)],
     ['redis', r.redisVersion],
+    ['answers (ok · fail · indeterminate)', answersFact(r.evidence?.operations)],
   ];
   const cmd = replayCommand(data);
-  const sub = unknown
+  const sub = r.incomplete
+    ? `incomplete: the environment ended the job after ${r.runs ?? 0} finished run(s), kept as evidence`
+    : unknown
     ? 'the checker ran out of search budget: verdict unknown, which is never a pass'
     : verdict === 'PASSED'
       ? 'every history was linearizable and every invariant held'
@@ -55,7 +68,9 @@ ${renderInvariants(data)}`;
 
 function renderInvariants(data: ReportData): string {
   const r = data.result;
-  const chips = (r.invariants ?? []).map((i) => `<span class="chip ${i.passed ? 'ok' : 'bad'}">${i.passed ? '✓' : '✗'} ${esc(i.invariant)}</span>`);
+  const chips = (r.invariants ?? []).map(
+    (i) => `<span class="chip ${i.passed ? 'ok' : 'bad'}"${i.barelyWitnessed ? ` title="${esc(i.barelyWitnessed)}"` : ''}>${i.passed ? '✓' : '✗'} ${esc(i.invariant)}${i.barelyWitnessed ? ` <i>(${esc(i.barelyWitnessed)})</i>` : ''}</span>`,
+  );
   const findings = (r.findings ?? []).map((f) => `<li>${esc(f)}</li>`);
   const topology = r.topology ? `<div class="muted small">topology: ${esc(r.topology)}</div>` : '';
   return `<div class="chips">${chips.join('')}</div>${findings.length ? `<div class="card violation"><b>Implementation findings</b><ul>${findings.join('')}</ul></div>` : ''}${topology}`;

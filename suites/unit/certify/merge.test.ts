@@ -60,7 +60,7 @@ describe('merging shard certificates', () => {
     expect(merged.seed).toBe(42);
     expect(merged.shard).toBeUndefined();
     expect(merged.merged?.shards.map((s) => s.index)).toEqual([0, 1, 2]);
-    expect(merged.evidence?.operations.release).toEqual({ issued: 60, ok: 9, fail: 0, info: 0 });
+    expect(merged.evidence?.operations.release).toEqual({ issued: 60, ok: 9, fail: 0, info: 0, shares: { ok: 0.15, fail: 0, info: 0 } });
     expect(merged.evidence?.transitions['held → absent by release']).toBe(2);
     expect(merged.evidence?.minOkPerOperation).toBe(8);
   });

@@ -6,10 +6,18 @@ import type { Cluster } from '../../../src/cluster/types.ts';
 
 // A module's createStore and each of its calls are bounded as a cmd: program's handshake and
 // requests are, and reported as findings. These modules never touch Redis, so a cluster that only
-// hands out connection objects is enough to open them.
+// hands out connection objects is enough to open them: objects that look ready to the readiness wait
+// before createStore (slot table full, one master answering PING), which suites/certify tests for real.
 
 const FIXTURES = path.resolve(import.meta.dirname, '../../certify/fixtures/bad-impls');
-const noRedis = { connect: () => ({ disconnect: () => undefined }) } as unknown as Cluster;
+const readyLookingClient = () => ({
+  status: 'ready',
+  slots: Array.from({ length: 16384 }, () => ['127.0.0.1:1']),
+  nodes: () => [{ ping: async () => 'PONG', options: { host: '127.0.0.1', port: 1 } }],
+  on: () => undefined,
+  disconnect: () => undefined,
+});
+const noRedis = { connect: readyLookingClient } as unknown as Cluster;
 
 describe('module: bounds', () => {
   it('a createStore that never resolves is an OpenFailure naming the limit', async () => {

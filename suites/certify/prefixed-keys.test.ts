@@ -1,0 +1,40 @@
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runJob } from '../../src/certify/job.ts';
+import { moduleOpener } from '../../src/certify/openers/module.ts';
+import type { LocalCluster } from '../../src/cluster/local.ts';
+import type { PatternName } from '../../src/patterns/index.ts';
+import { sharedCluster } from '../support/shared-cluster.ts';
+import { behaviourFindings, certifyOptions, quietIo, removeReportRoots } from './fixtures/process/job.ts';
+
+// The post-run TTL probe and libraries that prefix their keys (issue 18): it used to read only the
+// key handed over, find it absent, and check nothing without saying so.
+
+const FIXTURES = path.resolve(import.meta.dirname, 'fixtures/prefixed');
+
+let cluster: LocalCluster;
+beforeAll(async () => {
+  cluster = await sharedCluster();
+});
+afterAll(() => removeReportRoots());
+
+const job = (pattern: PatternName, file: string) =>
+  runJob(certifyOptions({ pattern, runs: '2', seed: '18', faults: 'latency', 'shrink-runs': '0' }), moduleOpener(pattern, path.join(FIXTURES, file)), quietIo, cluster);
+
+describe('post-run probes of prefixed keys', () => {
+  it('a correct lock under mutex:<key>: each probe says which name it read, nothing is a finding', async () => {
+    const result = await job('lock', 'lock-store.ts');
+    expect(behaviourFindings(result)).toEqual([]);
+    expect(result.invariants.every((s) => s.passed)).toBe(true);
+    expect(result.probeNotes.length).toBeGreaterThan(0);
+    expect(result.probeNotes[0]).toMatch(/^run \d+: .*:k\d+: probe read mutex:.*, not the key handed over \(.*\): the implementation stores it under another name$/);
+  });
+
+  it('a limiter under rl:<key> that never sets a TTL: the probe reads the prefixed counter and counter-has-ttl fails', async () => {
+    const result = await job('ratelimit', 'ratelimit-no-expire-store.ts');
+    expect(result.passed).toBe(false);
+    const ttl = result.invariants.find((s) => s.invariant === 'counter-has-ttl')!;
+    expect(ttl.passed).toBe(false);
+    expect(ttl.violations[0].message).toMatch(/was left with no TTL \(PTTL -1\)/);
+  });
+});
