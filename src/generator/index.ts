@@ -8,7 +8,7 @@ import { lockSession } from './sessions/lock.ts';
 import { ratelimitSession } from './sessions/ratelimit.ts';
 
 export * from './schedule.ts';
-export { FAULT_NAMES, parseFaultList, scheduleOptions, type FaultName, type ScheduleConstraints, type ScheduleOptions } from './constraints.ts';
+export { FAULT_NAMES, PARTITION_FAULT_NAMES, parseFaultList, scheduleOptions, type FaultName, type ScheduleConstraints, type ScheduleOptions } from './constraints.ts';
 
 function session(ctx: SessionContext, attempt: number): fc.Arbitrary<ClientStep[]> {
   switch (ctx.options.pattern) {
