@@ -45,7 +45,11 @@ export class PeerLinks implements Partitions {
   async delay(node: number, ms: number, jitterMs: number): Promise<void> {
     const n = this.nodes[node];
     const subnet = `${n.ip.split('.').slice(0, 3).join('.')}.0/24`;
-    const tc = (...args: string[]) => run(this.tools.tc, ['-n', n.namespace, ...args]);
+    const tc = (...args: string[]) =>
+      run(this.tools.tc, ['-n', n.namespace, ...args]).catch((error: Error) => {
+        // Some kernels are built without sch_prio / sch_netem: say so rather than a bare tc error.
+        throw /qdisc kind is unknown/.test(error.message) ? new Error(`latency between nodes needs the kernel's prio and netem qdiscs, which this kernel lacks (${error.message})`) : error;
+      });
     await tc('qdisc', 'replace', 'dev', 'eth0', 'root', 'handle', '1:', 'prio');
     await tc('qdisc', 'replace', 'dev', 'eth0', 'parent', '1:3', 'handle', '30:', 'netem', 'delay', `${ms}ms`, `${jitterMs}ms`);
     await tc('filter', 'add', 'dev', 'eth0', 'parent', '1:0', 'protocol', 'ip', 'prio', '1', 'u32', 'match', 'ip', 'dst', `${this.hostIp}/32`, 'flowid', '1:1');
