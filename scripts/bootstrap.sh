@@ -4,6 +4,7 @@
 #   redis-server >= 7           -> Debian's package when absent (apt-get), else a message naming it
 #   Toxiproxy server v2.12.0    -> .tools/bin/toxiproxy-server, built with `go install`
 #   Chromium (report tests)     -> Debian's package when absent (skipped with --no-browser)
+#   nftables, iproute2 (netns)  -> Debian's packages when absent and root (else the netns tests skip)
 #   example implementations     -> Python venv and Go binary (scripts/bootstrap-examples.sh; skipped with --no-examples)
 # Exit codes: 0 ready, 3 something could not be installed (the message says what and how).
 set -euo pipefail
@@ -16,7 +17,7 @@ for arg in "$@"; do
     --quiet) QUIET=1 ;;
     --no-browser) BROWSER=0 ;;
     --no-examples) EXAMPLES=0 ;;
-    -h|--help) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bootstrap: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -78,6 +79,12 @@ if ! command -v redis-server >/dev/null || [ "$(redis_major)" -lt 7 ] 2>/dev/nul
 fi
 [ "$(redis_major)" -ge 7 ] || die "redis-server $(redis-server --version | head -c 60) is older than 7; install Redis 7 or later"
 say "redis-server: $(redis-server --version | sed -n 's/.*v=\([0-9.]*\).*/\1/p')"
+
+# --- nft and ip, for --cluster netns (optional: its tests skip with the reason without them) ---
+if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null && ! { command -v nft && command -v ip && command -v tc; } >/dev/null 2>&1; then
+  say "installing nftables and iproute2 (--cluster netns)"
+  apt_install nftables iproute2 || say "nftables/iproute2 not installed: the netns backend's tests will skip"
+fi
 
 # --- Toxiproxy server: the background build done ---------------------------------------
 if [ -n "$TOXIPROXY_BUILD" ]; then wait "$TOXIPROXY_BUILD" || exit 3; fi

@@ -1,8 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { refusedExternalFaults } from '../certify/external-faults.ts';
+import { faultsForBackend, refusedPartitionFaults } from '../certify/partition-faults.ts';
 import { parseClusterSpec } from '../cluster/select.ts';
-import { FAULT_NAMES, parseFaultList } from '../generator/index.ts';
+import { FAULT_NAMES, PARTITION_FAULT_NAMES, parseFaultList } from '../generator/index.ts';
 import { DEFAULT_PATTERN, isPatternName, PATTERN_NAMES } from '../patterns/index.ts';
 import { durationFlag, intFlag } from './args.ts';
 import { UsageError } from './exit-codes.ts';
@@ -31,11 +32,13 @@ export const CHAOS_FLAGS_HELP = `  --pattern P        ${PATTERN_NAMES.join(' | '
   --runs N           schedules to run (default 40)
   --seed S           seed of everything random (default: time-based, printed)
   --path P           fast-check path, with --seed, to re-run one shrunk schedule
-  --faults LIST      comma list of ${FAULT_NAMES.join(', ')}; or all | none (default all)
+  --faults LIST      comma list of ${FAULT_NAMES.join(', ')}; or all | none (default all);
+                     with --cluster netns also ${PARTITION_FAULT_NAMES.join(', ')} (in all there)
   --time-limit T     stop starting runs after T (e.g. 90s, 5m; default 5m)
   --clients N        logical clients per schedule, 1-8 (default: drawn from 2-8)
   --keys N           logical keys per schedule, 1-16 (default: drawn from 1-4)
-  --cluster C        local | compose | redis://host:port[,host:port...] (default local)
+  --cluster C        local | compose | netns | redis://host:port[,host:port...] (default local; netns: each
+                     node in a network namespace of its own, partitions between nodes; needs root)
   --report DIR       where run folders go (default reports/)
   --node-timeout MS  cluster-node-timeout of a local cluster (default 1000)
   --shrink-runs N    most re-runs spent shrinking a failure (default 30)
@@ -61,6 +64,9 @@ export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
   // Everything is checked before a cluster starts: a bad --report or fault list found after the
   // runs would throw their work away.
   const cluster = parseClusterSpec(v.cluster);
+  const refusedPartition = refusedPartitionFaults(cluster.kind, faults);
+  if (refusedPartition) throw new UsageError(`${command}: ${refusedPartition}`);
+  faults = faultsForBackend(cluster.kind, faults, v.faults);
   const allowDestructive = v['allow-destructive'] ?? false;
   if (cluster.kind === 'external' && v.faults !== undefined) {
     const refused = refusedExternalFaults(faults, allowDestructive);

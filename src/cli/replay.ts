@@ -24,7 +24,7 @@ Exit 1 when the failure reproduces, 0 when it does not, 2 usage, 3 environment.
 options:
   --no-rerun        only re-check the recorded history
   --reruns N        re-run the schedule up to N times until it fails (default 3)
-  --cluster C       local | compose | redis://... (default local)
+  --cluster C       local | compose | netns | redis://... (default local)
   --json            print the outcome as JSON
   -h, --help        this text
 `;

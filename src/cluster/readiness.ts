@@ -2,7 +2,9 @@ import { parseInfo } from './admin.ts';
 import type { RedisNode } from './redis-node.ts';
 import { parseClusterNodes } from './topology.ts';
 
-type Direct = (node: RedisNode, ...args: (string | number)[]) => Promise<unknown>;
+/** What readiness reads of a node (a local RedisNode or a netns node). */
+type ReadyNode = Pick<RedisNode, 'ref' | 'status'>;
+type Direct<N> = (node: N, ...args: (string | number)[]) => Promise<unknown>;
 
 const BAD_FLAGS = ['fail', 'fail?', 'handshake', 'noaddr'];
 
@@ -11,11 +13,11 @@ const BAD_FLAGS = ['fail', 'fail?', 'handshake', 'noaddr'];
  * agreeing that all 16384 slots are served by the same masters, nobody flagged failing, every master
  * with its replicas attached (`master_link_status:up`), and every client proxy answering.
  */
-export async function readinessProblem(
-  nodes: readonly RedisNode[],
+export async function readinessProblem<N extends ReadyNode>(
+  nodes: readonly N[],
   replicasPerMaster: number,
-  direct: Direct,
-  clientPing: (node: RedisNode) => Promise<unknown>,
+  direct: Direct<N>,
+  clientPing: (node: N) => Promise<unknown>,
 ): Promise<true | string> {
   let agreed: string | undefined;
   let masters: string[] = [];

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -14,6 +14,8 @@ import path from 'node:path';
 interface Resource {
   readonly dir: string;
   readonly pids: Set<number>;
+  /** Shell lines that undo what lives outside the dir (see ReapedDir.atReap), run after the kill. */
+  readonly undo: string[];
   watchdog?: ChildProcess;
 }
 
@@ -26,6 +28,7 @@ parent="$1"; dir="$2"
 while kill -0 "$parent" 2>/dev/null && [ -d "$dir" ]; do sleep 0.2; done
 [ -d "$dir" ] || exit 0
 for p in $(cat "$dir/pids" 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done
+[ -f "$dir/undo.sh" ] && sh "$dir/undo.sh" >/dev/null 2>&1
 rm -rf "$dir"
 `;
 
@@ -34,6 +37,9 @@ export interface ReapedDir {
   /** Spawn a child that dies with the harness. */
   spawn(command: string, args: readonly string[], logFile?: string): ChildProcess;
   forget(pid: number): void;
+  /** A shell line run when the dir is reaped, whatever way (after its children are killed): for what
+   *  the kernel does not take away with the harness, e.g. network namespaces, links, rule tables. */
+  atReap(line: string): void;
   /** Kill every child (SIGKILL), stop the watchdog, remove the dir. Synchronous on purpose. */
   destroy(): void;
 }
@@ -42,7 +48,7 @@ export interface ReapedDir {
 export function reapedDir(prefix: string): ReapedDir {
   installHooks();
   const dir = fs.mkdtempSync(path.join(process.env.CHAOSLUA_TMPDIR ?? '/tmp', `${prefix}-`));
-  const resource: Resource = { dir, pids: new Set() };
+  const resource: Resource = { dir, pids: new Set(), undo: [] };
   live.add(resource);
   const watchdog = spawn('sh', ['-c', WATCHDOG, 'chaoslua-watchdog', String(process.pid), dir], {
     detached: true,
@@ -82,6 +88,10 @@ export function reapedDir(prefix: string): ReapedDir {
       resource.pids.delete(pid);
       writePids();
     },
+    atReap(line) {
+      resource.undo.push(line);
+      fs.writeFileSync(path.join(dir, 'undo.sh'), resource.undo.join('\n') + '\n');
+    },
     destroy() {
       destroyResource(resource);
     },
@@ -97,6 +107,13 @@ function destroyResource(resource: Resource): void {
     }
   }
   resource.pids.clear();
+  if (resource.undo.length > 0) {
+    try {
+      execFileSync('sh', ['-c', resource.undo.join('\n')], { stdio: 'ignore' });
+    } catch {
+      /* each line ignores its own failure; nothing more to do here */
+    }
+  }
   if (resource.watchdog?.pid) {
     try {
       process.kill(-resource.watchdog.pid, 'SIGKILL');

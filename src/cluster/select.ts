@@ -2,19 +2,21 @@ import { ComposeCluster, type ComposeClusterConstraints } from './compose.ts';
 import { ClusterUsageError } from './errors.ts';
 import { ExternalCluster, parseSeeds, type ExternalClusterConstraints } from './external.ts';
 import { LocalCluster } from './local.ts';
+import { NetnsCluster } from './netns/cluster.ts';
 import type { LocalClusterConstraints } from './options.ts';
 import type { Cluster } from './types.ts';
 
 /** What `--cluster` may say. */
-export type ClusterSpec = { readonly kind: 'local' } | { readonly kind: 'compose' } | { readonly kind: 'external'; readonly seeds: string };
+export type ClusterSpec = { readonly kind: 'local' } | { readonly kind: 'compose' } | { readonly kind: 'netns' } | { readonly kind: 'external'; readonly seeds: string };
 
-const FORMS = `'local' (default), 'compose', or redis://host:port[,host:port...]`;
+const FORMS = `'local' (default), 'compose', 'netns', or redis://host:port[,host:port...]`;
 
 /** Parse a `--cluster` value; undefined or '' means local. The seed list is validated here, before any connection. */
 export function parseClusterSpec(value: string | undefined): ClusterSpec {
   const spec = (value ?? '').trim();
   if (spec === '' || spec === 'local') return { kind: 'local' };
   if (spec === 'compose') return { kind: 'compose' };
+  if (spec === 'netns') return { kind: 'netns' };
   if (/^rediss?:\/\//i.test(spec)) {
     parseSeeds(spec, '--cluster');
     return { kind: 'external', seeds: spec };
@@ -41,6 +43,8 @@ export async function startCluster(spec: 'local' | 'compose' | string = 'local',
       return LocalCluster.start(options.local);
     case 'compose':
       return ComposeCluster.start(options.compose);
+    case 'netns':
+      return NetnsCluster.start(options.local);
     case 'external':
       return ExternalCluster.connect({ ...options.external, seeds: parsed.seeds });
   }

@@ -1,6 +1,7 @@
 import type { Cluster as IORedisCluster, ClusterOptions } from 'ioredis';
 import type { FailoverMode, Link } from '../plan/schedule.ts';
 import type { CommandFaults } from '../resp/point.ts';
+import type { Partitions } from './netns/partitions.ts';
 
 // The plan names failover modes and links; a cluster carries them out.
 export type { FailoverMode, Link };
@@ -48,7 +49,7 @@ export interface ToxicSpec {
 }
 
 export interface Cluster extends AsyncDisposable {
-  readonly kind: 'local' | 'compose' | 'external';
+  readonly kind: 'local' | 'compose' | 'external' | 'netns';
   /** Whether faults that destroy state or availability are allowed. Always true for local. */
   readonly destructive: boolean;
   readonly nodes: readonly NodeRef[];
@@ -74,6 +75,8 @@ export interface Cluster extends AsyncDisposable {
   /** Command-aware faults on the client links (a RESP point in front of each client proxy); absent
    *  on a backend without them. heal() leaves their rules alone: whoever arms a rule disarms it. */
   readonly commands?: CommandFaults;
+  /** Partitions between nodes (Jepsen's grudges); only the netns backend has them. heal() lifts them. */
+  readonly partitions?: Partitions;
   /** Remove every toxic, enable every proxy, thaw and restart every node, wait until ready. Throws if it cannot. */
   heal(): Promise<void>;
   dispose(): Promise<void>;

@@ -1,7 +1,8 @@
 import { DEFAULT_PATTERN, type PatternName } from '../patterns/index.ts';
-import { FAULT_NAMES, type FaultName } from '../plan/faults.ts';
+import { FAULT_NAMES, PARTITION_FAULT_NAMES, type FaultName } from '../plan/faults.ts';
 
-export { FAULT_NAMES, type FaultName };
+export { FAULT_NAMES, PARTITION_FAULT_NAMES, type FaultName };
+const KNOWN: readonly string[] = [...FAULT_NAMES, ...PARTITION_FAULT_NAMES];
 
 /** What a caller may set on the schedule generator (fast-check's Constraints pattern). */
 export interface ScheduleConstraints {
@@ -49,8 +50,8 @@ export function parseFaultList(list: string): FaultName[] {
   const names = list.split(',').map((s) => s.trim());
   if (names.every((n) => n === '')) throw new RangeError(`the fault list is empty (say 'none' for no faults, 'all' for every fault)`);
   if (names.includes('')) throw new RangeError(`the fault list '${list}' has an empty name`);
-  const unknown = names.filter((n) => n !== 'all' && n !== 'none' && !(FAULT_NAMES as readonly string[]).includes(n));
-  if (unknown.length) throw new RangeError(`unknown fault${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${n}'`).join(', ')} (known: ${FAULT_NAMES.join(', ')}, all, none)`);
+  const unknown = names.filter((n) => n !== 'all' && n !== 'none' && !KNOWN.includes(n));
+  if (unknown.length) throw new RangeError(`unknown fault${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${n}'`).join(', ')} (known: ${KNOWN.join(', ')}, all, none)`);
   if (names.length > 1 && (names.includes('all') || names.includes('none'))) throw new RangeError(`'all' and 'none' stand alone, not in a list with other names ('${list}')`);
   if (names[0] === 'all') return [...FAULT_NAMES];
   if (names[0] === 'none') return [];
@@ -60,7 +61,7 @@ export function parseFaultList(list: string): FaultName[] {
 export function scheduleOptions(c: ScheduleConstraints = {}): ScheduleOptions {
   const faults = new Set(c.faults ?? FAULT_NAMES);
   for (const f of faults) {
-    if (!(FAULT_NAMES as readonly string[]).includes(f)) throw new RangeError(`scheduleArbitrary: unknown fault '${f}'`);
+    if (!KNOWN.includes(f)) throw new RangeError(`scheduleArbitrary: unknown fault '${f}'`);
   }
   const leasesMs = c.leasesMs ?? [250, 500];
   if (leasesMs.length === 0 || leasesMs.some((l) => !Number.isInteger(l) || l < 50)) {

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { FaultName, ScheduleOptions } from './constraints.ts';
+import { partitionKinds } from './partitions.ts';
 import type { CommandFaultStep, FaultStep, FaultTarget, NetworkProfile } from '../plan/schedule.ts';
 
 /**
@@ -13,6 +14,7 @@ const FAULT_CLASSES: readonly { readonly weight: number; readonly names: readonl
   { weight: 1, names: ['latency', 'timeout', 'reset-peer'] }, // a link misbehaves; ioredis mostly hides it
   { weight: 2, names: ['busy-script'] }, // Redis refuses with an error, which reaches the implementation
   { weight: 1, names: ['script-flush'] }, // Redis answers, but has forgotten the scripts
+  { weight: 2, names: ['partition-one', 'partition-majority', 'partition-bridge', 'partition-primaries'] }, // nodes cut off from each other (netns only)
 ];
 
 /** Nemesis faults drawn from the enabled set, at instants within the run's expected span. */
@@ -66,6 +68,7 @@ export function faultsArbitrary(options: ScheduleOptions, keys: number, horizonM
       target: target(['master', 'replica']),
       downMs: fc.constantFrom(100, Math.round(timeout * 2.5)),
     }),
+    ...partitionKinds(at, keys, timeout),
   };
   // A class first, then a kind within it, so three flavours of failover do not crowd out the one
   // fault that makes errors reach the implementation.

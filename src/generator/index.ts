@@ -7,7 +7,7 @@ import { PATTERNS } from '../patterns/index.ts';
 
 export * from '../plan/schedule.ts';
 export type { PatternName } from '../patterns/index.ts';
-export { FAULT_NAMES, parseFaultList, scheduleOptions, type FaultName, type ScheduleConstraints, type ScheduleOptions } from './constraints.ts';
+export { FAULT_NAMES, PARTITION_FAULT_NAMES, parseFaultList, scheduleOptions, type FaultName, type ScheduleConstraints, type ScheduleOptions } from './constraints.ts';
 
 /** A session's context, with the generator's whole options (which name the pattern). */
 type ClientContext = SessionContext & { readonly options: ScheduleOptions };

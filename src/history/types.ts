@@ -42,6 +42,8 @@ export type FaultKind =
   | 'slow-network'
   | 'proxy-down'
   | 'kill-restart'
+  /** Nodes cut off from each other (netns backend); lossy when a shard changed master. */
+  | 'partition'
   /** A RESP point held commands, or their replies, matching one name. */
   | 'command-delay'
   /** A RESP point let a command run and cut its connection before the reply. */

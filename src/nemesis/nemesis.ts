@@ -6,6 +6,7 @@ import { sleep } from '../history/clock.ts';
 import { busyBursts } from './busy-script.ts';
 import { runCommandLane } from './command-faults.ts';
 import { applyNetwork, latencyToxic } from './network.ts';
+import { applyPartition } from './partition.ts';
 import { resolveTarget } from './target.ts';
 import type { NemesisContext } from './context.ts';
 
@@ -62,6 +63,8 @@ function lossyByDesign(fault: ClusterFaultStep): boolean {
     case 'kill-restart':
     case 'node-freeze':
       return fault.target.role === 'master';
+    case 'partition':
+      return true;
     default:
       return false;
   }
@@ -122,5 +125,7 @@ async function apply(fault: ClusterFaultStep, ctx: NemesisContext): Promise<Appl
       // Without persistence a restarted master is empty, and a promoted replica may lag.
       return { kind: 'kill-restart', target: t.label, lossy: fault.target.role === 'master', cutsConnections: true, detail };
     }
+    case 'partition':
+      return applyPartition(fault, ctx);
   }
 }

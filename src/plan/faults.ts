@@ -18,4 +18,7 @@ export const FAULT_NAMES = [
   'command-delay',
   'reply-loss',
 ] as const;
-export type FaultName = (typeof FAULT_NAMES)[number];
+/** Partitions between nodes: only a backend that can cut one node off from another (netns) runs
+ *  them, so `all` leaves them out and `--cluster netns` adds them to it. */
+export const PARTITION_FAULT_NAMES = ['partition-one', 'partition-majority', 'partition-bridge', 'partition-primaries'] as const;
+export type FaultName = (typeof FAULT_NAMES)[number] | (typeof PARTITION_FAULT_NAMES)[number];

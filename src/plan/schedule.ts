@@ -54,7 +54,24 @@ export type FaultStep =
       readonly delayMs?: number;
     }
   | { readonly kind: 'kill-restart'; readonly atMs: number; readonly target: FaultTarget; readonly downMs: number }
+  | PartitionStep
   | CommandFaultStep;
+
+/**
+ * A partition between nodes for `ms` (netns backend only), in one of Jepsen's shapes, aimed at the
+ * shard of logical key `key`: `one` isolates its master; `majority` puts its master in a minority
+ * with `seed`-drawn company; `bridge` splits the nodes in two halves joined by one node that sees
+ * both; `primaries` isolates every master from every other node. Clients reach every side.
+ */
+export interface PartitionStep {
+  readonly kind: 'partition';
+  readonly atMs: number;
+  readonly shape: 'one' | 'majority' | 'bridge' | 'primaries';
+  readonly key: number;
+  readonly ms: number;
+  /** Draws the nodes a shape leaves open (who keeps the master company, how the halves fall). */
+  readonly seed: number;
+}
 
 /**
  * A command-aware fault on the client links (the RESP points): for `ms` from `atMs`, up to `limit`
@@ -127,6 +144,8 @@ export function describeFault(f: FaultStep): string {
       return `${at} ${f.toxic}${f.delayMs === undefined ? '' : ` ${f.delayMs}ms`} on the ${f.link} link of ${describeTarget(f.target)} for ${f.ms}ms`;
     case 'kill-restart':
       return `${at} kill -9 ${describeTarget(f.target)}, restart after ${f.downMs}ms`;
+    case 'partition':
+      return `${at} partition (${f.shape}) around the master of k${f.key} for ${f.ms}ms`;
     case 'command-delay':
     case 'reply-loss': {
       const what = `up to ${f.limit} of observed command #${f.command}${f.key === undefined ? '' : ` on k${f.key}`} within ${f.ms}ms`;

@@ -64,6 +64,7 @@ const FAULT_STEP = tagged('kind', {
   failover: { atMs: int(0), key: int(0), mode: oneOf(['default', 'force', 'takeover']) },
   toxic: { atMs: int(0), target, link: oneOf(['client', 'internal', 'bus']), toxic: oneOf(['latency', 'timeout', 'reset_peer']), ms: int(0), delayMs: optional(int(0)) },
   'kill-restart': { atMs: int(0), target, downMs: int(0) },
+  partition: { atMs: int(0), shape: oneOf(['one', 'majority', 'bridge', 'primaries']), key: int(0), ms: int(0), seed: int(0) },
   'command-delay': { atMs: int(0), ms: int(0), command: int(0), key: optional(int(0)), on: oneOf(['request', 'reply']), holdMs: int(0), pastExpiryMs: optional(int(0)), limit: int(1) },
   'reply-loss': { atMs: int(0), ms: int(0), command: int(0), key: optional(int(0)), limit: int(1) },
 });

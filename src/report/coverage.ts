@@ -31,6 +31,7 @@ const FAULT_ORDER: readonly FaultKind[] = [
   'slow-network',
   'proxy-down',
   'kill-restart',
+  'partition',
   'command-delay',
   'reply-loss',
   'heal',

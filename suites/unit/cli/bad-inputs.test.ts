@@ -103,6 +103,7 @@ describe('run and certify: flags checked before any cluster starts', () => {
     ['--report under a file', ['certify', '--impl', 'lua:lua/idempotency', '--report', `${COUNTEREXAMPLE}/reports`], /is a file, not a directory/],
     ['--faults failover on an external cluster without --allow-destructive', ['run', '--cluster', 'redis://127.0.0.1:7000', '--faults', 'failover'], /--faults failover on an external cluster needs --allow-destructive/],
     ['--faults node-freeze on an external cluster', ['run', '--cluster', 'redis://127.0.0.1:7000', '--faults', 'node-freeze', '--allow-destructive'], /node-freeze cannot run on an external cluster/],
+    ['--faults partition-one without --cluster netns', ['run', '--faults', 'latency,partition-one'], /--faults partition-one needs --cluster netns/],
     ["--faults '' (an unset variable)", ['run', '--faults', ''], /--faults: the fault list is empty/],
     ['--faults all,gremlins names gremlins', ['run', '--faults', 'all,gremlins'], /unknown fault 'gremlins'/],
     ['--faults latency,,timeout', ['run', '--faults', 'latency,,timeout'], /has an empty name/],

@@ -19,6 +19,7 @@ describe('parseClusterSpec', () => {
     expect(parseClusterSpec('')).toEqual({ kind: 'local' });
     expect(parseClusterSpec('local')).toEqual({ kind: 'local' });
     expect(parseClusterSpec('compose')).toEqual({ kind: 'compose' });
+    expect(parseClusterSpec('netns')).toEqual({ kind: 'netns' });
   });
 
   it('takes a redis:// seed list as an external cluster, validated up front', () => {
@@ -36,7 +37,7 @@ describe('parseClusterSpec', () => {
         error = e;
       }
       expect(error).toBeInstanceOf(ClusterUsageError);
-      expect((error as Error).message).toBe(`--cluster: unknown value '${value}' (expected 'local' (default), 'compose', or redis://host:port[,host:port...])`);
+      expect((error as Error).message).toBe(`--cluster: unknown value '${value}' (expected 'local' (default), 'compose', 'netns', or redis://host:port[,host:port...])`);
     }
   });
 });

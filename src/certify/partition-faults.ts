@@ -1,0 +1,19 @@
+import { PARTITION_FAULT_NAMES, type FaultName } from '../generator/constraints.ts';
+
+const PARTITIONS: readonly FaultName[] = PARTITION_FAULT_NAMES;
+
+/**
+ * The faults a job runs on a cluster of `kind`: `--faults all` (the default) on the netns backend
+ * takes the partitions as well, since only that backend can cut one node off from another.
+ */
+export function faultsForBackend(kind: string, asked: readonly FaultName[], list: string | undefined): FaultName[] {
+  const all = (list ?? 'all').trim() === 'all';
+  return kind === 'netns' && all ? [...new Set([...asked, ...PARTITIONS])] : [...asked];
+}
+
+/** A partition named on a backend that cannot make it is a usage error (it would run without it). */
+export function refusedPartitionFaults(kind: string, asked: readonly FaultName[]): string | undefined {
+  const named = asked.filter((f) => PARTITIONS.includes(f));
+  if (kind === 'netns' || named.length === 0) return undefined;
+  return `--faults ${named.join(', ')} needs --cluster netns (partitions between nodes need each node in a network namespace of its own)`;
+}
