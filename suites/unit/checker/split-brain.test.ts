@@ -11,7 +11,7 @@ const op = (id: number, client: number, input: IdempotencyInput, at: number, out
 const register = (owner: string) => ({ op: 'register', fingerprint: 'f', owner, leaseMs: 60_000 }) as const;
 
 /**
- * The shape of a split brain (suites/chaos/netns-split-brain.test.ts records a real one): during a
+ * The shape of a split brain (suites/chaos/netns-split-brain.full.test.ts records a real one): during a
  * partition the isolated master acknowledges writes the promoted replica never sees; the old master's
  * branch is discarded when it rejoins. Here the old master takes a register and a complete (its
  * branch), the new master later answers another owner fresh.
