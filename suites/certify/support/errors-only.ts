@@ -31,8 +31,8 @@ export const ERRORS_ONLY_KINDS: readonly (readonly [string, (p: PatternName) => 
   ['cmd: a program that answers every request with an error', (p) => cmdOpener(p, ERRORS_ONLY_CMD)],
 ];
 
-export const errorsOnlyCases = (patterns: readonly PatternName[]) =>
-  ERRORS_ONLY_KINDS.flatMap(([kind, open]) => patterns.map((p) => [`${kind} (${p})`, p, open] as const));
+export const errorsOnlyCases = (patterns: readonly PatternName[], kinds = ERRORS_ONLY_KINDS) =>
+  kinds.flatMap(([kind, open]) => patterns.map((p) => [`${kind} (${p})`, p, open] as const));
 
 /** Nothing happened, so nothing was violated: only the evidence rule keeps it from a certificate. */
 export async function expectNeverCertified(pattern: PatternName, open: ImplOpener): Promise<void> {

@@ -5,7 +5,7 @@ import { Toxiproxy } from '../../../src/cluster/toxiproxy.ts';
 
 // The retries of the Toxiproxy API client, against an HTTP server that answers as a loaded Toxiproxy
 // did (503 ... Timeout): the real server cannot be made to answer 503 on demand. The real-cluster
-// side (the server killed mid-job) is suites/certify/environment-failure.test.ts.
+// side (the server killed mid-job) is suites/certify/environment-failure.full.test.ts.
 
 let server: http.Server | undefined;
 afterEach(() => new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve())));
