@@ -8,6 +8,7 @@ falseAlarmSuite({
   idempotency: { runs: 3, seed: 20261130 },
   lock: { runs: 2, seed: 7 },
   ratelimit: { runs: 2, seed: 11 },
+  semaphore: { runs: 2, seed: 13 },
 });
 
 describe('an undecided run', () => {
