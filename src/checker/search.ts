@@ -6,7 +6,7 @@
  * it belongs to can no longer be placed, so the search backtracks. A configuration (set of
  * linearized entries, model state) that failed once fails again, so it is cached and never re-entered.
  */
-import { liveLeaseTags } from '../model/leases.ts';
+import { holdsLease, liveLeaseTags } from '../model/leases.ts';
 import type { KeyProblem } from './problem.ts';
 import { EXPIRE, FAULT, GHOST, REAL, sortedNodes } from './problem.ts';
 
@@ -352,7 +352,7 @@ export function searchKey<S, I, O>(
         if (!isSet(ref[i])) {
           // A lease runs out only after the operation that set it took effect.
           node = next[node];
-        } else if (!relaxed && !liveLeaseTags(model, state).includes(tag[i])) {
+        } else if (!relaxed && !holdsLease(model, state, tag[i])) {
           // A replaced lease never becomes current again (tags are operation ids), so this expiry is
           // a no-op now and forever: placing it first loses no linearization.
           if (enter(i, state, true, 0, null)) node = next[HEAD];
@@ -398,12 +398,11 @@ export function searchKey<S, I, O>(
    */
   function returnsToEarlierState(): boolean {
     if (relaxed && faultsLeft > 0) return false;
-    const currentTags = liveLeaseTags(model, state);
     let hash: string | undefined;
     let placesAnOp = false;
     for (let s = sp - 1; s >= 0; s--) {
       const e = stackEntry[s];
-      if (returnAt[e] !== Infinity && (kind[e] !== EXPIRE || currentTags.includes(tag[e]))) return false;
+      if (returnAt[e] !== Infinity && (kind[e] !== EXPIRE || holdsLease(model, state, tag[e]))) return false;
       if (expiryOf[e] !== -1 && !isSet(expiryOf[e])) return false;
       placesAnOp ||= kind[e] !== EXPIRE;
       const earlier = stackState[s];
