@@ -6,6 +6,7 @@
  * it belongs to can no longer be placed, so the search backtracks. A configuration (set of
  * linearized entries, model state) that failed once fails again, so it is cached and never re-entered.
  */
+import { holdsLease, liveLeaseTags } from '../model/leases.ts';
 import type { KeyProblem } from './problem.ts';
 import { EXPIRE, FAULT, GHOST, REAL, sortedNodes } from './problem.ts';
 
@@ -277,9 +278,9 @@ export function searchKey<S, I, O>(
       }
       // The promoted replica keeps the lease's absolute deadline: if the search already let that
       // lease run out, the rolled-back record may be gone too.
-      const leaseTag = model.leaseTag(l.state);
-      const expiry = leaseTag === null ? undefined : problem.expiryEntryOfTag.get(leaseTag);
-      if (leaseTag !== null && expiry !== undefined && isSet(expiry)) {
+      for (const leaseTag of liveLeaseTags(model, l.state)) {
+        const expiry = problem.expiryEntryOfTag.get(leaseTag);
+        if (expiry === undefined || !isSet(expiry)) continue;
         const expired = model.expire(l.state, leaseTag);
         const hash = model.hashState(expired);
         if (!seen.has(hash)) {
@@ -351,7 +352,7 @@ export function searchKey<S, I, O>(
         if (!isSet(ref[i])) {
           // A lease runs out only after the operation that set it took effect.
           node = next[node];
-        } else if (!relaxed && model.leaseTag(state) !== tag[i]) {
+        } else if (!relaxed && !holdsLease(model, state, tag[i])) {
           // A replaced lease never becomes current again (tags are operation ids), so this expiry is
           // a no-op now and forever: placing it first loses no linearization.
           if (enter(i, state, true, 0, null)) node = next[HEAD];
@@ -397,12 +398,11 @@ export function searchKey<S, I, O>(
    */
   function returnsToEarlierState(): boolean {
     if (relaxed && faultsLeft > 0) return false;
-    const currentTag = model.leaseTag(state);
     let hash: string | undefined;
     let placesAnOp = false;
     for (let s = sp - 1; s >= 0; s--) {
       const e = stackEntry[s];
-      if (returnAt[e] !== Infinity && (kind[e] !== EXPIRE || tag[e] === currentTag)) return false;
+      if (returnAt[e] !== Infinity && (kind[e] !== EXPIRE || holdsLease(model, state, tag[e]))) return false;
       if (expiryOf[e] !== -1 && !isSet(expiryOf[e])) return false;
       placesAnOp ||= kind[e] !== EXPIRE;
       const earlier = stackState[s];

@@ -29,5 +29,25 @@ export function lintSource(source: string, fileName: string): Finding[] {
       findings.set(`${rule.id}:${line}:${column}:${message}`, { rule: rule.id, file: fileName, line, column, message });
     });
   }
-  return [...findings.values()].sort(compareFindings);
+  const allowed = allowances(source);
+  return [...findings.values()].filter((f) => !allowed.get(f.line)?.has(f.rule)).sort(compareFindings);
+}
+
+/** `-- chaoslua-lint: allow RULE (why)` on a line or the line above it. */
+const ALLOW = /--\s*chaoslua-lint:\s*allow\s+([\w-]+)/;
+
+/**
+ * Lines on which a rule is waived by a comment saying so, on that line or the one above. A waiver
+ * is for a script whose contract requires what a rule flags in general (leases whose deadlines
+ * must be on the server's clock calls TIME, which Redis 7 replicates as effects); the comment is
+ * where the reason is written down, next to the call it excuses.
+ */
+function allowances(source: string): Map<number, Set<string>> {
+  const allowed = new Map<number, Set<string>>();
+  source.split('\n').forEach((text, i) => {
+    const rule = ALLOW.exec(text)?.[1];
+    if (rule === undefined) return;
+    for (const line of [i + 1, i + 2]) allowed.set(line, (allowed.get(line) ?? new Set()).add(rule));
+  });
+  return allowed;
 }

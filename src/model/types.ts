@@ -22,6 +22,12 @@ export interface Model<S, I, O> {
   expire(state: S, tag: number): S;
   /** The lease tag of the state, or null when the key has no expiry (absent). */
   leaseTag(state: S): number | null;
+  /**
+   * Optional, for a state holding several leases at once (each holder its own deadline): the tag of
+   * every lease still live. Without it the state's only lease is `leaseTag`. `expire(state, tag)`
+   * ends the one lease named; a tag once dropped from this list never comes back (tags are op ids).
+   */
+  leaseTags?(state: S): readonly number[];
   /** Milliseconds of expiry this input sets when it succeeds, or undefined if it never sets one. */
   expiryMs(input: I): number | undefined;
   /** Is `observed` the output the model prescribes? (Normalises representation differences.) */

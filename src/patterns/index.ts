@@ -5,9 +5,10 @@
 import { idempotency } from './idempotency/index.ts';
 import { lock } from './lock/index.ts';
 import { ratelimit } from './ratelimit/index.ts';
+import { semaphore } from './semaphore/index.ts';
 import type { AnyPattern, Operation } from './types.ts';
 
-export const PATTERNS = { idempotency, lock, ratelimit } as const satisfies Readonly<Record<string, AnyPattern>>;
+export const PATTERNS = { idempotency, lock, ratelimit, semaphore } as const satisfies Readonly<Record<string, AnyPattern>>;
 
 export type PatternName = keyof typeof PATTERNS;
 export type { AnyPattern, Operation, Pattern, RequiredTransition } from './types.ts';

@@ -37,11 +37,8 @@ const limitsFor = (m: Mutant, runs = m.ciRuns ?? DEFAULT_CAP): JobLimits => ({ s
 // A hang guard, not a speed bound: a run of the job never takes near 30 s.
 const timeoutFor = (limits: JobLimits) => 120_000 + limits.runs * 30_000;
 
-const OPERATIONS: Record<string, string[]> = {
-  idempotency: ['register', 'complete', 'release', 'renew'],
-  lock: ['acquire', 'release', 'extend'],
-  ratelimit: ['hit'],
-};
+/** Every operation of every registered pattern needs a mutant the CI run kills. */
+const OPERATIONS: Record<string, string[]> = Object.fromEntries(Object.entries(PATTERNS).map(([name, p]) => [name, Object.keys(p.operations)]));
 const SCRIPT_OPERATION: Record<string, string> = {
   'register_or_get.lua': 'register',
   'complete.lua': 'complete',
@@ -51,6 +48,7 @@ const SCRIPT_OPERATION: Record<string, string> = {
   'remove_if_matches.lua': 'release',
   'extend_if_matches.lua': 'extend',
   'fixed_window.lua': 'hit',
+  'refresh.lua': 'refresh',
 };
 const luaMutants = mutants.filter((m) => m.kind === 'lua');
 const referenceDir = (m: Mutant) => path.join(projectRoot, 'lua', m.pattern);

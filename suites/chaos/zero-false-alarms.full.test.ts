@@ -8,4 +8,5 @@ falseAlarmSuite({
   idempotency: { runs: RUNS, seed: 20261130 },
   lock: { runs: OTHER_RUNS, seed: 7 },
   ratelimit: { runs: OTHER_RUNS, seed: 11 },
+  semaphore: { runs: OTHER_RUNS, seed: 13 },
 });

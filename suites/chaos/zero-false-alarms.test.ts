@@ -8,6 +8,7 @@ falseAlarmSuite({
   idempotency: { runs: 2, seed: 20261130 },
   lock: { runs: 1, seed: 7 },
   ratelimit: { runs: 1, seed: 11 },
+  semaphore: { runs: 1, seed: 13 },
 });
 
 describe('an undecided run', () => {

@@ -2,13 +2,14 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../../../src/cluster/binaries.ts';
 import type { PatternName } from '../../../src/generator/index.ts';
+import { PATTERN_NAMES } from '../../../src/patterns/index.ts';
 
 /** One entry of scenarios/mutants/<pattern>/<name>/mutant.json. */
 export interface Mutant {
   readonly name: string;
   readonly pattern: PatternName;
   readonly kind: 'lua' | 'module';
-  /** The operation(s) the slip is in, comma-separated: register, complete, release, renew, acquire, extend, hit. */
+  /** The operation(s) the slip is in, comma-separated, as the pattern's registry entry names them (register, acquire, hit, ...). */
   readonly operation: string;
   /** The mistake a real team makes, in one sentence. */
   readonly slip: string;
@@ -38,7 +39,8 @@ export interface Mutant {
 
 export const MUTANTS_ROOT = path.join(projectRoot, 'scenarios', 'mutants');
 export const ALTERNATIVES_ROOT = path.join(projectRoot, 'scenarios', 'alternatives');
-const PATTERNS: readonly PatternName[] = ['idempotency', 'lock', 'ratelimit'];
+/** Every registered pattern has a mutants folder and an alternatives folder. */
+const PATTERNS: readonly PatternName[] = PATTERN_NAMES;
 
 function parseMutant(dir: string, pattern: PatternName): Mutant {
   const file = path.join(dir, 'mutant.json');

@@ -17,3 +17,18 @@ describe('nondeterminism', () => {
     expect(await lintFixture('nondeterminism/clean.lua')).toEqual([]);
   });
 });
+
+describe('a waiver comment', () => {
+  it('waives the named rule on its own line and the next, and no other rule or line', async () => {
+    const { lintSource } = await import('../../../src/lint/lint-source.ts');
+    const source = [
+      '-- chaoslua-lint: allow nondeterminism (deadlines on the server clock)',
+      "local t = redis.call('TIME')",
+      "local u = redis.call('TIME') -- chaoslua-lint: allow nondeterminism",
+      "local v = redis.call('TIME')",
+      "local w = redis.call('TIME') -- chaoslua-lint: allow keyspace-scan",
+      'return {t, u, v, w}',
+    ].join('\n');
+    expect(lintSource(source, 'x.lua').map((f) => `${f.rule}@${f.line}`)).toEqual(['nondeterminism@5']);
+  });
+});

@@ -58,7 +58,7 @@ describe('kv', () => {
 
 describe('the registries', () => {
   it('offer register and kv to check, but not to certify and run', () => {
-    expect(Object.keys(checkableModels)).toEqual(['idempotency', 'lock', 'ratelimit', 'register', 'kv']);
-    expect(Object.keys(models)).toEqual(['idempotency', 'lock', 'ratelimit']);
+    expect(Object.keys(checkableModels)).toEqual(['idempotency', 'lock', 'ratelimit', 'semaphore', 'register', 'kv']);
+    expect(Object.keys(models)).toEqual(['idempotency', 'lock', 'ratelimit', 'semaphore']);
   });
 });

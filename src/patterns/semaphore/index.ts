@@ -1,0 +1,48 @@
+/** The counting semaphore with leases (lua/semaphore): at most `limit` holders at once, each until its own deadline. */
+import type { Pattern } from '../types.ts';
+import { SEMAPHORE_SCRIPTS, SemaphoreClient } from './client.ts';
+import { classifySemaphore } from './invariants.ts';
+import { semaphore as model, type SemaphoreInput, type SemaphoreOutput, type SemaphoreState } from './model.ts';
+import { semaphoreSession } from './sessions.ts';
+import { SemaphoreSubject } from './subject.ts';
+
+const redisKey = (namespace: string, logicalKey: string) => `semaphore:{${namespace}:${logicalKey}}`;
+const LIVE_ANSWER = '1 done | 0 not a live holder';
+
+export const semaphore = {
+  name: 'semaphore',
+  operations: {
+    acquire: { args: { token: 'string', limit: 'integer>=1', ttlMs: 'integer>=1' }, method: 'acquire', answer: '1 held | 0 full' },
+    release: { args: { token: 'string' }, method: 'release', answer: LIVE_ANSWER },
+    refresh: { args: { token: 'string', ttlMs: 'integer>=1' }, method: 'refresh', answer: LIVE_ANSWER },
+  },
+  model,
+  session: semaphoreSession,
+  invariants: ['at-most-limit', 'no-stale-refresh', 'key-has-ttl', 'model-conformance'],
+  witnesses: { 'at-most-limit': ['acquire'], 'no-stale-refresh': ['refresh'], 'key-has-ttl': ['acquire', 'refresh', 'release'] },
+  classify: classifySemaphore,
+  classifyPriority: ['at-most-limit', 'no-stale-refresh'],
+  noTtl: { invariant: 'key-has-ttl', consequence: 'keeps its holders set forever' },
+  transitions: [
+    'free → held by acquire',
+    'held → held by acquire',
+    'held → held by refresh',
+    'held → free by release',
+    'held → held by release',
+    'held → free by expiry',
+    'held → held by expiry',
+  ],
+  requiredTransitions: [
+    { transition: 'free → held by acquire' },
+    { transition: 'held → held by acquire' },
+    { transition: 'held → held by refresh' },
+    { transition: 'held → free by release' },
+    { transition: 'held → free by expiry', needsAnyOf: ['lease-expiry', 'client-freeze'] },
+  ],
+  scripts: SEMAPHORE_SCRIPTS,
+  redisKey,
+  async openReference(redis, { scriptsDir, mode, namespace, quitOnClose }) {
+    const client = await SemaphoreClient.open(redis, { scriptsDir, mode });
+    return new SemaphoreSubject(client, redis, `lua:${scriptsDir} (reference semaphore client, ${mode})`, (key) => redisKey(namespace, key), quitOnClose);
+  },
+} as const satisfies Pattern<SemaphoreState, SemaphoreInput, SemaphoreOutput, SemaphoreSubject>;
