@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { PATTERNS, type PatternName } from '../../../src/patterns/index.ts';
+import { PATTERN_NAMES, PATTERNS, type PatternName } from '../../../src/patterns/index.ts';
 
 /**
  * certificate.json against docs/certificate.md, field by field: every documented field present
@@ -7,12 +7,14 @@ import { PATTERNS, type PatternName } from '../../../src/patterns/index.ts';
  */
 export function expectCertificateSchema(c: Record<string, any>): void {
   const documented = ['version', 'certified', 'pattern', 'implementation', 'redis', 'seed', 'runs', 'discarded', 'operations', 'faults', 'skippedFaults', 'evidence', 'invariants', 'findings', 'replicationLosses', 'issuedAt', 'seconds'];
-  // Optional, documented too: shard (certify --shard), merged (chaoslua merge), corpus (when one was replayed).
-  const optional = ['shard', 'merged', 'corpus'];
+  // Optional, documented too: shard (certify --shard), merged (chaoslua merge), corpus (when one was
+  // replayed), incomplete (the environment ended the job).
+  const optional = ['shard', 'merged', 'corpus', 'incomplete'];
   expect(Object.keys(c).filter((k) => !optional.includes(k)).sort()).toEqual(documented.sort());
   expect(c.version).toBe(1);
   expect(typeof c.certified).toBe('boolean');
-  expect(['idempotency', 'lock', 'ratelimit']).toContain(c.pattern);
+  expect(PATTERN_NAMES).toContain(c.pattern);
+  if (c.incomplete !== undefined) expect(c.incomplete === true && c.certified === false).toBe(true);
   expect(c.implementation).toEqual({ spec: expect.stringMatching(/^(lua|module|cmd):/), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
   expect(c.redis).toEqual({ version: expect.any(String), topology: expect.any(String), cluster: expect.any(String) });
   for (const n of [c.seed, c.runs, c.operations, c.replicationLosses]) expect(Number.isSafeInteger(n) && n >= 0).toBe(true);
@@ -22,12 +24,16 @@ export function expectCertificateSchema(c: Record<string, any>): void {
   expect(Array.isArray(c.skippedFaults)).toBe(true);
   expect(Object.keys(c.evidence).sort()).toEqual(['minOkPerOperation', 'missing', 'operations', 'transitions']);
   for (const o of Object.values(c.evidence.operations) as any[]) {
-    expect(Object.keys(o).sort()).toEqual(['fail', 'info', 'issued', 'ok']);
+    expect(Object.keys(o).sort()).toEqual(['fail', 'info', 'issued', 'ok', 'shares']);
     expect(o.ok + o.fail + o.info).toBe(o.issued);
+    // Each answer's share of the issued operations, to 3 decimals.
+    expect(Object.keys(o.shares).sort()).toEqual(['fail', 'info', 'ok']);
+    for (const k of ['ok', 'fail', 'info']) expect(o.shares[k]).toBeCloseTo(o.issued === 0 ? 0 : o[k] / o.issued, 3);
   }
   expect(c.invariants.map((i: any) => i.invariant)).toEqual(c.runs === 0 && c.invariants.length === 0 ? [] : PATTERNS[c.pattern as PatternName].invariants);
   for (const i of c.invariants) {
     expect(typeof i.passed).toBe('boolean');
+    if (i.barelyWitnessed !== undefined) expect(i.barelyWitnessed).toMatch(/^barely witnessed: /);
     expect(i.passed).toBe(i.violations.length === 0);
   }
   expect(c.findings.every((f: unknown) => typeof f === 'string')).toBe(true);
