@@ -2,6 +2,7 @@ import { Cluster as IORedisCluster, type ClusterOptions } from 'ioredis';
 import { AdminPool, parseInfo } from './admin.ts';
 import { redisServerBinary, toxiproxyBinary } from './binaries.ts';
 import { ClusterUsageError, EnvironmentError } from './errors.ts';
+import { promoteReplica } from './failover.ts';
 import { healCluster } from './heal.ts';
 import { localClusterOptions, type LocalClusterConstraints, type LocalClusterOptions } from './options.ts';
 import { freePorts } from './ports.ts';
@@ -24,8 +25,6 @@ const SLOTS = 16384;
 /** A child (Toxiproxy, redis-server) found its port taken between our choosing it and its bind. */
 const PORT_CLASH = /address already in use|EADDRINUSE|Failed listening on port/i;
 const PORT_CLASH_ATTEMPTS = 4;
-/** How long one CLUSTER FAILOVER is given before it is asked again: Redis's own 5 s limit on a manual failover, and a margin. */
-const MANUAL_FAILOVER_WINDOW_MS = 6_000;
 
 export class LocalCluster implements Cluster {
   readonly kind = 'local' as const;
@@ -218,39 +217,9 @@ export class LocalCluster implements Cluster {
     return parseInfo(String(await this.direct(running, 'INFO', 'server'))).redis_version;
   }
 
-  /**
-   * Promote a replica by CLUSTER FAILOVER and wait until every running node sees it as a master with
-   * slots. Redis abandons a manual failover whose election has not won within 5 s
-   * (CLUSTER_MF_TIMEOUT) and never retries it (seen here: a FORCE failover right after another
-   * failover of the same shard left the replica a replica), so the harness asks again, as an
-   * operator would, until the overall limit.
-   */
+  /** CLUSTER FAILOVER of a replica, asked again if Redis abandons it (./failover.ts). */
   async failover(replica: number, mode: FailoverMode): Promise<void> {
-    const node = this.node(replica);
-    const ownFlags = async () => parseClusterNodes(String(await this.direct(node, 'CLUSTER', 'NODES'))).find((l) => l.flags.includes('myself'))?.flags ?? [];
-    if (!(await ownFlags()).includes('slave')) throw new ClusterUsageError(`failover: ${node.ref.name} is not a replica`);
-    const args = mode === 'default' ? [] : [mode.toUpperCase()];
-    const deadline = Date.now() + Math.max(20_000, this.options.nodeTimeoutMs * 20);
-    const promoted = async (): Promise<true | string> => {
-      for (const observer of this.redisNodes) {
-        if (observer.status !== 'running') continue;
-        const lines = parseClusterNodes(String(await this.direct(observer, 'CLUSTER', 'NODES')));
-        const view = lines.find((l) => l.address === node.ref.announced);
-        if (!view?.flags.includes('master') || view.slots.length === 0) return `${observer.ref.name} still sees ${node.ref.name} as ${view?.flags.join(',')}`;
-      }
-      return true;
-    };
-    for (;;) {
-      // Asked (again) only while it still calls itself a replica: a promoted node refuses FAILOVER.
-      if ((await ownFlags()).includes('slave')) await this.direct(node, 'CLUSTER', 'FAILOVER', ...args);
-      const window = Math.min(MANUAL_FAILOVER_WINDOW_MS, deadline - Date.now());
-      try {
-        await waitUntil(`${node.ref.name} promoted by ${mode} failover`, promoted, Math.max(window, 1));
-        return;
-      } catch (error) {
-        if (Date.now() >= deadline) throw error;
-      }
-    }
+    await promoteReplica(this.node(replica), mode, this.redisNodes, (n, ...args) => this.direct(n, ...args), this.options.nodeTimeoutMs);
   }
 
   async freeze(node: number): Promise<void> {

@@ -3,6 +3,7 @@ import { AdminPool, parseInfo } from '../admin.ts';
 import { redisServerBinary, toxiproxyBinary } from '../binaries.ts';
 import { ClusterUsageError, EnvironmentError } from '../errors.ts';
 import { healCluster } from '../heal.ts';
+import { promoteReplica } from '../failover.ts';
 import { localClusterOptions, type LocalClusterConstraints, type LocalClusterOptions } from '../options.ts';
 import { freePorts } from '../ports.ts';
 import { readinessProblem } from '../readiness.ts';
@@ -185,23 +186,9 @@ export class NetnsCluster implements Cluster {
     return parseInfo(String(await this.direct(running, 'INFO', 'server'))).redis_version;
   }
 
+  /** CLUSTER FAILOVER of a replica, asked again if Redis abandons it (./failover.ts). */
   async failover(replica: number, mode: FailoverMode): Promise<void> {
-    const node = this.node(replica);
-    const own = parseClusterNodes(String(await this.direct(node, 'CLUSTER', 'NODES'))).find((l) => l.flags.includes('myself'));
-    if (!own?.flags.includes('slave')) throw new ClusterUsageError(`failover: ${node.ref.name} is not a replica`);
-    await this.direct(node, 'CLUSTER', 'FAILOVER', ...(mode === 'default' ? [] : [mode.toUpperCase()]));
-    await waitUntil(
-      `${node.ref.name} promoted by ${mode} failover`,
-      async () => {
-        for (const observer of this.redisNodes) {
-          if (observer.status !== 'running') continue;
-          const view = parseClusterNodes(String(await this.direct(observer, 'CLUSTER', 'NODES'))).find((l) => l.address === node.ref.announced);
-          if (!view?.flags.includes('master') || view.slots.length === 0) return `${observer.ref.name} still sees ${node.ref.name} as ${view?.flags.join(',')}`;
-        }
-        return true;
-      },
-      Math.max(10_000, this.options.nodeTimeoutMs * 10),
-    );
+    await promoteReplica(this.node(replica), mode, this.redisNodes, (n, ...args) => this.direct(n, ...args), this.options.nodeTimeoutMs);
   }
 
   async freeze(node: number): Promise<void> {
