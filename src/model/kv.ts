@@ -49,6 +49,7 @@ export const kv: Model<KvState, KvInput, KvOutput> = {
   // Gets and appends only extend the string, so a get still to come that no put can precede
   // observes a string that starts with the current one.
   resets: (input) => input.op === 'put',
+  observes: (input) => input.op === 'get',
   canStillObserve(state, input, observed) {
     if (input.op !== 'get') return true;
     if (observed === null || observed === undefined) return state.text === '';

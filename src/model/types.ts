@@ -44,6 +44,12 @@ export interface Model<S, I, O> {
    */
   resets?(input: I): boolean;
   canStillObserve?(state: S, input: I, observed: unknown): boolean;
+  /**
+   * Optional, with the lookahead: can `canStillObserve` ever answer false for this input (does its
+   * answer read the state)? The search looks ahead only to such answers; an answer that fits every
+   * state (kv: a put's or an append's ok) would only take a place in the lookahead's window.
+   */
+  observes?(input: I): boolean;
   describeInput(input: I): string;
   describeOutput(output: O): string;
   describeState(state: S): string;
