@@ -37,8 +37,18 @@ export class EdnSyntaxError extends Error {
   }
 }
 
-const DELIMITERS = new Set(['(', ')', '[', ']', '{', '}', '"', ';']);
-const isSpace = (c: string) => c === ' ' || c === ',' || c === '\n' || c === '\t' || c === '\r' || c === '\f';
+const SPACES = [' ', ',', '\n', '\t', '\r', '\f']; // commas are whitespace in EDN
+const DELIMITERS = ['(', ')', '[', ']', '{', '}', '"', ';'];
+/** By character code (below 128; any other character is neither): a space; a space or a delimiter, which ends a token. */
+const IS_SPACE = new Uint8Array(128);
+const ENDS_TOKEN = new Uint8Array(128);
+for (const c of SPACES) IS_SPACE[c.charCodeAt(0)] = ENDS_TOKEN[c.charCodeAt(0)] = 1;
+for (const c of DELIMITERS) ENDS_TOKEN[c.charCodeAt(0)] = 1;
+const SEMICOLON = 0x3b;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const NEWLINE = 0x0a;
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', '"': '"', '\\': '\\', b: '\b', f: '\f' };
 
 /** Every top-level form of `text`, in order. */
 export function readEdnForms(text: string): EdnForm[] {
@@ -58,7 +68,15 @@ const DISCARDED = Symbol('discarded');
 class Reader {
   private at = 0;
   line = 1;
+  /** A history names a handful of keywords thousands of times; they are immutable, so one object each. */
+  private readonly keywords = new Map<string, Keyword>();
   constructor(private readonly text: string) {}
+
+  private keyword(name: string): Keyword {
+    let keyword = this.keywords.get(name);
+    if (keyword === undefined) this.keywords.set(name, (keyword = new Keyword(name)));
+    return keyword;
+  }
 
   atEnd(): boolean {
     return this.at >= this.text.length;
@@ -67,10 +85,10 @@ class Reader {
   skip(): void {
     const t = this.text;
     while (this.at < t.length) {
-      const c = t[this.at];
-      if (c === '\n') this.line++;
-      if (isSpace(c)) this.at++;
-      else if (c === ';') while (this.at < t.length && t[this.at] !== '\n') this.at++;
+      const c = t.charCodeAt(this.at);
+      if (c === NEWLINE) this.line++;
+      if (IS_SPACE[c] === 1) this.at++;
+      else if (c === SEMICOLON) while (this.at < t.length && t.charCodeAt(this.at) !== NEWLINE) this.at++;
       else return;
     }
   }
@@ -158,17 +176,19 @@ class Reader {
     let out = '';
     this.at++;
     for (;;) {
-      if (this.at >= t.length) throw new EdnSyntaxError(this.line, 'expected \'"\' to close the string before the end of the input');
-      const c = t[this.at++];
-      if (c === '"') return out;
-      if (c === '\n') this.line++;
-      if (c !== '\\') {
-        out += c;
-        continue;
+      // Runs without an escape are sliced whole: one flat string per value, not one per character.
+      const run = this.at;
+      let c = 0;
+      while (this.at < t.length && (c = t.charCodeAt(this.at)) !== QUOTE && c !== BACKSLASH) {
+        if (c === NEWLINE) this.line++;
+        this.at++;
       }
+      if (this.at >= t.length) throw new EdnSyntaxError(this.line, 'expected \'"\' to close the string before the end of the input');
+      out = out === '' ? t.slice(run, this.at) : out + t.slice(run, this.at);
+      this.at++;
+      if (c === QUOTE) return out;
       const e = t[this.at++];
-      const simple: Record<string, string> = { n: '\n', t: '\t', r: '\r', '"': '"', '\\': '\\', b: '\b', f: '\f' };
-      if (e in simple) out += simple[e];
+      if (e in SIMPLE_ESCAPES) out += SIMPLE_ESCAPES[e];
       else if (e === 'u' && /^[0-9a-fA-F]{4}$/.test(t.slice(this.at, this.at + 4))) {
         out += String.fromCharCode(parseInt(t.slice(this.at, this.at + 4), 16));
         this.at += 4;
@@ -177,9 +197,10 @@ class Reader {
   }
 
   private token(): string {
+    const t = this.text;
     const start = this.at;
-    while (this.at < this.text.length && !isSpace(this.text[this.at]) && !DELIMITERS.has(this.text[this.at])) this.at++;
-    return this.text.slice(start, this.at);
+    while (this.at < t.length && !ENDS_TOKEN[t.charCodeAt(this.at)]) this.at++;
+    return t.slice(start, this.at);
   }
 
   private atom(): EdnValue {
@@ -190,7 +211,7 @@ class Reader {
     if (token === 'false') return false;
     if (token.startsWith(':')) {
       if (token.length === 1) throw new EdnSyntaxError(this.line, 'expected a keyword name after ":"');
-      return new Keyword(token.slice(1));
+      return this.keyword(token.slice(1));
     }
     if (/^[+-]?\d/.test(token)) return number(token, this.line);
     return new EdnSymbol(token);
@@ -198,6 +219,7 @@ class Reader {
 }
 
 function number(token: string, line: number): number {
+  if (/^\d{1,15}$/.test(token)) return Number(token); // the common case: a small non-negative integer
   const int = /^([+-]?\d+)N?$/.exec(token);
   if (int) {
     const n = Number(int[1]);

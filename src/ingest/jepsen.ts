@@ -39,12 +39,11 @@ export function parseJepsenHistory(file: string, text: string, model: CheckableM
   const defaultKey = model === 'register' ? 'register' : undefined;
 
   const events = clientMaps.map(({ map, line }, index): LogEvent => {
-    const fail = (expected: string) => new FormatError(file, line, expected);
     const process = map.get('process') as number;
     const type = name(map.get('type'));
-    if (type === undefined || !TYPES.has(type)) throw fail('expected :type to be :invoke, :ok, :fail or :info');
+    if (type === undefined || !TYPES.has(type)) throw new FormatError(file, line, 'expected :type to be :invoke, :ok, :fail or :info');
     const f = name(map.get('f'));
-    if (f === undefined) throw fail('expected :f to name the operation (a keyword)');
+    if (f === undefined) throw new FormatError(file, line, 'expected :f to name the operation (a keyword)');
     const at = timed ? (map.get('time') as number) / 1e6 : index;
     const value = map.get('value') ?? null;
     try {
@@ -61,7 +60,7 @@ export function parseJepsenHistory(file: string, text: string, model: CheckableM
       }
       return { kind: type as 'fail' | 'info', line, process, f, error: error === undefined ? undefined : errorText(error), at };
     } catch (error) {
-      if (error instanceof CodecError) throw fail(error.message);
+      if (error instanceof CodecError) throw new FormatError(file, line, error.message);
       throw error;
     }
   });

@@ -59,16 +59,9 @@ export function pairEvents(file: string, events: readonly LogEvent[]): OpRecord[
 }
 
 function record(invocation: Invocation, id: number, completion: Completion): OpRecord {
-  const base = {
-    type: 'op' as const,
-    id,
-    client: invocation.process,
-    key: invocation.key,
-    input: invocation.input,
-    invokedAt: invocation.at,
-    completedAt: completion.at,
-    outcome: completion.kind,
-  };
-  if (completion.kind === 'ok') return { ...base, output: completion.output };
-  return { ...base, error: completion.error ?? (completion.kind === 'fail' ? 'failed' : 'indeterminate') };
+  const { process: client, key, input, at: invokedAt } = invocation;
+  const { kind: outcome, at: completedAt } = completion;
+  if (outcome === 'ok') return { type: 'op', id, client, key, input, invokedAt, completedAt, outcome, output: completion.output };
+  const error = completion.error ?? (outcome === 'fail' ? 'failed' : 'indeterminate');
+  return { type: 'op', id, client, key, input, invokedAt, completedAt, outcome, error };
 }
