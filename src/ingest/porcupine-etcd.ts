@@ -20,49 +20,52 @@ export function looksLikeEtcdLog(firstLine: string): boolean {
 export function parseEtcdLog(file: string, text: string): LogEvent[] {
   const events: LogEvent[] = [];
   const lines = text.split('\n');
-  lines.forEach((raw, i) => {
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i];
     const line = i + 1;
-    if (raw.trim() === '') return;
+    if (raw.trim() === '') continue;
     const m = LINE.exec(raw);
     if (!m) throw new FormatError(file, line, 'expected "INFO  jepsen.util - <process> :<invoke|ok|fail|info> :<read|write|cas> <nil|N|[from to]|:timed-out>"');
     const [, processText, type, f, arg] = m;
-    const process = Number(processText);
-    const at = events.length;
-    const event = { line, process, f, at };
-    const numbers = arg.startsWith('[') ? arg.slice(1, -1).trim().split(/\s+/).map(Number) : [];
-    const bad = (expected: string) => new FormatError(file, line, `:${type} :${f}: expected ${expected}, got ${arg}`);
-    if (type === 'invoke') {
-      let input: RegisterInput;
-      if (f === 'read') {
-        if (arg !== 'nil') throw bad('nil');
-        input = { op: 'read' };
-      } else if (f === 'write') {
-        if (!/^\d+$/.test(arg)) throw bad('an integer');
-        input = { op: 'write', value: Number(arg) };
-      } else {
-        if (numbers.length !== 2) throw bad('[from to]');
-        input = { op: 'cas', from: numbers[0], to: numbers[1] };
-      }
-      events.push({ ...event, kind: 'invoke', key: ETCD_KEY, input });
-    } else if (type === 'info') {
-      events.push({ ...event, kind: 'info', error: arg === ':timed-out' ? 'timed out' : `info ${arg}` });
-    } else if (f === 'read') {
-      if (type === 'fail') {
-        if (arg !== ':timed-out') throw bad(':timed-out');
-        events.push({ ...event, kind: 'info', error: 'read timed out' });
-      } else {
-        if (arg !== 'nil' && !/^\d+$/.test(arg)) throw bad('nil or an integer');
-        events.push({ ...event, kind: 'ok', output: arg === 'nil' ? null : Number(arg) });
-      }
-    } else if (f === 'write') {
-      if (type === 'fail') throw bad('(a write completes :ok or :info; :fail :write is not in this format)');
-      if (!/^\d+$/.test(arg)) throw bad('an integer');
-      events.push({ ...event, kind: 'ok', output: Number(arg) });
-    } else {
-      if (numbers.length !== 2) throw bad('[from to]');
-      // The compare-and-set ran: :ok swapped, :fail found another value.
-      events.push({ ...event, kind: 'ok', output: type === 'ok' });
-    }
-  });
+    const event = etcdEvent(line, Number(processText), type, f, arg, events.length);
+    if (typeof event === 'string') throw new FormatError(file, line, `:${type} :${f}: expected ${event}, got ${arg}`);
+    events.push(event);
+  }
   return events;
+}
+
+/** The event of one line, or what was expected of its argument. Events built whole, in one shape per kind. */
+function etcdEvent(line: number, process: number, type: string, f: string, arg: string, at: number): LogEvent | string {
+  const numbers = arg.startsWith('[') ? arg.slice(1, -1).trim().split(/\s+/).map(Number) : [];
+  if (type === 'invoke') {
+    let input: RegisterInput;
+    if (f === 'read') {
+      if (arg !== 'nil') return 'nil';
+      input = { op: 'read' };
+    } else if (f === 'write') {
+      if (!/^\d+$/.test(arg)) return 'an integer';
+      input = { op: 'write', value: Number(arg) };
+    } else {
+      if (numbers.length !== 2) return '[from to]';
+      input = { op: 'cas', from: numbers[0], to: numbers[1] };
+    }
+    return { kind: 'invoke', line, process, f, key: ETCD_KEY, input, at };
+  }
+  if (type === 'info') return { kind: 'info', line, process, f, error: arg === ':timed-out' ? 'timed out' : `info ${arg}`, at };
+  if (f === 'read') {
+    if (type === 'fail') {
+      if (arg !== ':timed-out') return ':timed-out';
+      return { kind: 'info', line, process, f, error: 'read timed out', at };
+    }
+    if (arg !== 'nil' && !/^\d+$/.test(arg)) return 'nil or an integer';
+    return { kind: 'ok', line, process, f, output: arg === 'nil' ? null : Number(arg), at };
+  }
+  if (f === 'write') {
+    if (type === 'fail') return '(a write completes :ok or :info; :fail :write is not in this format)';
+    if (!/^\d+$/.test(arg)) return 'an integer';
+    return { kind: 'ok', line, process, f, output: Number(arg), at };
+  }
+  if (numbers.length !== 2) return '[from to]';
+  // The compare-and-set ran: :ok swapped, :fail found another value.
+  return { kind: 'ok', line, process, f, output: type === 'ok', at };
 }
