@@ -8,12 +8,13 @@
 // both sides judge the same histories under the same semantics and only the checkers differ.
 // Porcupine itself is used through its public API alone.
 //
-//	porcupine-bench -format etcd|kv [-runs 5] [-timeout 0s] FILE...
+//	porcupine-bench -format etcd|kv [-runs 5] [-timeout 0s] [-paced] FILE...
 //
 // A file that cannot be read or does not hold the format is reported on one line, exit code 2.
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -38,6 +39,7 @@ func main() {
 	format := flag.String("format", "", "etcd or kv")
 	runs := flag.Int("runs", 5, "timed runs over all files")
 	timeout := flag.Duration("timeout", 0, "per-file check timeout (0: none); a timed-out file is unknown")
+	paced := flag.Bool("paced", false, "wait for a line on stdin before each run (the bench alternates the sides run by run)")
 	flag.Parse()
 	var read func(text string) ([]porcupine.Event, error)
 	var model porcupine.Model
@@ -58,7 +60,13 @@ func main() {
 	}
 	sort.Strings(files)
 	out := json.NewEncoder(os.Stdout)
+	stdin := bufio.NewReader(os.Stdin)
 	for r := 0; r < *runs; r++ {
+		if *paced {
+			if _, err := stdin.ReadString('\n'); err != nil {
+				return // the bench is done with this side
+			}
+		}
 		started := time.Now()
 		verdicts := map[string]string{}
 		for _, file := range files {
