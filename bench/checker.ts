@@ -1,7 +1,8 @@
 /**
  * How fast the checker decides a large legal history, and how fast it finds a planted violation.
- * Run: npx tsx bench/checker.ts [--ops 100000] [--keys 1000] [--runs 5] [--seed 1] [--show]
- * Prints figures; asserts nothing about speed.
+ * Run: npx tsx bench/checker.ts [--ops 100000] [--keys 1000] [--runs 7] [--seed 1] [--show]
+ * One warm-up check, then medians of --runs runs of each. Prints figures and the command that
+ * reproduces them; asserts nothing about speed.
  */
 import { parseArgs } from 'node:util';
 import { check, linearHistory } from '../src/checker/index.ts';
@@ -14,7 +15,7 @@ const { values } = parseArgs({
   options: {
     ops: { type: 'string', default: '100000' },
     keys: { type: 'string', default: '1000' },
-    runs: { type: 'string', default: '5' },
+    runs: { type: 'string', default: '7' },
     seed: { type: 'string', default: '1' },
     show: { type: 'boolean', default: false },
   },
@@ -100,26 +101,32 @@ function maxInFlight(history: History): number {
 }
 
 /**
- * Makes one register in the second half of one key claim it won although the key was pending for
- * another owner. Overlapping operations can make such a claim legal, so candidates are checked on
- * their own key until one is not.
+ * Plants a one-winner violation that is illegal by construction, without asking the checker: two
+ * registers by owners no other operation uses, both answered fresh, with one and the same 10 ms
+ * interval, 6 s after the last operation of a key in the second half (past every lease and TTL the
+ * workload sets, 5 s at most). Whichever takes effect first leaves the key pending with a 1,000 ms
+ * lease, which cannot run out within their 10 ms (nor within the checker's 25 ms tolerance either
+ * side); nothing else can empty the key in between (only the record's owner may release it, and
+ * that owner does nothing else; an indeterminate operation of another owner leaves a record it does
+ * not own as it is), so the second must have answered hit.
  */
-function plantViolation(history: History<IdempotencyInput, IdempotencyOutput>): History<IdempotencyInput, IdempotencyOutput> {
+function plantViolation(history: History<IdempotencyInput, IdempotencyOutput>): { history: History<IdempotencyInput, IdempotencyOutput>; key: string } {
   const keys = [...new Set(history.ops.map((op) => op.key))];
-  const rotated = [...keys.slice(keys.length / 2), ...keys.slice(0, keys.length / 2)];
-  for (const key of rotated) {
-    const ofKey = history.ops.filter((op) => op.key === key);
-    for (const victim of ofKey.slice(ofKey.length / 2)) {
-      const sawPending =
-        victim.outcome === 'ok' && victim.input.op === 'register' && Array.isArray(victim.output) && victim.output[1] === 'pending';
-      if (!sawPending) continue;
-      const corrupted: OpRecord<IdempotencyInput, IdempotencyOutput> = { ...victim, output: ['fresh'] };
-      const swap = (op: OpRecord<IdempotencyInput, IdempotencyOutput>) => (op === victim ? corrupted : op);
-      if (check({ ...history, ops: ofKey.map(swap) }, idempotency, { minimise: false }).verdict !== 'illegal') continue;
-      return { ...history, ops: history.ops.map(swap) };
-    }
-  }
-  throw new Error('no register could be made to break one-winner; try another --seed');
+  const key = keys[Math.floor(keys.length / 2)];
+  const end = Math.max(...history.ops.filter((op) => op.key === key).map((op) => op.completedAt));
+  let id = Math.max(...history.ops.map((op) => op.id));
+  const fresh = (owner: string): OpRecord<IdempotencyInput, IdempotencyOutput> => ({
+    type: 'op',
+    id: ++id,
+    client: 1000 + id,
+    key,
+    input: { op: 'register', fingerprint: 'f1', owner, leaseMs: 1000 },
+    invokedAt: end + 6000,
+    completedAt: end + 6010,
+    outcome: 'ok',
+    output: ['fresh'],
+  });
+  return { history: { ...history, ops: [...history.ops, fresh('planted-a'), fresh('planted-b')] }, key };
 }
 
 function median(values: number[]): number {
@@ -143,6 +150,8 @@ function figures(runsOf: { ms: number; cpuMs: number }[]): string {
   );
 }
 
+console.log(`npx tsx bench/checker.ts --ops ${totalOps} --keys ${keyCount} --runs ${runs} --seed ${seed}${values.show ? ' --show' : ''}`);
+console.log(`one warm-up check, then the median of ${runs} runs each; node ${process.version}`);
 const legal = linearHistory(idempotency, plan(rng(seed)));
 const outcomes = legal.ops.reduce<Record<string, number>>((acc, op) => ({ ...acc, [op.outcome]: (acc[op.outcome] ?? 0) + 1 }), {});
 console.log(
@@ -157,7 +166,9 @@ console.log(
   `legal: verdict ${last.verdict}, ${figures(legalRuns)}, ${last.stats.statesExplored} states`,
 );
 
-const illegal = plantViolation(legal);
+const planted = plantViolation(legal);
+const illegal = planted.history;
+console.log(`planted: two fresh registers in one 10 ms interval on ${planted.key}, 6 s after its last operation (illegal by construction)`);
 for (const minimise of [false, true]) {
   const illegalRuns = Array.from({ length: runs }, () => time(() => check(illegal, idempotency, { minimise })));
   const result = illegalRuns[illegalRuns.length - 1].result;
