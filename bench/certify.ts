@@ -1,5 +1,5 @@
 // Time to certify the reference implementation with the CLI's defaults (40 runs, every fault),
-// after the cluster is ready; median over rounds. Run: npx tsx bench/certify.ts [rounds=3] [pattern]
+// after the cluster is ready; median over rounds. Run: npx tsx bench/certify.ts [rounds=1] [pattern]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,8 +10,10 @@ import { LocalCluster } from '../src/cluster/local.ts';
 import type { PatternName } from '../src/patterns/index.ts';
 import { median } from './stats.ts';
 
-const rounds = Number(process.argv[2] ?? 3);
+const rounds = Number(process.argv[2] ?? 1);
 const pattern = (process.argv[3] ?? 'idempotency') as PatternName;
+console.log(`npx tsx bench/certify.ts ${rounds} ${pattern}`);
+console.log(`certify with the CLI's defaults (40 runs, every fault), seeds 1001..${1000 + rounds}, ${rounds} round(s) after the cluster is ready; median`);
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-bench-certify-'));
 const quiet = { stdout: { write: () => true }, stderr: { write: () => true } };
 const cluster = await LocalCluster.start();

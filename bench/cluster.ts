@@ -5,6 +5,8 @@ import { LocalCluster } from '../src/cluster/local.ts';
 import { fmt, median } from './stats.ts';
 
 const rounds = Number(process.argv[2] ?? 5);
+console.log(`npx tsx bench/cluster.ts ${rounds}`);
+console.log(`${rounds} rounds of LocalCluster.start() to ready and dispose() to no process left; medians`);
 const ready: number[] = [];
 const teardown: number[] = [];
 for (let round = 1; round <= rounds; round++) {

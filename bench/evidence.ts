@@ -19,6 +19,8 @@ const faults = parseFaultList(process.argv[5] ?? 'all');
 const clients = process.argv[6] ? Number(process.argv[6]) : undefined;
 const keys = process.argv[7] ? Number(process.argv[7]) : undefined;
 const model = models[pattern] as ChaosContext['model'];
+console.log(`npx tsx bench/evidence.ts ${[pattern, runs, seed, process.argv[5] ?? 'all', ...process.argv.slice(6, 8)].join(' ')}`);
+console.log(`${runs} runs of the reference, no shrinking, faults ${process.argv[5] ?? 'all'}, clients ${clients ?? 'default'}, keys ${keys ?? 'default'}`);
 const required = requiredTransitions(pattern, faults);
 
 const witnessedRuns = new Map<string, number>(required.map((t) => [t, 0]));

@@ -26,6 +26,8 @@ if (!Number.isInteger(decisions) || decisions < 1) throw new RangeError(`--decis
 if (!['both', 'proxied', 'direct'].includes(values.path!)) throw new RangeError(`--path must be both, proxied or direct, got ${values.path}`);
 const LIMIT = 5;
 const WINDOW_S = 60;
+console.log(`npx tsx bench/limiter.ts --rounds ${rounds} --decisions ${decisions} --path ${values.path}`);
+console.log(`${decisions} decisions per limiter on fresh keys (limit ${LIMIT}, window ${WINDOW_S} s), naive and EVALSHA alternated over ${rounds} rounds; medians`);
 
 type Decide = (key: string) => Promise<{ allowed: boolean; trips: number }>;
 interface Figures { roundTrips: number; serverCommands: number; seconds: number; allowed: number }

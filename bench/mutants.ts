@@ -1,17 +1,19 @@
 // Time for the chaos job to reject each mutant of scenarios/mutants, over several seeds, on one
 // LocalCluster started once (its start-up is not counted). Prints every job, then per mutant the
 // median and worst runs and seconds to the first failure, and the median shrunk length.
-// Run: npx tsx bench/mutants.ts [seeds=5] [name-filter] ; SHRINK_RUNS (default 5), RUN_CAP (default 60), GAPS=1
+// Run: npx tsx bench/mutants.ts [seeds=6] [name-filter] ; SHRINK_RUNS (default 0: no shrinking), RUN_CAP (default 60), GAPS=1
 import { loadMutants } from '../suites/certify/support/catalogue.ts';
 import { chaosJob, openerFor, type JobVerdict } from '../suites/certify/support/job.ts';
 import { SharedCluster } from '../suites/certify/support/shared-cluster.ts';
 import { median } from './stats.ts';
 
-const seeds = Number(process.argv[2] ?? 5);
+const seeds = Number(process.argv[2] ?? 6);
 const filter = process.argv[3] ?? '';
-const shrinkRuns = Number(process.env.SHRINK_RUNS ?? 5);
+const shrinkRuns = Number(process.env.SHRINK_RUNS ?? 0);
 const runCap = Number(process.env.RUN_CAP ?? 60);
 // Known gaps (mutant.json "gap") take their whole run cap; GAPS=1 includes them.
+console.log(`SHRINK_RUNS=${shrinkRuns} RUN_CAP=${runCap}${process.env.GAPS === '1' ? ' GAPS=1' : ''} npx tsx bench/mutants.ts ${seeds}${filter ? ` ${filter}` : ''}`);
+console.log(`${seeds} seeds (1000 + 7919 k), every fault, ${shrinkRuns ? `${shrinkRuns} shrink runs` : 'no shrinking'}, at most ${runCap} runs a job, after the cluster is ready`);
 const mutants = loadMutants().filter((m) => `${m.pattern}/${m.name}`.includes(filter) && (!m.gap || process.env.GAPS === '1'));
 
 const cluster = new SharedCluster();

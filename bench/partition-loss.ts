@@ -14,6 +14,8 @@ import { keySlot } from '../src/resp/key-slot.ts';
 const perMode = Number(process.argv[2] ?? 10);
 const waitTimeoutMs = Number(process.argv[3] ?? 100);
 const NODE_TIMEOUT_MS = 1_000;
+console.log(`npx tsx bench/partition-loss.ts ${perMode} ${waitTimeoutMs}`);
+console.log(`${perMode} failovers per mode (no-wait, wait-1 with WAIT 1 ${waitTimeoutMs}), alternated; node timeout ${NODE_TIMEOUT_MS} ms; netns backend (root)`);
 
 type Mode = 'no-wait' | 'wait-1';
 const totals: Record<Mode, { failovers: number; acked: number; lost: number; attempts: number }> = {

@@ -23,6 +23,8 @@ const positive = (name: string, text: string | undefined) => {
 const rounds = positive('rounds', values.rounds);
 const calls = positive('calls', values.calls);
 const inflight = positive('inflight', values.inflight);
+console.log(`npx tsx bench/register.ts --rounds ${rounds} --calls ${calls} --inflight ${inflight}`);
+console.log(`${calls} register_or_get calls on fresh keys per round, sequential then ${inflight} in flight, ${rounds} rounds; medians of the rounds' figures`);
 
 interface Figures { p50: number; p99: number; perSecond: number }
 

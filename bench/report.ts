@@ -41,6 +41,8 @@ const clientCount = positive('clients', values.clients);
 const keyCount = positive('keys', values.keys);
 const loads = positive('loads', values.loads);
 const seed = positive('seed', values.seed);
+console.log(`npx tsx bench/report.ts --ops ${totalOps} --clients ${clientCount} --keys ${keyCount} --loads ${loads} --seed ${seed}`);
+console.log(`one ${totalOps}-operation failing history rendered, then loaded in headless Chromium ${loads} times; median load`);
 
 /** mulberry32, as in bench/checker.ts. */
 function rng(state: number): () => number {

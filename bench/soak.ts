@@ -16,6 +16,7 @@ const minutes = Number(process.argv[2] ?? 10);
 const pattern = (process.argv[3] ?? 'idempotency') as PatternName;
 const runs = Number(process.argv[4] ?? 100_000);
 const seed = Number(process.argv[5] ?? Date.now() % 2 ** 31);
+console.log(`npx tsx bench/soak.ts ${minutes} ${pattern} ${runs} ${seed}`);
 
 /** States per key of every fresh run; re-checked here because the chaos loop keeps only the verdict. */
 const statesPerKey: number[] = [];
