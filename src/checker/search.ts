@@ -212,9 +212,10 @@ export function searchKey<S, I, O>(
       pop();
       return false;
     }
-    // A read leaves the very state of the configuration before it, which passed the lookahead (or
-    // skipped it for the same reason): checking again could only catch an answer that has just
-    // entered the window, and skipping only prunes less.
+    // An entry that leaves the very state object it found (a read) leaves the state of the
+    // configuration before it, which passed the lookahead (or skipped it for the same reason):
+    // checking again could only catch an answer that has just entered the window, and skipping
+    // only prunes less.
     if (lookahead !== null && newState !== stackState[sp - 1] && !answersStillPossible(lookahead)) {
       pop();
       return false;
