@@ -20,14 +20,63 @@ function handleText(handle: unknown): string {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** One logical client's view: its holders' handles, by key and holder. */
+/**
+ * Holders' handles by key and holder, shared by every logical client of one implementation: the
+ * holder argument (the token) is the model's name of a holder, the handle the implementation's name
+ * of the same holder, so a call naming holder X (a stray release with another client's token
+ * included) carries X's handle, and is judged as the model judges a call by X.
+ */
+export type HandleTable = Map<string, unknown>;
+
+/**
+ * A call of a holder whose handle is unknown, not made: the operation that hands out its handle
+ * lost its answer (or has not answered yet), so it may hold with a handle nobody knows. The runner
+ * records the call as indeterminate, which is sound (it did nothing, which "may have taken effect
+ * or not" covers); calling without the handle would be judged as the holder calling, and fail a
+ * correct implementation that can only act with its handle.
+ */
+export class UnknownHandleError extends Error {
+  override readonly name = 'UnknownHandleError';
+}
+
+/** Answers of one implementation's subjects, recorded as declared; the holders' handles kept. */
 export class DeclaredAnswers {
-  private readonly handles = new Map<string, unknown>();
+  /** Holders whose handle-giving operation lost its answer, until one answers with a handle. */
+  private readonly lost = new Set<string>();
+  /** Holders with a handle-giving operation still in flight (the runner stopped waiting for it). */
+  private readonly inFlight = new Map<string, number>();
 
   constructor(
     private readonly pattern: AnyPattern,
     readonly capabilities: Capabilities,
+    private readonly handles: HandleTable = new Map(),
   ) {}
+
+  /**
+   * Make one call of the implementation (`run` receives the holder's handle, when handles are
+   * declared) and return the answer as the history records it.
+   */
+  async call(key: string, input: Record<string, unknown>, run: (handle: unknown) => Promise<unknown>): Promise<unknown> {
+    if (!this.passesHandle()) return this.record(key, input, await run(undefined));
+    const holder = this.holderOf(key, input);
+    const gives = this.capabilities.operations[input.op as string]?.handle === true;
+    if (holder === undefined) return this.record(key, input, await run(undefined));
+    if (!gives) {
+      if (this.lost.has(holder) || (this.inFlight.get(holder) ?? 0) > 0) {
+        throw new UnknownHandleError(`not called: the handle of holder ${String(input[this.pattern.holder!.arg])} is unknown (the answer that would have carried it was lost)`);
+      }
+      return this.record(key, input, await run(this.handles.get(holder)));
+    }
+    this.inFlight.set(holder, (this.inFlight.get(holder) ?? 0) + 1);
+    try {
+      return this.record(key, input, await run(this.handles.get(holder)));
+    } catch (error) {
+      this.lost.add(holder);
+      throw error;
+    } finally {
+      this.inFlight.set(holder, this.inFlight.get(holder)! - 1);
+    }
+  }
 
   private holderOf(key: string, input: Record<string, unknown>): string | undefined {
     const arg = this.pattern.holder?.arg;
@@ -57,7 +106,10 @@ export class DeclaredAnswers {
       answer = raw.answer;
       if (raw.handle !== undefined && raw.handle !== null) {
         const holder = this.holderOf(key, input);
-        if (holder !== undefined) this.handles.set(holder, raw.handle);
+        if (holder !== undefined) {
+          this.handles.set(holder, raw.handle);
+          this.lost.delete(holder);
+        }
         handle = handleText(raw.handle);
       }
     }

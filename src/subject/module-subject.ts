@@ -1,7 +1,7 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
 import { CapabilitiesError, exactCapabilities, parseCapabilities, type Capabilities } from '../patterns/capabilities.ts';
 import { operationsOf, PATTERNS, type PatternName } from '../patterns/index.ts';
-import { DeclaredAnswers } from './declared-answers.ts';
+import { DeclaredAnswers, type HandleTable } from './declared-answers.ts';
 import { ImplSpecError } from './impl-spec.ts';
 import { KeyMappingError, parseKeyMapping, type KeyMapping } from './key-mapping.ts';
 import { checkModuleSyntax } from './module-syntax.ts';
@@ -72,9 +72,10 @@ export function moduleDeclarations(loaded: LoadedModule, file: string, pattern: 
 
 /**
  * A module's store as a Subject: the harness hands it ready Redis keys and the model's arguments
- * (and, when it declared holder handles, the holder's handle as one more, last argument).
+ * (and, when it declared holder handles, the holder's handle as one more, last argument). `handles`:
+ * the table every logical client of the implementation shares (declared-answers.ts says why).
  */
-export async function moduleSubject(loaded: LoadedModule | StoreFactory, file: string, pattern: PatternName, redis: IORedisCluster, namespace: string): Promise<Subject> {
+export async function moduleSubject(loaded: LoadedModule | StoreFactory, file: string, pattern: PatternName, redis: IORedisCluster, namespace: string, handles: HandleTable = new Map()): Promise<Subject> {
   const module: LoadedModule = typeof loaded === 'function' ? { factory: loaded } : loaded;
   const declared = moduleDeclarations(module, file, pattern);
   const store = (await module.factory(redis, { pattern, namespace })) as Record<string, unknown> | undefined;
@@ -83,7 +84,7 @@ export async function moduleSubject(loaded: LoadedModule | StoreFactory, file: s
   const missing = methods.filter((m) => typeof store?.[m] !== 'function');
   if (missing.length) throw new ImplSpecError(`--impl module:${file}: the store lacks ${missing.join(', ')} (a ${pattern} store ${declared.capabilities.declared ? 'declaring these capabilities ' : ''}needs ${methods.join(', ')})`);
   const callable = store as Record<string, (...args: unknown[]) => Promise<unknown>>;
-  const answers = new DeclaredAnswers(PATTERNS[pattern], declared.capabilities);
+  const answers = new DeclaredAnswers(PATTERNS[pattern], declared.capabilities, handles);
   const handed = (key: string) => redisKeyFor(pattern, namespace, key);
   const mapping = declared.keys;
   return {
@@ -99,8 +100,7 @@ export async function moduleSubject(loaded: LoadedModule | StoreFactory, file: s
       const redisKey = handed(key);
       // The method takes the model input's arguments in the order the pattern declares them.
       const args = Object.keys(operation.args).map((name) => fields[name]);
-      if (answers.passesHandle()) args.push(answers.handleFor(redisKey, fields));
-      return answers.record(redisKey, fields, await callable[operation.method](redisKey, ...args));
+      return answers.call(redisKey, fields, (handle) => callable[operation.method](redisKey, ...args, ...(answers.passesHandle() ? [handle] : [])));
     },
     async close() {
       if (typeof store?.close === 'function') await (store.close as () => Promise<void>)();

@@ -72,6 +72,8 @@ export function moduleOpener(pattern: PatternName, file: string, constraints: Mo
     const loaded = await loadModule(file);
     const connections: IORedisCluster[] = [];
     const subjects: Subject[] = [];
+    // One table of holder handles for all the logical clients (src/subject/declared-answers.ts).
+    const handles = new Map<string, unknown>();
     const findings = new Set<string>();
     const closeAll = async () => {
       for (const s of subjects) await s.close().catch(() => undefined);
@@ -84,7 +86,7 @@ export function moduleOpener(pattern: PatternName, file: string, constraints: Mo
         // The contract hands createStore a ready client: slot table full, every master answering.
         await waitForClientReady(redis);
         const subject = await within(
-          moduleSubject(loaded, file, pattern, redis, 'chaoslua'),
+          moduleSubject(loaded, file, pattern, redis, 'chaoslua', handles),
           createMs,
           () => new OpenFailure('module-create-store', `module:${file}: createStore did not resolve within ${createMs} ms`),
         ).catch((error: unknown) => {

@@ -15,8 +15,9 @@ export function processSubjects(session: ProcessSession, pattern: PatternName, c
   const capabilities = session.capabilities ?? exactCapabilities(PATTERNS[pattern]);
   const mapping = session.keys;
   const handed = (key: string) => redisKeyFor(pattern, namespace, key);
+  // One table of holder handles for every view (src/subject/declared-answers.ts says why).
+  const answers = new DeclaredAnswers(PATTERNS[pattern], capabilities);
   return Array.from({ length: clients }, (_, client) => {
-    const answers = new DeclaredAnswers(PATTERNS[pattern], capabilities);
     return {
       name,
       capabilities,
@@ -26,9 +27,7 @@ export function processSubjects(session: ProcessSession, pattern: PatternName, c
         const { op, args } = requestParts(input);
         const redisKey = handed(key);
         const fields = input as Record<string, unknown>;
-        const handle = answers.handleFor(redisKey, fields);
-        const sent = handle === undefined ? args : { ...args, handle };
-        return answers.record(redisKey, fields, await session.request(client, op, redisKey, sent));
+        return answers.call(redisKey, fields, (handle) => session.request(client, op, redisKey, handle === undefined ? args : { ...args, handle }));
       },
       // The process is shared: the opener closes it once, not each view.
       close: async () => undefined,

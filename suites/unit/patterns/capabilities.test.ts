@@ -115,6 +115,33 @@ describe('answers as the subject records them', () => {
   });
 });
 
+describe('calls of a holder, with its handle', () => {
+  const caps = parseCapabilities(lock, { acquire: { level: 'boolean', handle: true }, release: 'boolean' }, 'caps');
+  const acquire = { op: 'acquire', token: 't', ttlMs: 5 };
+  const release = { op: 'release', token: 't' };
+
+  it('receive the handle, shared by every client of the implementation', async () => {
+    const table = new Map<string, unknown>();
+    await new DeclaredAnswers(lock, caps, table).call('K', acquire, async () => ({ answer: true, handle: 'v1' }));
+    const seen: unknown[] = [];
+    const other = new DeclaredAnswers(lock, caps, table);
+    expect(await other.call('K', release, async (handle) => (seen.push(handle), true))).toEqual({ level: 'boolean', op: 'release', answer: true });
+    expect(seen).toEqual(['v1']);
+  });
+
+  it('are not made while the handle is unknown (its acquire lost its answer), until an acquire hands one out again', async () => {
+    const answers = new DeclaredAnswers(lock, caps);
+    await expect(answers.call('K', acquire, async () => Promise.reject(new Error('Connection is closed.')))).rejects.toThrow('Connection is closed.');
+    let called = 0;
+    await expect(answers.call('K', release, async () => ++called)).rejects.toThrow(/^not called: the handle of holder t is unknown/);
+    expect(called).toBe(0);
+    // Another holder is not concerned.
+    expect(await answers.call('K', { op: 'release', token: 'u' }, async () => false)).toEqual({ level: 'boolean', op: 'release', answer: false });
+    await answers.call('K', acquire, async () => ({ answer: true, handle: 'v2' }));
+    expect(await answers.call('K', release, async (handle) => handle === 'v2')).toEqual({ level: 'boolean', op: 'release', answer: true });
+  });
+});
+
 describe('declared key mappings', () => {
   it('a prefix, or a function whose keys must contain the key handed over', () => {
     expect(parseKeyMapping({ prefix: 'mutex:' }, 'keys', 'lock').map('lock:{ns:k0}')).toEqual(['mutex:lock:{ns:k0}']);
