@@ -37,4 +37,21 @@ describe('post-run probes of prefixed keys', () => {
     expect(ttl.passed).toBe(false);
     expect(ttl.violations[0].message).toMatch(/was left with no TTL \(PTTL -1\)/);
   });
+
+  it('a lock declaring its prefix (keys: { prefix: "mutex:" }): the probes read the declared keys, with no search and no note', async () => {
+    const result = await job('lock', 'lock-declared-store.ts');
+    expect(behaviourFindings(result)).toEqual([]);
+    expect(result.invariants.every((s) => s.passed)).toBe(true);
+    expect(result.keyMapping).toBe('prefix "mutex:"');
+    expect(result.probeNotes).toEqual([]);
+  });
+
+  it('a limiter declaring its prefix and answering booleans, never setting a TTL: the declared key is probed and counter-has-ttl fails', async () => {
+    const result = await job('ratelimit', 'ratelimit-no-expire-declared-store.ts');
+    expect(result.passed).toBe(false);
+    expect(result.probeNotes).toEqual([]);
+    const ttl = result.invariants.find((s) => s.invariant === 'counter-has-ttl')!;
+    expect(ttl.passed).toBe(false);
+    expect(ttl.violations[0].message).toMatch(/was left with no TTL \(PTTL -1\)/);
+  });
 });

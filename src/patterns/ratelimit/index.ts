@@ -25,9 +25,9 @@ export const ratelimit = {
   noTtl: { invariant: 'counter-has-ttl', consequence: 'blocks its window forever' },
   transitions: ['absent → window by hit', 'window → window by hit', 'window → absent by expiry'],
   requiredTransitions: [
-    { transition: 'absent → window by hit' },
-    { transition: 'window → window by hit' },
-    { transition: 'window → absent by expiry', needsAnyOf: ['lease-expiry'] },
+    { transition: 'absent → window by hit', needs: ['hit'] },
+    { transition: 'window → window by hit', needs: ['hit'] },
+    { transition: 'window → absent by expiry', needsAnyOf: ['lease-expiry'], needs: ['hit'] },
   ],
   scripts: LIMITER_SCRIPTS,
   redisKey,
