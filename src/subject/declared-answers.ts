@@ -6,7 +6,7 @@
  */
 import { inspect } from 'node:util';
 import type { Capabilities } from '../patterns/capabilities.ts';
-import { EXACT, isLeveledAnswer, type LeveledAnswer } from '../patterns/levels.ts';
+import { EXACT, isLeveledAnswer, voidLevel, type LeveledAnswer } from '../patterns/levels.ts';
 import type { AnyPattern } from '../patterns/index.ts';
 
 /** Longest handle text kept in a history. */
@@ -118,7 +118,7 @@ export class DeclaredAnswers {
       return isLeveledAnswer(answer) ? `(an answer shaped like a level envelope: ${JSON.stringify(answer)})` : answer;
     }
     // A void answer is not looked at: nothing of it is kept (it may be any object a library resolves with).
-    const envelope: LeveledAnswer = { level: declared.level, op, answer: declared.level === 'void' ? null : (answer ?? null), ...(handle === undefined ? {} : { handle }) };
+    const envelope: LeveledAnswer = { level: declared.level, op, answer: declared.level === voidLevel.name ? null : (answer ?? null), ...(handle === undefined ? {} : { handle }) };
     return envelope;
   }
 }

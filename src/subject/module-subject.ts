@@ -63,6 +63,8 @@ export function moduleDeclarations(loaded: LoadedModule, file: string, pattern: 
       capabilities = parseCapabilities(PATTERNS[pattern], byPattern[pattern], `capabilities.${pattern}`);
     }
     const keys = loaded.keys === undefined ? undefined : parseKeyMapping(loaded.keys, 'keys', pattern);
+    // A mapping function that breaks the rules should say so now, not in the middle of a run's probes.
+    keys?.map(redisKeyFor(pattern, 'chaoslua', 'declaration-check'));
     return { capabilities, ...(keys ? { keys } : {}) };
   } catch (error) {
     if (error instanceof CapabilitiesError || error instanceof KeyMappingError) throw new ImplSpecError(`${where}: ${error.message}`);

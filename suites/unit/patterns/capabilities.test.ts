@@ -13,6 +13,7 @@ import type { Certificate } from '../../../src/report/certificate.ts';
 import { junitXml } from '../../../src/report/junit.ts';
 import { DeclaredAnswers } from '../../../src/subject/declared-answers.ts';
 import { parseKeyMapping } from '../../../src/subject/key-mapping.ts';
+import { moduleDeclarations } from '../../../src/subject/module-subject.ts';
 
 const lock = PATTERNS.lock;
 const notApplicable = (pattern: typeof lock | typeof PATTERNS.idempotency, declared: unknown) =>
@@ -151,6 +152,22 @@ describe('declared key mappings', () => {
     expect(() => parseKeyMapping(() => 'hashed', 'keys', 'lock').map('K')).toThrow(/gave hashed, which does not contain the key handed over/);
     expect(() => parseKeyMapping({ prefix: '' }, 'keys', 'lock')).toThrow(/non-empty prefix or suffix/);
     expect(() => parseKeyMapping({ prefx: 'm:' }, 'keys', 'lock')).toThrow(/unknown field prefx/);
+  });
+});
+
+describe('a module\'s declarations', () => {
+  const factory = () => ({});
+  it('none: every operation, exactly, and the key handed over', () => {
+    const declared = moduleDeclarations({ factory }, 'm.ts', 'lock');
+    expect(declared.capabilities).toEqual(exactCapabilities(lock));
+    expect(declared.keys).toBeUndefined();
+  });
+
+  it('keyed by pattern; a mistake is a usage error naming the module and the export', () => {
+    expect(moduleDeclarations({ factory, capabilities: { lock: { acquire: 'boolean' } } }, 'm.ts', 'lock').capabilities.operations).toEqual({ acquire: { level: 'boolean', handle: false } });
+    expect(() => moduleDeclarations({ factory, capabilities: { acquire: 'boolean' } }, 'm.ts', 'lock')).toThrow(/^--impl module:m\.ts: export capabilities declares no lock capabilities \(it names: acquire\)/);
+    expect(() => moduleDeclarations({ factory, capabilities: { lock: { acquire: 'bool' } } }, 'm.ts', 'lock')).toThrow(/^--impl module:m\.ts: capabilities\.lock\.acquire: unknown level "bool"/);
+    expect(() => moduleDeclarations({ factory, keys: () => 'elsewhere' }, 'm.ts', 'lock')).toThrow(/^--impl module:m\.ts: keys: the mapping of lock:\{chaoslua:declaration-check\} gave elsewhere/);
   });
 });
 
