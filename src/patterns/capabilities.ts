@@ -85,7 +85,7 @@ export function applicability(pattern: AnyPattern, caps: Capabilities): Applicab
   return pattern.invariants.map((invariant) => {
     const by = Object.entries(caps.operations).filter(([op, c]) => witnessesAt(pattern, op, c.level).includes(invariant));
     if (by.length) return { invariant };
-    const could = pattern.operations ? Object.keys(pattern.operations).filter((op) => exactWitnesses(pattern, op).includes(invariant)) : [];
+    const could = Object.keys(pattern.operations).filter((op) => exactWitnesses(pattern, op).includes(invariant));
     const declared = could.map((op) => (Object.hasOwn(caps.operations, op) ? `${op} at level ${caps.operations[op].level}` : `${op} not supported`));
     return { invariant, notApplicable: `not-applicable: only ${could.join(', ')} can witness it, and the implementation declares ${declared.join(', ')}` };
   });
