@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cmdOpener } from '../../src/certify/openers/cmd.ts';
@@ -14,6 +15,8 @@ import { behaviourFindings, certifyOptions, quietIo, removeReportRoots, reportRo
 
 const COARSE = path.resolve(import.meta.dirname, 'fixtures/coarse');
 const PROCESS = path.resolve(import.meta.dirname, 'fixtures/process/reference.mjs');
+const REDIS_SEMAPHORE = path.resolve(import.meta.dirname, '../../examples/third-party/redis-semaphore-mutex');
+const redisSemaphoreInstalled = fs.existsSync(path.join(REDIS_SEMAPHORE, 'node_modules/redis-semaphore/package.json'));
 
 let cluster: LocalCluster;
 beforeAll(async () => {
@@ -52,4 +55,17 @@ describe('chaoslua-process/1.1', () => {
     expect(result.probeNotes).toEqual([]);
     expect(result.evidence.transitions['held → absent by release']).toBeGreaterThan(0);
   }, 600_000);
+});
+
+describe('a real library: redis-semaphore 5.8.0 Mutex (examples/third-party/redis-semaphore-mutex)', () => {
+  // Its own package.json pins it; `npm ci` in that folder installs it (the repository does not depend on it).
+  it.skipIf(!redisSemaphoreInstalled)('acquire boolean, release void, extend boolean, keys under mutex:: certified, every invariant witnessed', async () => {
+    const file = path.join(REDIS_SEMAPHORE, 'store.mjs');
+    const result = await runJob(certifyOptions({ pattern: 'lock', seed: '1214', 'shrink-runs': '0' }), moduleOpener('lock', file), quietIo, cluster);
+    expect(result.findings).toEqual([]);
+    expect(result.passed).toBe(true);
+    expect(result.invariants.every((s) => s.passed && !s.notApplicable)).toBe(true);
+    expect(result.keyMapping).toBe('prefix "mutex:"');
+    expect(result.probeNotes).toEqual([]);
+  }, 900_000);
 });

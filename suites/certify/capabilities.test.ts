@@ -24,13 +24,13 @@ beforeAll(async () => {
 });
 afterAll(() => removeReportRoots());
 
-const flags = { pattern: 'lock', runs: '2', seed: '12', 'shrink-runs': '0' } as const;
-// The handles under every fault (a lost answer loses a handle); what is reported needs no fault but latency.
-const job = (file: string, faults = 'all') => runJob(certifyOptions({ ...flags, faults }), moduleOpener('lock', path.join(FIXTURES, file)), quietIo, cluster);
+// Short jobs (latency only; every fault is capabilities.full.test.ts's, at the default budget).
+const flags = { pattern: 'lock', seed: '12', faults: 'latency', 'shrink-runs': '0' } as const;
+const job = (file: string, runs: number) => runJob(certifyOptions({ ...flags, runs: String(runs) }), moduleOpener('lock', path.join(FIXTURES, file)), quietIo, cluster);
 
 describe('a module declaring capabilities', () => {
   it('answering booleans with its own random lock values, handed back as handles: every invariant holds, releases included', async () => {
-    const result = await job('lock-handles-store.ts');
+    const result = await job('lock-handles-store.ts', 2);
     expect(behaviourFindings(result)).toEqual([]);
     expect(result.invariants.map((s) => [s.invariant, s.passed, s.notApplicable])).toEqual([
       ['one-holder', true, undefined],
@@ -40,12 +40,12 @@ describe('a module declaring capabilities', () => {
     // A release can only answer true with the handle its acquire handed out: these were judged against the model.
     expect(result.evidence.transitions['held → absent by release']).toBeGreaterThan(0);
     expect(result.evidence.transitions['held → held by extend']).toBeGreaterThan(0);
-    const cert = certificate(certifyOptions(flags), parseImplSpec(`module:${path.join(FIXTURES, 'lock-handles-store.ts')}`, 'lock'), result);
+    const cert = certificate(certifyOptions({ ...flags, runs: '2' }), parseImplSpec(`module:${path.join(FIXTURES, 'lock-handles-store.ts')}`, 'lock'), result);
     expect(cert.capabilities).toEqual({ acquire: 'boolean+handle', release: 'boolean', extend: 'boolean' });
   });
 
   it('without extend and with a void release: no extend drawn, no-stale-release not applicable in the result, summary and JUnit', async () => {
-    const result = await job('lock-void-release-store.ts', 'latency');
+    const result = await job('lock-void-release-store.ts', 1);
     expect(behaviourFindings(result)).toEqual([]);
     const stale = result.invariants.find((s) => s.invariant === 'no-stale-release')!;
     expect(stale.passed).toBe(false);
@@ -57,7 +57,7 @@ describe('a module declaring capabilities', () => {
     const junit = fs.readFileSync(path.join(result.dir, 'junit.xml'), 'utf8');
     expect(junit).toMatch(/<testcase [^>]*name="no-stale-release"[^>]*>\n\s*<skipped message="not-applicable: /);
     expect(junit).toContain('failures="0"');
-    const summary = summaryText(certifyOptions(flags), result);
+    const summary = summaryText(certifyOptions({ ...flags, runs: '1' }), result);
     expect(summary).toContain('  capabilities: acquire boolean, release void, extend not supported\n');
     expect(summary).toContain('  n/a  no-stale-release: not-applicable: ');
     expect(JSON.parse(fs.readFileSync(path.join(result.dir, 'result.json'), 'utf8')).capabilities).toEqual({ acquire: 'boolean', release: 'void' });
