@@ -30,6 +30,14 @@ export function compareWithBaseline(baseline: Certificate, current: Certificate)
   for (const now of current.invariants) {
     const then = before.get(now.invariant);
     if (!then) continue;
+    // Not applicable is not a failure, and never a pass: an invariant the baseline proved and this
+    // run cannot witness any more (fewer operations or coarser answers declared) is a regression.
+    if (now.notApplicable !== undefined || then.notApplicable !== undefined) {
+      if (now.notApplicable !== undefined && then.notApplicable === undefined && then.passed) regressions.push(`${now.invariant} passed in the baseline and is not applicable now (${now.notApplicable})`);
+      else if (now.notApplicable === undefined && !now.passed) regressions.push(`${now.invariant} was not applicable in the baseline and fails now: ${now.violations[0]?.message.split('\n')[0] ?? 'violated'}`);
+      else if (now.notApplicable === undefined) changes.push(`${now.invariant} was not applicable in the baseline and passes now`);
+      continue;
+    }
     if (then.passed && !now.passed) regressions.push(`${now.invariant} passed in the baseline and fails now: ${now.violations[0]?.message.split('\n')[0] ?? 'violated'}`);
     if (!then.passed && now.passed) changes.push(`${now.invariant} failed in the baseline and passes now`);
     if (!then.passed && !now.passed) changes.push(`${now.invariant} still fails, as in the baseline`);

@@ -35,6 +35,8 @@ export interface JobChaosConstraints {
   readonly check?: CheckOptions;
   readonly stopEarly?: () => boolean;
   readonly shard?: Shard;
+  /** The operations the implementation supports (its capabilities); default all. */
+  readonly operations?: readonly string[];
 }
 
 /**
@@ -60,6 +62,7 @@ export function jobChaosOptions(c: JobChaosConstraints): ChaosOptions {
       clients: c.clients ?? [2, MAX_CLIENTS],
       keys: c.keys ?? [1, 4],
       nodeTimeoutMs: c.nodeTimeoutMs,
+      ...(c.operations ? { operations: c.operations } : {}),
     },
   };
 }

@@ -7,11 +7,16 @@
  */
 import type { FaultName } from '../generator/index.ts';
 import type { History } from '../history/types.ts';
+import { reachableTransitions, type Capabilities } from '../patterns/capabilities.ts';
 import { PATTERNS, type PatternName, type RequiredTransition } from '../patterns/index.ts';
 import type { CoverageTable } from '../report/coverage.ts';
 
-/** The operations of a pattern, as the model's inputs name them (`input.op`). */
-export const operationNames = (pattern: PatternName): readonly string[] => Object.keys(PATTERNS[pattern].operations);
+/**
+ * The operations of a pattern, as the model's inputs name them (`input.op`); with capabilities,
+ * only those the implementation supports (a certificate asks nothing of an operation it lacks).
+ */
+export const operationNames = (pattern: PatternName, caps?: Capabilities): readonly string[] =>
+  Object.keys(PATTERNS[pattern].operations).filter((op) => caps === undefined || Object.hasOwn(caps.operations, op));
 
 /**
  * Acknowledged outcomes each operation needs, per judged run: one per four runs (at least one in
@@ -61,8 +66,8 @@ export interface Evidence {
 }
 
 /** Operation counts of judged histories, per operation of the pattern. */
-export function tallyOperations(pattern: PatternName, histories: Iterable<History>): OperationTally[] {
-  const byOp = new Map<string, OperationTally>(operationNames(pattern).map((op) => [op, { op, issued: 0, ok: 0, fail: 0, info: 0 }]));
+export function tallyOperations(pattern: PatternName, histories: Iterable<History>, caps?: Capabilities): OperationTally[] {
+  const byOp = new Map<string, OperationTally>(operationNames(pattern, caps).map((op) => [op, { op, issued: 0, ok: 0, fail: 0, info: 0 }]));
   for (const history of histories) {
     for (const record of history.ops) {
       const name = (record.input as { op?: unknown } | null)?.op;
@@ -75,9 +80,10 @@ export function tallyOperations(pattern: PatternName, histories: Iterable<Histor
   return [...byOp.values()];
 }
 
-/** Required transitions for the faults asked. */
-export function requiredTransitions(pattern: PatternName, faults: readonly FaultName[]): string[] {
-  return requiredTransitionsOf(pattern).filter((t) => !t.needsAnyOf || t.needsAnyOf.some((f) => faults.includes(f))).map((t) => t.transition);
+/** Required transitions for the faults asked and, with capabilities, the operations supported. */
+export function requiredTransitions(pattern: PatternName, faults: readonly FaultName[], caps?: Capabilities): string[] {
+  const reachable = caps === undefined ? requiredTransitionsOf(pattern) : reachableTransitions(requiredTransitionsOf(pattern), caps);
+  return reachable.filter((t) => !t.needsAnyOf || t.needsAnyOf.some((f) => faults.includes(f))).map((t) => t.transition);
 }
 
 /** Judge the evidence of a job: what operations were acknowledged, which transitions were witnessed. */
@@ -87,6 +93,8 @@ export function judgeEvidence(input: {
   readonly runs: number;
   readonly operations: readonly OperationTally[];
   readonly coverage: CoverageTable | undefined;
+  /** The implementation's capabilities: only the transitions its operations reach are required. */
+  readonly capabilities?: Capabilities;
 }): Evidence {
   const missing: string[] = [];
   const minOk = minOkPerOperation(input.runs);
@@ -102,7 +110,7 @@ export function judgeEvidence(input: {
   }
   const witnessed = new Map((input.coverage?.rows ?? []).map((r) => [r.transition, r.total]));
   const transitions: Record<string, number> = {};
-  for (const t of requiredTransitions(input.pattern, input.faults)) {
+  for (const t of requiredTransitions(input.pattern, input.faults, input.capabilities)) {
     transitions[t] = witnessed.get(t) ?? 0;
     if (ok > 0 && transitions[t] === 0) missing.push(`transition ${t.replace(' → ', ' -> ')} never observed`);
   }

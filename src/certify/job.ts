@@ -6,6 +6,7 @@ import { noscriptFinding } from '../checker/findings.ts';
 import type { Cluster } from '../cluster/types.ts';
 import { startCluster } from '../cluster/select.ts';
 import { describeSchedule } from '../generator/index.ts';
+import { applicability, capabilitiesJson, exactCapabilities, supportedOperations } from '../patterns/capabilities.ts';
 import { PATTERNS } from '../patterns/index.ts';
 import { COUNTEREXAMPLE_VERSION, type Counterexample } from '../report/counterexample.ts';
 import { createRunFolder, writeJson } from '../report/folder.ts';
@@ -66,14 +67,16 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   const coverageTables: CoverageTable[] = [];
   const historyFindings = new Set<string>();
   const probeNotes: string[] = [];
-  let operations: OperationTally[] = tallyOperations(options.pattern, []);
+  // What the implementation declared decides what is drawn, judged and asked of the evidence.
+  const capabilities = opened.capabilities ?? exactCapabilities(PATTERNS[options.pattern]);
+  let operations: OperationTally[] = tallyOperations(options.pattern, [], capabilities);
   const finishedRuns = new FinishedRunsLog();
   const onRun: ChaosContext['onRun'] = (t, last) => {
     progress.update(t);
     if (last.shrinking) return;
     finishedRuns.add({ run: t.runs, verdict: last.verdict, history: last.history });
     coverageTables.push(coverage(last.history, model));
-    operations = addTallies(operations, tallyOperations(options.pattern, [last.history]));
+    operations = addTallies(operations, tallyOperations(options.pattern, [last.history], capabilities));
     const noscript = noscriptFinding(last.history);
     if (noscript && historyFindings.size === 0) historyFindings.add(noscript);
     for (const note of last.probeNotes) probeNotes.push(`run ${t.runs}: ${note}`);
@@ -81,7 +84,7 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   };
   // An implementation that could not be opened runs nothing: its finding is the verdict. Otherwise
   // the regression corpus (if any) is replayed first, then the job explores.
-  const chaosOptions = jobChaosOptions({ ...options, faults, runId });
+  const chaosOptions = jobChaosOptions({ ...options, faults, runId, ...(capabilities.declared ? { operations: supportedOperations(capabilities) } : {}) });
   const corpusCtx = { cluster, subjects: opened.subjects, model, check: chaosOptions.check, nodeTimeoutMs: options.nodeTimeoutMs, opTimeoutMs: chaosOptions.opTimeoutMs, pattern: options.pattern, seed: options.seed };
   let explored: Awaited<ReturnType<typeof exploreAfterCorpus>>;
   try {
@@ -100,7 +103,7 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   opened.saveStderr?.(dir);
   const violations = outcome.failure?.result.violations ?? [];
   const mergedCoverage = mergeCoverage(coverageTables);
-  const evidence = judgeEvidence({ pattern: options.pattern, faults, runs: outcome.tally.runs, operations, coverage: mergedCoverage });
+  const evidence = judgeEvidence({ pattern: options.pattern, faults, runs: outcome.tally.runs, operations, coverage: mergedCoverage, capabilities });
   // The environment ending a job is its first finding; a budget or evidence shortfall then follows
   // from it and is not the implementation's to answer for.
   const incomplete = outcome.environmentFailure ? environmentFinding(outcome, options.runs) : undefined;
@@ -113,8 +116,12 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   // The finished runs of a job the environment ended are its evidence: kept with their histories.
   if (incomplete) finishedRuns.saveTo(dir);
   finishedRuns.discard();
+  const applicable = new Map(applicability(PATTERNS[options.pattern], capabilities).map((a) => [a.invariant, a.notApplicable]));
   const invariants: InvariantStatus[] = PATTERNS[options.pattern].invariants.map((invariant) => {
     const mine = violations.filter((v) => v.invariant === invariant).map((v) => ({ message: describeViolation(v), key: v.key }));
+    const notApplicable = applicable.get(invariant);
+    // Nothing the job saw could have shown it broken: reported as such, never as passed.
+    if (notApplicable !== undefined && mine.length === 0) return { invariant, passed: false, notApplicable, violations: [] };
     const barely = barelyWitnessed(options.pattern, invariant, operations);
     return { invariant, passed: mine.length === 0, violations: mine, ...(barely ? { barelyWitnessed: barely } : {}) };
   });
@@ -145,6 +152,7 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   const cases: JunitCase[] = invariants.map((s) => ({
     name: s.invariant,
     passed: s.passed,
+    ...(s.notApplicable ? { skipped: s.notApplicable } : {}),
     message: s.violations[0]?.message,
     detail: s.violations.map((v) => v.message).join('\n'),
   }));
@@ -155,9 +163,10 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   const properties = Object.fromEntries([
     ...evidence.operations.map((o) => [`answers.${o.op}`, answersText(o)]),
     ...invariants.filter((s) => s.barelyWitnessed).map((s) => [`barely-witnessed.${s.invariant}`, s.barelyWitnessed!]),
+    ...(capabilities.declared ? Object.entries(capabilitiesJson(capabilities)).map(([op, level]) => [`capabilities.${op}`, level]) : []),
   ]);
   writeFileSync(path.join(dir, 'junit.xml'), junitXml(`chaoslua ${options.command} ${options.pattern}`, cases, outcome.ms / 1000, properties));
-  const result: JobResult = { passed, dir, outcome, invariants, findings, impl: opened.impl, redisVersion, topology, counterexampleFile, evidence, skippedFaults, corpus, incomplete: incomplete !== undefined, probeNotes };
+  const result: JobResult = { passed, dir, outcome, invariants, findings, impl: opened.impl, redisVersion, topology, counterexampleFile, evidence, skippedFaults, corpus, incomplete: incomplete !== undefined, probeNotes, capabilities, ...(opened.keyMapping ? { keyMapping: opened.keyMapping } : {}) };
   writeJson(dir, 'result.json', resultJson(options, result));
   // The implementation's metrics are read from Redis: not once the environment has failed.
   await writeExtras(dir, incomplete ? { ...opened, metricsTexts: undefined } : opened, mergedCoverage, io);

@@ -70,6 +70,8 @@ export function mergeCertificates(inputs: readonly ShardCertificate[], issuedAt 
     faults: sumRecords(certs.map((c) => c.faults)),
     skippedFaults: [...new Set(certs.flatMap((c) => c.skippedFaults ?? []))],
     evidence,
+    ...(first.capabilities ? { capabilities: first.capabilities } : {}),
+    ...(first.keyMapping ? { keyMapping: first.keyMapping } : {}),
     invariants: mergeInvariants(certs),
     findings,
     replicationLosses: sum(certs.map((c) => c.replicationLosses)),
@@ -92,7 +94,9 @@ function mergeInvariants(certs: readonly Certificate[]): Certificate['invariants
   const names = [...new Set(certs.flatMap((c) => c.invariants.map((s) => s.invariant)))];
   return names.map((invariant) => {
     const parts = certs.flatMap((c) => c.invariants.filter((s) => s.invariant === invariant));
-    return { invariant, passed: parts.every((s) => s.passed), violations: parts.flatMap((s) => s.violations) };
+    // The shards open the same implementation, so they agree on what is applicable.
+    const notApplicable = parts.find((s) => s.notApplicable !== undefined)?.notApplicable;
+    return { invariant, passed: parts.every((s) => s.passed), ...(notApplicable ? { notApplicable } : {}), violations: parts.flatMap((s) => s.violations) };
   });
 }
 

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { describeSchedule } from '../generator/index.ts';
+import { capabilitiesJson, capabilitiesText } from '../patterns/capabilities.ts';
 import { PATTERNS } from '../patterns/index.ts';
 import { answerShares, answersText } from './answers.ts';
 import type { OperationTally } from './evidence.ts';
@@ -25,6 +26,8 @@ export function resultJson(options: JobOptions, r: JobResult) {
     interrupted: r.outcome.interrupted,
     incomplete: r.incomplete,
     probeNotes: r.probeNotes,
+    ...(r.capabilities.declared ? { capabilities: capabilitiesJson(r.capabilities) } : {}),
+    ...(r.keyMapping ? { keyMapping: r.keyMapping } : {}),
     invariants: r.invariants,
     findings: r.findings,
     evidence: evidenceJson(r),
@@ -63,8 +66,10 @@ export function summaryText(options: JobOptions, r: JobResult): string {
     `  faults: ${faults}${r.skippedFaults.length ? ` · not run on this cluster: ${r.skippedFaults.join(', ')}` : ''}`,
     `  evidence: transitions ${Object.values(r.evidence.transitions).filter((n) => n > 0).length}/${Object.keys(r.evidence.transitions).length} witnessed; answers per operation (${r.evidence.minOkPerOperation} ok needed each):`,
     ...r.evidence.operations.map((o) => `    ${answersText(o)}`),
+    ...(r.capabilities.declared ? [`  capabilities: ${capabilitiesText(PATTERNS[options.pattern], r.capabilities)}`] : []),
+    ...(r.keyMapping ? [`  keys: the implementation's own, ${r.keyMapping} (probes read those)`] : []),
     `  replication losses (not violations): ${t.replicationLosses}`,
-    ...r.invariants.map((s) => `  ${s.passed ? 'ok  ' : 'FAIL'} ${s.invariant}${s.passed ? '' : `: ${s.violations[0].message}`}${s.barelyWitnessed ? ` (${s.barelyWitnessed})` : ''}`),
+    ...r.invariants.map((s) => s.notApplicable ? `  n/a  ${s.invariant}: ${s.notApplicable}` : `  ${s.passed ? 'ok  ' : 'FAIL'} ${s.invariant}${s.passed ? '' : `: ${s.violations[0].message}`}${s.barelyWitnessed ? ` (${s.barelyWitnessed})` : ''}`),
     ...(r.probeNotes.length ? [`  probes: ${r.probeNotes.length} read under another name or skipped, e.g. ${r.probeNotes[0]}`] : []),
     ...r.findings.map((f) => (f.startsWith('environment:') ? `  FAIL ${f}` : `  FAIL implementation: ${f}`)),
     ...gateLines(options, r),

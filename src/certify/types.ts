@@ -2,6 +2,7 @@ import type { FaultName, PatternName } from '../generator/index.ts';
 import type { ChaosOutcome } from './chaos.ts';
 import type { Cluster } from '../cluster/types.ts';
 import type { Subject } from '../subject/types.ts';
+import type { Capabilities } from '../patterns/capabilities.ts';
 import type { Evidence } from './evidence.ts';
 import type { CorpusOptions } from '../corpus/job.ts';
 import type { CorpusReplay } from '../corpus/replay.ts';
@@ -49,6 +50,10 @@ export interface OpenedImpl {
   saveStderr?(dir: string): void;
   /** Prometheus text of each client's metrics (the SRE checklist), when the implementation keeps any. */
   metricsTexts?(): Promise<string[]>;
+  /** What the implementation declared (a module's export, a program's 1.1 hello); absent: every operation, exactly. */
+  readonly capabilities?: Capabilities;
+  /** Its declared key mapping, in words. */
+  readonly keyMapping?: string;
   close(): Promise<void>;
 }
 
@@ -56,7 +61,10 @@ export type ImplOpener = (cluster: Cluster, clients: number) => Promise<OpenedIm
 
 export interface InvariantStatus {
   readonly invariant: string;
+  /** Never true for an invariant the declared capabilities cannot witness (notApplicable says why). */
   readonly passed: boolean;
+  /** Present when no supported operation, at its declared level, could show this invariant broken. */
+  readonly notApplicable?: string;
   readonly violations: { readonly message: string; readonly key: string }[];
   /** Why the invariant was barely witnessed (its operations' answers were mostly indeterminate). */
   readonly barelyWitnessed?: string;
@@ -83,5 +91,9 @@ export interface JobResult {
   readonly incomplete: boolean;
   /** Post-run probes read under another name than the key handed over, or skipped, with why. */
   readonly probeNotes: readonly string[];
+  /** What the implementation supports and how it answers (`declared: false`: every operation, exactly). */
+  readonly capabilities: Capabilities;
+  /** Its declared key mapping, in words. */
+  readonly keyMapping?: string;
 }
 

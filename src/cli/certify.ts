@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { capabilitiesJson } from '../patterns/capabilities.ts';
 import { formatFinding, lintPath } from '../lint/index.ts';
 import type { Certificate } from '../report/certificate.ts';
 import { createRunFolder, writeJson } from '../report/folder.ts';
@@ -104,9 +105,12 @@ export function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): 
     faults: r.outcome.tally.faultCounts,
     skippedFaults: r.skippedFaults,
     evidence: evidenceJson(r),
+    ...(r.capabilities.declared ? { capabilities: capabilitiesJson(r.capabilities) } : {}),
+    ...(r.keyMapping ? { keyMapping: r.keyMapping } : {}),
     invariants: r.invariants.map((s) => ({
       invariant: s.invariant,
       passed: s.passed,
+      ...(s.notApplicable ? { notApplicable: s.notApplicable } : {}),
       ...(s.barelyWitnessed ? { barelyWitnessed: s.barelyWitnessed } : {}),
       violations: s.violations.map((v) => ({ invariant: s.invariant, message: v.message, counterexample: r.counterexampleFile })),
     })),

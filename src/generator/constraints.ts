@@ -1,4 +1,4 @@
-import { DEFAULT_PATTERN, type PatternName } from '../patterns/index.ts';
+import { DEFAULT_PATTERN, PATTERNS, type PatternName } from '../patterns/index.ts';
 import { FAULT_NAMES, PARTITION_FAULT_NAMES, type FaultName } from '../plan/faults.ts';
 
 export { FAULT_NAMES, PARTITION_FAULT_NAMES, type FaultName };
@@ -21,6 +21,8 @@ export interface ScheduleConstraints {
   leasesMs?: readonly number[];
   /** cluster-node-timeout of the cluster, to size short and long node freezes. Default 1000. */
   nodeTimeoutMs?: number;
+  /** The operations the implementation supports (its capabilities): the only ones drawn. Default: all the pattern's. */
+  operations?: readonly string[];
 }
 
 export interface ScheduleOptions {
@@ -32,6 +34,8 @@ export interface ScheduleOptions {
   readonly maxFaults: number;
   readonly leasesMs: readonly number[];
   readonly nodeTimeoutMs: number;
+  /** Undefined: every operation of the pattern (sessions drawn exactly as before capabilities existed). */
+  readonly operations?: ReadonlySet<string>;
 }
 
 function range(name: string, value: number | readonly [number, number] | undefined, fallback: [number, number], min: number, max: number): [number, number] {
@@ -71,8 +75,15 @@ export function scheduleOptions(c: ScheduleConstraints = {}): ScheduleOptions {
   if (!Number.isInteger(maxSessions) || maxSessions < 1 || maxSessions > 20) throw new RangeError('scheduleArbitrary: maxSessionsPerClient must be an integer in [1, 20]');
   const maxFaults = c.maxFaults ?? 3;
   if (!Number.isInteger(maxFaults) || maxFaults < 0 || maxFaults > 10) throw new RangeError('scheduleArbitrary: maxFaults must be an integer in [0, 10]');
+  const pattern = c.pattern ?? DEFAULT_PATTERN;
+  const known = Object.keys(PATTERNS[pattern].operations);
+  if (c.operations !== undefined) {
+    const unknown = c.operations.filter((op) => !known.includes(op));
+    if (unknown.length || c.operations.length === 0) throw new RangeError(`scheduleArbitrary: operations must be a non-empty list of ${pattern} operations (${known.join(', ')}), got ${JSON.stringify(c.operations)}`);
+  }
+  const restricted = c.operations !== undefined && known.some((op) => !c.operations!.includes(op));
   return {
-    pattern: c.pattern ?? DEFAULT_PATTERN,
+    pattern,
     clients: range('clients', c.clients, [2, 8], 1, 64),
     keys: range('keys', c.keys, [1, 4], 1, 64),
     maxSessionsPerClient: maxSessions,
@@ -80,5 +91,6 @@ export function scheduleOptions(c: ScheduleConstraints = {}): ScheduleOptions {
     maxFaults,
     leasesMs,
     nodeTimeoutMs: c.nodeTimeoutMs ?? 1_000,
+    ...(restricted ? { operations: new Set(c.operations) } : {}),
   };
 }

@@ -14,7 +14,12 @@ type ClientContext = SessionContext & { readonly options: ScheduleOptions };
 
 /** One session of the pattern's own shape (src/patterns/<name>/sessions.ts). */
 function session(ctx: ClientContext, attempt: number): fc.Arbitrary<ClientStep[]> {
-  return PATTERNS[ctx.options.pattern].session(ctx, attempt) as fc.Arbitrary<ClientStep[]>;
+  const drawn = PATTERNS[ctx.options.pattern].session(ctx, attempt) as fc.Arbitrary<ClientStep[]>;
+  const supported = ctx.options.operations;
+  // An implementation without some operations never gets them: the session keeps its shape (its
+  // pauses too) with those steps left out. No restriction, no map: the draws stay as they were.
+  if (supported === undefined) return drawn;
+  return drawn.map((steps) => steps.filter((s) => s.type !== 'op' || supported.has((s.input as { op: string }).op)));
 }
 
 /** One client's steps: a few sessions back to back, each under its own attempt token. */

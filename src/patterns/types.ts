@@ -14,6 +14,7 @@ import type { Model } from '../model/types.ts';
 import type { ClientStep } from '../plan/schedule.ts';
 import type { ReferenceSubject } from '../subject/adapter.ts';
 import type { ScriptMode } from '../scripts/runner.ts';
+import type { LevelTable } from './levels.ts';
 
 /** The type of one argument of an operation, as counterexample files are checked against it. */
 export type ArgType = 'string' | 'integer>=0' | 'integer>=1';
@@ -35,6 +36,16 @@ export interface RequiredTransition {
   readonly transition: string;
   /** None listed: any schedule reaches it. */
   readonly needsAnyOf?: readonly FaultName[];
+  /** The operations a schedule needs to reach it: an implementation lacking one is not asked for it. */
+  readonly needs?: readonly string[];
+}
+
+/** How a holder is named, for implementations that hand out their own holder handles. */
+export interface HolderIdentity {
+  /** The argument naming the holder (`token`): later calls with the same value on the same key receive its handle. */
+  readonly arg: string;
+  /** The operations whose answer may come with a handle (`acquire`). */
+  readonly handedOutBy: readonly string[];
 }
 
 /** What the reference client over a scripts directory takes (`createReferenceSubject`'s options, checked). */
@@ -52,7 +63,7 @@ export interface Pattern<S, I, O, R extends ReferenceSubject<I, O> = ReferenceSu
   readonly name: string;
   /** By the name a model input carries in `op`, in the order reports list them. */
   readonly operations: Readonly<Record<string, Operation>>;
-  /** The specification (its `name` is the pattern's). */
+  /** The specification (its `name` is the pattern's), judging answers at the level they were given (withLevels). */
   readonly model: Model<S, I, O>;
   /** One client's session under attempt number `attempt` (owner/token c<client>a<attempt>). */
   session(ctx: SessionContext, attempt: number): fc.Arbitrary<ClientStep<I>[]>;
@@ -61,6 +72,10 @@ export interface Pattern<S, I, O, R extends ReferenceSubject<I, O> = ReferenceSu
   /** The operations whose answers witness each invariant (a violation of it is pinned on one of their
    *  answers); an invariant not listed (model-conformance) is witnessed by every operation. */
   readonly witnesses: Readonly<Record<string, readonly string[]>>;
+  /** Coarse answer levels by operation (./levels.ts), from what real libraries return; exact is implicit. */
+  readonly levels: LevelTable;
+  /** Present when holders may carry implementation-made handles (capabilities `handle: true`). */
+  readonly holder?: HolderIdentity;
   /** Names the invariant a stuck point breaks (undefined: model-conformance). */
   readonly classify: Classifier<S, I, O>;
   /** When the search was stuck in several states, the first of these named wins. */

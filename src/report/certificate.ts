@@ -27,9 +27,20 @@ export interface Certificate {
     readonly transitions: Readonly<Record<string, number>>;
     readonly missing: readonly string[];
   };
+  /**
+   * Present when the implementation declared capabilities: its supported operations, each with the
+   * level it answers at (`exact`, or a coarse one such as `boolean`; `+handle` when it hands out
+   * holder handles). An operation not listed was never drawn.
+   */
+  readonly capabilities?: Readonly<Record<string, string>>;
+  /** Present when the implementation declared where it keeps its keys (the probes read those). */
+  readonly keyMapping?: string;
   readonly invariants: readonly {
     readonly invariant: string;
+    /** Never true for a not-applicable invariant. */
     readonly passed: boolean;
+    /** Present when the declared operations and levels cannot witness it: why (docs/certificate.md). */
+    readonly notApplicable?: string;
     /** Present when the operations witnessing it answered mostly indeterminate (docs/certificate.md). */
     readonly barelyWitnessed?: string;
     readonly violations: readonly { readonly invariant: string; readonly message: string; readonly counterexample?: string }[];

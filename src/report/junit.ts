@@ -4,6 +4,8 @@ export interface JunitCase {
   readonly passed: boolean;
   readonly message?: string;
   readonly detail?: string;
+  /** Present: the case was not run, and why (an invariant the implementation's capabilities cannot witness). Never a pass. */
+  readonly skipped?: string;
 }
 
 const escape = (s: string) =>
@@ -11,10 +13,13 @@ const escape = (s: string) =>
 
 /** `properties`: name -> value, written as the suite's <properties> (JUnit's place for run facts). */
 export function junitXml(suite: string, cases: readonly JunitCase[], seconds: number, properties: Readonly<Record<string, string>> = {}): string {
-  const failures = cases.filter((c) => !c.passed).length;
+  const failures = cases.filter((c) => !c.passed && c.skipped === undefined).length;
+  const skipped = cases.filter((c) => c.skipped !== undefined).length;
+  const skippedAttr = skipped ? ` skipped="${skipped}"` : '';
   const body = cases
     .map((c) => {
       const open = `    <testcase classname="${escape(suite)}" name="${escape(c.name)}" time="${seconds.toFixed(3)}"`;
+      if (c.skipped !== undefined) return `${open}>\n      <skipped message="${escape(c.skipped)}"/>\n    </testcase>`;
       if (c.passed) return `${open}/>`;
       return `${open}>\n      <failure message="${escape(c.message ?? 'violated')}">${escape(c.detail ?? '')}</failure>\n    </testcase>`;
     })
@@ -22,8 +27,8 @@ export function junitXml(suite: string, cases: readonly JunitCase[], seconds: nu
   const props = Object.entries(properties);
   const propsXml = props.length ? `    <properties>\n${props.map(([k, v]) => `      <property name="${escape(k)}" value="${escape(v)}"/>`).join('\n')}\n    </properties>\n` : '';
   return `<?xml version="1.0" encoding="UTF-8"?>
-<testsuites tests="${cases.length}" failures="${failures}">
-  <testsuite name="${escape(suite)}" tests="${cases.length}" failures="${failures}" time="${seconds.toFixed(3)}">
+<testsuites tests="${cases.length}" failures="${failures}"${skippedAttr}>
+  <testsuite name="${escape(suite)}" tests="${cases.length}" failures="${failures}"${skippedAttr} time="${seconds.toFixed(3)}">
 ${propsXml}${body}
   </testsuite>
 </testsuites>

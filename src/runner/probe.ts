@@ -29,6 +29,12 @@ export async function probeTtls(cluster: Cluster, subject: Subject, keys: readon
   const redis = quiet(cluster.connect({ redisOptions: { commandTimeout: 2_000 } }));
   try {
     for (const key of keys) {
+      // A declared key mapping is the implementation's word on where its state lives: read exactly
+      // those keys, and guess from no other name.
+      if (subject.storedKeys) {
+        await probeDeclared(redis, key, subject.storedKeys(key), recorder, outcome);
+        continue;
+      }
       const handed = subject.redisKey(key);
       let lastError = '';
       for (let attempt = 1; attempt <= PROBE_ATTEMPTS; attempt++) {
@@ -64,6 +70,25 @@ export async function probeTtls(cluster: Cluster, subject: Subject, keys: readon
     redis.disconnect();
   }
   return outcome;
+}
+
+/**
+ * The probe of a logical key kept under the declared keys: one with no TTL is what the probe is
+ * for (-1 is recorded), else the longest TTL left (-2 when none of them exists).
+ */
+async function probeDeclared(redis: IORedisCluster, key: string, stored: readonly string[], recorder: Recorder, outcome: ProbeOutcome): Promise<void> {
+  let lastError = '';
+  for (let attempt = 1; attempt <= PROBE_ATTEMPTS; attempt++) {
+    try {
+      const ttls = await Promise.all(stored.map(async (name) => Number(await redis.pttl(name))));
+      const pttlMs = ttls.includes(-1) ? -1 : Math.max(...ttls);
+      recorder.probes.push({ type: 'probe', key, at: recorder.clock.now(), pttlMs });
+      return;
+    } catch (error) {
+      lastError = (error instanceof Error ? error.message : String(error)).split('\n')[0];
+    }
+  }
+  outcome.unread.push(`${key}: ${lastError}`);
 }
 
 /** Every key on any master whose name ends with `text` (SCAN with a glob, special characters escaped). */

@@ -1,41 +1,108 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
-import { operationsOf, type PatternName } from '../patterns/index.ts';
+import { CapabilitiesError, exactCapabilities, parseCapabilities, type Capabilities } from '../patterns/capabilities.ts';
+import { operationsOf, PATTERNS, type PatternName } from '../patterns/index.ts';
+import { DeclaredAnswers, type HandleTable } from './declared-answers.ts';
 import { ImplSpecError } from './impl-spec.ts';
+import { KeyMappingError, parseKeyMapping, type KeyMapping } from './key-mapping.ts';
 import { checkModuleSyntax } from './module-syntax.ts';
 import { importImplementation, storeFactoryOf } from './module-import.ts';
 import { redisKeyFor } from './redis-keys.ts';
 import type { Subject } from './types.ts';
 
-/** The methods a module's store must have: one per operation of the pattern, in its order. */
-const methodsOf = (pattern: PatternName): string[] => Object.values(operationsOf(pattern)).map((o) => o.method);
+/** The methods a module's store must have: one per supported operation of the pattern, in its order. */
+const methodsOf = (pattern: PatternName, caps: Capabilities): string[] => Object.keys(caps.operations).map((op) => operationsOf(pattern)[op].method);
 
 export type StoreFactory = (redis: IORedisCluster, options: { pattern: PatternName; namespace: string }) => unknown;
 
-/** Import a module:PATH implementation and find its factory (named createStore, else default). */
-export async function loadStoreFactory(file: string): Promise<StoreFactory> {
-  await checkModuleSyntax(file);
-  const factory = storeFactoryOf(await importImplementation(file));
-  if (typeof factory !== 'function') throw new ImplSpecError(`--impl module:${file} exports neither createStore nor a default function`);
-  return factory as StoreFactory;
+/** A module:PATH implementation, imported: its factory and what it declares besides. */
+export interface LoadedModule {
+  readonly factory: StoreFactory;
+  /** `export const capabilities = { <pattern>: { <op>: '<level>' | { level, handle } } }`; absent: every operation, exactly. */
+  readonly capabilities?: unknown;
+  /** `export const keys = { prefix } | (key, pattern) => key | keys`: where its state really lives. */
+  readonly keys?: unknown;
 }
 
-/** A module's store as a Subject: the harness hands it ready Redis keys and the model's arguments. */
-export async function moduleSubject(factory: StoreFactory, file: string, pattern: PatternName, redis: IORedisCluster, namespace: string): Promise<Subject> {
-  const store = (await factory(redis, { pattern, namespace })) as Record<string, unknown> | undefined;
+/** What a module declares for one pattern, checked. */
+export interface ModuleDeclarations {
+  readonly capabilities: Capabilities;
+  readonly keys?: KeyMapping;
+}
+
+/** A named export of a module, looked for where storeFactoryOf looks (a CommonJS module's arrive as `default`). */
+function exported(mod: Record<string, unknown>, name: string): unknown {
+  const inner = (mod.default ?? {}) as Record<string, unknown>;
+  return mod[name] ?? (typeof inner === 'object' || typeof inner === 'function' ? inner[name] : undefined);
+}
+
+/** Import a module:PATH implementation: its factory (named createStore, else default) and its declarations. */
+export async function loadModule(file: string): Promise<LoadedModule> {
+  await checkModuleSyntax(file);
+  const mod = await importImplementation(file);
+  const factory = storeFactoryOf(mod);
+  if (typeof factory !== 'function') throw new ImplSpecError(`--impl module:${file} exports neither createStore nor a default function`);
+  return { factory: factory as StoreFactory, capabilities: exported(mod, 'capabilities'), keys: exported(mod, 'keys') };
+}
+
+/** Import a module:PATH implementation and find its factory (named createStore, else default). */
+export async function loadStoreFactory(file: string): Promise<StoreFactory> {
+  return (await loadModule(file)).factory;
+}
+
+/** A module's declarations for the pattern, checked; a mistake in them is a usage error naming the export. */
+export function moduleDeclarations(loaded: LoadedModule, file: string, pattern: PatternName): ModuleDeclarations {
+  const where = `--impl module:${file}`;
+  try {
+    let capabilities = exactCapabilities(PATTERNS[pattern]);
+    if (loaded.capabilities !== undefined) {
+      const byPattern = loaded.capabilities as Record<string, unknown> | null;
+      if (typeof byPattern !== 'object' || byPattern === null || !Object.hasOwn(byPattern, pattern)) {
+        const named = typeof byPattern === 'object' && byPattern !== null ? Object.keys(byPattern).join(', ') || 'none' : 'none';
+        throw new CapabilitiesError(`export capabilities declares no ${pattern} capabilities (it names: ${named}); keyed by pattern: { ${pattern}: { <operation>: '<level>' } }`);
+      }
+      capabilities = parseCapabilities(PATTERNS[pattern], byPattern[pattern], `capabilities.${pattern}`);
+    }
+    const keys = loaded.keys === undefined ? undefined : parseKeyMapping(loaded.keys, 'keys', pattern);
+    // A mapping function that breaks the rules should say so now, not in the middle of a run's probes.
+    keys?.map(redisKeyFor(pattern, 'chaoslua', 'declaration-check'));
+    return { capabilities, ...(keys ? { keys } : {}) };
+  } catch (error) {
+    if (error instanceof CapabilitiesError || error instanceof KeyMappingError) throw new ImplSpecError(`${where}: ${error.message}`);
+    throw error;
+  }
+}
+
+/**
+ * A module's store as a Subject: the harness hands it ready Redis keys and the model's arguments
+ * (and, when it declared holder handles, the holder's handle as one more, last argument). `handles`:
+ * the table every logical client of the implementation shares (declared-answers.ts says why).
+ */
+export async function moduleSubject(loaded: LoadedModule | StoreFactory, file: string, pattern: PatternName, redis: IORedisCluster, namespace: string, handles: HandleTable = new Map()): Promise<Subject> {
+  const module: LoadedModule = typeof loaded === 'function' ? { factory: loaded } : loaded;
+  const declared = moduleDeclarations(module, file, pattern);
+  const store = (await module.factory(redis, { pattern, namespace })) as Record<string, unknown> | undefined;
   const operations = operationsOf(pattern);
-  const missing = methodsOf(pattern).filter((m) => typeof store?.[m] !== 'function');
-  if (missing.length) throw new ImplSpecError(`--impl module:${file}: the store lacks ${missing.join(', ')} (a ${pattern} store needs ${methodsOf(pattern).join(', ')})`);
-  const methods = store as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const methods = methodsOf(pattern, declared.capabilities);
+  const missing = methods.filter((m) => typeof store?.[m] !== 'function');
+  if (missing.length) throw new ImplSpecError(`--impl module:${file}: the store lacks ${missing.join(', ')} (a ${pattern} store ${declared.capabilities.declared ? 'declaring these capabilities ' : ''}needs ${methods.join(', ')})`);
+  const callable = store as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  const answers = new DeclaredAnswers(PATTERNS[pattern], declared.capabilities, handles);
+  const handed = (key: string) => redisKeyFor(pattern, namespace, key);
+  const mapping = declared.keys;
   return {
     name: `module:${file}`,
-    redisKey: (key) => redisKeyFor(pattern, namespace, key),
+    capabilities: declared.capabilities,
+    redisKey: (key) => (mapping ? mapping.map(handed(key))[0] : handed(key)),
+    ...(mapping ? { storedKeys: (key: string) => mapping.map(handed(key)), keyMapping: mapping.description } : {}),
     async invoke(key, input) {
-      const op = (input as { op: string }).op;
-      const operation = Object.hasOwn(operations, op) ? operations[op] : undefined;
-      if (!operation) throw new TypeError(`module subject: no ${pattern} method for op ${op}`);
+      const fields = input as Record<string, unknown>;
+      const op = fields.op as string;
+      const operation = Object.hasOwn(declared.capabilities.operations, op) ? operations[op] : undefined;
+      if (!operation) throw new TypeError(`module subject: no supported ${pattern} method for op ${op}`);
+      const redisKey = handed(key);
       // The method takes the model input's arguments in the order the pattern declares them.
-      const args = Object.keys(operation.args).map((name) => (input as Record<string, unknown>)[name]);
-      return methods[operation.method](redisKeyFor(pattern, namespace, key), ...args);
+      const args = Object.keys(operation.args).map((name) => fields[name]);
+      return answers.call(redisKey, fields, (handle) => callable[operation.method](redisKey, ...args, ...(answers.passesHandle() ? [handle] : [])));
     },
     async close() {
       if (typeof store?.close === 'function') await (store.close as () => Promise<void>)();

@@ -1,3 +1,5 @@
+import type { Capabilities } from '../patterns/capability-types.ts';
+
 /**
  * The implementation under test, behind one interface whatever it is made of:
  * the reference client over Lua scripts, a JS/TS module, or a program speaking the process protocol.
@@ -8,8 +10,18 @@ export interface Subject<I = unknown, O = unknown> {
   readonly name: string;
   /** Run one operation on one logical key. Rejects on error; the runner classifies the error. */
   invoke(key: string, input: I): Promise<O>;
-  /** The Redis key a logical key lives under, when known: lets the nemesis aim faults at its shard. */
+  /** The Redis key a logical key lives under, when known: lets the nemesis aim faults at its shard
+   *  (with a declared key mapping, the implementation's own main key). */
   redisKey?(key: string): string;
+  /**
+   * Present only when the implementation declared where it keeps its state (a key mapping): every
+   * Redis key of a logical key. Post-run probes read exactly these, and look for no other name.
+   */
+  storedKeys?(key: string): readonly string[];
+  /** The declared key mapping, in words (reports). */
+  readonly keyMapping?: string;
+  /** What the implementation declared it supports and how it answers (absent: every operation, exactly). */
+  readonly capabilities?: Capabilities;
   /** Release connections and child processes. */
   close(): Promise<void>;
 }

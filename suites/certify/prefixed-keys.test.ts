@@ -18,8 +18,8 @@ beforeAll(async () => {
 });
 afterAll(() => removeReportRoots());
 
-const job = (pattern: PatternName, file: string) =>
-  runJob(certifyOptions({ pattern, runs: '2', seed: '18', faults: 'latency', 'shrink-runs': '0' }), moduleOpener(pattern, path.join(FIXTURES, file)), quietIo, cluster);
+const job = (pattern: PatternName, file: string, runs = 2) =>
+  runJob(certifyOptions({ pattern, runs: String(runs), seed: '18', faults: 'latency', 'shrink-runs': '0' }), moduleOpener(pattern, path.join(FIXTURES, file)), quietIo, cluster);
 
 describe('post-run probes of prefixed keys', () => {
   it('a correct lock under mutex:<key>: each probe says which name it read, nothing is a finding', async () => {
@@ -33,6 +33,23 @@ describe('post-run probes of prefixed keys', () => {
   it('a limiter under rl:<key> that never sets a TTL: the probe reads the prefixed counter and counter-has-ttl fails', async () => {
     const result = await job('ratelimit', 'ratelimit-no-expire-store.ts');
     expect(result.passed).toBe(false);
+    const ttl = result.invariants.find((s) => s.invariant === 'counter-has-ttl')!;
+    expect(ttl.passed).toBe(false);
+    expect(ttl.violations[0].message).toMatch(/was left with no TTL \(PTTL -1\)/);
+  });
+
+  it('a lock declaring its prefix (keys: { prefix: "mutex:" }): the probes read the declared keys, with no search and no note', async () => {
+    const result = await job('lock', 'lock-declared-store.ts', 1);
+    expect(behaviourFindings(result)).toEqual([]);
+    expect(result.invariants.every((s) => s.passed)).toBe(true);
+    expect(result.keyMapping).toBe('prefix "mutex:"');
+    expect(result.probeNotes).toEqual([]);
+  });
+
+  it('a limiter declaring its prefix and answering booleans, never setting a TTL: the declared key is probed and counter-has-ttl fails', async () => {
+    const result = await job('ratelimit', 'ratelimit-no-expire-declared-store.ts', 1);
+    expect(result.passed).toBe(false);
+    expect(result.probeNotes).toEqual([]);
     const ttl = result.invariants.find((s) => s.invariant === 'counter-has-ttl')!;
     expect(ttl.passed).toBe(false);
     expect(ttl.violations[0].message).toMatch(/was left with no TTL \(PTTL -1\)/);

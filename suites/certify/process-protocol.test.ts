@@ -72,7 +72,7 @@ describe('cmd: with a misbehaving program', () => {
     ['crash', /^crash: the implementation exited with code 7 with \d+ request\(s\) in flight; stderr \(.+\) ends: fixture: crashing on purpose$/],
     ['silent', /^hang: no response to request \d+ \(\w+ on idem:v1:\{.+\}\) within 1500 ms$/],
     ['refuse', /^handshake refused by the implementation: this fixture refuses every handshake$/],
-    ['wrong-version', /^handshake: the implementation speaks "chaoslua-process\/0", the harness speaks "chaoslua-process\/1"$/],
+    ['wrong-version', /^handshake: the implementation speaks "chaoslua-process\/0", the harness speaks "chaoslua-process\/1" or "chaoslua-process\/1.1"$/],
   ];
   it.each(cases)('%s: one finding, not certified, no false violation, process gone', async (mode, finding) => {
     const tag = uniqueTag();

@@ -69,6 +69,8 @@ export function cmdOpener(pattern: PatternName, command: string, constraints: Cm
     return {
       impl,
       subjects: processSubjects(session, pattern, clients, impl),
+      ...(session.capabilities ? { capabilities: session.capabilities } : {}),
+      ...(session.keys ? { keyMapping: session.keys.description } : {}),
       findings: () => session.findings(),
       async close() {
         await session.close();

@@ -4,7 +4,7 @@ import { waitForClientReady } from '../../subject/ready-client.ts';
 import type { Cluster as IORedisCluster } from 'ioredis';
 import type { PatternName } from '../../patterns/index.ts';
 import { ImplSpecError } from '../../subject/impl-spec.ts';
-import { loadStoreFactory, moduleSubject } from '../../subject/module-subject.ts';
+import { loadModule, moduleSubject } from '../../subject/module-subject.ts';
 import type { Subject } from '../../subject/types.ts';
 import { HARNESS_REDIS_OPTIONS } from '../../subject/reference.ts';
 import { HANDSHAKE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../chaos-options.ts';
@@ -69,9 +69,11 @@ export function moduleOpener(pattern: PatternName, file: string, constraints: Mo
   const createMs = constraints.createTimeoutMs ?? HANDSHAKE_TIMEOUT_MS;
   const callMs = constraints.callTimeoutMs ?? REQUEST_TIMEOUT_MS;
   return async (cluster, clients) => {
-    const factory = await loadStoreFactory(file);
+    const loaded = await loadModule(file);
     const connections: IORedisCluster[] = [];
     const subjects: Subject[] = [];
+    // One table of holder handles for all the logical clients (src/subject/declared-answers.ts).
+    const handles = new Map<string, unknown>();
     const findings = new Set<string>();
     const closeAll = async () => {
       for (const s of subjects) await s.close().catch(() => undefined);
@@ -84,7 +86,7 @@ export function moduleOpener(pattern: PatternName, file: string, constraints: Mo
         // The contract hands createStore a ready client: slot table full, every master answering.
         await waitForClientReady(redis);
         const subject = await within(
-          moduleSubject(factory, file, pattern, redis, 'chaoslua'),
+          moduleSubject(loaded, file, pattern, redis, 'chaoslua', handles),
           createMs,
           () => new OpenFailure('module-create-store', `module:${file}: createStore did not resolve within ${createMs} ms`),
         ).catch((error: unknown) => {
@@ -97,6 +99,7 @@ export function moduleOpener(pattern: PatternName, file: string, constraints: Mo
       await closeAll();
       throw error;
     }
-    return { impl: `module:${file}`, subjects, findings: () => [...findings], close: closeAll };
+    const declared = subjects[0];
+    return { impl: `module:${file}`, subjects, findings: () => [...findings], close: closeAll, capabilities: declared?.capabilities, keyMapping: declared?.keyMapping };
   };
 }

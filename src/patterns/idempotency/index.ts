@@ -1,9 +1,11 @@
 /** The idempotency-key store (lua/idempotency): register, then complete, release or renew under a lease. */
+import { withLevels } from '../levels.ts';
 import type { Pattern } from '../types.ts';
 import { IDEMPOTENCY_SCRIPTS } from './calls.ts';
 import { IdempotencyStore } from './client.ts';
 import { classifyIdempotency } from './invariants.ts';
 import { scopedKey } from './keys.ts';
+import { idempotencyLevels } from './levels.ts';
 import { idempotency as model, type IdempotencyInput, type IdempotencyOutput, type IdempotencyState } from './model.ts';
 import { idempotencySession } from './sessions.ts';
 import { IdempotencySubject } from './subject.ts';
@@ -18,7 +20,8 @@ export const idempotency = {
     release: { args: { owner: 'string' }, method: 'release', answer: '1 released | 0 not the pending owner' },
     renew: { args: { owner: 'string', leaseMs: 'integer>=1' }, method: 'renew', answer: '1 renewed | 0 not the pending owner' },
   },
-  model,
+  model: withLevels(model, idempotencyLevels),
+  levels: idempotencyLevels,
   session: idempotencySession,
   invariants: ['one-winner', 'no-stale-overwrite', 'no-resurrection', 'model-conformance'],
   witnesses: { 'one-winner': ['register'], 'no-stale-overwrite': ['complete', 'release', 'renew'], 'no-resurrection': ['register', 'release', 'renew'] },
@@ -36,10 +39,10 @@ export const idempotency = {
   // "completed → absent by expiry" and "pending → absent by release" are too rare for the default
   // budget to witness every time (certify/evidence.ts says why); coverage.json still shows them.
   requiredTransitions: [
-    { transition: 'absent → pending by register' },
-    { transition: 'pending → completed by complete' },
-    { transition: 'pending → pending by renew' },
-    { transition: 'pending → absent by expiry', needsAnyOf: ['lease-expiry', 'client-freeze'] },
+    { transition: 'absent → pending by register', needs: ['register'] },
+    { transition: 'pending → completed by complete', needs: ['register', 'complete'] },
+    { transition: 'pending → pending by renew', needs: ['register', 'renew'] },
+    { transition: 'pending → absent by expiry', needsAnyOf: ['lease-expiry', 'client-freeze'], needs: ['register'] },
   ],
   scripts: IDEMPOTENCY_SCRIPTS,
   redisKey,

@@ -1,7 +1,9 @@
 /** The compare-and-delete lock (lua/lock): acquire with a token and a TTL; only the holder releases or extends. */
+import { withLevels } from '../levels.ts';
 import type { Pattern } from '../types.ts';
 import { LOCK_SCRIPTS, LockClient } from './client.ts';
 import { classifyLock } from './invariants.ts';
+import { lockLevels } from './levels.ts';
 import { lock as model, type LockInput, type LockOutput, type LockState } from './model.ts';
 import { lockSession } from './sessions.ts';
 import { LockSubject } from './subject.ts';
@@ -16,7 +18,9 @@ export const lock = {
     release: { args: { token: 'string' }, method: 'release', answer: MATCH_ANSWER },
     extend: { args: { token: 'string', ttlMs: 'integer>=1' }, method: 'extend', answer: MATCH_ANSWER },
   },
-  model,
+  model: withLevels(model, lockLevels),
+  levels: lockLevels,
+  holder: { arg: 'token', handedOutBy: ['acquire'] },
   session: lockSession,
   invariants: ['one-holder', 'no-stale-release', 'model-conformance'],
   witnesses: { 'one-holder': ['acquire'], 'no-stale-release': ['release', 'extend'] },
@@ -25,10 +29,10 @@ export const lock = {
   noTtl: { invariant: 'model-conformance', consequence: 'holds its state forever' },
   transitions: ['absent → held by acquire', 'held → absent by release', 'held → absent by expiry', 'held → held by extend'],
   requiredTransitions: [
-    { transition: 'absent → held by acquire' },
-    { transition: 'held → absent by release' },
-    { transition: 'held → held by extend' },
-    { transition: 'held → absent by expiry', needsAnyOf: ['lease-expiry', 'client-freeze'] },
+    { transition: 'absent → held by acquire', needs: ['acquire'] },
+    { transition: 'held → absent by release', needs: ['acquire', 'release'] },
+    { transition: 'held → held by extend', needs: ['acquire', 'extend'] },
+    { transition: 'held → absent by expiry', needsAnyOf: ['lease-expiry', 'client-freeze'], needs: ['acquire'] },
   ],
   scripts: LOCK_SCRIPTS,
   redisKey,

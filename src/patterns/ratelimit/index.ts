@@ -1,7 +1,9 @@
 /** The fixed-window rate limiter (lua/ratelimit): a hit is allowed while the window's count is under the limit. */
+import { withLevels } from '../levels.ts';
 import type { Pattern } from '../types.ts';
 import { LIMITER_SCRIPTS, LimiterClient, type LimiterVariant } from './client.ts';
 import { classifyRateLimit } from './invariants.ts';
+import { ratelimitLevels } from './levels.ts';
 import { ratelimit as model, type RateLimitInput, type RateLimitOutput, type RateLimitState } from './model.ts';
 import { ratelimitSession } from './sessions.ts';
 import { RateLimitSubject } from './subject.ts';
@@ -13,7 +15,8 @@ export const ratelimit = {
   operations: {
     hit: { args: { limit: 'integer>=0', windowSeconds: 'integer>=1' }, method: 'hit', answer: '1 allowed | 0 blocked' },
   },
-  model,
+  model: withLevels(model, ratelimitLevels),
+  levels: ratelimitLevels,
   session: (ctx) => ratelimitSession(ctx),
   invariants: ['limit-respected', 'counter-has-ttl', 'model-conformance'],
   witnesses: { 'limit-respected': ['hit'], 'counter-has-ttl': ['hit'] },
@@ -22,9 +25,9 @@ export const ratelimit = {
   noTtl: { invariant: 'counter-has-ttl', consequence: 'blocks its window forever' },
   transitions: ['absent → window by hit', 'window → window by hit', 'window → absent by expiry'],
   requiredTransitions: [
-    { transition: 'absent → window by hit' },
-    { transition: 'window → window by hit' },
-    { transition: 'window → absent by expiry', needsAnyOf: ['lease-expiry'] },
+    { transition: 'absent → window by hit', needs: ['hit'] },
+    { transition: 'window → window by hit', needs: ['hit'] },
+    { transition: 'window → absent by expiry', needsAnyOf: ['lease-expiry'], needs: ['hit'] },
   ],
   scripts: LIMITER_SCRIPTS,
   redisKey,

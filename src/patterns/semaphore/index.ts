@@ -1,7 +1,9 @@
 /** The counting semaphore with leases (lua/semaphore): at most `limit` holders at once, each until its own deadline. */
+import { withLevels } from '../levels.ts';
 import type { Pattern } from '../types.ts';
 import { SEMAPHORE_SCRIPTS, SemaphoreClient } from './client.ts';
 import { classifySemaphore } from './invariants.ts';
+import { semaphoreLevels } from './levels.ts';
 import { semaphore as model, type SemaphoreInput, type SemaphoreOutput, type SemaphoreState } from './model.ts';
 import { semaphoreSession } from './sessions.ts';
 import { SemaphoreSubject } from './subject.ts';
@@ -16,7 +18,9 @@ export const semaphore = {
     release: { args: { token: 'string' }, method: 'release', answer: LIVE_ANSWER },
     refresh: { args: { token: 'string', ttlMs: 'integer>=1' }, method: 'refresh', answer: LIVE_ANSWER },
   },
-  model,
+  model: withLevels(model, semaphoreLevels),
+  levels: semaphoreLevels,
+  holder: { arg: 'token', handedOutBy: ['acquire'] },
   session: semaphoreSession,
   invariants: ['at-most-limit', 'no-stale-refresh', 'key-has-ttl', 'model-conformance'],
   witnesses: { 'at-most-limit': ['acquire'], 'no-stale-refresh': ['refresh'], 'key-has-ttl': ['acquire', 'refresh', 'release'] },
@@ -33,11 +37,11 @@ export const semaphore = {
     'held → held by expiry',
   ],
   requiredTransitions: [
-    { transition: 'free → held by acquire' },
-    { transition: 'held → held by acquire' },
-    { transition: 'held → held by refresh' },
-    { transition: 'held → free by release' },
-    { transition: 'held → free by expiry', needsAnyOf: ['lease-expiry', 'client-freeze'] },
+    { transition: 'free → held by acquire', needs: ['acquire'] },
+    { transition: 'held → held by acquire', needs: ['acquire'] },
+    { transition: 'held → held by refresh', needs: ['acquire', 'refresh'] },
+    { transition: 'held → free by release', needs: ['acquire', 'release'] },
+    { transition: 'held → free by expiry', needsAnyOf: ['lease-expiry', 'client-freeze'], needs: ['acquire'] },
   ],
   scripts: SEMAPHORE_SCRIPTS,
   redisKey,

@@ -6,6 +6,13 @@
 import type { PatternName } from '../../patterns/index.ts';
 
 export const PROTOCOL_VERSION = 'chaoslua-process/1';
+/**
+ * 1.1 adds optional fields to the program's hello (capabilities, keys) and the holder handle of a
+ * request. The harness still sends `protocol: chaoslua-process/1`, so a 1.0 program that compares it
+ * exactly keeps working, and lists in `versions` what it accepts back.
+ */
+export const PROTOCOL_VERSION_1_1 = 'chaoslua-process/1.1';
+export const ACCEPTED_VERSIONS = [PROTOCOL_VERSION, PROTOCOL_VERSION_1_1] as const;
 
 export interface Address {
   readonly host: string;
@@ -17,6 +24,8 @@ export interface Address {
 export interface HelloMessage {
   readonly type: 'hello';
   readonly protocol: typeof PROTOCOL_VERSION;
+  /** The versions the harness accepts in the hello reply (1.1: the reply may declare capabilities and keys). */
+  readonly versions: readonly string[];
   readonly pattern: PatternName;
   /** Addresses any client may dial first (client proxies of a local cluster). */
   readonly seeds: readonly Address[];
@@ -56,6 +65,10 @@ export interface HelloReply {
   readonly name: string;
   readonly version: string;
   readonly patterns: readonly string[];
+  /** 1.1: `{ <op>: '<level>' | { level, handle } }` for the pattern asked (absent: every operation, exactly). */
+  readonly capabilities?: unknown;
+  /** 1.1: `{ prefix?, suffix? }`: where the program keeps a key's state instead of the key handed over. */
+  readonly keys?: unknown;
 }
 
 export interface RefuseReply {
@@ -97,7 +110,8 @@ export function parseProgramLine(line: string): Parsed {
       if (!isString(protocol) || !isString(name) || !isString(version) || !Array.isArray(patterns) || !patterns.every(isString)) {
         return { problem: `hello needs protocol, name, version (strings) and patterns (strings): ${excerpt(line)}` };
       }
-      return { message: { type: 'hello', protocol, name, version, patterns } };
+      const declared = { ...(value.capabilities === undefined ? {} : { capabilities: value.capabilities }), ...(value.keys === undefined ? {} : { keys: value.keys }) };
+      return { message: { type: 'hello', protocol, name, version, patterns, ...declared } };
     }
     case 'refuse':
       return { message: { type: 'refuse', reason: isString(value.reason) ? value.reason : '(no reason given)' } };

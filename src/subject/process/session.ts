@@ -1,8 +1,10 @@
 import fs from 'node:fs';
-import type { PatternName } from '../../patterns/index.ts';
+import { CapabilitiesError, parseCapabilities, type Capabilities } from '../../patterns/capabilities.ts';
+import { PATTERNS, type PatternName } from '../../patterns/index.ts';
+import { KeyMappingError, parseKeyMapping, type KeyMapping } from '../key-mapping.ts';
 import { spawnProgram, type ProgramProcess } from './child.ts';
 import { LineSplitter } from './lines.ts';
-import { excerpt, parseProgramLine, PROTOCOL_VERSION, type Address, type HelloMessage, type HelloReply, type ProgramMessage, type RequestMessage } from './protocol.ts';
+import { ACCEPTED_VERSIONS, excerpt, parseProgramLine, PROTOCOL_VERSION, PROTOCOL_VERSION_1_1, type Address, type HelloMessage, type HelloReply, type ProgramMessage, type RequestMessage } from './protocol.ts';
 
 export interface ProcessSessionOptions {
   /** Shell command line of the implementation. */
@@ -52,6 +54,9 @@ export class ProcessSession {
   private lineNo = 0;
   private program?: ProgramProcess;
   private hello?: HelloReply;
+  /** What a 1.1 hello declared (undefined: every operation, exactly; the key handed over). */
+  capabilities?: Capabilities;
+  keys?: KeyMapping;
   private settleHandshake?: (message: ProgramMessage | undefined) => void;
   private readonly exited: Promise<void>;
   private markExited!: () => void;
@@ -146,6 +151,7 @@ export class ProcessSession {
     const hello: HelloMessage = {
       type: 'hello',
       protocol: PROTOCOL_VERSION,
+      versions: ACCEPTED_VERSIONS,
       pattern: options.pattern,
       seeds: options.seeds,
       natMap: options.natMap,
@@ -170,11 +176,24 @@ export class ProcessSession {
     const { pattern } = this.options;
     if (reply.type === 'refuse') return this.fail(`handshake refused by the implementation: ${reply.reason}`);
     if (reply.type !== 'hello') return this.fail(`handshake: expected a hello reply, got a ${reply.type} message first`);
-    if (reply.protocol !== PROTOCOL_VERSION) {
-      return this.fail(`handshake: the implementation speaks ${JSON.stringify(reply.protocol)}, the harness speaks ${JSON.stringify(PROTOCOL_VERSION)}`);
+    if (!(ACCEPTED_VERSIONS as readonly string[]).includes(reply.protocol)) {
+      return this.fail(`handshake: the implementation speaks ${JSON.stringify(reply.protocol)}, the harness speaks ${ACCEPTED_VERSIONS.map((v) => JSON.stringify(v)).join(' or ')}`);
     }
     if (!reply.patterns.includes(pattern)) {
       return this.fail(`handshake: the implementation does not support pattern ${pattern} (it supports: ${reply.patterns.join(', ') || 'none'})`);
+    }
+    // A 1.0 reply's extra fields are ignored, as the protocol says of unknown fields.
+    if (reply.protocol === PROTOCOL_VERSION_1_1) {
+      try {
+        if (reply.capabilities !== undefined) this.capabilities = parseCapabilities(PATTERNS[pattern], reply.capabilities, 'hello capabilities');
+        if (reply.keys !== undefined) {
+          if (typeof reply.keys !== 'object' || reply.keys === null) throw new KeyMappingError(`hello keys: expected { prefix, suffix }, got ${JSON.stringify(reply.keys)}`);
+          this.keys = parseKeyMapping(reply.keys, 'hello keys', pattern);
+        }
+      } catch (error) {
+        if (error instanceof CapabilitiesError || error instanceof KeyMappingError) return this.fail(`handshake: ${error.message}`);
+        throw error;
+      }
     }
     this.hello = reply;
     this.state = 'ready';

@@ -1,4 +1,6 @@
-import type { PatternName } from '../../patterns/index.ts';
+import { exactCapabilities } from '../../patterns/capabilities.ts';
+import { PATTERNS, type PatternName } from '../../patterns/index.ts';
+import { DeclaredAnswers } from '../declared-answers.ts';
 import { redisKeyFor } from '../redis-keys.ts';
 import type { Subject } from '../types.ts';
 import { requestParts } from './protocol.ts';
@@ -6,17 +8,29 @@ import type { ProcessSession } from './session.ts';
 
 /**
  * One Subject per logical client, all views on the same process: the program sees the ready Redis
- * key and the model input's fields, and may run any number of requests at once.
+ * key and the model input's fields (and, when its 1.1 hello declared holder handles, `args.handle`),
+ * and may run any number of requests at once.
  */
 export function processSubjects(session: ProcessSession, pattern: PatternName, clients: number, name: string, namespace = 'chaoslua'): Subject[] {
-  return Array.from({ length: clients }, (_, client) => ({
-    name,
-    redisKey: (key: string) => redisKeyFor(pattern, namespace, key),
-    async invoke(key: string, input: unknown) {
-      const { op, args } = requestParts(input);
-      return session.request(client, op, redisKeyFor(pattern, namespace, key), args);
-    },
-    // The process is shared: the opener closes it once, not each view.
-    close: async () => undefined,
-  }));
+  const capabilities = session.capabilities ?? exactCapabilities(PATTERNS[pattern]);
+  const mapping = session.keys;
+  const handed = (key: string) => redisKeyFor(pattern, namespace, key);
+  // One table of holder handles for every view (src/subject/declared-answers.ts says why).
+  const answers = new DeclaredAnswers(PATTERNS[pattern], capabilities);
+  return Array.from({ length: clients }, (_, client) => {
+    return {
+      name,
+      capabilities,
+      redisKey: (key: string) => (mapping ? mapping.map(handed(key))[0] : handed(key)),
+      ...(mapping ? { storedKeys: (key: string) => mapping.map(handed(key)), keyMapping: mapping.description } : {}),
+      async invoke(key: string, input: unknown) {
+        const { op, args } = requestParts(input);
+        const redisKey = handed(key);
+        const fields = input as Record<string, unknown>;
+        return answers.call(redisKey, fields, (handle) => session.request(client, op, redisKey, handle === undefined ? args : { ...args, handle }));
+      },
+      // The process is shared: the opener closes it once, not each view.
+      close: async () => undefined,
+    };
+  });
 }

@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { scheduleArbitrary } from '../../../src/generator/index.ts';
 import { operationsOf, PATTERN_NAMES, PATTERNS, patternNamed, patternOfModel } from '../../../src/patterns/index.ts';
-import type { ArgType } from '../../../src/patterns/types.ts';
+import type { AnyPattern, ArgType } from '../../../src/patterns/types.ts';
 
 const fits = (type: ArgType, value: unknown) =>
   type === 'string' ? typeof value === 'string' : Number.isSafeInteger(value) && (value as number) >= (type === 'integer>=1' ? 1 : 0);
@@ -33,6 +33,26 @@ describe('the pattern registry', () => {
     const transitions: readonly string[] = p.transitions;
     for (const t of p.requiredTransitions) expect(transitions).toContain(t.transition);
     expect(new Set(Object.values(operationsOf(name)).map((o) => o.method)).size).toBe(Object.keys(operationsOf(name)).length);
+  });
+
+  it.each(PATTERN_NAMES)('%s: levels, holder handles and the operations transitions need name what the pattern has', (name) => {
+    const p: AnyPattern = PATTERNS[name];
+    const operations = Object.keys(p.operations);
+    for (const [op, levels] of Object.entries(p.levels)) {
+      expect(operations).toContain(op);
+      const names = levels.map((l) => l.name);
+      expect(new Set(names).size, op).toBe(names.length);
+      expect(names).not.toContain('exact');
+      for (const level of levels) for (const inv of level.witnesses) expect(p.invariants, `${op} ${level.name}`).toContain(inv);
+    }
+    for (const op of p.holder?.handedOutBy ?? []) expect(operations).toContain(op);
+    for (const t of p.requiredTransitions) {
+      expect(t.needs, t.transition).toBeDefined();
+      for (const op of t.needs!) expect(operations).toContain(op);
+      // The operation a transition is named after is among those it needs.
+      const by = t.transition.split(' by ')[1];
+      if (by !== 'expiry') expect(t.needs).toContain(by);
+    }
   });
 
   it.each(PATTERN_NAMES)('%s: every input its sessions draw has exactly the declared arguments, of the declared types', (name) => {

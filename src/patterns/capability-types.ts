@@ -1,0 +1,19 @@
+/**
+ * The shape of declared capabilities (./capabilities.ts parses and reads them), in a file of its
+ * own that imports nothing: the Subject interface carries them, and the pattern types import the
+ * subject adapters.
+ */
+export interface OperationCapability {
+  /** `exact`, or one of the operation's coarse levels (the pattern's `levels`). */
+  readonly level: string;
+  /** The operation's answer comes with a holder handle that later calls of that holder receive. */
+  readonly handle: boolean;
+}
+
+export interface Capabilities {
+  /** The supported operations (in the pattern's order), each with its level. */
+  readonly operations: Readonly<Record<string, OperationCapability>>;
+  /** False when nothing was declared: every operation, exactly (the contract before capabilities). */
+  readonly declared: boolean;
+}
+

@@ -1,0 +1,124 @@
+/**
+ * Answers as the history records them, given what the implementation declared: raw at the exact
+ * level (as before capabilities existed), else an envelope naming the operation and the level it
+ * answered at (src/patterns/levels.ts), with the text of any holder handle. Also keeps each
+ * holder's handle, so that later calls of that holder receive it.
+ */
+import { inspect } from 'node:util';
+import type { Capabilities } from '../patterns/capabilities.ts';
+import { EXACT, isLeveledAnswer, voidLevel, type LeveledAnswer } from '../patterns/levels.ts';
+import type { AnyPattern } from '../patterns/index.ts';
+
+/** Longest handle text kept in a history. */
+const HANDLE_TEXT = 80;
+
+/** A handle as the history shows it: opaque, never read back (the live value stays with the subject). */
+function handleText(handle: unknown): string {
+  const text = typeof handle === 'string' ? handle : inspect(handle, { depth: 0, breakLength: Infinity });
+  return text.length > HANDLE_TEXT ? `${text.slice(0, HANDLE_TEXT)}...` : text;
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Holders' handles by key and holder, shared by every logical client of one implementation: the
+ * holder argument (the token) is the model's name of a holder, the handle the implementation's name
+ * of the same holder, so a call naming holder X (a stray release with another client's token
+ * included) carries X's handle, and is judged as the model judges a call by X.
+ */
+export type HandleTable = Map<string, unknown>;
+
+/**
+ * A call of a holder whose handle is unknown, not made: the operation that hands out its handle
+ * lost its answer (or has not answered yet), so it may hold with a handle nobody knows. The runner
+ * records the call as indeterminate, which is sound (it did nothing, which "may have taken effect
+ * or not" covers); calling without the handle would be judged as the holder calling, and fail a
+ * correct implementation that can only act with its handle.
+ */
+export class UnknownHandleError extends Error {
+  override readonly name = 'UnknownHandleError';
+}
+
+/** Answers of one implementation's subjects, recorded as declared; the holders' handles kept. */
+export class DeclaredAnswers {
+  /** Holders whose handle-giving operation lost its answer, until one answers with a handle. */
+  private readonly lost = new Set<string>();
+  /** Holders with a handle-giving operation still in flight (the runner stopped waiting for it). */
+  private readonly inFlight = new Map<string, number>();
+
+  constructor(
+    private readonly pattern: AnyPattern,
+    readonly capabilities: Capabilities,
+    private readonly handles: HandleTable = new Map(),
+  ) {}
+
+  /**
+   * Make one call of the implementation (`run` receives the holder's handle, when handles are
+   * declared) and return the answer as the history records it.
+   */
+  async call(key: string, input: Record<string, unknown>, run: (handle: unknown) => Promise<unknown>): Promise<unknown> {
+    if (!this.passesHandle()) return this.record(key, input, await run(undefined));
+    const holder = this.holderOf(key, input);
+    const gives = this.capabilities.operations[input.op as string]?.handle === true;
+    if (holder === undefined) return this.record(key, input, await run(undefined));
+    if (!gives) {
+      if (this.lost.has(holder) || (this.inFlight.get(holder) ?? 0) > 0) {
+        throw new UnknownHandleError(`not called: the handle of holder ${String(input[this.pattern.holder!.arg])} is unknown (the answer that would have carried it was lost)`);
+      }
+      return this.record(key, input, await run(this.handles.get(holder)));
+    }
+    this.inFlight.set(holder, (this.inFlight.get(holder) ?? 0) + 1);
+    try {
+      return this.record(key, input, await run(this.handles.get(holder)));
+    } catch (error) {
+      this.lost.add(holder);
+      throw error;
+    } finally {
+      this.inFlight.set(holder, this.inFlight.get(holder)! - 1);
+    }
+  }
+
+  private holderOf(key: string, input: Record<string, unknown>): string | undefined {
+    const arg = this.pattern.holder?.arg;
+    const holder = arg === undefined ? undefined : input[arg];
+    return typeof holder === 'string' ? `${key}\0${holder}` : undefined;
+  }
+
+  /** The handle this call's holder was last handed (undefined: none, or no handles declared). */
+  handleFor(key: string, input: Record<string, unknown>): unknown {
+    if (!Object.values(this.capabilities.operations).some((c) => c.handle)) return undefined;
+    const holder = this.holderOf(key, input);
+    return holder === undefined ? undefined : this.handles.get(holder);
+  }
+
+  /** Does this operation's call receive a handle (a trailing argument, or `args.handle`)? */
+  passesHandle(): boolean {
+    return Object.values(this.capabilities.operations).some((c) => c.handle);
+  }
+
+  /** What the history records for the implementation's answer `raw` to `input` on `key`. */
+  record(key: string, input: Record<string, unknown>, raw: unknown): unknown {
+    const op = input.op as string;
+    const declared = this.capabilities.operations[op] ?? { level: EXACT, handle: false };
+    let answer = raw;
+    let handle: string | undefined;
+    if (declared.handle && isRecord(raw) && Object.hasOwn(raw, 'answer')) {
+      answer = raw.answer;
+      if (raw.handle !== undefined && raw.handle !== null) {
+        const holder = this.holderOf(key, input);
+        if (holder !== undefined) {
+          this.handles.set(holder, raw.handle);
+          this.lost.delete(holder);
+        }
+        handle = handleText(raw.handle);
+      }
+    }
+    if (declared.level === EXACT && handle === undefined) {
+      // A raw answer shaped like an envelope would be judged at the level it names: an exact answer never is.
+      return isLeveledAnswer(answer) ? `(an answer shaped like a level envelope: ${JSON.stringify(answer)})` : answer;
+    }
+    // A void answer is not looked at: nothing of it is kept (it may be any object a library resolves with).
+    const envelope: LeveledAnswer = { level: declared.level, op, answer: declared.level === voidLevel.name ? null : (answer ?? null), ...(handle === undefined ? {} : { handle }) };
+    return envelope;
+  }
+}

@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cmdOpener } from '../../src/certify/openers/cmd.ts';
+import { runJob } from '../../src/certify/job.ts';
+import { moduleOpener } from '../../src/certify/openers/module.ts';
+import type { LocalCluster } from '../../src/cluster/local.ts';
+import type { PatternName } from '../../src/patterns/index.ts';
+import { sharedCluster } from '../support/shared-cluster.ts';
+import { behaviourFindings, certifyOptions, quietIo, removeReportRoots, reportRoot } from './fixtures/process/job.ts';
+
+// The reference wrapped to answer at coarse levels is still certified at the default budget (40
+// runs, every fault): coarse answers cost no false alarm and no missing evidence. And the same
+// declarations through the process protocol's 1.1 hello.
+
+const COARSE = path.resolve(import.meta.dirname, 'fixtures/coarse');
+const PROCESS = path.resolve(import.meta.dirname, 'fixtures/process/reference.mjs');
+const REDIS_SEMAPHORE = path.resolve(import.meta.dirname, '../../examples/third-party/redis-semaphore-mutex');
+const redisSemaphoreInstalled = fs.existsSync(path.join(REDIS_SEMAPHORE, 'node_modules/redis-semaphore/package.json'));
+
+let cluster: LocalCluster;
+beforeAll(async () => {
+  cluster = await sharedCluster();
+});
+afterAll(() => removeReportRoots());
+
+const certify = (pattern: PatternName, file: string) => runJob(certifyOptions({ pattern, seed: '1212', 'shrink-runs': '0' }), moduleOpener(pattern, path.join(COARSE, file)), quietIo, cluster);
+
+describe('the reference, answering at coarse levels, at the default budget', () => {
+  it('lock: booleans, with its own lock values as holder handles, is certified', async () => {
+    const result = await certify('lock', 'lock-handles-store.ts');
+    expect(result.findings).toEqual([]);
+    expect(result.passed).toBe(true);
+    expect(result.invariants.every((s) => s.passed && !s.notApplicable)).toBe(true);
+    expect(result.capabilities.declared).toBe(true);
+  }, 900_000);
+
+  it('idempotency: register outcomes without the stored fields, booleans elsewhere, is certified', async () => {
+    const result = await certify('idempotency', 'idempotency-outcome-store.ts');
+    expect(result.findings).toEqual([]);
+    expect(result.passed).toBe(true);
+    expect(result.invariants.every((s) => s.passed && !s.notApplicable)).toBe(true);
+  }, 900_000);
+});
+
+describe('chaoslua-process/1.1', () => {
+  it('a program declaring boolean levels, holder handles and its key prefix in its hello: every invariant holds, probes read its keys', async () => {
+    const open = cmdOpener('lock', `node ${PROCESS} --coarse`, { stderrFile: path.join(reportRoot(), 'stderr.log') });
+    const result = await runJob(certifyOptions({ pattern: 'lock', runs: '6', seed: '1213', 'shrink-runs': '0' }), open, quietIo, cluster);
+    expect(behaviourFindings(result)).toEqual([]);
+    expect(result.outcome.failure).toBeUndefined();
+    expect(result.invariants.every((s) => s.passed && !s.notApplicable)).toBe(true);
+    expect(result.capabilities.operations).toEqual({ acquire: { level: 'boolean', handle: true }, release: { level: 'boolean', handle: false }, extend: { level: 'boolean', handle: false } });
+    expect(result.keyMapping).toBe('prefix "mutex:"');
+    expect(result.probeNotes).toEqual([]);
+    expect(result.evidence.transitions['held → absent by release']).toBeGreaterThan(0);
+  }, 600_000);
+});
+
+describe('a real library: redis-semaphore 5.8.0 Mutex (examples/third-party/redis-semaphore-mutex)', () => {
+  // Its own package.json pins it; `npm ci` in that folder installs it (the repository does not depend on it).
+  it.skipIf(!redisSemaphoreInstalled)('acquire boolean, release void, extend boolean, keys under mutex:: certified, every invariant witnessed', async () => {
+    const file = path.join(REDIS_SEMAPHORE, 'store.mjs');
+    const result = await runJob(certifyOptions({ pattern: 'lock', seed: '1214', 'shrink-runs': '0' }), moduleOpener('lock', file), quietIo, cluster);
+    expect(result.findings).toEqual([]);
+    expect(result.passed).toBe(true);
+    expect(result.invariants.every((s) => s.passed && !s.notApplicable)).toBe(true);
+    expect(result.keyMapping).toBe('prefix "mutex:"');
+    expect(result.probeNotes).toEqual([]);
+  }, 900_000);
+});

@@ -1,0 +1,65 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runJob } from '../../src/certify/job.ts';
+import { moduleOpener } from '../../src/certify/openers/module.ts';
+import { summaryText } from '../../src/certify/summary.ts';
+import { certificate } from '../../src/cli/certify.ts';
+import type { LocalCluster } from '../../src/cluster/local.ts';
+import { parseImplSpec } from '../../src/subject/impl-spec.ts';
+import { sharedCluster } from '../support/shared-cluster.ts';
+import { behaviourFindings, certifyOptions, quietIo, removeReportRoots } from './fixtures/process/job.ts';
+
+// Capabilities and answer levels (issue 12) on the real cluster: a correct module answering at the
+// boolean level with its own holder handles passes every invariant, and one that declares less
+// (no extend, a release that answers nothing) has the invariant it cannot witness reported
+// not-applicable, never passed. The boolean-level mutants are in the catalogue (mutants.test.ts);
+// the full budget certification of the coarse reference is capabilities.full.test.ts.
+
+const FIXTURES = path.resolve(import.meta.dirname, 'fixtures/coarse');
+
+let cluster: LocalCluster;
+beforeAll(async () => {
+  cluster = await sharedCluster();
+});
+afterAll(() => removeReportRoots());
+
+// Short jobs (latency only; every fault is capabilities.full.test.ts's, at the default budget).
+const flags = { pattern: 'lock', seed: '12', faults: 'latency', 'shrink-runs': '0' } as const;
+const job = (file: string, runs: number) => runJob(certifyOptions({ ...flags, runs: String(runs) }), moduleOpener('lock', path.join(FIXTURES, file)), quietIo, cluster);
+
+describe('a module declaring capabilities', () => {
+  it('answering booleans with its own random lock values, handed back as handles: every invariant holds, releases included', async () => {
+    const result = await job('lock-handles-store.ts', 2);
+    expect(behaviourFindings(result)).toEqual([]);
+    expect(result.invariants.map((s) => [s.invariant, s.passed, s.notApplicable])).toEqual([
+      ['one-holder', true, undefined],
+      ['no-stale-release', true, undefined],
+      ['model-conformance', true, undefined],
+    ]);
+    // A release can only answer true with the handle its acquire handed out: these were judged against the model.
+    expect(result.evidence.transitions['held → absent by release']).toBeGreaterThan(0);
+    expect(result.evidence.transitions['held → held by extend']).toBeGreaterThan(0);
+    const cert = certificate(certifyOptions({ ...flags, runs: '2' }), parseImplSpec(`module:${path.join(FIXTURES, 'lock-handles-store.ts')}`, 'lock'), result);
+    expect(cert.capabilities).toEqual({ acquire: 'boolean+handle', release: 'boolean', extend: 'boolean' });
+  });
+
+  it('without extend and with a void release: no extend drawn, no-stale-release not applicable in the result, summary and JUnit', async () => {
+    const result = await job('lock-void-release-store.ts', 1);
+    expect(behaviourFindings(result)).toEqual([]);
+    const stale = result.invariants.find((s) => s.invariant === 'no-stale-release')!;
+    expect(stale.passed).toBe(false);
+    expect(stale.notApplicable).toMatch(/^not-applicable: only release, extend can witness it, and the implementation declares release at level void, extend not supported$/);
+    expect(result.invariants.filter((s) => s.invariant !== 'no-stale-release').every((s) => s.passed && !s.notApplicable)).toBe(true);
+    expect(result.evidence.operations.map((o) => o.op)).toEqual(['acquire', 'release']);
+    expect(Object.keys(result.evidence.transitions)).not.toContain('held → held by extend');
+    expect(result.evidence.operations[1].ok).toBeGreaterThan(0);
+    const junit = fs.readFileSync(path.join(result.dir, 'junit.xml'), 'utf8');
+    expect(junit).toMatch(/<testcase [^>]*name="no-stale-release"[^>]*>\n\s*<skipped message="not-applicable: /);
+    expect(junit).toContain('failures="0"');
+    const summary = summaryText(certifyOptions({ ...flags, runs: '1' }), result);
+    expect(summary).toContain('  capabilities: acquire boolean, release void, extend not supported\n');
+    expect(summary).toContain('  n/a  no-stale-release: not-applicable: ');
+    expect(JSON.parse(fs.readFileSync(path.join(result.dir, 'result.json'), 'utf8')).capabilities).toEqual({ acquire: 'boolean', release: 'void' });
+  });
+});
