@@ -3,6 +3,7 @@
 # Idempotent: a second run does nothing.
 #   examples/python-redis-py -> .venv with requirements.txt installed (again only when it changed)
 #   examples/go-go-redis     -> chaoslua-go-example binary (rebuilt only when a source is newer)
+#   examples/third-party/*   -> each adapter's pinned library (npm ci, again only when its lock file changed)
 # Exit codes: 0 ready, 3 a toolchain is missing or a step failed (the message says which).
 set -uo pipefail
 
@@ -53,6 +54,25 @@ go_example() {
     || { fail "go build failed; run 'cd $dir && go build .' to see why"; return; }
 }
 
+# --- Node: the third-party libraries, each pinned in its adapter's own package.json ---------------
+third_party() {
+  local dir
+  for dir in "$ROOT"/examples/third-party/*/; do
+    [ -f "$dir/package-lock.json" ] || continue
+    local name; name="$(basename "$dir")"
+    # The stamp is a copy of the lock file last installed: any edit reinstalls.
+    if [ -d "$dir/node_modules" ] && cmp -s "$dir/package-lock.json" "$dir/node_modules/.lock.installed"; then
+      say "third-party/$name: up to date"
+      continue
+    fi
+    say "third-party/$name: npm ci"
+    (cd "$dir" && npm ci --silent --no-audit --no-fund >/dev/null) \
+      || { fail "npm ci failed in examples/third-party/$name; run it there to see why"; continue; }
+    cp "$dir/package-lock.json" "$dir/node_modules/.lock.installed"
+  done
+}
+
 python_example
 go_example
+third_party
 [ "$FAILED" = 0 ] || exit 3
