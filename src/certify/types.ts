@@ -3,6 +3,7 @@ import type { ChaosOutcome } from './chaos.ts';
 import type { Cluster } from '../cluster/types.ts';
 import type { Subject } from '../subject/types.ts';
 import type { Evidence } from './evidence.ts';
+import type { DuplicateTally } from './duplicates.ts';
 import type { CorpusOptions } from '../corpus/job.ts';
 import type { CorpusReplay } from '../corpus/replay.ts';
 import type { Shard } from '../runner/shard.ts';
@@ -83,5 +84,9 @@ export interface JobResult {
   readonly incomplete: boolean;
   /** Post-run probes read under another name than the key handed over, or skipped, with why. */
   readonly probeNotes: readonly string[];
+  /** Operations only a second execution explains, per operation, over the judged runs. */
+  readonly duplicateEffects: DuplicateTally;
+  /** The findings the pattern declares for them (those it marks a violation are in `findings` too). */
+  readonly duplicateFindings: readonly string[];
 }
 

@@ -16,7 +16,7 @@ import type { FaultRecord, OpRecord } from '../history/types.ts';
 import type { Model } from '../model/types.ts';
 import { buildKeyProblem } from './problem.ts';
 import { searchKey } from './search.ts';
-import type { ResolvedCheckOptions } from './types.ts';
+import type { DuplicateEffects, ResolvedCheckOptions } from './types.ts';
 
 export interface NeededSecondExecutions {
   /** Indices into ops of the operations whose second execution every linearization needs. */
@@ -46,8 +46,6 @@ export function neededSecondExecutions<S, I, O>(
   return { needed, undecided, explored };
 }
 
-/** Operation ids by operation kind (the input's `op`), each kind's ids in ascending order. */
-export type DuplicateEffects = Readonly<Record<string, readonly number[]>>;
 
 /** The input's operation name; a model whose inputs carry none groups them under `op`. */
 export function operationKind(input: unknown): string {

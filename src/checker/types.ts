@@ -3,7 +3,6 @@
  * instances, no functions) because the report and the counterexample file store them as JSON.
  */
 import type { FaultRecord, OpRecord } from '../history/types.ts';
-import type { DuplicateEffects } from './duplicates.ts';
 
 export interface CheckOptions {
   /** Slack in ms around every expiry window: Redis's millisecond granularity and cached time. Default 25. */
@@ -21,6 +20,9 @@ export interface CheckOptions {
   /** Search states the minimisation of one key may spend in total. Default 200,000. */
   readonly minimiseBudget?: number;
 }
+
+/** Operation ids by operation kind (the input's `op`), each kind's ids in ascending order. */
+export type DuplicateEffects = Readonly<Record<string, readonly number[]>>;
 
 export type ResolvedCheckOptions = Required<CheckOptions>;
 
