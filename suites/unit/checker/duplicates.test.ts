@@ -3,7 +3,8 @@
  * its second execution (src/checker/duplicates.ts), not whenever the linearization found placed one.
  */
 import { describe, expect, it } from 'vitest';
-import { check } from '../../../src/checker/index.ts';
+import { check, defaultCheckOptions, operationKind } from '../../../src/checker/index.ts';
+import { neededSecondExecutions } from '../../../src/checker/duplicates.ts';
 import { buildKeyProblem } from '../../../src/checker/problem.ts';
 import { searchKey } from '../../../src/checker/search.ts';
 import type { FaultRecord } from '../../../src/history/types.ts';
@@ -70,5 +71,22 @@ describe('a register resent by the same attempt', () => {
     const result = check(history([own], [cut(10, 20)]), idempotency);
     expect(result.verdict).toBe('ok');
     expect(result.duplicateEffects).toEqual({ register: [own.id] });
+  });
+});
+
+describe('the re-check', () => {
+  it('counts nothing when it runs out of budget, and says which operation was left undecided', () => {
+    // Limit 6: four concurrent hits after the cut one, then a refusal: only the cut hit run twice fills the window.
+    const ops = [hit(1, 6, [0, 50], 1), ...[2, 3, 4, 5].map((c) => hit(c, 6, [60, 100], 1)), hit(7, 6, [110, 120], 0)];
+    const tight = neededSecondExecutions(ratelimit, ops, [0], [cut(10, 20)], { ...defaultCheckOptions, budget: 2 }, Infinity);
+    expect(tight).toMatchObject({ needed: [], undecided: [0] });
+    const enough = neededSecondExecutions(ratelimit, ops, [0], [cut(10, 20)], defaultCheckOptions, Infinity);
+    expect(enough).toMatchObject({ needed: [0], undecided: [] });
+  });
+
+  it('groups by the input\'s op, and inputs without one under "op"', () => {
+    expect(operationKind({ op: 'hit' })).toBe('hit');
+    expect(operationKind({ f: 'write' })).toBe('op');
+    expect(operationKind(null)).toBe('op');
   });
 });
