@@ -11,7 +11,7 @@ import { duplicateCounts, duplicateFindings, duplicatesLine, tallyDuplicates } f
 import { mergeCertificates } from '../../../src/certify/merge.ts';
 import { check } from '../../../src/checker/index.ts';
 import type { FaultRecord } from '../../../src/history/types.ts';
-import { PATTERNS } from '../../../src/patterns/index.ts';
+import { PATTERN_NAMES, PATTERNS, type AnyPattern } from '../../../src/patterns/index.ts';
 import { idempotency, type IdempotencyInput, type IdempotencyOutput } from '../../../src/patterns/idempotency/model.ts';
 import { ratelimit, type RateLimitInput, type RateLimitOutput } from '../../../src/patterns/ratelimit/model.ts';
 import type { Certificate } from '../../../src/report/certificate.ts';
@@ -23,6 +23,33 @@ import { fault, history, op } from '../checker/support/ops.ts';
 const cut = (startedAt: number, endedAt: number): FaultRecord => ({ ...fault('reply-loss', startedAt, endedAt, false), cutsConnections: true });
 const hit = (client: number, limit: number, at: [number, number], output: RateLimitOutput) =>
   op<RateLimitInput, RateLimitOutput>(client, { op: 'hit', limit, windowSeconds: 60 }, at[0], at[1], { output });
+
+describe('Pattern.duplicates', () => {
+  it('declares only operations of its own pattern, each finding named duplicate-<op>', () => {
+    for (const name of PATTERN_NAMES) {
+      const pattern = PATTERNS[name] as AnyPattern;
+      for (const [op, declaration] of Object.entries(pattern.duplicates ?? {})) {
+        expect(Object.keys(pattern.operations), `${name}.duplicates.${op}`).toContain(op);
+        expect(declaration.consequence.length, `${name}.duplicates.${op}.consequence`).toBeGreaterThan(0);
+        if (declaration.finding !== undefined) expect(declaration.finding).toBe(`duplicate-${op}`);
+      }
+    }
+    expect(PATTERNS.ratelimit.duplicates.hit.finding).toBe('duplicate-hit');
+    expect((PATTERNS.idempotency.duplicates.register as { finding?: string }).finding).toBeUndefined();
+  });
+
+  it('a duplicate the pattern marks a violation is a failing finding', () => {
+    const declared = PATTERNS.ratelimit.duplicates.hit as { violation?: true };
+    const tally = { hit: { count: 1, ops: [{ run: 1, id: 5 }] } };
+    try {
+      declared.violation = true;
+      expect(duplicateFindings('ratelimit', tally)[0].violation).toBe(true);
+    } finally {
+      delete declared.violation;
+    }
+    expect(duplicateFindings('ratelimit', tally)[0].violation).toBe(false);
+  });
+});
 
 describe('a ratelimit job', () => {
   it('raises duplicate-hit when a cut hit\'s second execution is needed to explain the counter', () => {
