@@ -2,12 +2,13 @@
  * Duplicate effects: an operation counted only when no order explains its key's history without
  * its second execution (src/checker/duplicates.ts), not whenever the linearization found placed one.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { check, defaultCheckOptions, operationKind } from '../../../src/checker/index.ts';
 import { neededSecondExecutions } from '../../../src/checker/duplicates.ts';
 import { buildKeyProblem } from '../../../src/checker/problem.ts';
 import { searchKey } from '../../../src/checker/search.ts';
-import type { FaultRecord } from '../../../src/history/types.ts';
+import type { FaultRecord, History } from '../../../src/history/types.ts';
 import { idempotency, type IdempotencyInput, type IdempotencyOutput } from '../../../src/patterns/idempotency/model.ts';
 import { ratelimit, type RateLimitInput, type RateLimitOutput } from '../../../src/patterns/ratelimit/model.ts';
 import { fault, history, keyVerdict, op } from './support/ops.ts';
@@ -88,5 +89,15 @@ describe('the re-check', () => {
     expect(operationKind({ op: 'hit' })).toBe('hit');
     expect(operationKind({ f: 'write' })).toBe('op');
     expect(operationKind(null)).toBe('op');
+  });
+});
+
+describe('a recorded history: a renew resent after a reset_peer toxic (fixtures/resent-renew.json)', () => {
+  it('counts that renew, and only it: it extended the lease once and answered 0 the second time', () => {
+    const recorded = JSON.parse(readFileSync(new URL('./fixtures/resent-renew.json', import.meta.url), 'utf8')) as { history: History<IdempotencyInput, IdempotencyOutput> };
+    const result = check(recorded.history, idempotency);
+    expect(result.verdict).toBe('ok');
+    expect(result.duplicateEffects).toEqual({ renew: [33] });
+    expect(result.stats.duplicateStatesExplored).toBeGreaterThan(0);
   });
 });
