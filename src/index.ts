@@ -17,13 +17,13 @@ export type { History, OpRecord, FaultRecord, TopologyRecord, ProbeRecord, Outco
 export { scheduleArbitrary, describeSchedule, describeFault, FAULT_NAMES, parseFaultList } from './generator/index.ts';
 export type { Schedule, ClientStep, FaultStep, ScheduleConstraints, FaultName } from './generator/index.ts';
 export { PATTERNS, PATTERN_NAMES } from './patterns/index.ts';
-export type { Pattern, PatternName } from './patterns/index.ts';
+export type { DuplicateDeclaration, Pattern, PatternName } from './patterns/index.ts';
 export { runSchedule } from './runner/run.ts';
 export type { RunContext, RunResult } from './runner/run.ts';
 export { chaos } from './certify/chaos.ts';
 export type { ChaosOptions, ChaosOutcome, ChaosContext, RunTally } from './certify/chaos.ts';
 export { check, describeViolation } from './checker/index.ts';
-export type { CheckOptions, CheckResult, Violation, KeyVerdict, Verdict } from './checker/types.ts';
+export type { CheckOptions, CheckResult, DuplicateEffects, Violation, KeyVerdict, Verdict } from './checker/types.ts';
 
 // The specification and the reference implementation.
 export { models } from './patterns/index.ts';

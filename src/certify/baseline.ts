@@ -19,7 +19,7 @@ export class BaselineError extends Error {
 /** The kind of a finding: its prefix before the first colon (`hang`, `evidence`, `probe`...). */
 const findingKind = (finding: string) => finding.split(':', 1)[0];
 
-/** Numbers a certificate may carry beyond the format's own (e.g. duplicate effects), compared when both have them. */
+/** Counts compared when both certificates have them: a number, or numbers by name (duplicate effects by operation). */
 const COUNTS = ['replicationLosses', 'duplicateEffects'] as const;
 
 export function compareWithBaseline(baseline: Certificate, current: Certificate): BaselineComparison {
@@ -54,10 +54,18 @@ export function compareWithBaseline(baseline: Certificate, current: Certificate)
     const a = (baseline as unknown as Record<string, unknown>)[name];
     const b = (current as unknown as Record<string, unknown>)[name];
     if (typeof a === 'number' && typeof b === 'number' && a !== b) changes.push(`${name}: ${a} in the baseline (${baseline.runs} runs), ${b} now (${current.runs} runs)`);
+    if (isCounts(a) && isCounts(b)) {
+      for (const part of new Set([...Object.keys(a), ...Object.keys(b)])) {
+        if ((a[part] ?? 0) !== (b[part] ?? 0)) changes.push(`${name}.${part}: ${a[part] ?? 0} in the baseline (${baseline.runs} runs), ${b[part] ?? 0} now (${current.runs} runs)`);
+      }
+    }
   }
   if (baseline.implementation.sha256 !== current.implementation.sha256) changes.push(`implementation changed: sha256 ${baseline.implementation.sha256.slice(0, 12)} -> ${current.implementation.sha256.slice(0, 12)}`);
   return { regressions, changes };
 }
+
+const isCounts = (x: unknown): x is Record<string, number> =>
+  typeof x === 'object' && x !== null && Object.values(x).every((n) => typeof n === 'number');
 
 /** The summary's lines about the baseline. */
 export function baselineLines(file: string, c: BaselineComparison): string[] {

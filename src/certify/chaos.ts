@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { check } from '../checker/index.ts';
 import type { CheckOptions, CheckResult } from '../checker/types.ts';
+import type { DuplicateEffects } from '../checker/types.ts';
 import type { Cluster } from '../cluster/types.ts';
 import { scheduleArbitrary, type ScheduleConstraints } from '../generator/index.ts';
 import { countOps, type Schedule } from '../plan/schedule.ts';
@@ -81,7 +82,7 @@ export interface ChaosContext {
   readonly cluster: Cluster;
   readonly subjects: readonly Subject[];
   readonly model: Model<unknown, unknown, unknown>;
-  readonly onRun?: (tally: RunTally, last: { verdict: string; ms: number; history: History; shrinking: boolean; unreadProbes: readonly string[]; probeNotes: readonly string[] }) => void;
+  readonly onRun?: (tally: RunTally, last: { verdict: string; ms: number; history: History; shrinking: boolean; unreadProbes: readonly string[]; probeNotes: readonly string[]; duplicateEffects: DuplicateEffects }) => void;
 }
 
 /** A run passes when every key is linearizable, or explained only by replication loss. */
@@ -147,7 +148,7 @@ export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<C
     if (result.verdict === 'replication-loss') tally.replicationLosses++;
     const ok = passes(result);
     if (!ok) tally.failures++;
-    ctx.onRun?.(tally, { verdict: result.verdict, ms: run.ms, history: run.history, shrinking, unreadProbes: run.unreadProbes, probeNotes: run.probeNotes });
+    ctx.onRun?.(tally, { verdict: result.verdict, ms: run.ms, history: run.history, shrinking, unreadProbes: run.unreadProbes, probeNotes: run.probeNotes, duplicateEffects: result.duplicateEffects ?? {} });
     const now = () => ({ run: tally.runs, seconds: (performance.now() - started) / 1000 });
     // A run the checker could not decide never certifies, but it names nothing: keep looking for a
     // run that does (and never shrink towards one), falling back to the undecided run at the end.

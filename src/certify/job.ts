@@ -20,6 +20,7 @@ import { writeFileSync } from 'node:fs';
 import { jobChaosOptions, MAX_CLIENTS } from './chaos-options.ts';
 import { evidenceFindings, judgeEvidence, tallyOperations, type OperationTally } from './evidence.ts';
 import { answersText, barelyWitnessed } from './answers.ts';
+import { duplicateFindings, tallyDuplicates, type DuplicateRun } from './duplicates.ts';
 import { externalFaultsFor } from './external-faults.ts';
 import { OpenFailure } from './open-failure.ts';
 import { ScriptLoadError } from '../scripts/errors.ts';
@@ -70,6 +71,7 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   // What the implementation declared decides what is drawn, judged and asked of the evidence.
   const capabilities = opened.capabilities ?? exactCapabilities(PATTERNS[options.pattern]);
   let operations: OperationTally[] = tallyOperations(options.pattern, [], capabilities);
+  const duplicateRuns: DuplicateRun[] = [];
   const finishedRuns = new FinishedRunsLog();
   const onRun: ChaosContext['onRun'] = (t, last) => {
     progress.update(t);
@@ -77,6 +79,7 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
     finishedRuns.add({ run: t.runs, verdict: last.verdict, history: last.history });
     coverageTables.push(coverage(last.history, model));
     operations = addTallies(operations, tallyOperations(options.pattern, [last.history], capabilities));
+    if (Object.keys(last.duplicateEffects).length) duplicateRuns.push({ run: t.runs, effects: last.duplicateEffects });
     const noscript = noscriptFinding(last.history);
     if (noscript && historyFindings.size === 0) historyFindings.add(noscript);
     for (const note of last.probeNotes) probeNotes.push(`run ${t.runs}: ${note}`);
@@ -107,7 +110,16 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   // The environment ending a job is its first finding; a budget or evidence shortfall then follows
   // from it and is not the implementation's to answer for.
   const incomplete = outcome.environmentFailure ? environmentFinding(outcome, options.runs) : undefined;
-  const findings = [...(incomplete ? [incomplete] : []), ...opened.findings(), ...historyFindings, ...(opened.subjects.length && !incomplete ? budgetFindings(options, outcome) : [])];
+  const duplicateEffects = tallyDuplicates(options.pattern, duplicateRuns);
+  const duplicates = duplicateFindings(options.pattern, duplicateEffects);
+  const findings = [
+    ...(incomplete ? [incomplete] : []),
+    ...opened.findings(),
+    ...historyFindings,
+    // Only a duplicate the pattern marks a violation withholds the certificate; the others are reported beside it.
+    ...duplicates.filter((d) => d.violation).map((d) => d.text),
+    ...(opened.subjects.length && !incomplete ? budgetFindings(options, outcome) : []),
+  ];
   // Missing evidence matters only when nothing else failed: a violation or a finding already
   // explains the verdict, and a job cut short by its first failure never had its full budget. It
   // withholds a certificate; `run` (looking for violations in the reference) shows it, no more.
@@ -164,9 +176,11 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
     ...evidence.operations.map((o) => [`answers.${o.op}`, answersText(o)]),
     ...invariants.filter((s) => s.barelyWitnessed).map((s) => [`barely-witnessed.${s.invariant}`, s.barelyWitnessed!]),
     ...(capabilities.declared ? Object.entries(capabilitiesJson(capabilities)).map(([op, level]) => [`capabilities.${op}`, level]) : []),
+    ...Object.entries(duplicateEffects).map(([op, d]) => [`duplicate-effects.${op}`, String(d.count)]),
+    ...duplicates.map((d) => [`duplicate-finding.${d.text.split(':', 1)[0]}`, d.text]),
   ]);
   writeFileSync(path.join(dir, 'junit.xml'), junitXml(`chaoslua ${options.command} ${options.pattern}`, cases, outcome.ms / 1000, properties));
-  const result: JobResult = { passed, dir, outcome, invariants, findings, impl: opened.impl, redisVersion, topology, counterexampleFile, evidence, skippedFaults, corpus, incomplete: incomplete !== undefined, probeNotes, capabilities, ...(opened.keyMapping ? { keyMapping: opened.keyMapping } : {}) };
+  const result: JobResult = { passed, dir, outcome, invariants, findings, impl: opened.impl, redisVersion, topology, counterexampleFile, evidence, skippedFaults, corpus, incomplete: incomplete !== undefined, probeNotes, capabilities, ...(opened.keyMapping ? { keyMapping: opened.keyMapping } : {}), duplicateEffects, duplicateFindings: duplicates.map((d) => d.text) };
   writeJson(dir, 'result.json', resultJson(options, result));
   // The implementation's metrics are read from Redis: not once the environment has failed.
   await writeExtras(dir, incomplete ? { ...opened, metricsTexts: undefined } : opened, mergedCoverage, io);

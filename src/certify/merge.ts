@@ -4,7 +4,7 @@
  *
  * The shards must be one budget split: the same pattern, implementation (sha256), seed and n, each
  * shard 0 .. n-1 exactly once. Counts are summed (runs, operations, faults by kind, discarded runs,
- * replication losses, evidence), invariants fail if any shard's failed (their counterexamples
+ * replication losses, duplicate effects by operation, evidence), invariants fail if any shard's failed (their counterexamples
  * listed), findings are listed with their shard. Evidence is judged here, over all the runs, with the
  * thresholds one job uses (a shard does not judge it: its runs are a part of the budget). Certified
  * only if every shard was and the evidence of all of them suffices.
@@ -75,6 +75,8 @@ export function mergeCertificates(inputs: readonly ShardCertificate[], issuedAt 
     invariants: mergeInvariants(certs),
     findings,
     replicationLosses: sum(certs.map((c) => c.replicationLosses)),
+    duplicateEffects: sumRecords(certs.map((c) => c.duplicateEffects ?? {})),
+    duplicateFindings: shards.flatMap(({ certificate: c }) => (c.duplicateFindings ?? []).map((f) => `shard ${c.shard!.index}/${count}: ${f}`)),
     issuedAt,
     // The shards ran side by side: the merged job took as long as its slowest shard.
     seconds: Math.max(...certs.map((c) => c.seconds)),

@@ -7,6 +7,7 @@ import type { OperationTally } from './evidence.ts';
 import type { JobOptions, JobResult } from './types.ts';
 import { corpusJson } from '../corpus/job.ts';
 import { gateLines } from './gate-summary.ts';
+import { duplicatesLine } from './duplicates.ts';
 
 /** result.json: the job's outcome, machine-readable. */
 export function resultJson(options: JobOptions, r: JobResult) {
@@ -22,6 +23,8 @@ export function resultJson(options: JobOptions, r: JobResult) {
     operations: r.outcome.tally.ops,
     faults: r.outcome.tally.faultCounts,
     replicationLosses: r.outcome.tally.replicationLosses,
+    duplicateEffects: r.duplicateEffects,
+    duplicateFindings: r.duplicateFindings,
     seconds: Math.round(r.outcome.ms) / 1000,
     interrupted: r.outcome.interrupted,
     incomplete: r.incomplete,
@@ -69,6 +72,8 @@ export function summaryText(options: JobOptions, r: JobResult): string {
     ...(r.capabilities.declared ? [`  capabilities: ${capabilitiesText(PATTERNS[options.pattern], r.capabilities)}`] : []),
     ...(r.keyMapping ? [`  keys: the implementation's own, ${r.keyMapping} (probes read those)`] : []),
     `  replication losses (not violations): ${t.replicationLosses}`,
+    duplicatesLine(r.duplicateEffects),
+    ...r.duplicateFindings.map((f) => `  note ${f}`),
     ...r.invariants.map((s) => s.notApplicable ? `  n/a  ${s.invariant}: ${s.notApplicable}` : `  ${s.passed ? 'ok  ' : 'FAIL'} ${s.invariant}${s.passed ? '' : `: ${s.violations[0].message}`}${s.barelyWitnessed ? ` (${s.barelyWitnessed})` : ''}`),
     ...(r.probeNotes.length ? [`  probes: ${r.probeNotes.length} read under another name or skipped, e.g. ${r.probeNotes[0]}`] : []),
     ...r.findings.map((f) => (f.startsWith('environment:') ? `  FAIL ${f}` : `  FAIL implementation: ${f}`)),

@@ -4,6 +4,7 @@ import type { Cluster } from '../cluster/types.ts';
 import type { Subject } from '../subject/types.ts';
 import type { Capabilities } from '../patterns/capabilities.ts';
 import type { Evidence } from './evidence.ts';
+import type { DuplicateTally } from './duplicates.ts';
 import type { CorpusOptions } from '../corpus/job.ts';
 import type { CorpusReplay } from '../corpus/replay.ts';
 import type { Shard } from '../runner/shard.ts';
@@ -95,5 +96,9 @@ export interface JobResult {
   readonly capabilities: Capabilities;
   /** Its declared key mapping, in words. */
   readonly keyMapping?: string;
+  /** Operations only a second execution explains, per operation, over the judged runs. */
+  readonly duplicateEffects: DuplicateTally;
+  /** The findings the pattern declares for them (those it marks a violation are in `findings` too). */
+  readonly duplicateFindings: readonly string[];
 }
 

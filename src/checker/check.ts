@@ -1,6 +1,7 @@
 import type { FaultRecord, History, OpRecord } from '../history/types.ts';
 import { overlaps } from '../history/overlap.ts';
 import type { Model } from '../model/types.ts';
+import { groupByKind } from './duplicates.ts';
 import { checkKey } from './key-check.ts';
 import { resolveCheckOptions } from './options.ts';
 import { partitionByKey } from './partition.ts';
@@ -20,8 +21,10 @@ export function check<S, I, O>(history: History<I, O>, model: Model<S, I, O>, op
   const keys: KeyVerdict[] = [];
   const violations: Violation<I, O>[] = [];
   const replicationLosses: ReplicationLoss<I, O>[] = [];
+  const duplicates: OpRecord<I, O>[] = [];
   let statesExplored = 0;
   let minimiseStatesExplored = 0;
+  let duplicateStatesExplored = 0;
 
   const ops = cuts.length === 0 ? history.ops : history.ops.map((op) => refusedAfterCut(op, cuts));
   for (const [key, keyOps] of partitionByKey(ops)) {
@@ -29,8 +32,10 @@ export function check<S, I, O>(history: History<I, O>, model: Model<S, I, O>, op
     keys.push(result.verdict);
     if (result.violation) violations.push(result.violation);
     if (result.loss) replicationLosses.push(result.loss);
+    if (result.duplicates) duplicates.push(...result.duplicates);
     statesExplored += result.explored;
     minimiseStatesExplored += result.minimiseExplored;
+    duplicateStatesExplored += result.duplicateExplored ?? 0;
   }
 
   for (const violation of probeViolations(history, model)) {
@@ -46,11 +51,13 @@ export function check<S, I, O>(history: History<I, O>, model: Model<S, I, O>, op
     keys,
     violations,
     replicationLosses,
+    duplicateEffects: groupByKind(duplicates),
     stats: {
       ops: history.ops.length,
       keys: keys.length,
       statesExplored,
       minimiseStatesExplored,
+      duplicateStatesExplored,
       ms: performance.now() - started,
     },
   };

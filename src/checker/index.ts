@@ -1,5 +1,6 @@
 export { check, overallVerdict } from './check.ts';
 export { describeOp, describeViolation } from './describe.ts';
+export { operationKind } from './duplicates.ts';
 export { invariantTable } from './invariants/index.ts';
 export type { Classification, Classifier, InvariantTable, StuckContext } from './invariants/index.ts';
 export { defaultCheckOptions, resolveCheckOptions } from './options.ts';
@@ -9,6 +10,7 @@ export type {
   CheckOptions,
   CheckResult,
   CheckStats,
+  DuplicateEffects,
   KeyVerdict,
   ReplicationLoss,
   ResolvedCheckOptions,

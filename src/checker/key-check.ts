@@ -7,6 +7,7 @@ import type { FaultRecord, OpRecord } from '../history/types.ts';
 import type { Model } from '../model/types.ts';
 import { ms } from './describe.ts';
 import { classifyStuck } from './invariants/index.ts';
+import { neededSecondExecutions } from './duplicates.ts';
 import { minimiseIllegal } from './minimise.ts';
 import { buildKeyProblem } from './problem.ts';
 import type { Rollback, StuckPoint } from './search.ts';
@@ -17,8 +18,12 @@ export interface KeyCheck<I, O> {
   readonly verdict: KeyVerdict;
   readonly violation?: Violation<I, O>;
   readonly loss?: ReplicationLoss<I, O>;
+  /** Ok keys: the operations only a second execution explains (duplicates.ts). */
+  readonly duplicates?: readonly OpRecord<I, O>[];
   readonly explored: number;
   readonly minimiseExplored: number;
+  /** States spent re-checking second executions (not part of the verdict's search). */
+  readonly duplicateExplored?: number;
 }
 
 export function checkKey<S, I, O>(
@@ -34,7 +39,20 @@ export function checkKey<S, I, O>(
   const strict = searchKey(buildKeyProblem(model, ops, options.eps, [], cuts), options.budget, false, deadline);
   let explored = strict.explored;
   if (strict.verdict === 'ok') {
-    return { verdict: { ...base, verdict: 'ok', statesExplored: explored }, explored, minimiseExplored: 0 };
+    if (!strict.secondExecutions?.length) return { verdict: { ...base, verdict: 'ok', statesExplored: explored }, explored, minimiseExplored: 0 };
+    const second = neededSecondExecutions(model, ops, strict.secondExecutions, cuts, options, deadline);
+    const duplicates = second.needed.map((i) => ops[i]);
+    const note = second.undecided.length
+      ? `whether op${second.undecided.length === 1 ? '' : 's'} ${second.undecided.map((i) => ops[i].id).join(', ')} ran twice was left undecided (search budget); not counted as duplicate effects`
+      : undefined;
+    const verdict: KeyVerdict = {
+      ...base,
+      verdict: 'ok',
+      statesExplored: explored,
+      ...(duplicates.length ? { duplicates: duplicates.map((op) => op.id) } : {}),
+      ...(note ? { note } : {}),
+    };
+    return { verdict, duplicates, explored, minimiseExplored: 0, duplicateExplored: second.explored };
   }
   if (strict.verdict === 'unknown') {
     const note = `${undecided(key, strict, options)} before the key was shown linearizable or not`;

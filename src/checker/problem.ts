@@ -43,10 +43,13 @@ export function buildKeyProblem<S, I, O>(
   eps: number,
   faults: readonly FaultRecord[] = [],
   cuts: readonly FaultRecord[] = [],
+  /** Index into ops of an operation whose second execution is left out (the re-check of a duplicate effect). */
+  withoutSecondExecutionOf = -1,
 ): KeyProblem<S, I, O> {
   const ghosts: number[] = [];
   for (let i = 0; i < ops.length; i++) {
     const op = ops[i];
+    if (i === withoutSecondExecutionOf) continue;
     const end = op.outcome === 'ok' ? op.completedAt : Infinity;
     if (cuts.some((c) => overlaps(c, op.invokedAt, end))) ghosts.push(i);
   }

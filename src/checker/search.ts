@@ -40,6 +40,12 @@ export interface SearchOutcome<S> {
   readonly stuck?: StuckPoint<S>;
   /** Relaxed mode, ok: the rollbacks the explaining linearization used. */
   readonly rollbacks?: readonly Rollback<S>[];
+  /**
+   * Ok: indices into problem.ops of the operations whose second execution the linearization found
+   * placed with an effect (not the forced no-op at the end of its window). The search takes the
+   * first linearization it finds, so one of these may have been placed where it was not needed.
+   */
+  readonly secondExecutions?: readonly number[];
   /** Unknown: which budget ran out. */
   readonly exhausted?: 'states' | 'time';
 }
@@ -300,7 +306,7 @@ export function searchKey<S, I, O>(
     if (mandatoryLeft === 0) {
       // What is left (info ops, expiries, faults) always steps successfully, so it can be
       // appended in order of completion bound: the history is linearizable.
-      return { verdict: 'ok', explored, cacheComparisons: failed.comparisons, rollbacks: relaxed ? rollbacksOnStack() : undefined };
+      return { verdict: 'ok', explored, cacheComparisons: failed.comparisons, rollbacks: relaxed ? rollbacksOnStack() : undefined, secondExecutions: secondExecutionsOnStack() };
     }
     if (explored > budget) return { verdict: 'unknown', explored, cacheComparisons: failed.comparisons, stuck: stuckPoint(), exhausted: 'states' };
     if (explored >= nextClockReading) {
@@ -496,6 +502,13 @@ export function searchKey<S, I, O>(
     const prefix: number[] = [];
     for (let s = 0; s < sp; s++) if (kind[stackEntry[s]] === REAL) prefix.push(ref[stackEntry[s]]);
     return prefix;
+  }
+
+  /** A ghost entered unforced took effect (a no-effect ghost is never entered by choice: noEffect). */
+  function secondExecutionsOnStack(): number[] {
+    const placed: number[] = [];
+    for (let s = 0; s < sp; s++) if (kind[stackEntry[s]] === GHOST && stackForced[s] === 0) placed.push(ref[stackEntry[s]]);
+    return placed;
   }
 
   function rollbacksOnStack(): Rollback<S>[] {

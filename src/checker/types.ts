@@ -21,6 +21,9 @@ export interface CheckOptions {
   readonly minimiseBudget?: number;
 }
 
+/** Operation ids by operation kind (the input's `op`), each kind's ids in ascending order. */
+export type DuplicateEffects = Readonly<Record<string, readonly number[]>>;
+
 export type ResolvedCheckOptions = Required<CheckOptions>;
 
 /** `replication-loss`: illegal as recorded, legal once a lossy fault may drop acknowledged writes. */
@@ -38,6 +41,8 @@ export interface KeyVerdict {
   readonly longestPrefix?: readonly number[];
   /** For an illegal key: id of the first operation no order could explain. */
   readonly unexplained?: number;
+  /** For an ok key: ids of the operations only a second execution explains (duplicate effects). */
+  readonly duplicates?: readonly number[];
 }
 
 export interface Violation<I = unknown, O = unknown> {
@@ -72,6 +77,8 @@ export interface CheckStats {
   readonly statesExplored: number;
   /** States spent delta-debugging illegal keys (not counted in statesExplored). */
   readonly minimiseStatesExplored: number;
+  /** States spent re-checking whether a second execution was needed (duplicate effects; not in statesExplored). */
+  readonly duplicateStatesExplored?: number;
   readonly ms: number;
 }
 
@@ -81,5 +88,11 @@ export interface CheckResult<I = unknown, O = unknown> {
   readonly keys: readonly KeyVerdict[];
   readonly violations: readonly Violation<I, O>[];
   readonly replicationLosses: readonly ReplicationLoss<I, O>[];
+  /**
+   * Operations only a second execution explains (a resend after a cut connection ran them twice),
+   * by operation kind, with their ids: counted on keys found linearizable (src/checker/duplicates.ts).
+   * Optional only so that results stored before it existed still read.
+   */
+  readonly duplicateEffects?: DuplicateEffects;
   readonly stats: CheckStats;
 }

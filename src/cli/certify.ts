@@ -12,6 +12,7 @@ import { EXIT, jobExitCode, UsageError } from './exit-codes.ts';
 import { processIo, type Io } from './io.ts';
 import { runJob } from '../certify/job.ts';
 import { discardedJson, evidenceJson, operationJson, summaryText } from '../certify/summary.ts';
+import { duplicateCounts } from '../certify/duplicates.ts';
 import type { JobOptions, JobResult } from '../certify/types.ts';
 import { openerFor } from '../certify/openers/index.ts';
 import { minOkPerOperation, operationNames } from '../certify/evidence.ts';
@@ -117,6 +118,8 @@ export function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): 
     findings: r.findings,
     ...(r.incomplete ? { incomplete: true } : {}),
     replicationLosses: r.outcome.tally.replicationLosses,
+    duplicateEffects: duplicateCounts(r.duplicateEffects),
+    duplicateFindings: r.duplicateFindings,
     issuedAt: new Date().toISOString(),
     seconds: Math.round(r.outcome.ms) / 1000,
     shard: options.shard && { ...options.shard, plan: shardPlan(options) },

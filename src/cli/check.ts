@@ -71,7 +71,7 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   const passed = passes(result);
   const dir = values['no-report'] ? undefined : writeCheckFolder(values.report ?? 'reports', { ...checked, file, passed });
   if (values.json) {
-    io.stdout.write(JSON.stringify({ verdict: result.verdict, format: checked.format, model: checked.model, stats: result.stats, keys: result.keys.filter((k) => k.verdict !== 'ok'), violations: result.violations, report: dir && path.join(dir, REPORT_FILE) }, null, 2) + '\n');
+    io.stdout.write(JSON.stringify({ verdict: result.verdict, format: checked.format, model: checked.model, stats: result.stats, keys: result.keys.filter((k) => k.verdict !== 'ok'), violations: result.violations, duplicateEffects: result.duplicateEffects, report: dir && path.join(dir, REPORT_FILE) }, null, 2) + '\n');
   } else io.stdout.write(checkText(file, checked, dir));
   return passed ? EXIT.ok : EXIT.failed;
 }

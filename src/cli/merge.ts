@@ -65,7 +65,11 @@ function mergedJunit(c: Certificate): string {
     ...c.invariants.map((s) => ({ name: s.invariant, passed: s.passed, message: s.violations[0]?.message.split('\n')[0], detail: s.violations.map((v) => `${v.message}\n${v.counterexample ?? ''}`).join('\n') })),
     ...c.findings.map((f) => ({ name: 'finding', passed: false, message: f })),
   ];
-  return junitXml(`chaoslua certify ${c.pattern} (${c.merged?.count} shards)`, cases, c.seconds);
+  const properties = Object.fromEntries([
+    ...Object.entries(c.duplicateEffects ?? {}).map(([op, n]) => [`duplicate-effects.${op}`, String(n)]),
+    ...(c.duplicateFindings ?? []).map((f, i) => [`duplicate-finding.${i + 1}`, f]),
+  ]);
+  return junitXml(`chaoslua certify ${c.pattern} (${c.merged?.count} shards)`, cases, c.seconds, properties);
 }
 
 function mergedSummary(c: Certificate, out: string): string {
@@ -74,6 +78,8 @@ function mergedSummary(c: Certificate, out: string): string {
     `chaoslua merge: ${c.certified ? 'CERTIFIED' : 'NOT CERTIFIED'} — ${c.pattern}, ${c.implementation.spec}, ${c.merged?.count} shards of seed ${c.seed}`,
     `  runs ${c.runs} · operations ${c.operations} · slowest shard ${c.seconds.toFixed(1)} s · replication losses (not violations) ${c.replicationLosses}`,
     `  faults: ${faults}`,
+    `  duplicate effects (operations only a second execution explains): ${Object.entries(c.duplicateEffects ?? {}).map(([op, n]) => `${op} ${n}`).join(', ') || 'none'}`,
+    ...(c.duplicateFindings ?? []).map((f) => `  note ${f}`),
     ...(c.merged?.shards ?? []).map((s) => `  shard ${s.index}: ${s.certified ? 'ok  ' : 'FAIL'} ${s.runs} runs (${s.file})`),
     ...c.invariants.map((s) => `  ${s.passed ? 'ok  ' : 'FAIL'} ${s.invariant}${s.passed ? '' : `: ${s.violations.length} violation(s); ${s.violations.map((v) => v.counterexample).filter(Boolean).join(', ')}`}`),
     ...c.findings.map((f) => `  FAIL ${f}`),

@@ -31,6 +31,20 @@ export interface Operation {
   readonly answer: string;
 }
 
+/**
+ * What a second execution of one operation means to a user of the pattern. A resend after a cut
+ * connection may run an operation twice; the checker counts those only a second execution explains
+ * (duplicate effects). A pattern says which of them a user must hear about.
+ */
+export interface DuplicateDeclaration {
+  /** The finding's name when a duplicate of this operation is one (`duplicate-hit`); absent: counted, no finding. */
+  readonly finding?: string;
+  /** What the duplicate did, as a user of the implementation would see it. */
+  readonly consequence: string;
+  /** True: the finding withholds the certificate. Absent: reported in the certificate and summary, certified. */
+  readonly violation?: true;
+}
+
 /** A transition a certificate needs witnessed, with the faults the generator needs to reach it. */
 export interface RequiredTransition {
   readonly transition: string;
@@ -90,6 +104,9 @@ export interface Pattern<S, I, O, R extends ReferenceSubject<I, O> = ReferenceSu
   readonly scripts: readonly string[];
   /** The Redis key an implementation is handed for a logical key: one hash tag around all of it. */
   redisKey(namespace: string, logicalKey: string): string;
+  /** By operation: what a second execution of it means (docs/certificate.md, duplicate effects).
+   *  An operation not listed is still counted, and is no finding. */
+  readonly duplicates?: Readonly<Record<string, DuplicateDeclaration>>;
   /** Reference client variants (`createReferenceSubject`'s `variant`), the first the default. */
   readonly referenceVariants?: readonly string[];
   /** The reference client over a scripts directory, as a Subject: loads the scripts on every master first. */

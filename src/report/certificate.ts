@@ -52,6 +52,12 @@ export interface Certificate {
   readonly incomplete?: true;
   /** Runs whose history was explained only by a lossy failover dropping acknowledged writes. */
   readonly replicationLosses: number;
+  /** Per operation of the pattern: operations only a second execution explains, summed over the
+   *  runs (a resend after a cut connection ran them twice; docs/certificate.md). */
+  readonly duplicateEffects?: Readonly<Record<string, number>>;
+  /** Findings the pattern declares for duplicate effects (`duplicate-hit: ...`): reported, and
+   *  certified unless the pattern marks one a violation (then it is in `findings` too). */
+  readonly duplicateFindings?: readonly string[];
   readonly issuedAt: string;
   readonly seconds: number;
   /** `certify --shard k/n`: this certificate covers one shard; evidence is judged by `merge`. */

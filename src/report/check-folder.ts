@@ -36,6 +36,7 @@ export function writeCheckFolder(root: string, checked: CheckedFile): string {
     pattern: checked.model,
     impl: checked.file,
     operations: result.stats.ops,
+    duplicateEffects: Object.fromEntries(Object.entries(result.duplicateEffects ?? {}).map(([op, ids]) => [op, { count: ids.length, ops: ids.map((id) => ({ id })) }])),
     seconds: Math.round(result.stats.ms) / 1000,
     invariants: invariants.length > 0 ? invariants : [{ invariant: 'linearizable', passed: checked.passed }],
     checked: { file: checked.file, format: checked.format },

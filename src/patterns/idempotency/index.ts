@@ -44,6 +44,11 @@ export const idempotency = {
     { transition: 'pending → pending by renew', needs: ['register', 'renew'] },
     { transition: 'pending → absent by expiry', needsAnyOf: ['lease-expiry', 'client-freeze'], needs: ['register'] },
   ],
+  // The resent register finds its own attempt's pending record (same owner): the caller learns the
+  // key is in progress, by itself. No second effect a user sees, so counted, not a finding.
+  duplicates: {
+    register: { consequence: 'a register resent by the same attempt found that attempt\'s own pending record' },
+  },
   scripts: IDEMPOTENCY_SCRIPTS,
   redisKey,
   async openReference(redis, { scriptsDir, mode, namespace, quitOnClose }) {

@@ -29,6 +29,12 @@ export const ratelimit = {
     { transition: 'window → window by hit', needs: ['hit'] },
     { transition: 'window → absent by expiry', needsAnyOf: ['lease-expiry'], needs: ['hit'] },
   ],
+  // A hit that ran twice charged the client twice for one request. That over-counts against the
+  // client, which is safe for a limiter (it never lets more through than the limit), so it is a
+  // finding to report, not a violation.
+  duplicates: {
+    hit: { finding: 'duplicate-hit', consequence: 'the client was charged twice for one request: a hit whose reply was lost ran again when its command was resent, and the window filled early' },
+  },
   scripts: LIMITER_SCRIPTS,
   redisKey,
   referenceVariants: ['get-first', 'incr-first'],

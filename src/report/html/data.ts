@@ -42,6 +42,10 @@ export interface RunSummary {
   readonly operations?: number;
   readonly faults?: Readonly<Record<string, number>>;
   readonly replicationLosses?: number;
+  /** Operations only a second execution explains, per operation (`run` absent for `chaoslua check`). */
+  readonly duplicateEffects?: Readonly<Record<string, { readonly count: number; readonly ops: readonly { readonly run?: number; readonly id: number }[] }>>;
+  /** Findings the pattern declares for them: reported beside the verdict. */
+  readonly duplicateFindings?: readonly string[];
   readonly seconds?: number;
   readonly interrupted?: boolean;
   /** The environment ended the job: `runs` finished before it did (certify/run jobs). */

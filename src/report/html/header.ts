@@ -1,5 +1,5 @@
 /** The verdict banner: what ran, what it found, and the one command that reproduces it. */
-import { COUNTEREXAMPLE_FILE, type OperationAnswers, type ReportData } from './data.ts';
+import { COUNTEREXAMPLE_FILE, type OperationAnswers, type ReportData, type RunSummary } from './data.ts';
 import { duration, esc } from './escape.ts';
 
 export function verdictOf(data: ReportData): 'PASSED' | 'FAILED' {
@@ -33,6 +33,14 @@ function answersFact(operations: Readonly<Record<string, OperationAnswers>> | un
     .join('; ');
 }
 
+/** `hit 2 (run 3: op 41; run 7: op 12) · ...`: operations only a second execution explains. */
+function duplicatesFact(tally: RunSummary['duplicateEffects']): string | undefined {
+  if (!tally) return undefined;
+  return Object.entries(tally)
+    .map(([op, t]) => `${op} ${t.count}${t.ops.length ? ` (${t.ops.slice(0, 6).map((o) => (o.run === undefined ? `op ${o.id}` : `run ${o.run}: op ${o.id}`)).join('; ')}${t.ops.length > 6 ? '; …' : ''})` : ''}`)
+    .join(' · ') || 'none';
+}
+
 export function renderHeader(data: ReportData): string {
   const r = data.result;
   const verdict = verdictOf(data);
@@ -47,6 +55,7 @@ export function renderHeader(data: ReportData): string {
     ['faults', r.faults ? faults || 'none fired' : undefined],
     ['duration', r.seconds === undefined ? undefined : duration(r.seconds * 1000)],
     ['replication losses', r.replicationLosses === undefined ? undefined : String(r.replicationLosses)],
+    ['duplicate effects (ran twice)', duplicatesFact(r.duplicateEffects)],
     ['redis', r.redisVersion],
     ['answers (ok · fail · indeterminate)', answersFact(r.evidence?.operations)],
   ];
@@ -72,6 +81,8 @@ function renderInvariants(data: ReportData): string {
     (i) => `<span class="chip ${i.passed ? 'ok' : 'bad'}"${i.barelyWitnessed ? ` title="${esc(i.barelyWitnessed)}"` : ''}>${i.passed ? '✓' : '✗'} ${esc(i.invariant)}${i.barelyWitnessed ? ` <i>(${esc(i.barelyWitnessed)})</i>` : ''}</span>`,
   );
   const findings = (r.findings ?? []).map((f) => `<li>${esc(f)}</li>`);
+  // Reported, not failing (unless the pattern marks one a violation, when it is in findings too).
+  const duplicates = (r.duplicateFindings ?? []).map((f) => `<li>${esc(f)}</li>`);
   const topology = r.topology ? `<div class="muted small">topology: ${esc(r.topology)}</div>` : '';
-  return `<div class="chips">${chips.join('')}</div>${findings.length ? `<div class="card violation"><b>Implementation findings</b><ul>${findings.join('')}</ul></div>` : ''}${topology}`;
+  return `<div class="chips">${chips.join('')}</div>${findings.length ? `<div class="card violation"><b>Implementation findings</b><ul>${findings.join('')}</ul></div>` : ''}${duplicates.length ? `<div class="card" id="duplicate-findings"><b>Duplicate effects the pattern reports</b><ul>${duplicates.join('')}</ul></div>` : ''}${topology}`;
 }

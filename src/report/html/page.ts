@@ -35,7 +35,7 @@ export function renderReport(data: ReportData): string {
     sections.push(`<h2>What went wrong</h2>${renderViolations(ce.result, model) || '<p class="muted">The checker reported no violation (see the per-key verdicts).</p>'}`);
     sections.push(
       `<h2>Timeline of the shrunk counterexample</h2><p class="muted small">${ce.history.ops.length} ops on ${new Set(ce.history.ops.map((o) => o.key)).size} key(s), ${ce.history.faults.length} fault(s). Bars run from invocation to completion; hover one for its input and output. Idle stretches are drawn narrow and labelled with their length.</p>`,
-      renderTimeline({ history: ce.history, model, violations: ce.result.violations, keys: ce.result.keys, eps }),
+      renderTimeline({ history: ce.history, model, violations: ce.result.violations, keys: ce.result.keys, eps, duplicates: Object.values(ce.result.duplicateEffects ?? {}).flat() }),
     );
     if (ce.scheduleText) sections.push(`<details class="card"><summary>Shrunk schedule</summary><pre class="mono">${esc(ce.scheduleText)}</pre></details>`);
     sections.push(`<h2>Per key</h2>${renderKeys(ce.result, ce.history.ops, model)}`);

@@ -25,6 +25,8 @@ export interface TimelineInput {
   readonly keys: readonly KeyVerdict[];
   /** The checker's slack around expiry windows, ms. */
   readonly eps: number;
+  /** Ids of the operations only a second execution explains (CheckResult.duplicateEffects). */
+  readonly duplicates?: readonly number[];
 }
 
 const PLOT_WIDTH = 1100;
@@ -82,6 +84,7 @@ export function renderTimeline(input: TimelineInput): string {
   const keyIndex = new Map(keyNames.map((k, i) => [k, i]));
   const witness = new Set(violations.flatMap((v) => v.witness.map((op) => op.id)));
   const unexplained = new Set(keys.flatMap((k) => (k.unexplained === undefined ? [] : [k.unexplained])));
+  const twice = new Set(input.duplicates ?? []);
   const focusKey = violations[0]?.key;
   const leases = focusKey === undefined ? [] : leaseWindows(history, model, focusKey, eps);
 
@@ -143,7 +146,7 @@ export function renderTimeline(input: TimelineInput): string {
     const y = laneTop + lane * laneH + laneH - BAR_H - 3;
     const x0 = X(op.invokedAt);
     const x1 = Math.max(X(op.completedAt), x0 + 1.5);
-    const classes = ['op', op.outcome, witness.has(op.id) ? 'witness' : '', unexplained.has(op.id) ? 'unexplained' : ''].filter(Boolean).join(' ');
+    const classes = ['op', op.outcome, witness.has(op.id) ? 'witness' : '', unexplained.has(op.id) ? 'unexplained' : '', twice.has(op.id) ? 'twice' : ''].filter(Boolean).join(' ');
     if (op.outcome === 'info') {
       // It may take effect at any instant after its invocation: a faded tail runs to the end.
       // Thin and opaque, so the tails of many indeterminate ops do not pile up into a solid bar.
@@ -152,6 +155,10 @@ export function renderTimeline(input: TimelineInput): string {
     if (witness.has(op.id) || unexplained.has(op.id)) {
       // A marker that keeps its size at any zoom: a witness bar can be a sliver in a long history.
       texts.push(textAt((x0 + x1) / 2, y - 1, '▼', unexplained.has(op.id) ? 'mark unexplained-mark' : 'mark', { anchor: 'middle' }));
+    }
+    if (twice.has(op.id)) {
+      // Beside the bar's end, so it never covers a witness marker: this op ran twice (a resend).
+      texts.push(textAt(x1 + 2, y + BAR_H - 3, '×2', 'mark twice-mark', {}));
     }
     shapes.push(`<rect class="${classes}" data-op-id="${op.id}" data-k="${keyIndex.get(op.key)}" x="${r1(x0)}" y="${y}" width="${r1(x1 - x0)}" height="${BAR_H}"/>`);
   }
@@ -184,6 +191,7 @@ export function renderTimeline(input: TimelineInput): string {
     '<span class="sw info"></span>info (indeterminate)',
     witness.size ? '<span class="sw witnesssw"></span>witness' : '',
     unexplained.size ? '<span class="sw unexpl"></span>first unexplained' : '',
+    twice.size ? '<span class="twice-mark">×2</span> ran twice (only a second execution explains it)' : '',
     ...FAULT_LEGEND.filter(([c]) => present.has(c)).map(([c, name]) => `<span class="sw band ${c}"></span>${esc(name)}`),
     leases.length ? '<span class="sw lease"></span>lease held <span class="sw expiry"></span>may run out' : '',
   ].filter(Boolean);
