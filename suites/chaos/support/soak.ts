@@ -1,8 +1,13 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { check } from '../../../src/checker/index.ts';
+import { projectRoot } from '../../../src/cluster/binaries.ts';
 import { LocalCluster } from '../../../src/cluster/local.ts';
 import { describeFailure, referenceChaos } from '../../../src/certify/reference-chaos.ts';
 import { FAULT_NAMES, type PatternName } from '../../../src/generator/index.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';
+import { describeSchedule } from '../../../src/plan/schedule.ts';
+import { COUNTEREXAMPLE_VERSION, type Counterexample } from '../../../src/report/counterexample.ts';
 
 /** What one pattern's soak did and found: the figures the README's soak row quotes. */
 export interface SoakFigures {
@@ -26,6 +31,8 @@ export interface SoakFigures {
   readonly seconds: number;
   /** The first failing run's verdict and violations, when there is one. */
   readonly failure?: string;
+  /** Its counterexample file (`chaoslua replay FILE --no-rerun` re-checks it). */
+  readonly counterexampleFile?: string;
 }
 
 /**
@@ -56,6 +63,26 @@ export async function soak(cluster: LocalCluster, pattern: PatternName, runs: nu
     },
   });
   const t = outcome.tally;
+  // A false alarm on a reference is a bug to find: keep the history that shows it.
+  let counterexampleFile: string | undefined;
+  if (outcome.failure) {
+    const model = PATTERNS[pattern].model as unknown as { describeInput: (i: unknown) => string };
+    const counterexample: Counterexample = {
+      version: COUNTEREXAMPLE_VERSION,
+      pattern,
+      impl: `reference ${pattern}`,
+      seed: outcome.seed,
+      path: outcome.path,
+      options: { runs, faults: FAULT_NAMES },
+      schedule: outcome.failure.schedule,
+      scheduleText: describeSchedule(outcome.failure.schedule, (i) => model.describeInput(i)),
+      history: outcome.failure.history,
+      result: outcome.failure.result,
+    };
+    counterexampleFile = path.join(projectRoot, 'reports', `soak-${pattern}-seed${seed}-counterexample.json`);
+    fs.mkdirSync(path.dirname(counterexampleFile), { recursive: true });
+    fs.writeFileSync(counterexampleFile, `${JSON.stringify(counterexample, null, 2)}\n`);
+  }
   const sorted = states.sort((a, b) => a - b);
   return {
     pattern,
@@ -72,7 +99,8 @@ export async function soak(cluster: LocalCluster, pattern: PatternName, runs: nu
     unknownKeys,
     states: { keys: sorted.length, median: sorted[Math.floor(sorted.length / 2)] ?? 0, max: Math.max(max.states, 0), maxAt: max.at },
     seconds: Math.round(outcome.ms / 1000),
-    failure: outcome.failure ? describeFailure(outcome) : undefined,
+    failure: outcome.failure ? `${describeFailure(outcome)}\ncounterexample: ${counterexampleFile}` : undefined,
+    counterexampleFile,
   };
 }
 
