@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { EnvironmentError } from './errors.ts';
+import { noPersistenceArgs, removeSnapshot } from './persistence.ts';
 import type { LocalClusterOptions } from './options.ts';
 import type { ReapedDir } from './reaper.ts';
 import type { NodeRef } from './types.ts';
@@ -51,6 +52,11 @@ export class RedisNode {
     return path.join(this.dir.dir, `${this.ref.name}.log`);
   }
 
+  /** Where a replica's full sync could leave a snapshot; removed before every start (./persistence.ts). */
+  get snapshotFile(): string {
+    return path.join(this.dir.dir, `${this.ref.name}.rdb`);
+  }
+
   private args(): string[] {
     const o = this.options;
     const args = [
@@ -61,8 +67,7 @@ export class RedisNode {
       '--dir', this.dir.dir,
       '--logfile', this.logFile,
       // Persistence off: a restarted node comes back empty, exactly the hazard the kill fault exercises.
-      '--save', '',
-      '--appendonly', 'no',
+      ...noPersistenceArgs(this.snapshotFile),
       '--cluster-enabled', 'yes',
       '--cluster-config-file', path.join(this.dir.dir, `nodes-${this.index}.conf`),
       '--cluster-node-timeout', String(o.nodeTimeoutMs),
@@ -86,6 +91,7 @@ export class RedisNode {
 
   /** Spawn the process; resolves once it is spawned (readiness is the caller's to wait for). */
   start(): void {
+    removeSnapshot(this.snapshotFile);
     const child = this.dir.spawn(this.binary, this.args());
     this.process = child;
     this.status = 'running';

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { EnvironmentError } from '../errors.ts';
+import { noPersistenceArgs, removeSnapshot } from '../persistence.ts';
 import type { LocalClusterOptions } from '../options.ts';
 import type { ReapedDir } from '../reaper.ts';
 import type { NodeStatus } from '../redis-node.ts';
@@ -51,6 +52,11 @@ export class NetnsNode {
     return path.join(this.dir.dir, `${this.ref.name}.log`);
   }
 
+  /** Where a replica's full sync could leave a snapshot; removed before every start (../persistence.ts). */
+  get snapshotFile(): string {
+    return path.join(this.dir.dir, `${this.ref.name}.rdb`);
+  }
+
   private args(): string[] {
     const o = this.options;
     const args = [
@@ -60,8 +66,7 @@ export class NetnsNode {
       '--daemonize', 'no',
       '--dir', this.dir.dir,
       '--logfile', this.logFile,
-      '--save', '',
-      '--appendonly', 'no',
+      ...noPersistenceArgs(this.snapshotFile),
       '--cluster-enabled', 'yes',
       '--cluster-config-file', path.join(this.dir.dir, `nodes-${this.index}.conf`),
       '--cluster-node-timeout', String(o.nodeTimeoutMs),
@@ -79,6 +84,7 @@ export class NetnsNode {
   }
 
   start(): void {
+    removeSnapshot(this.snapshotFile);
     const child = this.dir.spawn(this.ip, ['netns', 'exec', this.net.namespace, this.binary, ...this.args()]);
     this.process = child;
     this.status = 'running';

@@ -1,0 +1,158 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { check } from '../../../src/checker/index.ts';
+import { projectRoot } from '../../../src/cluster/binaries.ts';
+import { LocalCluster } from '../../../src/cluster/local.ts';
+import { describeFailure, referenceChaos } from '../../../src/certify/reference-chaos.ts';
+import { FAULT_NAMES, type PatternName } from '../../../src/generator/index.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
+import { describeSchedule } from '../../../src/plan/schedule.ts';
+import { COUNTEREXAMPLE_VERSION, type Counterexample } from '../../../src/report/counterexample.ts';
+
+/** What one pattern's soak did and found: the figures the README's soak row quotes. */
+export interface SoakFigures {
+  readonly pattern: PatternName;
+  readonly seed: number;
+  /** Judged runs (discarded ones are counted apart and never among these). */
+  readonly runs: number;
+  readonly discarded: number;
+  readonly discardCauses: readonly string[];
+  /** Operations scheduled, and those a client saw acknowledged (outcome ok). */
+  readonly ops: number;
+  readonly acknowledged: number;
+  readonly faults: number;
+  readonly faultCounts: Readonly<Record<string, number>>;
+  readonly replicationLosses: number;
+  readonly failures: number;
+  /** Keys the checker could not decide within its budget. */
+  readonly unknownKeys: number;
+  /** Search states spent per key, over every key of every judged run. */
+  readonly states: { readonly keys: number; readonly median: number; readonly max: number; readonly maxAt: string };
+  readonly seconds: number;
+  /** The first failing run's verdict and violations, when there is one. */
+  readonly failure?: string;
+  /** Its counterexample file (`chaoslua replay FILE --no-rerun` re-checks it). */
+  readonly counterexampleFile?: string;
+}
+
+/**
+ * The reference implementation of `pattern` under every fault for `runs` judged runs on `cluster`
+ * (certify's chaos job, no shrinking, no time limit short of the hang guard). Every run's history is
+ * checked once more to count the search states per key: the chaos loop keeps only the verdict.
+ */
+export async function soak(cluster: LocalCluster, pattern: PatternName, runs: number, seed: number): Promise<SoakFigures> {
+  const states: number[] = [];
+  let max = { states: -1, at: '' };
+  let unknownKeys = 0;
+  let acknowledged = 0;
+  const outcome = await referenceChaos(cluster, {
+    pattern,
+    runs,
+    seed,
+    faults: FAULT_NAMES,
+    // Runs, not time, bound the job: it must judge every run asked.
+    timeLimitMs: runs * 60_000,
+    onRun: (tally, last) => {
+      if (last.shrinking) return;
+      acknowledged += last.history.ops.filter((op) => op.outcome === 'ok').length;
+      for (const key of check(last.history, PATTERNS[pattern].model as never, { minimise: false }).keys) {
+        states.push(key.statesExplored);
+        if (key.verdict === 'unknown') unknownKeys++;
+        if (key.statesExplored > max.states) max = { states: key.statesExplored, at: `run ${tally.runs}, key ${key.key}, ${key.ops} ops` };
+      }
+    },
+  });
+  const t = outcome.tally;
+  // A false alarm on a reference is a bug to find: keep the history that shows it.
+  let counterexampleFile: string | undefined;
+  if (outcome.failure) {
+    const model = PATTERNS[pattern].model as unknown as { describeInput: (i: unknown) => string };
+    const counterexample: Counterexample = {
+      version: COUNTEREXAMPLE_VERSION,
+      pattern,
+      impl: `reference ${pattern}`,
+      seed: outcome.seed,
+      path: outcome.path,
+      options: { runs, faults: FAULT_NAMES },
+      schedule: outcome.failure.schedule,
+      scheduleText: describeSchedule(outcome.failure.schedule, (i) => model.describeInput(i)),
+      history: outcome.failure.history,
+      result: outcome.failure.result,
+    };
+    counterexampleFile = path.join(projectRoot, 'reports', `soak-${pattern}-seed${seed}-counterexample.json`);
+    fs.mkdirSync(path.dirname(counterexampleFile), { recursive: true });
+    fs.writeFileSync(counterexampleFile, `${JSON.stringify(counterexample, null, 2)}\n`);
+  }
+  const sorted = states.sort((a, b) => a - b);
+  return {
+    pattern,
+    seed,
+    runs: t.runs,
+    discarded: t.discarded,
+    discardCauses: t.discardCauses,
+    ops: t.ops,
+    acknowledged,
+    faults: t.faults,
+    faultCounts: t.faultCounts,
+    replicationLosses: t.replicationLosses,
+    failures: t.failures,
+    unknownKeys,
+    states: { keys: sorted.length, median: sorted[Math.floor(sorted.length / 2)] ?? 0, max: Math.max(max.states, 0), maxAt: max.at },
+    seconds: Math.round(outcome.ms / 1000),
+    failure: outcome.failure ? `${describeFailure(outcome)}\ncounterexample: ${counterexampleFile}` : undefined,
+    counterexampleFile,
+  };
+}
+
+/** One line per pattern, as the README's soak row gives them. */
+export function describeSoak(f: SoakFigures): string {
+  return (
+    `${f.pattern} (seed ${f.seed}): ${f.runs} runs (${f.discarded} discarded), ${f.ops} operations (${f.acknowledged} acknowledged), ` +
+    `${f.faults} faults ${JSON.stringify(f.faultCounts)}, ${f.replicationLosses} replication losses, ${f.failures} failures, ` +
+    `${f.unknownKeys} keys unknown; search states per key over ${f.states.keys} keys: median ${f.states.median}, ` +
+    `max ${f.states.max} (${f.states.maxAt}); ${f.seconds} s`
+  );
+}
+
+/**
+ * At most `size` local clusters at once, each lent to one job at a time and started on first need;
+ * `dispose` ends them all. Lets patterns soak side by side, each on a cluster of its own.
+ */
+export class ClusterPool {
+  private readonly idle: LocalCluster[] = [];
+  private readonly all: Promise<LocalCluster>[] = [];
+  private readonly waiting: ((cluster: LocalCluster) => void)[] = [];
+
+  constructor(private readonly size: number) {
+    if (!Number.isInteger(size) || size < 1) throw new RangeError(`cluster pool: size must be a positive integer, got ${size}`);
+  }
+
+  async use<T>(job: (cluster: LocalCluster) => Promise<T>): Promise<T> {
+    const cluster = await this.acquire();
+    try {
+      // Each job starts from a ready cluster, whatever the previous one left.
+      await cluster.heal();
+      return await job(cluster);
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next(cluster);
+      else this.idle.push(cluster);
+    }
+  }
+
+  private acquire(): Promise<LocalCluster> {
+    const idle = this.idle.pop();
+    if (idle) return Promise.resolve(idle);
+    if (this.all.length < this.size) {
+      const starting = LocalCluster.start();
+      this.all.push(starting);
+      return starting;
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  async dispose(): Promise<void> {
+    const started = await Promise.allSettled(this.all);
+    await Promise.all(started.map((s) => (s.status === 'fulfilled' ? s.value.dispose() : undefined)));
+  }
+}
