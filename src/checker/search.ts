@@ -8,7 +8,7 @@
  */
 import { holdsLease, liveLeaseTags } from '../model/leases.ts';
 import type { KeyProblem } from './problem.ts';
-import { EXPIRE, FAULT, GHOST, REAL, sortedNodes } from './problem.ts';
+import { EXPIRE, FAULT, GHOST, REAL, protects, sortedNodes } from './problem.ts';
 
 export interface StuckPoint<S> {
   /** Indices into problem.ops of the longest linearizable prefix found, in linearization order. */
@@ -29,6 +29,8 @@ export interface Rollback<S> {
   readonly fault: number;
   readonly from: S;
   readonly to: S;
+  /** Indices into problem.ops of the operations whose effect the rollback discarded. */
+  readonly discarded: readonly number[];
 }
 
 export interface SearchOutcome<S> {
@@ -57,10 +59,14 @@ interface Lineage<S> {
    * order matters, not only the set: [a, b, c, b] can reach c again after a rollback to b, [a, c, b] cannot.
    */
   readonly sequence: string;
+  /** Replicas WAIT acknowledged the write that made this state on (0: none, or an unguarded search). */
+  readonly guard: number;
 }
 
-function lineageNode<S>(state: S, hash: string, parent: Lineage<S> | null): Lineage<S> {
-  return { state, hash, parent, sequence: parent === null ? hash : `${parent.sequence}\u0002${hash}` };
+function lineageNode<S>(state: S, hash: string, parent: Lineage<S> | null, guard = 0): Lineage<S> {
+  // A guard changes what a rollback may reach, so it is part of the sequence the cache keys on.
+  const own = guard > 0 ? `${hash}\u0003${guard}` : hash;
+  return { state, hash, parent, guard, sequence: parent === null ? own : `${parent.sequence}\u0002${own}` };
 }
 
 interface Alternative<S> {
@@ -166,7 +172,9 @@ export function searchKey<S, I, O>(
       stackLineage[sp] = lineage;
       if (nextLineage === null) {
         const hash = model.hashState(newState);
-        nextLineage = lineage!.hash === hash ? lineage : lineageNode(newState, hash, lineage);
+        const guard = problem.acknowledged[i];
+        // An acknowledged write that changed nothing still gets its own node: the state it confirmed is guarded.
+        nextLineage = lineage!.hash === hash && guard <= lineage!.guard ? lineage : lineageNode(newState, hash, lineage, guard);
       }
       lineage = nextLineage;
     }
@@ -267,7 +275,8 @@ export function searchKey<S, I, O>(
     }
   };
 
-  const faultAlternatives = (): Alternative<S>[] => {
+  const faultAlternatives = (entry: number): Alternative<S>[] => {
+    const fault = problem.faults[ref[entry]];
     const current = lineage!;
     const alternatives: Alternative<S>[] = [{ state, lineage: current }];
     const seen = new Set<string>([current.hash]);
@@ -288,6 +297,8 @@ export function searchKey<S, I, O>(
           alternatives.push({ state: expired, lineage: lineageNode(expired, hash, l) });
         }
       }
+      // Going further back would discard the write that made l, which WAIT says this fault cannot lose.
+      if (protects(l.guard, fault)) break;
     }
     return alternatives;
   };
@@ -361,7 +372,7 @@ export function searchKey<S, I, O>(
           node = enter(i, model.expire(state, tag[i]), false, 0, null) ? next[HEAD] : next[node];
         }
       } else {
-        const alternatives = faultAlternatives();
+        const alternatives = faultAlternatives(i);
         let entered = false;
         for (let c = choiceFrom; c < alternatives.length && !entered; c++) {
           entered = enter(i, alternatives[c].state, false, c, alternatives[c].lineage);
@@ -496,9 +507,23 @@ export function searchKey<S, I, O>(
 
   function rollbacksOnStack(): Rollback<S>[] {
     const rollbacks: Rollback<S>[] = [];
+    const lineageAfter = (s: number): Lineage<S> => (s + 1 < sp ? stackLineage[s + 1]! : lineage!);
+    const chain = (l: Lineage<S> | null): Set<Lineage<S>> => {
+      const nodes = new Set<Lineage<S>>();
+      for (; l !== null; l = l.parent) nodes.add(l);
+      return nodes;
+    };
     for (let s = 0; s < sp; s++) {
       if (kind[stackEntry[s]] === FAULT && stackChoice[s] > 0) {
-        rollbacks.push({ fault: ref[stackEntry[s]], from: stackState[s], to: s + 1 < sp ? stackState[s + 1] : state });
+        // Discarded: the operations whose state was on the live branch just before the rollback and is not after it.
+        const before = chain(stackLineage[s]!);
+        const after = chain(lineageAfter(s));
+        const discarded: number[] = [];
+        for (let t = 0; t < s; t++) {
+          const made = lineageAfter(t);
+          if (kind[stackEntry[t]] === REAL && stackLineage[t] !== made && before.has(made) && !after.has(made)) discarded.push(ref[stackEntry[t]]);
+        }
+        rollbacks.push({ fault: ref[stackEntry[s]], from: stackState[s], to: s + 1 < sp ? stackState[s + 1] : state, discarded });
       }
     }
     return rollbacks;
