@@ -172,9 +172,10 @@ export function searchKey<S, I, O>(
       stackLineage[sp] = lineage;
       if (nextLineage === null) {
         const hash = model.hashState(newState);
-        const guard = problem.acknowledged[i];
-        // An acknowledged write that changed nothing still gets its own node: the state it confirmed is guarded.
-        nextLineage = lineage!.hash === hash && guard <= lineage!.guard ? lineage : lineageNode(newState, hash, lineage, guard);
+        // Only an operation that changed the state guards it: WAIT covers the writes of its own
+        // connection, and the replication stream is ordered, so a replica holding this write holds
+        // every state before it; an operation that wrote nothing proves nothing about what it read.
+        nextLineage = lineage!.hash === hash ? lineage : lineageNode(newState, hash, lineage, problem.acknowledged[i]);
       }
       lineage = nextLineage;
     }

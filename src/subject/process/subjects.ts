@@ -1,6 +1,6 @@
 import type { PatternName } from '../../patterns/index.ts';
 import { redisKeyFor } from '../redis-keys.ts';
-import type { Subject } from '../types.ts';
+import type { Receipt, Subject } from '../types.ts';
 import { requestParts } from './protocol.ts';
 import type { ProcessSession } from './session.ts';
 
@@ -12,9 +12,9 @@ export function processSubjects(session: ProcessSession, pattern: PatternName, c
   return Array.from({ length: clients }, (_, client) => ({
     name,
     redisKey: (key: string) => redisKeyFor(pattern, namespace, key),
-    async invoke(key: string, input: unknown) {
+    async invoke(key: string, input: unknown, receipt?: Receipt) {
       const { op, args } = requestParts(input);
-      return session.request(client, op, redisKeyFor(pattern, namespace, key), args);
+      return session.request(client, op, redisKeyFor(pattern, namespace, key), args, receipt);
     },
     // The process is shared: the opener closes it once, not each view.
     close: async () => undefined,

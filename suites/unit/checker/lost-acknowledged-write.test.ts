@@ -102,6 +102,14 @@ describe('lost-acknowledged-write: a write WAIT acknowledged on N replicas, lost
     expect(result.violations).toEqual([]);
   });
 
+  it('an acknowledged operation that wrote nothing (a hit) guards nothing: WAIT covers its own connection\'s writes, not what it read', () => {
+    const history = lostWrite(undefined, 1);
+    const hit = op(5, 2, register('c'), 900, ['hit', 'completed', 'f', '200', '200'], 1);
+    const result = check({ ...history, ops: [...history.ops, hit] }, models.idempotency);
+    expect(result.verdict).toBe('replication-loss');
+    expect(result.violations).toEqual([]);
+  });
+
   it('a real bug beside acknowledged writes is still named as itself', () => {
     // Two owners both answered fresh with no fault at all: one-winner, whatever WAIT said.
     const history: History<IdempotencyInput, IdempotencyOutput> = {
