@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { check } from '../../../src/checker/index.ts';
+import { check, describeViolation } from '../../../src/checker/index.ts';
 import type { FaultRecord, History, OpRecord } from '../../../src/history/types.ts';
 import { models } from '../../../src/model/index.ts';
 import type { IdempotencyInput, IdempotencyOutput } from '../../../src/patterns/idempotency/model.ts';
@@ -45,6 +45,8 @@ describe('lost-acknowledged-write: a write WAIT acknowledged on N replicas, lost
     expect(violation.witness.map((o) => o.id)).toContain(1);
     expect(violation.message).toMatch(/acknowledged by WAIT on 1 replica/);
     expect(violation.message).toMatch(/partition on n1 .*fault 100.*failed 1 node/);
+    // A counterexample shows what WAIT answered beside each operation.
+    expect(describeViolation(violation)).toMatch(/op 1 .* -> 1 \(WAIT: 1 replica\)/);
   });
 
   it('not acknowledged by WAIT (no count recorded): replication loss, as before', () => {
