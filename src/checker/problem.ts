@@ -41,6 +41,8 @@ export interface KeyProblem<S, I, O> {
    * failed nodes (`lost-acknowledged-write`); unguarded, every entry is 0 and any rollback is allowed.
    */
   readonly acknowledged: Uint8Array;
+  /** Built with guards (some answered write carries WAIT's count). */
+  readonly guarded: boolean;
 }
 
 /** A write WAIT acknowledged on `replicas` survives a fault that failed at most that many nodes (unknown: none). */
@@ -118,7 +120,7 @@ export function buildKeyProblem<S, I, O>(
     callAt[f] = fault.startedAt;
     returnAt[f] = Math.max(fault.startedAt, fault.endedAt);
   });
-  return { model, ops, faults, n, kind, callAt, returnAt, ref, tag, expiryEntryOfTag, mandatory, acknowledged };
+  return { model, ops, faults, n, kind, callAt, returnAt, ref, tag, expiryEntryOfTag, mandatory, acknowledged, guarded };
 }
 
 /**

@@ -61,12 +61,15 @@ interface Lineage<S> {
   readonly sequence: string;
   /** Replicas WAIT acknowledged the write that made this state on (0: none, or an unguarded search). */
   readonly guard: number;
+  /** In a guarded search, the operation (index into ops) whose second execution made this state, else -1. */
+  readonly madeByGhostOf: number;
 }
 
-function lineageNode<S>(state: S, hash: string, parent: Lineage<S> | null, guard = 0): Lineage<S> {
-  // A guard changes what a rollback may reach, so it is part of the sequence the cache keys on.
-  const own = guard > 0 ? `${hash}\u0003${guard}` : hash;
-  return { state, hash, parent, guard, sequence: parent === null ? own : `${parent.sequence}\u0002${own}` };
+function lineageNode<S>(state: S, hash: string, parent: Lineage<S> | null, guard = 0, madeByGhostOf = -1): Lineage<S> {
+  // A guard changes what a rollback may reach, and who made the state whether its operation can
+  // guard it later, so both are part of the sequence the cache keys on.
+  const own = `${hash}${guard > 0 ? `\u0003${guard}` : ''}${madeByGhostOf >= 0 ? `\u0004${madeByGhostOf}` : ''}`;
+  return { state, hash, parent, guard, madeByGhostOf, sequence: parent === null ? own : `${parent.sequence}\u0002${own}` };
 }
 
 interface Alternative<S> {
@@ -175,7 +178,13 @@ export function searchKey<S, I, O>(
         // Only an operation that changed the state guards it: WAIT covers the writes of its own
         // connection, and the replication stream is ordered, so a replica holding this write holds
         // every state before it; an operation that wrote nothing proves nothing about what it read.
-        nextLineage = lineage!.hash === hash ? lineage : lineageNode(newState, hash, lineage, problem.acknowledged[i]);
+        // One exception: the answered execution of an operation whose first, resent execution made
+        // this very state wrote it again, and WAIT acknowledged that write.
+        const guard = problem.acknowledged[i];
+        const same = lineage!.hash === hash;
+        const reaffirms = same && guard > lineage!.guard && kind[i] === REAL && lineage!.madeByGhostOf === ref[i];
+        const ghostOf = kind[i] === GHOST && problem.guarded ? ref[i] : -1;
+        nextLineage = same && !reaffirms ? lineage : lineageNode(newState, hash, lineage, guard, ghostOf);
       }
       lineage = nextLineage;
     }

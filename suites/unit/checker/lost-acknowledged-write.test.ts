@@ -112,6 +112,30 @@ describe('lost-acknowledged-write: a write WAIT acknowledged on N replicas, lost
     expect(result.violations).toEqual([]);
   });
 
+  it('recorded on the netns backend: a completed record acknowledged on 1 replica, found absent after the failover, with connections cut (each op may have run twice): the violation', () => {
+    // The shape of the mutant wait-claimed-not-sent's catch (seed 2): the partition cut connections, so
+    // the complete may have run twice; its first execution must not stand in for the acknowledged one.
+    const partition: FaultRecord = {
+      type: 'fault', id: 27, kind: 'partition', target: 'n1 | n0,n2,n3,n4,n5', startedAt: 3.2, endedAt: 4_082.5, lossy: true, cutsConnections: true, failedNodes: 1, detail: 'partition (one)',
+    };
+    const at = (o: Op, invokedAt: number, completedAt: number): Op => ({ ...o, invokedAt, completedAt });
+    const history: History<IdempotencyInput, IdempotencyOutput> = {
+      ops: [
+        at(op(6, 0, { ...register('c0a0'), leaseMs: 250 }, 0, ['fresh'], 1), 40, 42),
+        at(op(9, 0, { ...complete('c0a0', '200'), ttlMs: 3_000 }, 0, 1, 1), 95.1, 96.4),
+        at(op(23, 0, { ...register('c0a0'), leaseMs: 250 }, 0, ['fresh'], 1), 2_578.7, 2_734.7),
+      ],
+      faults: [partition],
+      topology: [],
+    };
+    const result = check(history, models.idempotency);
+    expect(result.violations.map((v) => v.invariant)).toEqual(['lost-acknowledged-write']);
+    expect(result.violations[0].witness.map((o) => o.id)).toEqual([9]);
+    // Not acknowledged, the same history is replication loss.
+    const plain = { ...history, ops: history.ops.map(({ acknowledgedReplicas: _, ...o }) => o) };
+    expect(check(plain, models.idempotency).verdict).toBe('replication-loss');
+  });
+
   it('a real bug beside acknowledged writes is still named as itself', () => {
     // Two owners both answered fresh with no fault at all: one-winner, whatever WAIT said.
     const history: History<IdempotencyInput, IdempotencyOutput> = {
