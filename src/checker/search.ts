@@ -531,7 +531,10 @@ export function searchKey<S, I, O>(
         const discarded: number[] = [];
         for (let t = 0; t < s; t++) {
           const made = lineageAfter(t);
-          if (kind[stackEntry[t]] === REAL && stackLineage[t] !== made && before.has(made) && !after.has(made)) discarded.push(ref[stackEntry[t]]);
+          const k = kind[stackEntry[t]];
+          const op = ref[stackEntry[t]];
+          // An operation's second execution discarded is its effect discarded too.
+          if ((k === REAL || k === GHOST) && stackLineage[t] !== made && before.has(made) && !after.has(made) && !discarded.includes(op)) discarded.push(op);
         }
         rollbacks.push({ fault: ref[stackEntry[s]], from: stackState[s], to: s + 1 < sp ? stackState[s + 1] : state, discarded });
       }
