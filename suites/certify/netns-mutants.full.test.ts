@@ -104,8 +104,10 @@ describe.skipIf(unavailable !== undefined)(`mutants rejected on the netns backen
     beforeAll(() => {
       reports = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-netns-mutants-'));
     });
+    /** A rejection for another reason keeps its report folder, so it can be read. */
+    let keepReports = false;
     afterAll(() => {
-      if (reports) fs.rmSync(reports, { recursive: true, force: true });
+      if (reports && !keepReports) fs.rmSync(reports, { recursive: true, force: true });
     });
 
     /** The job `chaoslua certify --cluster netns --durability ... --faults partition-one` runs. */
@@ -136,7 +138,12 @@ describe.skipIf(unavailable !== undefined)(`mutants rejected on the netns backen
         expect(m.ciSeed, `${m.name} needs a pinned ciSeed`).toBeDefined();
         const result = await certify(m);
         const first = result.outcome.failure?.firstFailure;
-        console.log(`${m.pattern}/${m.name}: ${first ? `rejected at run ${first.run} (${first.seconds.toFixed(1)} s)` : `SURVIVED ${result.outcome.tally.runs} runs`}`);
+        const named = result.outcome.failure?.result.violations.map((v) => `${v.invariant}: ${v.message}`) ?? [];
+        console.log(
+          `${m.pattern}/${m.name}: ${first ? `rejected at run ${first.run} (${first.seconds.toFixed(1)} s)` : `SURVIVED ${result.outcome.tally.runs} runs`}; ` +
+            `verdict ${result.outcome.failure?.result.verdict ?? '-'}; counterexample ${result.counterexampleFile ?? '-'}\n  ${named.join('\n  ')}`,
+        );
+        if (!result.passed && !named.some((n) => n.startsWith(m.expect))) keepReports = true;
         expect(result.passed).toBe(false);
         expect(result.invariants.find((s) => s.invariant === m.expect)?.passed).toBe(false);
         expect(result.outcome.failure?.result.violations.map((v) => v.invariant)).toContain(m.expect);
