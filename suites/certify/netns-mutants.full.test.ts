@@ -43,7 +43,8 @@ describe.skipIf(unavailable !== undefined)(`mutants rejected on the netns backen
       keys: 1,
       clients: [
         [{ type: 'pause', ms: NODE_TIMEOUT_MS / 3 }, { type: 'op', key: 0, input: register('a') }],
-        [{ type: 'pause', ms: NODE_TIMEOUT_MS * 5 }, { type: 'op', key: 0, input: register('b') }],
+        // Twice: on a loaded box the first look after the heal may time out (indeterminate), and then shows nothing.
+        [{ type: 'pause', ms: NODE_TIMEOUT_MS * 5 }, { type: 'op', key: 0, input: register('b') }, { type: 'pause', ms: NODE_TIMEOUT_MS }, { type: 'op', key: 0, input: register('b') }],
       ],
       faults: [{ kind: 'partition', atMs: 0, shape: 'one', key: 0, ms: NODE_TIMEOUT_MS * 3, seed: 1 }],
     };
@@ -65,23 +66,23 @@ describe.skipIf(unavailable !== undefined)(`mutants rejected on the netns backen
       }
     }
 
-    function splitBrainHappened(history: History<IdempotencyInput, IdempotencyOutput>): void {
+    /** The partition failed the shard over, and c0's register on the isolated master was answered fresh; returns that op. */
+    function splitBrainHappened(history: History<IdempotencyInput, IdempotencyOutput>) {
       const [partition] = history.faults.filter((f) => f.kind === 'partition');
       expect(partition.lossy, 'the partition failed the shard over').toBe(true);
       expect(partition.failedNodes).toBe(1);
-      expect(history.ops.map((o) => [o.outcome, o.output])).toEqual([
-        ['ok', ['fresh']],
-        ['ok', ['fresh']],
-      ]);
+      const first = history.ops.find((o) => o.input.op === 'register' && o.input.owner === 'a')!;
+      expect([first.outcome, first.output]).toEqual(['ok', ['fresh']]);
+      expect(history.ops.some((o) => o.client === 1 && o.outcome === 'ok'), 'c1 was answered after the heal').toBe(true);
+      return first;
     }
 
     it('the reference with WAIT 1: the isolated master\'s write is acknowledged by no replica (0 recorded), so its loss is replication loss', async () => {
       const dir = referenceScriptsDir('idempotency');
       const history = await record(luaDirOpener('idempotency', dir, `lua:${dir}`, waitOne), 'wait-reference');
-      splitBrainHappened(history);
+      const first = splitBrainHappened(history);
       // Cut off from its replica, the isolated master's WAIT 1 times out with 0: the client knew.
-      expect(history.ops[0].acknowledgedReplicas).toBe(0);
-      expect(history.ops[1].acknowledgedReplicas).toBeTypeOf('number');
+      expect(first.acknowledgedReplicas).toBe(0);
       const result = check(history, models.idempotency);
       expect(result.verdict).toBe('replication-loss');
       expect(result.violations).toEqual([]);
@@ -90,12 +91,12 @@ describe.skipIf(unavailable !== undefined)(`mutants rejected on the netns backen
     it('the mutant: the same write claimed acknowledged on 1 replica, lost to a partition that failed 1 node: lost-acknowledged-write', async () => {
       const m = mutants.find((x) => x.name === 'wait-claimed-not-sent')!;
       const history = await record(openerFor('idempotency', parseImplSpec(`module:${m.impl}`, 'idempotency'), waitOne), 'wait-mutant');
-      splitBrainHappened(history);
-      expect(history.ops[0].acknowledgedReplicas).toBe(1);
+      const first = splitBrainHappened(history);
+      expect(first.acknowledgedReplicas).toBe(1);
       const result = check(history, models.idempotency);
       expect(result.verdict).toBe('illegal');
       expect(result.violations.map((v) => v.invariant)).toEqual(['lost-acknowledged-write']);
-      expect(result.violations[0].witness.map((o) => o.id)).toEqual([history.ops[0].id]);
+      expect(result.violations[0].witness.map((o) => o.id)).toEqual([first.id]);
     }, 120_000);
   });
 
