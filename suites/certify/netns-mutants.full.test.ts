@@ -37,7 +37,8 @@ describe.skipIf(unavailable !== undefined)(`mutants rejected on the netns backen
 
   describe('a hand-scheduled split brain: c0 registers on the isolated master, c1 later finds the key absent', () => {
     const NODE_TIMEOUT_MS = 3_000;
-    const register = (owner: string): IdempotencyInput => ({ op: 'register', fingerprint: 'f', owner, leaseMs: 60_000 });
+    // Each owner its own fingerprint, so a hit says whose record survived.
+    const register = (owner: string): IdempotencyInput => ({ op: 'register', fingerprint: `f-${owner}`, owner, leaseMs: 60_000 });
     const schedule: Schedule<IdempotencyInput> = {
       pattern: 'idempotency',
       keys: 1,
