@@ -46,6 +46,8 @@ export interface RunTally {
   faults: number;
   failures: number;
   replicationLosses: number;
+  /** Each replication loss of a fresh run: "run N, key K: what was lost, to which fault". */
+  replicationLossNotes?: string[];
   faultCounts: Record<string, number>;
 }
 
@@ -146,6 +148,9 @@ export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<C
       tally.faultCounts[f.kind] = (tally.faultCounts[f.kind] ?? 0) + 1;
     }
     if (result.verdict === 'replication-loss') tally.replicationLosses++;
+    if (!shrinking) {
+      for (const loss of result.replicationLosses) (tally.replicationLossNotes ??= []).push(`run ${tally.runs}, key ${loss.key}: ${loss.message}`);
+    }
     const ok = passes(result);
     if (!ok) tally.failures++;
     ctx.onRun?.(tally, { verdict: result.verdict, ms: run.ms, history: run.history, shrinking, unreadProbes: run.unreadProbes, probeNotes: run.probeNotes, duplicateEffects: result.duplicateEffects ?? {} });

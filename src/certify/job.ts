@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { ExternalCluster } from '../cluster/external.ts';
-import { describeViolation } from '../checker/index.ts';
+import { describeViolation, LOST_ACKNOWLEDGED_WRITE } from '../checker/index.ts';
 import { noscriptFinding } from '../checker/findings.ts';
 import type { Cluster } from '../cluster/types.ts';
 import { startCluster } from '../cluster/select.ts';
@@ -129,7 +129,9 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   if (incomplete) finishedRuns.saveTo(dir);
   finishedRuns.discard();
   const applicable = new Map(applicability(PATTERNS[options.pattern], capabilities).map((a) => [a.invariant, a.notApplicable]));
-  const invariants: InvariantStatus[] = PATTERNS[options.pattern].invariants.map((invariant) => {
+  // With --durability the job also certifies that no write WAIT acknowledged was lost (src/checker/lost-acknowledged.ts).
+  const judged = [...PATTERNS[options.pattern].invariants, ...(options.durability || violations.some((v) => v.invariant === LOST_ACKNOWLEDGED_WRITE) ? [LOST_ACKNOWLEDGED_WRITE] : [])];
+  const invariants: InvariantStatus[] = judged.map((invariant) => {
     const mine = violations.filter((v) => v.invariant === invariant).map((v) => ({ message: describeViolation(v), key: v.key }));
     const notApplicable = applicable.get(invariant);
     // Nothing the job saw could have shown it broken: reported as such, never as passed.

@@ -8,6 +8,7 @@ import type { JobOptions, JobResult } from './types.ts';
 import { corpusJson } from '../corpus/job.ts';
 import { gateLines } from './gate-summary.ts';
 import { duplicatesLine } from './duplicates.ts';
+import { describeDurability } from '../plan/durability.ts';
 
 /** result.json: the job's outcome, machine-readable. */
 export function resultJson(options: JobOptions, r: JobResult) {
@@ -16,6 +17,7 @@ export function resultJson(options: JobOptions, r: JobResult) {
     passed: r.passed,
     pattern: options.pattern,
     impl: r.impl,
+    ...(options.durability ? { durability: describeDurability(options.durability) } : {}),
     seed: r.outcome.seed,
     runs: r.outcome.tally.runs,
     discarded: discardedJson(r),
@@ -25,6 +27,7 @@ export function resultJson(options: JobOptions, r: JobResult) {
     replicationLosses: r.outcome.tally.replicationLosses,
     duplicateEffects: r.duplicateEffects,
     duplicateFindings: r.duplicateFindings,
+    replicationLossNotes: r.outcome.tally.replicationLossNotes ?? [],
     seconds: Math.round(r.outcome.ms) / 1000,
     interrupted: r.outcome.interrupted,
     incomplete: r.incomplete,
@@ -63,7 +66,7 @@ export function summaryText(options: JobOptions, r: JobResult): string {
   const t = r.outcome.tally;
   const faults = Object.entries(t.faultCounts).map(([k, n]) => `${k} ${n}`).join(', ') || 'none fired';
   const lines = [
-    `chaoslua ${options.command}: ${r.passed ? 'PASSED' : r.incomplete ? 'INCOMPLETE' : 'FAILED'} — ${options.pattern}, ${r.impl}`,
+    `chaoslua ${options.command}: ${r.passed ? 'PASSED' : r.incomplete ? 'INCOMPLETE' : 'FAILED'} — ${options.pattern}, ${r.impl}${options.durability ? `, --durability ${describeDurability(options.durability)}` : ''}`,
     ...(r.incomplete ? [`  the environment ended the job: ${t.runs} of ${options.runs} runs finished, kept as evidence in the report folder`] : []),
     `  runs ${t.runs}${r.outcome.interrupted ? ` (time limit reached before ${options.runs})` : ''}${t.shrinks ? ` + ${t.shrinks} shrinking` : ''}${t.discarded ? ` judged (${t.discarded} more discarded and replaced: ${t.discardCauses[0]})` : ''} · operations ${t.ops} · ${(r.outcome.ms / 1000).toFixed(1)} s · seed ${r.outcome.seed} · Redis ${r.redisVersion}`,
     `  faults: ${faults}${r.skippedFaults.length ? ` · not run on this cluster: ${r.skippedFaults.join(', ')}` : ''}`,
@@ -74,6 +77,7 @@ export function summaryText(options: JobOptions, r: JobResult): string {
     `  replication losses (not violations): ${t.replicationLosses}`,
     duplicatesLine(r.duplicateEffects),
     ...r.duplicateFindings.map((f) => `  note ${f}`),
+    ...(t.replicationLossNotes ?? []).map((note) => `    ${note}`),
     ...r.invariants.map((s) => s.notApplicable ? `  n/a  ${s.invariant}: ${s.notApplicable}` : `  ${s.passed ? 'ok  ' : 'FAIL'} ${s.invariant}${s.passed ? '' : `: ${s.violations[0].message}`}${s.barelyWitnessed ? ` (${s.barelyWitnessed})` : ''}`),
     ...(r.probeNotes.length ? [`  probes: ${r.probeNotes.length} read under another name or skipped, e.g. ${r.probeNotes[0]}`] : []),
     ...r.findings.map((f) => (f.startsWith('environment:') ? `  FAIL ${f}` : `  FAIL implementation: ${f}`)),

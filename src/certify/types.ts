@@ -8,6 +8,7 @@ import type { DuplicateTally } from './duplicates.ts';
 import type { CorpusOptions } from '../corpus/job.ts';
 import type { CorpusReplay } from '../corpus/replay.ts';
 import type { Shard } from '../runner/shard.ts';
+import type { Durability } from '../plan/durability.ts';
 
 /** Where a job (and every CLI command) writes; tests pass their own. */
 export interface Io {
@@ -39,6 +40,8 @@ export interface JobOptions {
   readonly corpus?: CorpusOptions;
   /** This job's part of a budget split across machines (`--shard k/n`). */
   readonly shard?: Shard;
+  /** `--durability wait:N:T`: the implementation WAITs after each write and reports the replicas. */
+  readonly durability?: Durability;
 }
 
 /** The implementation under test, opened on a started cluster: one subject per logical client. */

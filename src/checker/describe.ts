@@ -39,7 +39,8 @@ function json(value: unknown): string {
 export function describeOp(op: OpRecord): string {
   const result =
     op.outcome === 'ok' ? ` -> ${json(op.output)}` : op.outcome === 'info' ? ` -> ? (${op.error ?? 'indeterminate'})` : ' -> failed';
-  return `op ${op.id} client ${op.client} key ${JSON.stringify(op.key)} [${span(op)}] ${json(op.input)}${result}`;
+  const waited = op.acknowledgedReplicas === undefined ? '' : ` (WAIT: ${op.acknowledgedReplicas} replica${op.acknowledgedReplicas === 1 ? '' : 's'})`;
+  return `op ${op.id} client ${op.client} key ${JSON.stringify(op.key)} [${span(op)}] ${json(op.input)}${result}${waited}`;
 }
 
 export function describeViolation(violation: Violation): string {

@@ -38,7 +38,7 @@ export function neededSecondExecutions<S, I, O>(
   const undecided: number[] = [];
   let explored = 0;
   for (const op of [...new Set(placed)]) {
-    const without = searchKey(buildKeyProblem(model, ops, options.eps, [], cuts, op), options.budget, false, deadline);
+    const without = searchKey(buildKeyProblem(model, ops, options.eps, [], cuts, false, op), options.budget, false, deadline);
     explored += without.explored;
     if (without.verdict === 'illegal') needed.push(op);
     else if (without.verdict === 'unknown') undecided.push(op);

@@ -1,6 +1,7 @@
 export { check, overallVerdict } from './check.ts';
 export { describeOp, describeViolation } from './describe.ts';
 export { operationKind } from './duplicates.ts';
+export { LOST_ACKNOWLEDGED_WRITE } from './lost-acknowledged.ts';
 export { invariantTable } from './invariants/index.ts';
 export type { Classification, Classifier, InvariantTable, StuckContext } from './invariants/index.ts';
 export { defaultCheckOptions, resolveCheckOptions } from './options.ts';

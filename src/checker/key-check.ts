@@ -9,6 +9,7 @@ import { ms } from './describe.ts';
 import { classifyStuck } from './invariants/index.ts';
 import { neededSecondExecutions } from './duplicates.ts';
 import { minimiseIllegal } from './minimise.ts';
+import { hasAcknowledgedWrites, lostAcknowledgedWrite } from './lost-acknowledged.ts';
 import { buildKeyProblem } from './problem.ts';
 import type { Rollback, StuckPoint } from './search.ts';
 import { searchKey } from './search.ts';
@@ -65,8 +66,24 @@ export function checkKey<S, I, O>(
 
   const faults = faultsThatCanMatter(ops, lossyFaults);
   if (faults.length > 0) {
-    const relaxed = searchKey(buildKeyProblem(model, ops, options.eps, faults, cuts), options.budget, true, deadline);
+    // Writes WAIT acknowledged are first kept out of the rollbacks' reach (see lost-acknowledged.ts).
+    const guarded = hasAcknowledgedWrites(ops);
+    let relaxed = searchKey(buildKeyProblem(model, ops, options.eps, faults, cuts, guarded), options.budget, true, deadline);
     explored += relaxed.explored;
+    if (guarded && relaxed.verdict === 'illegal') {
+      const unguarded = searchKey(buildKeyProblem(model, ops, options.eps, faults, cuts), options.budget, true, deadline);
+      explored += unguarded.explored;
+      if (unguarded.verdict === 'ok') {
+        const violation = lostAcknowledgedWrite(model, key, ops, faults, unguarded.rollbacks ?? []);
+        return {
+          verdict: { ...base, verdict: 'illegal', statesExplored: explored, note: violation.message, ...located },
+          violation,
+          explored,
+          minimiseExplored: 0,
+        };
+      }
+      relaxed = unguarded;
+    }
     if (relaxed.verdict === 'ok') {
       const rollbacks = relaxed.rollbacks ?? [];
       const used = rollbacks.map((rollback) => faults[rollback.fault]);

@@ -35,6 +35,19 @@ export interface KeyProblem<S, I, O> {
   readonly expiryEntryOfTag: ReadonlyMap<number, number>;
   /** Ok operations: the search has succeeded once none is left to place. */
   readonly mandatory: number;
+  /**
+   * Per entry, the replicas WAIT acknowledged its write on (0: none, or not guarded). In a guarded
+   * problem a rollback may not discard a write acknowledged on at least as many replicas as its fault
+   * failed nodes (`lost-acknowledged-write`); unguarded, every entry is 0 and any rollback is allowed.
+   */
+  readonly acknowledged: Uint8Array;
+  /** Built with guards (some answered write carries WAIT's count). */
+  readonly guarded: boolean;
+}
+
+/** A write WAIT acknowledged on `replicas` survives a fault that failed at most that many nodes (unknown: none). */
+export function protects(replicas: number, fault: FaultRecord): boolean {
+  return replicas >= 1 && fault.failedNodes !== undefined && fault.failedNodes <= replicas;
 }
 
 export function buildKeyProblem<S, I, O>(
@@ -43,6 +56,7 @@ export function buildKeyProblem<S, I, O>(
   eps: number,
   faults: readonly FaultRecord[] = [],
   cuts: readonly FaultRecord[] = [],
+  guarded = false,
   /** Index into ops of an operation whose second execution is left out (the re-check of a duplicate effect). */
   withoutSecondExecutionOf = -1,
 ): KeyProblem<S, I, O> {
@@ -70,9 +84,12 @@ export function buildKeyProblem<S, I, O>(
   const ref = new Int32Array(n);
   const tag = new Float64Array(n).fill(NaN);
   const expiryEntryOfTag = new Map<number, number>();
+  const acknowledged = new Uint8Array(n);
   let mandatory = 0;
 
   ops.forEach((op, i) => {
+    // Only an answered write carries WAIT's count; a second execution (ghost) is not guarded.
+    if (guarded && op.outcome === 'ok') acknowledged[i] = Math.min(255, op.acknowledgedReplicas ?? 0);
     kind[i] = REAL;
     ref[i] = i;
     callAt[i] = op.invokedAt;
@@ -106,7 +123,7 @@ export function buildKeyProblem<S, I, O>(
     callAt[f] = fault.startedAt;
     returnAt[f] = Math.max(fault.startedAt, fault.endedAt);
   });
-  return { model, ops, faults, n, kind, callAt, returnAt, ref, tag, expiryEntryOfTag, mandatory };
+  return { model, ops, faults, n, kind, callAt, returnAt, ref, tag, expiryEntryOfTag, mandatory, acknowledged, guarded };
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import { holdsLease, liveLeaseTags } from '../model/leases.ts';
 import type { KeyProblem } from './problem.ts';
-import { EXPIRE, FAULT, GHOST, REAL, sortedNodes } from './problem.ts';
+import { EXPIRE, FAULT, GHOST, REAL, protects, sortedNodes } from './problem.ts';
 
 export interface StuckPoint<S> {
   /** Indices into problem.ops of the longest linearizable prefix found, in linearization order. */
@@ -29,6 +29,8 @@ export interface Rollback<S> {
   readonly fault: number;
   readonly from: S;
   readonly to: S;
+  /** Indices into problem.ops of the operations whose effect the rollback discarded. */
+  readonly discarded: readonly number[];
 }
 
 export interface SearchOutcome<S> {
@@ -63,10 +65,17 @@ interface Lineage<S> {
    * order matters, not only the set: [a, b, c, b] can reach c again after a rollback to b, [a, c, b] cannot.
    */
   readonly sequence: string;
+  /** Replicas WAIT acknowledged the write that made this state on (0: none, or an unguarded search). */
+  readonly guard: number;
+  /** In a guarded search, the operation (index into ops) whose second execution made this state, else -1. */
+  readonly madeByGhostOf: number;
 }
 
-function lineageNode<S>(state: S, hash: string, parent: Lineage<S> | null): Lineage<S> {
-  return { state, hash, parent, sequence: parent === null ? hash : `${parent.sequence}\u0002${hash}` };
+function lineageNode<S>(state: S, hash: string, parent: Lineage<S> | null, guard = 0, madeByGhostOf = -1): Lineage<S> {
+  // A guard changes what a rollback may reach, and who made the state whether its operation can
+  // guard it later, so both are part of the sequence the cache keys on.
+  const own = `${hash}${guard > 0 ? `\u0003${guard}` : ''}${madeByGhostOf >= 0 ? `\u0004${madeByGhostOf}` : ''}`;
+  return { state, hash, parent, guard, madeByGhostOf, sequence: parent === null ? own : `${parent.sequence}\u0002${own}` };
 }
 
 interface Alternative<S> {
@@ -172,7 +181,16 @@ export function searchKey<S, I, O>(
       stackLineage[sp] = lineage;
       if (nextLineage === null) {
         const hash = model.hashState(newState);
-        nextLineage = lineage!.hash === hash ? lineage : lineageNode(newState, hash, lineage);
+        // Only an operation that changed the state guards it: WAIT covers the writes of its own
+        // connection, and the replication stream is ordered, so a replica holding this write holds
+        // every state before it; an operation that wrote nothing proves nothing about what it read.
+        // One exception: the answered execution of an operation whose first, resent execution made
+        // this very state wrote it again, and WAIT acknowledged that write.
+        const guard = problem.acknowledged[i];
+        const same = lineage!.hash === hash;
+        const reaffirms = same && guard > lineage!.guard && kind[i] === REAL && lineage!.madeByGhostOf === ref[i];
+        const ghostOf = kind[i] === GHOST && problem.guarded ? ref[i] : -1;
+        nextLineage = same && !reaffirms ? lineage : lineageNode(newState, hash, lineage, guard, ghostOf);
       }
       lineage = nextLineage;
     }
@@ -277,7 +295,8 @@ export function searchKey<S, I, O>(
     }
   };
 
-  const faultAlternatives = (): Alternative<S>[] => {
+  const faultAlternatives = (entry: number): Alternative<S>[] => {
+    const fault = problem.faults[ref[entry]];
     const current = lineage!;
     const alternatives: Alternative<S>[] = [{ state, lineage: current }];
     const seen = new Set<string>([current.hash]);
@@ -298,6 +317,8 @@ export function searchKey<S, I, O>(
           alternatives.push({ state: expired, lineage: lineageNode(expired, hash, l) });
         }
       }
+      // Going further back would discard the write that made l, which WAIT says this fault cannot lose.
+      if (protects(l.guard, fault)) break;
     }
     return alternatives;
   };
@@ -371,7 +392,7 @@ export function searchKey<S, I, O>(
           node = enter(i, model.expire(state, tag[i]), false, 0, null) ? next[HEAD] : next[node];
         }
       } else {
-        const alternatives = faultAlternatives();
+        const alternatives = faultAlternatives(i);
         let entered = false;
         for (let c = choiceFrom; c < alternatives.length && !entered; c++) {
           entered = enter(i, alternatives[c].state, false, c, alternatives[c].lineage);
@@ -513,9 +534,26 @@ export function searchKey<S, I, O>(
 
   function rollbacksOnStack(): Rollback<S>[] {
     const rollbacks: Rollback<S>[] = [];
+    const lineageAfter = (s: number): Lineage<S> => (s + 1 < sp ? stackLineage[s + 1]! : lineage!);
+    const chain = (l: Lineage<S> | null): Set<Lineage<S>> => {
+      const nodes = new Set<Lineage<S>>();
+      for (; l !== null; l = l.parent) nodes.add(l);
+      return nodes;
+    };
     for (let s = 0; s < sp; s++) {
       if (kind[stackEntry[s]] === FAULT && stackChoice[s] > 0) {
-        rollbacks.push({ fault: ref[stackEntry[s]], from: stackState[s], to: s + 1 < sp ? stackState[s + 1] : state });
+        // Discarded: the operations whose state was on the live branch just before the rollback and is not after it.
+        const before = chain(stackLineage[s]!);
+        const after = chain(lineageAfter(s));
+        const discarded: number[] = [];
+        for (let t = 0; t < s; t++) {
+          const made = lineageAfter(t);
+          const k = kind[stackEntry[t]];
+          const op = ref[stackEntry[t]];
+          // An operation's second execution discarded is its effect discarded too.
+          if ((k === REAL || k === GHOST) && stackLineage[t] !== made && before.has(made) && !after.has(made) && !discarded.includes(op)) discarded.push(op);
+        }
+        rollbacks.push({ fault: ref[stackEntry[s]], from: stackState[s], to: s + 1 < sp ? stackState[s + 1] : state, discarded });
       }
     }
     return rollbacks;

@@ -15,6 +15,7 @@ import { discardedJson, evidenceJson, operationJson, summaryText } from '../cert
 import { duplicateCounts } from '../certify/duplicates.ts';
 import type { JobOptions, JobResult } from '../certify/types.ts';
 import { openerFor } from '../certify/openers/index.ts';
+import { describeDurability } from '../plan/durability.ts';
 import { minOkPerOperation, operationNames } from '../certify/evidence.ts';
 import { checkModuleSyntax } from '../subject/module-syntax.ts';
 import { CORPUS_FLAGS, CORPUS_FLAGS_HELP, SHARD_FLAGS, SHARD_FLAGS_HELP, corpusOption, shardOption } from './gate-flags.ts';
@@ -78,7 +79,7 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   }
   let result: JobResult;
   try {
-    result = await runJob({ ...options, implSpec: describeImpl(spec), corpus }, openerFor(options.pattern, spec), io);
+    result = await runJob({ ...options, implSpec: describeImpl(spec), corpus }, openerFor(options.pattern, spec, options.durability), io);
   } catch (error) {
     if (error instanceof ImplSpecError) throw new UsageError(`certify: ${error.message}`);
     throw error;
@@ -99,6 +100,7 @@ export function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): 
     pattern: options.pattern,
     implementation: { spec: describeImpl(spec), sha256: implDigest(spec, options.pattern) },
     redis: { version: r.redisVersion, topology: r.topology, cluster: options.cluster },
+    ...(options.durability ? { durability: describeDurability(options.durability) } : {}),
     seed: r.outcome.seed,
     runs: r.outcome.tally.runs,
     discarded: discardedJson(r),

@@ -6,6 +6,7 @@ import { parseClusterSpec } from '../cluster/select.ts';
 import { FAULT_NAMES, PARTITION_FAULT_NAMES, parseFaultList } from '../generator/index.ts';
 import { DEFAULT_PATTERN, isPatternName, PATTERN_NAMES } from '../patterns/index.ts';
 import { durationFlag, intFlag } from './args.ts';
+import { durabilityFlag } from './durability-flag.ts';
 import { UsageError } from './exit-codes.ts';
 import type { JobOptions } from '../certify/types.ts';
 
@@ -25,6 +26,7 @@ export const CHAOS_FLAGS = {
   'shrink-runs': { type: 'string' },
   json: { type: 'boolean' },
   'allow-destructive': { type: 'boolean' },
+  durability: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -44,6 +46,10 @@ export const CHAOS_FLAGS_HELP = `  --pattern P        ${PATTERN_NAMES.join(' | '
   --shrink-runs N    most re-runs spent shrinking a failure (default 30)
   --allow-destructive  on an external cluster, allow SCRIPT FLUSH, busy scripts and failovers (other faults
                      need process access and are never run there)
+  --durability wait:N:TIMEOUT  after each write the implementation sends WAIT N TIMEOUT on the connection
+                     that ran it and reports how many replicas acknowledged (recorded with the operation);
+                     a write acknowledged on N replicas and lost when at most N nodes failed is the
+                     violation lost-acknowledged-write (module: and cmd: implementations are told to)
   --json             print the result as JSON on stdout, no progress line
   -h, --help         this text`;
 
@@ -91,6 +97,7 @@ export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
     nodeTimeoutMs: intFlag(command, 'node-timeout', v['node-timeout'], 1_000, 100, 60_000),
     shrinkRuns: intFlag(command, 'shrink-runs', v['shrink-runs'], 30, 0, 10_000),
     allowDestructive,
+    ...(v.durability === undefined ? {} : { durability: durabilityFlag(command, v.durability) }),
   };
 }
 

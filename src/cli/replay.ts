@@ -12,6 +12,7 @@ import { intFlag, parse } from './args.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
 import { processIo, type Io } from './io.ts';
 import { openerFor } from '../certify/openers/index.ts';
+import type { Durability } from '../plan/durability.ts';
 
 export const summary = 're-check a counterexample file, and re-run its schedule against a live cluster';
 
@@ -83,7 +84,8 @@ async function rerunSchedule(ce: Counterexample, clusterSpec: string, reruns: nu
   const nodeTimeoutMs = Number((ce.options as { nodeTimeoutMs?: number }).nodeTimeoutMs ?? 1_000);
   const cluster = await startCluster(clusterSpec, { local: { nodeTimeoutMs } });
   try {
-    const opened = await openerFor(pattern, spec)(cluster, ce.schedule.clients.length);
+    // A counterexample found with --durability is re-run with it: its verdict may rest on WAIT's answers.
+    const opened = await openerFor(pattern, spec, recordedDurability(ce.options))(cluster, ce.schedule.clients.length);
     try {
       const model = PATTERNS[pattern].model as Parameters<typeof check>[1];
       let result: CheckResult | undefined;
@@ -105,4 +107,11 @@ async function rerunSchedule(ce: Counterexample, clusterSpec: string, reruns: nu
   } finally {
     await cluster.dispose();
   }
+}
+
+/** The --durability a counterexample's job ran with, if its options hold a well-formed one. */
+function recordedDurability(options: unknown): Durability | undefined {
+  const d = (options as { durability?: { replicas?: unknown; timeoutMs?: unknown } } | undefined)?.durability;
+  if (!d || !Number.isSafeInteger(d.replicas) || !Number.isSafeInteger(d.timeoutMs)) return undefined;
+  return { replicas: d.replicas as number, timeoutMs: d.timeoutMs as number };
 }

@@ -29,7 +29,7 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   const options = jobOptions('run', values);
   const dir = referenceScriptsDir(options.pattern);
   const corpus = corpusOption('run', values, `lua:${dir}`, options.pattern, implDigest({ kind: 'lua', dir }, options.pattern));
-  const result = await runJob({ ...options, implSpec: `lua:${dir}`, corpus }, luaDirOpener(options.pattern, dir, `reference (lua:${dir})`), io);
+  const result = await runJob({ ...options, implSpec: `lua:${dir}`, corpus }, luaDirOpener(options.pattern, dir, `reference (lua:${dir})`, options.durability), io);
   io.stdout.write(options.json ? JSON.stringify(resultJson(options, result), null, 2) + '\n' : summaryText(options, result));
   return jobExitCode(result);
 }

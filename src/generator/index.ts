@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { scheduleOptions, type ScheduleConstraints, type ScheduleOptions } from './constraints.ts';
 import { faultsArbitrary, networkArbitrary } from './faults.ts';
+import { expectedSpanMs, withLateLooks } from './late-looks.ts';
 import type { ClientStep, Schedule } from '../plan/schedule.ts';
 import type { SessionContext } from './sessions/common.ts';
 import { PATTERNS } from '../patterns/index.ts';
@@ -31,10 +32,7 @@ function clientSteps(ctx: ClientContext): fc.Arbitrary<ClientStep[]> {
     .map((all) => all.flat());
 }
 
-/** Roughly how long a client's steps take with no faults: pauses plus ~2 ms per operation. */
-export function expectedSpanMs(steps: readonly ClientStep[]): number {
-  return steps.reduce((ms, s) => ms + (s.type === 'op' ? 2 : s.ms), 0);
-}
+export { expectedSpanMs } from './late-looks.ts';
 
 /**
  * Schedules of concurrent sessions over few keys (so they collide), with nemesis faults placed
@@ -53,7 +51,13 @@ export function scheduleArbitrary(constraints: ScheduleConstraints = {}): fc.Arb
         .chain((perClient) => {
           const horizon = Math.max(...perClient.map(expectedSpanMs));
           return fc.tuple(faultsArbitrary(options, keys, horizon), networkArbitrary(options)).map(
-            ([faults, network]): Schedule => ({ pattern: options.pattern, keys, clients: perClient, faults, ...(network ? { network } : {}) }),
+            ([faults, network]): Schedule => ({
+              pattern: options.pattern,
+              keys,
+              clients: withLateLooks(perClient, faults, options.nodeTimeoutMs),
+              faults,
+              ...(network ? { network } : {}),
+            }),
           );
         }),
     );

@@ -27,6 +27,12 @@ export interface OpRecord<I = unknown, O = unknown> {
   readonly output?: O;
   /** Error text for 'fail' and 'info'. */
   readonly error?: string;
+  /**
+   * With `--durability wait:N:T`: how many replicas acknowledged the write (WAIT's answer, or what the
+   * implementation reported). Absent when the implementation did not wait (or no durability was asked,
+   * or the history predates the field): then no count protects the write against a failover.
+   */
+  readonly acknowledgedReplicas?: number;
 }
 
 /** Fault kinds the nemesis can inject. `lossy` faults may drop writes a master acknowledged. */
@@ -64,6 +70,12 @@ export interface FaultRecord {
   /** True when clients' connections may have been cut while it was active: a client that resends
    *  unanswered commands on reconnect (ioredis does by default) may then run one operation twice. */
   readonly cutsConnections?: boolean;
+  /**
+   * How many nodes failed while it was active (stopped, or cut off from the largest side of a
+   * partition): a write WAIT acknowledged on at least that many replicas must survive it
+   * (`lost-acknowledged-write`). Absent when unknown (and in older histories): then no count protects a write.
+   */
+  readonly failedNodes?: number;
   readonly detail: string;
 }
 

@@ -46,6 +46,9 @@ function operation(file: string, where: string, value: unknown): OpRecord {
   if (!isObject(value.input)) throw bad('"input" to be an object with "op"');
   for (const t of ['invokedAt', 'completedAt'] as const) if (typeof value[t] !== 'number' || !Number.isFinite(value[t])) throw bad(`"${t}" to be a number of ms`);
   if (value.outcome !== 'ok' && value.outcome !== 'fail' && value.outcome !== 'info') throw bad('"outcome" to be "ok", "fail" or "info"');
+  if (value.acknowledgedReplicas !== undefined && !(Number.isSafeInteger(value.acknowledgedReplicas) && (value.acknowledgedReplicas as number) >= 0)) {
+    throw bad('"acknowledgedReplicas" to be an integer >= 0 when present');
+  }
   return { ...(value as unknown as OpRecord), type: 'op' };
 }
 

@@ -12,7 +12,7 @@ import type { NemesisContext } from './context.ts';
 
 export type { NemesisContext } from './context.ts';
 
-type Applied = Pick<FaultRecord, 'kind' | 'target' | 'lossy' | 'detail' | 'cutsConnections'>;
+type Applied = Pick<FaultRecord, 'kind' | 'target' | 'lossy' | 'detail' | 'cutsConnections' | 'failedNodes'>;
 
 type ClusterFaultStep = Exclude<FaultStep, CommandFaultStep>;
 
@@ -86,13 +86,15 @@ async function apply(fault: ClusterFaultStep, ctx: NemesisContext): Promise<Appl
       // Bursts are sized well inside the node timeout; should a shard still have failed over, say so.
       const after = await cluster.topology();
       const failedOver = masters.some((m) => after.nodes.find((n) => n.node.index === m.node)?.role !== 'master');
-      return { kind: 'busy-script', target: masters.map((m) => m.label).join(', '), lossy: failedOver, detail };
+      // A master busy past the node timeout is a failed node to the others.
+      return { kind: 'busy-script', target: masters.map((m) => m.label).join(', '), lossy: failedOver, failedNodes: masters.length, detail };
     }
     case 'failover': {
       const replica = await resolveTarget(cluster, ctx.slotOf(fault.key), 'replica');
       if (!replica) return { kind: kindOf(fault), target: 'none', lossy: false, detail: `${detail}: no replica to promote` };
       await cluster.failover(replica.node, fault.mode);
-      return { kind: kindOf(fault), target: replica.label, lossy: fault.mode !== 'default', detail };
+      // No node fails: the replica is told to take over, holding whatever it acknowledged.
+      return { kind: kindOf(fault), target: replica.label, lossy: fault.mode !== 'default', failedNodes: 0, detail };
     }
     case 'node-freeze': {
       const t = await resolveTarget(cluster, ctx.slotOf(fault.target.key), fault.target.role);
@@ -102,7 +104,7 @@ async function apply(fault: ClusterFaultStep, ctx: NemesisContext): Promise<Appl
       await cluster.thaw(t.node);
       // A master frozen past the node timeout may have been replaced, and its unreplicated writes with it.
       const lossy = fault.target.role === 'master' && fault.ms >= ctx.nodeTimeoutMs;
-      return { kind: 'node-freeze', target: t.label, lossy, detail };
+      return { kind: 'node-freeze', target: t.label, lossy, failedNodes: 1, detail };
     }
     case 'toxic': {
       const t = await resolveTarget(cluster, ctx.slotOf(fault.target.key), fault.target.role);
@@ -122,8 +124,11 @@ async function apply(fault: ClusterFaultStep, ctx: NemesisContext): Promise<Appl
       await cluster.kill(t.node);
       await sleep(fault.downMs);
       await cluster.restart(t.node);
-      // Without persistence a restarted master is empty, and a promoted replica may lag.
-      return { kind: 'kill-restart', target: t.label, lossy: fault.target.role === 'master', cutsConnections: true, detail };
+      // Without persistence a restarted master is empty, and a promoted replica may lag. No replica count
+      // protects a write then: back before its replica was promoted, the empty master stays master and
+      // its replica resyncs from it, so the write is gone from both (failedNodes left unknown).
+      const master = fault.target.role === 'master';
+      return { kind: 'kill-restart', target: t.label, lossy: master, cutsConnections: true, ...(master ? {} : { failedNodes: 1 }), detail };
     }
     case 'partition':
       return applyPartition(fault, ctx);

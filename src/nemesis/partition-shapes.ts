@@ -54,6 +54,15 @@ function complete(components: (readonly number[])[]): PartitionPlan {
   return { components: nonEmpty.map((c) => [...c].sort((x, y) => x - y)), bridges: [], grudge };
 }
 
+/**
+ * The nodes a partition fails, for `lost-acknowledged-write`: every node outside its largest side (a
+ * bridge node counts with every side). Partition-one fails 1 node; majority, half of them.
+ */
+export function cutOffNodes(plan: PartitionPlan, nodes: number): number {
+  const largest = Math.max(0, ...plan.components.map((c) => c.length + plan.bridges.length));
+  return nodes - largest;
+}
+
 export function describePlan(plan: PartitionPlan): string {
   const sides = plan.components.map((c) => c.map((i) => `n${i}`).join(',')).join(' | ');
   return plan.bridges.length ? `${sides} (bridged by ${plan.bridges.map((i) => `n${i}`).join(',')})` : sides;

@@ -4,10 +4,10 @@ import { describeFault } from '../plan/schedule.ts';
 import type { FaultRecord } from '../history/types.ts';
 import { sleep } from '../history/clock.ts';
 import type { NemesisContext } from './context.ts';
-import { describePlan, partitionPlan } from './partition-shapes.ts';
+import { cutOffNodes, describePlan, partitionPlan } from './partition-shapes.ts';
 import { resolveTarget } from './target.ts';
 
-type Applied = Pick<FaultRecord, 'kind' | 'target' | 'lossy' | 'detail' | 'cutsConnections'>;
+type Applied = Pick<FaultRecord, 'kind' | 'target' | 'lossy' | 'detail' | 'cutsConnections' | 'failedNodes'>;
 
 /**
  * Cut the nodes apart for `ms`, then heal here (not only in the nemesis's heal after it), so that a
@@ -28,7 +28,14 @@ export async function applyPartition(fault: PartitionStep, ctx: NemesisContext):
   await cluster.heal();
   const changed = mastersChanged(before, await cluster.topology());
   // Conservative on connections too: an old master turned replica may drop its clients mid-command.
-  return { kind: 'partition', target: describePlan(plan), lossy: changed.length > 0, cutsConnections: changed.length > 0, detail: changed.length ? `${detail}; ${changed.join(', ')}` : detail };
+  return {
+    kind: 'partition',
+    target: describePlan(plan),
+    lossy: changed.length > 0,
+    cutsConnections: changed.length > 0,
+    failedNodes: cutOffNodes(plan, before.nodes.length),
+    detail: changed.length ? `${detail}; ${changed.join(', ')}` : detail,
+  };
 }
 
 /** "slots 10922-16383: n2 -> n5" for every slot range whose master differs. */

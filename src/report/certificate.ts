@@ -10,6 +10,8 @@ export interface Certificate {
   readonly pattern: PatternName;
   readonly implementation: { readonly spec: string; readonly sha256: string };
   readonly redis: { readonly version: string; readonly topology: string; readonly cluster: string };
+  /** `--durability wait:N:T` when the job ran with it: writes were WAITed for, lost-acknowledged-write judged. */
+  readonly durability?: string;
   readonly seed: number;
   /** Runs judged (discarded runs are replaced and never counted here). */
   readonly runs: number;

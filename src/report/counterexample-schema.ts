@@ -85,6 +85,7 @@ function counterexampleCheck(pattern: string): Check {
     completedAt: num,
     outcome: oneOf(['ok', 'fail', 'info']),
     error: optional(str),
+    acknowledgedReplicas: optional(int(0)),
   });
   return object({
     impl: str,
@@ -96,7 +97,7 @@ function counterexampleCheck(pattern: string): Check {
     scheduleText: optional(str),
     history: object({
       ops: array(op),
-      faults: array(object({ type: oneOf(['fault']), kind: str, startedAt: num, endedAt: num, lossy: (v, at) => typeof v === 'boolean' || fail(at, 'a boolean', v) })),
+      faults: array(object({ type: oneOf(['fault']), kind: str, startedAt: num, endedAt: num, lossy: (v, at) => typeof v === 'boolean' || fail(at, 'a boolean', v), failedNodes: optional(int(0)) })),
       topology: array(object({ type: oneOf(['topology']), at: num, summary: str })),
       probes: optional(array(object({ type: oneOf(['probe']), key: str, at: num, pttlMs: num }))),
     }),

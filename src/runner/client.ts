@@ -1,5 +1,5 @@
 import type { ClientStep } from '../plan/schedule.ts';
-import type { Subject } from '../subject/types.ts';
+import type { Receipt, Subject } from '../subject/types.ts';
 import { classifyError } from './classify.ts';
 import { sleep } from '../history/clock.ts';
 import type { Recorder } from '../history/recorder.ts';
@@ -45,8 +45,13 @@ export async function runClient(
     const key = keyName(step.key);
     const invokedAt = clock.now();
     try {
-      const output = await withTimeout(subject.invoke(key, step.input), opTimeoutMs);
-      recorder.op({ type: 'op', id, client, key, input: step.input, invokedAt, completedAt: clock.now(), outcome: 'ok', output });
+      const receipt: Receipt = {};
+      const output = await withTimeout(subject.invoke(key, step.input, receipt), opTimeoutMs);
+      const acknowledged = receipt.acknowledgedReplicas;
+      recorder.op({
+        type: 'op', id, client, key, input: step.input, invokedAt, completedAt: clock.now(), outcome: 'ok', output,
+        ...(acknowledged === undefined ? {} : { acknowledgedReplicas: acknowledged }),
+      });
     } catch (error) {
       const outcome = error instanceof OperationTimeout ? 'info' : classifyError(error);
       const message = error instanceof Error ? error.message : String(error);

@@ -1,5 +1,7 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Cluster as IORedisCluster } from 'ioredis';
 import { CapabilitiesError, exactCapabilities, parseCapabilities, type Capabilities } from '../patterns/capabilities.ts';
+import type { Durability } from '../plan/durability.ts';
 import { operationsOf, PATTERNS, type PatternName } from '../patterns/index.ts';
 import { DeclaredAnswers, type HandleTable } from './declared-answers.ts';
 import { ImplSpecError } from './impl-spec.ts';
@@ -7,12 +9,46 @@ import { KeyMappingError, parseKeyMapping, type KeyMapping } from './key-mapping
 import { checkModuleSyntax } from './module-syntax.ts';
 import { importImplementation, storeFactoryOf } from './module-import.ts';
 import { redisKeyFor } from './redis-keys.ts';
-import type { Subject } from './types.ts';
+import type { Receipt, Subject } from './types.ts';
 
 /** The methods a module's store must have: one per supported operation of the pattern, in its order. */
 const methodsOf = (pattern: PatternName, caps: Capabilities): string[] => Object.keys(caps.operations).map((op) => operationsOf(pattern)[op].method);
 
-export type StoreFactory = (redis: IORedisCluster, options: { pattern: PatternName; namespace: string }) => unknown;
+/** `createStore`'s options; `durability` only with `--durability wait:N:T` (docs/module-contract.md). */
+export interface StoreFactoryOptions {
+  readonly pattern: PatternName;
+  readonly namespace: string;
+  readonly durability?: ModuleDurability;
+}
+
+/**
+ * What a module is told with `--durability`: WAIT `replicas` `timeoutMs` after each write (on the
+ * node that ran it), then `acknowledged(WAIT's answer)` from within the method's call, before it resolves.
+ */
+export interface ModuleDurability extends Durability {
+  acknowledged(replicas: number): void;
+}
+
+export type StoreFactory = (redis: IORedisCluster, options: StoreFactoryOptions) => unknown;
+
+/**
+ * Which call an `acknowledged(n)` belongs to: the store's methods run concurrently for several
+ * logical clients, and the async context of each call is the one thing that tells them apart
+ * without changing the methods' signatures.
+ */
+const currentReceipt = new AsyncLocalStorage<Receipt>();
+
+function moduleDurability(durability: Durability): ModuleDurability {
+  return {
+    replicas: durability.replicas,
+    timeoutMs: durability.timeoutMs,
+    acknowledged(replicas: number) {
+      const receipt = currentReceipt.getStore();
+      // Outside a call (or a count that is not one) it cannot be pinned on an operation: ignored.
+      if (receipt && Number.isSafeInteger(replicas) && replicas >= 0) receipt.acknowledgedReplicas = replicas;
+    },
+  };
+}
 
 /** A module:PATH implementation, imported: its factory and what it declares besides. */
 export interface LoadedModule {
@@ -77,10 +113,11 @@ export function moduleDeclarations(loaded: LoadedModule, file: string, pattern: 
  * (and, when it declared holder handles, the holder's handle as one more, last argument). `handles`:
  * the table every logical client of the implementation shares (declared-answers.ts says why).
  */
-export async function moduleSubject(loaded: LoadedModule | StoreFactory, file: string, pattern: PatternName, redis: IORedisCluster, namespace: string, handles: HandleTable = new Map()): Promise<Subject> {
+export async function moduleSubject(loaded: LoadedModule | StoreFactory, file: string, pattern: PatternName, redis: IORedisCluster, namespace: string, handles: HandleTable = new Map(), durability?: Durability): Promise<Subject> {
   const module: LoadedModule = typeof loaded === 'function' ? { factory: loaded } : loaded;
   const declared = moduleDeclarations(module, file, pattern);
-  const store = (await module.factory(redis, { pattern, namespace })) as Record<string, unknown> | undefined;
+  const options: StoreFactoryOptions = { pattern, namespace, ...(durability ? { durability: moduleDurability(durability) } : {}) };
+  const store = (await module.factory(redis, options)) as Record<string, unknown> | undefined;
   const operations = operationsOf(pattern);
   const methods = methodsOf(pattern, declared.capabilities);
   const missing = methods.filter((m) => typeof store?.[m] !== 'function');
@@ -94,7 +131,7 @@ export async function moduleSubject(loaded: LoadedModule | StoreFactory, file: s
     capabilities: declared.capabilities,
     redisKey: (key) => (mapping ? mapping.map(handed(key))[0] : handed(key)),
     ...(mapping ? { storedKeys: (key: string) => mapping.map(handed(key)), keyMapping: mapping.description } : {}),
-    async invoke(key, input) {
+    async invoke(key, input, receipt) {
       const fields = input as Record<string, unknown>;
       const op = fields.op as string;
       const operation = Object.hasOwn(declared.capabilities.operations, op) ? operations[op] : undefined;
@@ -102,7 +139,8 @@ export async function moduleSubject(loaded: LoadedModule | StoreFactory, file: s
       const redisKey = handed(key);
       // The method takes the model input's arguments in the order the pattern declares them.
       const args = Object.keys(operation.args).map((name) => fields[name]);
-      return answers.call(redisKey, fields, (handle) => callable[operation.method](redisKey, ...args, ...(answers.passesHandle() ? [handle] : [])));
+      const call = () => answers.call(redisKey, fields, (handle) => callable[operation.method](redisKey, ...args, ...(answers.passesHandle() ? [handle] : [])));
+      return receipt ? currentReceipt.run(receipt, call) : call();
     },
     async close() {
       if (typeof store?.close === 'function') await (store.close as () => Promise<void>)();

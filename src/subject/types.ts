@@ -8,8 +8,12 @@ import type { Capabilities } from '../patterns/capability-types.ts';
 export interface Subject<I = unknown, O = unknown> {
   /** Human name for reports: "lua:lua/idempotency (reference client)". */
   readonly name: string;
-  /** Run one operation on one logical key. Rejects on error; the runner classifies the error. */
-  invoke(key: string, input: I): Promise<O>;
+  /**
+   * Run one operation on one logical key. Rejects on error; the runner classifies the error.
+   * `receipt`, when given, is filled with what the implementation says about the answer beyond it
+   * (with `--durability`: the replicas WAIT reported); an implementation that says nothing leaves it empty.
+   */
+  invoke(key: string, input: I, receipt?: Receipt): Promise<O>;
   /** The Redis key a logical key lives under, when known: lets the nemesis aim faults at its shard
    *  (with a declared key mapping, the implementation's own main key). */
   redisKey?(key: string): string;
@@ -24,4 +28,10 @@ export interface Subject<I = unknown, O = unknown> {
   readonly capabilities?: Capabilities;
   /** Release connections and child processes. */
   close(): Promise<void>;
+}
+
+/** What an implementation reports with an answer, besides the answer itself. */
+export interface Receipt {
+  /** Replicas that acknowledged the operation's write (WAIT's answer), with `--durability wait:N:T`. */
+  acknowledgedReplicas?: number;
 }

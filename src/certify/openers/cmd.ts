@@ -6,6 +6,7 @@ import { ProcessSession } from '../../subject/process/session.ts';
 import { processSubjects } from '../../subject/process/subjects.ts';
 import { HANDSHAKE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../chaos-options.ts';
 import type { OpenedImpl } from '../types.ts';
+import type { Durability } from '../../plan/durability.ts';
 import type { Cluster } from '../../cluster/types.ts';
 
 /** What a caller may set on a cmd: implementation; every field is optional. */
@@ -22,6 +23,8 @@ export interface CmdOpenerConstraints {
   requestTimeoutMs?: number;
   /** Grace between `shutdown` and killing the process group, ms. Default 3 000. */
   shutdownTimeoutMs?: number;
+  /** `--durability wait:N:T`, handed to the program in its hello. */
+  durability?: Durability;
 }
 
 /** The opened program: an OpenedImpl that also says where the program's stderr went. */
@@ -63,6 +66,7 @@ export function cmdOpener(pattern: PatternName, command: string, constraints: Cm
       handshakeTimeoutMs,
       requestTimeoutMs,
       shutdownTimeoutMs,
+      durability: constraints.durability,
     });
     const who = session.implementation;
     const impl = `cmd:${command}${who ? ` (${who.name} ${who.version})` : ''}`;

@@ -2,17 +2,18 @@ import type { PatternName } from '../../patterns/index.ts';
 import { describeImpl, type ImplSpec } from '../../subject/impl-spec.ts';
 import { cmdOpener } from './cmd.ts';
 import type { ImplOpener } from '../types.ts';
+import type { Durability } from '../../plan/durability.ts';
 import { moduleOpener } from './module.ts';
 import { luaDirOpener } from './lua-dir.ts';
 
-/** How each kind of --impl is opened on a started cluster. */
-export function openerFor(pattern: PatternName, spec: ImplSpec): ImplOpener {
+/** How each kind of --impl is opened on a started cluster (with `--durability`, told to WAIT). */
+export function openerFor(pattern: PatternName, spec: ImplSpec, durability?: Durability): ImplOpener {
   switch (spec.kind) {
     case 'lua':
-      return luaDirOpener(pattern, spec.dir, describeImpl(spec));
+      return luaDirOpener(pattern, spec.dir, describeImpl(spec), durability);
     case 'module':
-      return moduleOpener(pattern, spec.file);
+      return moduleOpener(pattern, spec.file, { durability });
     case 'cmd':
-      return cmdOpener(pattern, spec.command);
+      return cmdOpener(pattern, spec.command, { durability });
   }
 }

@@ -5,11 +5,13 @@ import { projectRoot } from '../../cluster/binaries.ts';
 import type { PatternName } from '../../patterns/index.ts';
 import { createReferenceSubject, HARNESS_REDIS_OPTIONS, type ReferenceSubject } from '../../subject/reference.ts';
 import type { ImplOpener } from '../types.ts';
+import type { Durability } from '../../plan/durability.ts';
+import { durableReference } from '../../subject/durable-reference.ts';
 
 export const referenceScriptsDir = (pattern: PatternName) => path.join(projectRoot, 'lua', pattern);
 
-/** The reference client over a scripts directory: one cluster connection per logical client. */
-export function luaDirOpener(pattern: PatternName, scriptsDir: string, label: string): ImplOpener {
+/** The reference client over a scripts directory: one cluster connection per logical client (so WAIT, with `durability`, measures that client's writes). */
+export function luaDirOpener(pattern: PatternName, scriptsDir: string, label: string, durability?: Durability): ImplOpener {
   return async (cluster, clients) => {
     const connections: IORedisCluster[] = [];
     try {
@@ -17,7 +19,8 @@ export function luaDirOpener(pattern: PatternName, scriptsDir: string, label: st
       for (let c = 0; c < clients; c++) {
         const redis = quiet(cluster.connect(HARNESS_REDIS_OPTIONS));
         connections.push(redis);
-        subjects.push(await createReferenceSubject(pattern, redis, { scriptsDir }));
+        const subject: ReferenceSubject<unknown, unknown> = await createReferenceSubject(pattern, redis, { scriptsDir });
+        subjects.push(durability ? durableReference(subject, redis, durability) : subject);
       }
       return {
         impl: label,

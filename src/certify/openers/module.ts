@@ -10,6 +10,7 @@ import { HARNESS_REDIS_OPTIONS } from '../../subject/reference.ts';
 import { HANDSHAKE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../chaos-options.ts';
 import { OpenFailure } from '../open-failure.ts';
 import type { ImplOpener } from '../types.ts';
+import type { Durability } from '../../plan/durability.ts';
 
 /** What a caller may set on a module: implementation; every field is optional. */
 export interface ModuleOpenerConstraints {
@@ -19,6 +20,8 @@ export interface ModuleOpenerConstraints {
   callTimeoutMs?: number;
   /** Longest wait for the store's close(), ms. Default 3 000. */
   closeTimeoutMs?: number;
+  /** `--durability wait:N:T`, handed to createStore. */
+  durability?: Durability;
 }
 
 /**
@@ -51,8 +54,8 @@ async function within<T>(promise: Promise<T>, ms: number, onTimeout: () => Error
 function watched(subject: Subject, ms: number, findings: Set<string>): Subject {
   return {
     ...subject,
-    invoke(key, input) {
-      const call = subject.invoke(key, input);
+    invoke(key, input, receipt) {
+      const call = subject.invoke(key, input, receipt);
       const timer = setTimeout(() => {
         findings.add(`hang: ${subject.name} ${(input as { op?: string }).op ?? 'call'} on ${key} did not answer within ${ms} ms`);
       }, ms);
@@ -86,7 +89,7 @@ export function moduleOpener(pattern: PatternName, file: string, constraints: Mo
         // The contract hands createStore a ready client: slot table full, every master answering.
         await waitForClientReady(redis);
         const subject = await within(
-          moduleSubject(loaded, file, pattern, redis, 'chaoslua', handles),
+          moduleSubject(loaded, file, pattern, redis, 'chaoslua', handles, constraints.durability),
           createMs,
           () => new OpenFailure('module-create-store', `module:${file}: createStore did not resolve within ${createMs} ms`),
         ).catch((error: unknown) => {

@@ -39,6 +39,12 @@ export interface HelloOptions {
   readonly clients: number;
   /** The harness gives up on a request after this long; answer (with an error if need be) sooner. */
   readonly requestTimeoutMs: number;
+  /**
+   * Sent only with `--durability wait:N:T` (optional: a program that ignores it keeps working, its
+   * writes then count as not acknowledged): after each write, send `WAIT replicas timeoutMs` on the
+   * connection that ran it, and put WAIT's answer in the response's `acknowledgedReplicas`.
+   */
+  readonly durability?: { readonly replicas: number; readonly timeoutMs: number };
 }
 
 export interface RequestMessage {
@@ -77,7 +83,7 @@ export interface RefuseReply {
 }
 
 export type ResponseReply =
-  | { readonly type: 'response'; readonly id: number; readonly ok: true; readonly result: unknown }
+  | { readonly type: 'response'; readonly id: number; readonly ok: true; readonly result: unknown; readonly acknowledgedReplicas?: number }
   | { readonly type: 'response'; readonly id: number; readonly ok: false; readonly error: string };
 
 export type ProgramMessage = HelloReply | RefuseReply | ResponseReply;
@@ -121,7 +127,12 @@ export function parseProgramLine(line: string): Parsed {
       if (ok === true) {
         // null is the nil reply; a missing result is a mistake, not nil.
         if (!('result' in value)) return { problem: `response ${id} has ok:true but no result: ${excerpt(line)}` };
-        return { message: { type: 'response', id, ok: true, result: value.result } };
+        const acknowledged = value.acknowledgedReplicas;
+        if (acknowledged === undefined) return { message: { type: 'response', id, ok: true, result: value.result } };
+        if (typeof acknowledged !== 'number' || !Number.isSafeInteger(acknowledged) || acknowledged < 0) {
+          return { problem: `response ${id} has acknowledgedReplicas that is not an integer >= 0: ${excerpt(line)}` };
+        }
+        return { message: { type: 'response', id, ok: true, result: value.result, acknowledgedReplicas: acknowledged } };
       }
       if (ok === false) {
         if (!isString(value.error)) return { problem: `response ${id} has ok:false but no error text: ${excerpt(line)}` };

@@ -4,6 +4,8 @@ import { PATTERNS, type PatternName } from '../../patterns/index.ts';
 import { KeyMappingError, parseKeyMapping, type KeyMapping } from '../key-mapping.ts';
 import { spawnProgram, type ProgramProcess } from './child.ts';
 import { LineSplitter } from './lines.ts';
+import type { Durability } from '../../plan/durability.ts';
+import type { Receipt } from '../types.ts';
 import { ACCEPTED_VERSIONS, excerpt, parseProgramLine, PROTOCOL_VERSION, PROTOCOL_VERSION_1_1, type Address, type HelloMessage, type HelloReply, type ProgramMessage, type RequestMessage } from './protocol.ts';
 
 export interface ProcessSessionOptions {
@@ -22,6 +24,8 @@ export interface ProcessSessionOptions {
   readonly requestTimeoutMs: number;
   /** Grace after `shutdown` before the process group is killed. */
   readonly shutdownTimeoutMs: number;
+  /** `--durability wait:N:T`, handed to the program in its hello. */
+  readonly durability?: Durability;
 }
 
 /**
@@ -34,6 +38,7 @@ export class ProcessUnavailableError extends Error {
 
 interface Pending {
   readonly request: RequestMessage;
+  readonly receipt?: Receipt;
   readonly resolve: (result: unknown) => void;
   readonly reject: (error: Error) => void;
   readonly timer: NodeJS.Timeout;
@@ -88,7 +93,7 @@ export class ProcessSession {
     return [...this.problems];
   }
 
-  request(client: number, op: string, key: string, args: Record<string, unknown>): Promise<unknown> {
+  request(client: number, op: string, key: string, args: Record<string, unknown>, receipt?: Receipt): Promise<unknown> {
     if (this.state !== 'ready') return Promise.reject(new ProcessUnavailableError(`implementation process unavailable: ${this.problems[0] ?? this.state}`));
     const request: RequestMessage = { type: 'request', id: this.nextId++, client, op, key, args };
     return new Promise((resolve, reject) => {
@@ -96,7 +101,7 @@ export class ProcessSession {
         () => this.fail(`hang: no response to request ${request.id} (${op} on ${key}) within ${this.options.requestTimeoutMs} ms`),
         this.options.requestTimeoutMs,
       );
-      this.pending.set(request.id, { request, resolve, reject, timer });
+      this.pending.set(request.id, { request, receipt, resolve, reject, timer });
       this.send(request);
     });
   }
@@ -155,7 +160,11 @@ export class ProcessSession {
       pattern: options.pattern,
       seeds: options.seeds,
       natMap: options.natMap,
-      options: { clients: options.clients, requestTimeoutMs: options.requestTimeoutMs },
+      options: {
+        clients: options.clients,
+        requestTimeoutMs: options.requestTimeoutMs,
+        ...(options.durability ? { durability: { replicas: options.durability.replicas, timeoutMs: options.durability.timeoutMs } } : {}),
+      },
     };
     const reply = await new Promise<ProgramMessage | undefined>((resolve) => {
       const timer = setTimeout(() => {
@@ -215,7 +224,10 @@ export class ProcessSession {
     }
     this.pending.delete(message.id);
     clearTimeout(pending.timer);
-    if (message.ok) pending.resolve(message.result);
+    if (message.ok) {
+      if (pending.receipt && message.acknowledgedReplicas !== undefined) pending.receipt.acknowledgedReplicas = message.acknowledgedReplicas;
+      pending.resolve(message.result);
+    }
     // The program's error text as the message: the runner classifies it (classify.ts).
     else pending.reject(new Error(message.error));
   }

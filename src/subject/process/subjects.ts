@@ -2,7 +2,7 @@ import { exactCapabilities } from '../../patterns/capabilities.ts';
 import { PATTERNS, type PatternName } from '../../patterns/index.ts';
 import { DeclaredAnswers } from '../declared-answers.ts';
 import { redisKeyFor } from '../redis-keys.ts';
-import type { Subject } from '../types.ts';
+import type { Receipt, Subject } from '../types.ts';
 import { requestParts } from './protocol.ts';
 import type { ProcessSession } from './session.ts';
 
@@ -23,11 +23,11 @@ export function processSubjects(session: ProcessSession, pattern: PatternName, c
       capabilities,
       redisKey: (key: string) => (mapping ? mapping.map(handed(key))[0] : handed(key)),
       ...(mapping ? { storedKeys: (key: string) => mapping.map(handed(key)), keyMapping: mapping.description } : {}),
-      async invoke(key: string, input: unknown) {
+      async invoke(key: string, input: unknown, receipt?: Receipt) {
         const { op, args } = requestParts(input);
         const redisKey = handed(key);
         const fields = input as Record<string, unknown>;
-        return answers.call(redisKey, fields, (handle) => session.request(client, op, redisKey, handle === undefined ? args : { ...args, handle }));
+        return answers.call(redisKey, fields, (handle) => session.request(client, op, redisKey, handle === undefined ? args : { ...args, handle }, receipt));
       },
       // The process is shared: the opener closes it once, not each view.
       close: async () => undefined,

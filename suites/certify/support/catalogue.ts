@@ -33,6 +33,10 @@ export interface Mutant {
   readonly copiedFrom?: string;
   /** lua: the linter rules that flag it (empty: no static defect, only the dynamic checks see it). */
   readonly lint?: readonly string[];
+  /** A backend it needs besides the shared local cluster (netns: partitions); such mutants have their own suite. */
+  readonly backend?: 'netns';
+  /** The `--durability wait:N:T` it is certified with. */
+  readonly durability?: string;
   /** The directory (lua:) or store.ts (module:) to certify. */
   readonly impl: string;
 }
@@ -57,6 +61,8 @@ function parseMutant(dir: string, pattern: PatternName): Mutant {
   if (raw.ciRuns !== undefined && !(Number.isInteger(raw.ciRuns) && raw.ciRuns > 0)) throw problem('"ciRuns" must be a positive integer');
   if (raw.ciSeed !== undefined && !(Number.isInteger(raw.ciSeed) && raw.ciSeed >= 0)) throw problem('"ciSeed" must be a non-negative integer');
   if (raw.pattern !== pattern) throw problem(`"pattern" must be ${pattern} (the directory it sits in)`);
+  if (raw.backend !== undefined && raw.backend !== 'netns') throw problem('"backend" must be netns when present');
+  if (raw.durability !== undefined && !/^wait:\d+:\d+$/.test(raw.durability)) throw problem('"durability" must be wait:N:TIMEOUT');
   if (raw.kind === 'lua') {
     if (typeof raw.mutated !== 'string' || !existsSync(path.join(dir, raw.mutated))) throw problem('a lua mutant names its "mutated" script');
     if (!Array.isArray(raw.lint)) throw problem('a lua mutant lists the "lint" rules that flag it ([] for none)');
@@ -70,8 +76,20 @@ function parseMutant(dir: string, pattern: PatternName): Mutant {
   throw problem(`"kind" must be lua or module, got ${String(raw.kind)}`);
 }
 
-/** Every mutant, by pattern then name. Malformed entries throw: a catalogue typo must not pass quietly. */
+/**
+ * Every mutant the shared local cluster can reject, by pattern then name. Malformed entries throw: a
+ * catalogue typo must not pass quietly. Those needing another backend: loadBackendMutants.
+ */
 export function loadMutants(): Mutant[] {
+  return loadEveryMutant().filter((m) => m.backend === undefined);
+}
+
+/** The mutants only a backend of their own shows (netns partitions): suites/certify/netns-mutants.full.test.ts. */
+export function loadBackendMutants(backend: 'netns'): Mutant[] {
+  return loadEveryMutant().filter((m) => m.backend === backend);
+}
+
+function loadEveryMutant(): Mutant[] {
   const mutants: Mutant[] = [];
   for (const pattern of PATTERNS) {
     const root = path.join(MUTANTS_ROOT, pattern);

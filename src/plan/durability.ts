@@ -1,0 +1,16 @@
+/**
+ * `--durability wait:N:TIMEOUT` (plan vocabulary: the CLI parses it, the subjects act on it, the
+ * history records what came of it). After each operation the implementation sends `WAIT N TIMEOUT`
+ * on the connection that ran its write and reports how many replicas acknowledged; the checker holds
+ * a write acknowledged on N replicas to survive a fault that failed at most N nodes.
+ */
+export interface Durability {
+  /** WAIT's numreplicas: at least 1. */
+  readonly replicas: number;
+  /** WAIT's timeout, ms: at least 1 (WAIT 0 would block forever, and an operation never may). */
+  readonly timeoutMs: number;
+}
+
+export function describeDurability(d: Durability): string {
+  return `wait:${d.replicas}:${d.timeoutMs}`;
+}
