@@ -6,10 +6,11 @@ import { PATTERN_NAMES, PATTERNS, type PatternName } from '../../../src/patterns
  * with its type, nothing undocumented, and the invariants those of the pattern.
  */
 export function expectCertificateSchema(c: Record<string, any>): void {
-  const documented = ['version', 'certified', 'pattern', 'implementation', 'redis', 'seed', 'runs', 'discarded', 'operations', 'faults', 'skippedFaults', 'evidence', 'invariants', 'findings', 'replicationLosses', 'issuedAt', 'seconds'];
+  const documented = ['version', 'certified', 'pattern', 'implementation', 'redis', 'seed', 'runs', 'discarded', 'operations', 'faults', 'skippedFaults', 'evidence', 'invariants', 'findings', 'replicationLosses', 'duplicateEffects', 'duplicateFindings', 'issuedAt', 'seconds'];
   // Optional, documented too: shard (certify --shard), merged (chaoslua merge), corpus (when one was
-  // replayed), incomplete (the environment ended the job).
-  const optional = ['shard', 'merged', 'corpus', 'incomplete'];
+  // replayed), incomplete (the environment ended the job), durability (--durability), capabilities
+  // and keyMapping (when the implementation declared them).
+  const optional = ['shard', 'merged', 'corpus', 'incomplete', 'durability', 'capabilities', 'keyMapping'];
   expect(Object.keys(c).filter((k) => !optional.includes(k)).sort()).toEqual(documented.sort());
   expect(c.version).toBe(1);
   expect(typeof c.certified).toBe('boolean');
@@ -22,6 +23,9 @@ export function expectCertificateSchema(c: Record<string, any>): void {
   expect(c.discarded.causes).toHaveLength(c.discarded.runs);
   for (const n of Object.values(c.faults)) expect(Number.isSafeInteger(n)).toBe(true);
   expect(Array.isArray(c.skippedFaults)).toBe(true);
+  // Operations only a second execution explains, counted per operation, and the findings the pattern declares for them.
+  for (const n of Object.values(c.duplicateEffects)) expect(Number.isSafeInteger(n) && (n as number) >= 0).toBe(true);
+  expect(c.duplicateFindings.every((f: unknown) => typeof f === 'string')).toBe(true);
   expect(Object.keys(c.evidence).sort()).toEqual(['minOkPerOperation', 'missing', 'operations', 'transitions']);
   for (const o of Object.values(c.evidence.operations) as any[]) {
     expect(Object.keys(o).sort()).toEqual(['fail', 'info', 'issued', 'ok', 'shares']);
@@ -34,14 +38,16 @@ export function expectCertificateSchema(c: Record<string, any>): void {
   for (const i of c.invariants) {
     expect(typeof i.passed).toBe('boolean');
     if (i.barelyWitnessed !== undefined) expect(i.barelyWitnessed).toMatch(/^barely witnessed: /);
-    expect(i.passed).toBe(i.violations.length === 0);
+    // Not applicable (nothing declared could witness it) is never passed, and never a violation.
+    if (i.notApplicable !== undefined) expect(i.passed === false && i.violations.length === 0).toBe(true);
+    else expect(i.passed).toBe(i.violations.length === 0);
   }
   expect(c.findings.every((f: unknown) => typeof f === 'string')).toBe(true);
   expect(Number.isNaN(Date.parse(c.issuedAt))).toBe(false);
   expect(typeof c.seconds).toBe('number');
   // certified means exactly: nothing violated, nothing found, nothing missing (a shard's evidence is
   // judged by merge, over all the shards: what one shard alone lacked is listed, not held against it).
-  expect(c.certified).toBe(c.invariants.every((i: any) => i.passed) && c.findings.length === 0 && (c.shard !== undefined || c.evidence.missing.length === 0));
+  expect(c.certified).toBe(c.invariants.every((i: any) => i.passed || i.notApplicable !== undefined) && c.findings.length === 0 && (c.shard !== undefined || c.evidence.missing.length === 0));
 }
 
 export interface JunitCaseRead {
