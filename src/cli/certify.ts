@@ -154,6 +154,8 @@ function lintRejection(options: JobOptions, spec: ImplSpec, findings: string[], 
     invariants: [],
     findings: findings.map((f) => `lint: ${f}`),
     replicationLosses: 0,
+    duplicateEffects: Object.fromEntries(operationNames(options.pattern).map((op) => [op, 0])),
+    duplicateFindings: [],
     issuedAt: new Date().toISOString(),
     seconds: 0,
     // Every shard refuses the same scripts: their certificates still merge, into a refusal.
