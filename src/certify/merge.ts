@@ -2,7 +2,8 @@
  * `chaoslua merge`: the certificates of n shards (`certify --shard k/n`) combined into the one a single
  * job of all their runs would have written. Pure: certificates in, certificate out.
  *
- * The shards must be one budget split: the same pattern, implementation (sha256), seed and n, each
+ * The shards must be one budget split: the same pattern, implementation (sha256), seed, n and
+ * durability (a WAITed job judges lost-acknowledged-write, an unWAITed one cannot), each
  * shard 0 .. n-1 exactly once. Counts are summed (runs, operations, faults by kind, discarded runs,
  * replication losses, duplicate effects by operation, evidence), invariants fail if any shard's failed (their counterexamples
  * listed), findings are listed with their shard. Evidence is judged here, over all the runs, with the
@@ -35,6 +36,9 @@ export function mergeCertificates(inputs: readonly ShardCertificate[], issuedAt 
       throw new MergeError(`${file}: implementation sha256 ${c.implementation.sha256.slice(0, 12)}…, but ${inputs[0].file} has ${first.implementation.sha256.slice(0, 12)}… (shards of different code)`);
     }
     if (c.seed !== first.seed) throw new MergeError(`${file}: seed ${c.seed}, but ${inputs[0].file} has ${first.seed} (shards must share one seed)`);
+    if ((c.durability ?? 'none') !== (first.durability ?? 'none')) {
+      throw new MergeError(`${file}: durability ${c.durability ?? 'none'}, but ${inputs[0].file} has ${first.durability ?? 'none'} (shards of one budget share --durability)`);
+    }
     if (c.shard.count !== first.shard!.count) throw new MergeError(`${file}: shard ${c.shard.index}/${c.shard.count}, but ${inputs[0].file} is one of ${first.shard!.count}`);
     if (c.shard.plan !== first.shard!.plan) throw new MergeError(`${file}: shard ${c.shard.index}/${c.shard.count} ran '${c.shard.plan}', but ${inputs[0].file} '${first.shard!.plan}' (shards of one budget share every option)`);
   }
@@ -70,6 +74,7 @@ export function mergeCertificates(inputs: readonly ShardCertificate[], issuedAt 
     faults: sumRecords(certs.map((c) => c.faults)),
     skippedFaults: [...new Set(certs.flatMap((c) => c.skippedFaults ?? []))],
     evidence,
+    ...(first.durability ? { durability: first.durability } : {}),
     ...(first.capabilities ? { capabilities: first.capabilities } : {}),
     ...(first.keyMapping ? { keyMapping: first.keyMapping } : {}),
     invariants: mergeInvariants(certs),

@@ -65,6 +65,12 @@ describe('merging shard certificates', () => {
     expect(merged.evidence?.minOkPerOperation).toBe(8);
   });
 
+  it('carries the shards\' durability, and has none when they ran without it', () => {
+    const waited = mergeCertificates(files([shard(0, 2, { durability: 'wait:1:100' }), shard(1, 2, { durability: 'wait:1:100' })]));
+    expect(waited.durability).toBe('wait:1:100');
+    expect(mergeCertificates(files([shard(0, 2), shard(1, 2)])).durability).toBeUndefined();
+  });
+
   it('judges the evidence over all the runs, as one job of that many runs does', () => {
     // Each shard acknowledged release 3 times in 10 runs; 30 runs need 8: 9 suffices. A transition
     // no shard witnessed is missing, one witnessed by any shard is not.
@@ -101,6 +107,7 @@ describe('merging shard certificates', () => {
     ['another seed', [shard(0, 2), shard(1, 2, { seed: 43 })], /seed 43, but shard-0.json has 42/],
     ['another shard count', [shard(0, 2), shard(1, 3)], /shard 1\/3, but shard-0.json is one of 2/],
     ['shards of other options', [shard(0, 2, { shard: { index: 0, count: 2, plan: 'runs 10; faults all' } }), shard(1, 2, { shard: { index: 1, count: 2, plan: 'runs 20; faults all' } })], /shard 1\/2 ran 'runs 20; faults all', but shard-0.json 'runs 10; faults all'/],
+    ['another durability', [shard(0, 2, { durability: 'wait:1:100' }), shard(1, 2)], /shard-1\.json: durability none, but shard-0\.json has wait:1:100/],
     ['a shard twice', [shard(0, 2), shard(0, 2)], /shard 0\/2 given twice/],
     ['a missing shard', [shard(0, 3), shard(2, 3)], /shard 1\/3 missing: 2 of 3 certificates given/],
     ['a certificate of no shard', [shard(0, 2), shard(1, 2, { shard: undefined })], /not a shard's certificate/],

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { jobChaosOptions } from '../../../src/certify/chaos-options.ts';
 import { FAULT_NAMES, scheduleArbitrary, type PatternName } from '../../../src/generator/index.ts';
 import { discardAllowance } from '../../../src/certify/chaos.ts';
+import { shardPlan } from '../../../src/certify/shard-plan.ts';
+import type { JobOptions } from '../../../src/certify/types.ts';
 import { drawsFor, ownsDraw, parseShard, ShardError, type Shard } from '../../../src/runner/shard.ts';
 
 // The partition behind `certify --shard k/n`: n shards of R runs draw, between them, exactly the
@@ -53,5 +55,14 @@ describe('certify --shard k/n', () => {
       expect(() => parseShard(bad), bad).toThrow(ShardError);
       expect(() => parseShard(bad), bad).toThrow(/--shard/);
     }
+  });
+});
+
+describe('shardPlan', () => {
+  const base: JobOptions = { command: 'certify', pattern: 'idempotency', runs: 10, seed: 1, faults: ['node-freeze', 'failover'], timeLimitMs: 1, cluster: 'local', reportRoot: 'reports', json: false, nodeTimeoutMs: 1_000, shrinkRuns: 0 };
+
+  it('names every option that decides what a shard runs, durability included when set', () => {
+    expect(shardPlan(base)).toBe('runs 10; faults failover,node-freeze; clients drawn; keys drawn; node-timeout 1000');
+    expect(shardPlan({ ...base, durability: { replicas: 1, timeoutMs: 100 } })).toBe('runs 10; faults failover,node-freeze; clients drawn; keys drawn; node-timeout 1000; durability wait:1:100');
   });
 });
