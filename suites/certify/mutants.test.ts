@@ -12,6 +12,7 @@ import { describeImpl, parseImplSpec } from '../../src/subject/impl-spec.ts';
 import { acceptableNames, loadMutants, operationsOf, type Mutant } from './support/catalogue.ts';
 import { chaosJob, openerFor, type JobLimits, type JobVerdict } from './support/job.ts';
 import { bestSeed, observedOtherNames, readEvidence } from './support/sweep.ts';
+import { generatedSection, README as MISS_RATE_README, renderMissRates } from './support/miss-rates.ts';
 import { withSharedCluster } from '../support/shared-cluster.ts';
 
 // The mutant catalogue (scenarios/mutants): every mutant goes through the chaos job `certify` runs
@@ -91,6 +92,13 @@ describe('the catalogue', () => {
       expect([...(m.orNamed ?? [])].sort(), `${label(m)}: orNamed must be the names the sweep saw besides ${m.expect}`).toEqual(observedOtherNames(evidence, m));
     }
     if (unswept.length) console.log(`not in the sweep's evidence yet (default seed): ${unswept.join(', ')}`);
+  });
+
+  // The miss rates of the default budget are measured by the sweep and rendered from its evidence:
+  // the table in scenarios/mutants/README.md must be exactly that rendering (regenerated, not typed).
+  it('the README\'s miss-rate table is the rendering of the sweep\'s evidence', () => {
+    const readme = readFileSync(MISS_RATE_README, 'utf8');
+    expect(generatedSection(readme), 'regenerate it: npx tsx suites/certify/support/miss-rates.ts --write').toBe(renderMissRates(readEvidence(), loadMutants()));
   });
 
   it('the linter flags exactly the mutants with a static defect, and not the reference', async () => {

@@ -11,8 +11,25 @@ import { MUTANTS_ROOT, type Mutant } from './catalogue.ts';
  */
 export const SWEEP_FILE = path.join(MUTANTS_ROOT, 'sweep.json');
 
-/** Seeds of the sweep: the bench's spacing (bench/mutants.ts), so the figures line up. */
-export const SWEEP_SEEDS: readonly number[] = Array.from({ length: 6 }, (_, s) => 1_000 + 7_919 * s);
+/** The k-th seed of the sweep: the bench's spacing (bench/mutants.ts), so the figures line up. */
+export const sweepSeed = (k: number) => 1_000 + 7_919 * k;
+
+/**
+ * Which of the sweep's seeds a sweep runs: `CHAOSLUA_SWEEP_SEEDS=N` the first N, `=A-B` the A-th to
+ * the B-th (from 0, inclusive), so a long sweep can be run in parts and merged into one evidence
+ * file; 6 by default.
+ */
+export function sweepSeeds(spec = process.env.CHAOSLUA_SWEEP_SEEDS ?? '6'): number[] {
+  const range = /^(\d+)-(\d+)$/.exec(spec);
+  const count = /^\d+$/.test(spec) ? Number(spec) : NaN;
+  const [from, to] = range ? [Number(range[1]), Number(range[2])] : [0, count - 1];
+  if (!(Number.isInteger(from) && Number.isInteger(to) && from >= 0 && to >= from)) {
+    throw new Error(`CHAOSLUA_SWEEP_SEEDS: '${spec}' is neither a count (6) nor a range of seed indices (6-19)`);
+  }
+  return Array.from({ length: to - from + 1 }, (_, i) => sweepSeed(from + i));
+}
+
+export const SWEEP_SEEDS: readonly number[] = sweepSeeds();
 
 /** The sweep runs the chaos job as the mutant suite does: every fault, no shrinking, first failure ends it. */
 export const SWEEP_SHRINK_RUNS = 0;
