@@ -19,7 +19,9 @@ const COMMAND = 'CHAOSLUA_WRITE_EVIDENCE=1 npx vitest run --config vitest.full.c
 const mutants = loadMutants();
 const runGaps = process.env.CHAOSLUA_SLOW_MUTANTS === '1';
 const seedsFor = (m: Mutant) => (m.gap && !runGaps ? SWEEP_SEEDS.slice(0, 1) : SWEEP_SEEDS);
-const only = process.env.CHAOSLUA_SWEEP_ONLY; // a label substring, to re-sweep some mutants
+// A label substring, to re-sweep some mutants; a whole label re-sweeps only that one (not its -boolean twin).
+const only = process.env.CHAOSLUA_SWEEP_ONLY;
+const swept = (m: Mutant) => !only || (mutants.some((o) => mutantLabel(o) === only) ? mutantLabel(m) === only : mutantLabel(m).includes(only));
 const jobs: Record<string, SweepJob[]> = {};
 const capOf = (m: Mutant) => (m.gap ? 200 : (m.ciRuns ?? 50));
 // A hang guard, not a speed bound: no run of the job takes near this long.
@@ -52,7 +54,7 @@ describe.runIf(process.env.CHAOSLUA_SWEEP !== '1')('the slow mutants are rejecte
 
 // The sweep is a measurement (about half an hour): CHAOSLUA_SWEEP=1 runs it; skipped, it is counted as skipped.
 describe.runIf(process.env.CHAOSLUA_SWEEP === '1')(`every mutant over ${SWEEP_SEEDS.length} seeds`, () => {
-  for (const m of mutants.filter((m) => !only || mutantLabel(m).includes(only))) {
+  for (const m of mutants.filter(swept)) {
     it(mutantLabel(m), async () => {
       const results: SweepJob[] = [];
       for (const seed of seedsFor(m)) {
