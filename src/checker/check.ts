@@ -56,6 +56,7 @@ export function check<S, I, O>(history: History<I, O>, model: Model<S, I, O>, op
       ops: history.ops.length,
       keys: keys.length,
       statesExplored,
+      maxKeyStates: keys.reduce((most, k) => Math.max(most, k.statesExplored), 0),
       minimiseStatesExplored,
       duplicateStatesExplored,
       ms: performance.now() - started,
