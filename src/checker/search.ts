@@ -189,9 +189,18 @@ export function searchKey<S, I, O>(
     if (next[call] !== -1) prev[next[call]] = call;
   };
 
+  /**
+   * The model's hash of the state at each depth of the stack, computed once when first asked for:
+   * the cache, the detour check and noEffect ask for the same state's hash again and again, and
+   * hashing (a JSON string, for most models) was the most expensive step of a search.
+   */
+  const hashAt: (string | undefined)[] = new Array<string | undefined>(n + 1).fill(undefined);
+  const hashAtDepth = (depth: number): string => (hashAt[depth] ??= model.hashState(depth === sp ? state : stackState[depth]));
+  const currentHash = (): string => hashAtDepth(sp);
+
   /** The current configuration's model part: the state, and in relaxed mode what rollbacks can still reach. */
   const stateKey = (): string => {
-    if (!relaxed) return model.hashState(state);
+    if (!relaxed) return currentHash();
     // Rollbacks still to come can reach any state of the lineage, so it is part of the configuration.
     return faultsLeft > 0 ? lineage!.sequence : lineage!.hash;
   };
@@ -220,6 +229,8 @@ export function searchKey<S, I, O>(
       lineage = nextLineage;
     }
     sp++;
+    // A new state at this depth: its hash is the lineage's (relaxed), the one before's (same object), or not known yet.
+    hashAt[sp] = relaxed ? lineage!.hash : newState === state ? hashAt[sp - 1] : undefined;
     state = newState;
     lift(i);
     if (holders !== null && holders.grants[i] !== -1) holders.grantersLeft[holders.grants[i]]--;
@@ -331,8 +342,8 @@ export function searchKey<S, I, O>(
     for (;;) {
       if (sp === 0) return false;
       const key = stateKey();
-      failed.add(bitsHash, words, key);
-      if (dominated.active) dominated.add(boundHash, words, key);
+      const stored = failed.add(bitsHash, words, key);
+      if (dominated.active) dominated.add(boundHash, stored, key);
       const i = pop();
       // A forced entry had no alternative: its configuration failing means the one before failed.
       if (stackForced[sp] === 1) continue;
@@ -469,7 +480,9 @@ export function searchKey<S, I, O>(
    * - the run places an op or a second execution (a run of expiries alone may be the no-op expiry
    *   the earlier configuration is forced to place first, so nothing would be shorter);
    * - an op it placed has its expiry placed too, since from the earlier configuration that expiry
-   *   could not follow;
+   *   could not follow; or its lease is not current at the end of the run, and the expiry is then
+   *   a no-op a continuation can leave out (its lease comes back, if at all, only by the op's second
+   *   execution, which has an expiry of its own with the same window);
    * - an entry with a completion bound in it is an expiry of a lease not current in the state both
    *   configurations share (a no-op there);
    * - no rollback is still to come: the lineage is part of the configuration then, and the expiries
@@ -477,7 +490,6 @@ export function searchKey<S, I, O>(
    */
   function returnsToEarlierState(): boolean {
     if (relaxed && faultsLeft > 0) return false;
-    let hash: string | undefined;
     let placesAnOp = false;
     for (let s = sp - 1; s >= 0; s--) {
       const e = stackEntry[s];
@@ -485,7 +497,7 @@ export function searchKey<S, I, O>(
       if (expiryOf[e] !== -1 && !isSet(expiryOf[e]) && holdsLease(model, state, tag[expiryOf[e]])) return false;
       placesAnOp ||= kind[e] !== EXPIRE;
       const earlier = stackState[s];
-      if (placesAnOp && (earlier === state || model.hashState(earlier) === (hash ??= model.hashState(state)))) {
+      if (placesAnOp && (earlier === state || hashAtDepth(s) === currentHash())) {
         return true;
       }
     }
@@ -599,7 +611,7 @@ export function searchKey<S, I, O>(
    * (placed or not, same state): a few long-lived info ops around a lossy fault used to exhaust the budget.
    */
   function noEffect(after: S): boolean {
-    return after === state || model.hashState(after) === model.hashState(state);
+    return after === state || model.hashState(after) === currentHash();
   }
 
   /** No order gets past op (index into ops) from the current configuration: keep the deepest such point. */
@@ -615,7 +627,7 @@ export function searchKey<S, I, O>(
     let seen = stuckStates.get(op);
     if (seen === undefined) stuckStates.set(op, (seen = { states: [], hashes: new Set() }));
     if (seen.states.length >= STATES_PER_OP) return;
-    const hash = model.hashState(state);
+    const hash = currentHash();
     if (seen.hashes.has(hash)) return;
     seen.hashes.add(hash);
     seen.states.push(state);
@@ -689,12 +701,15 @@ class FailedConfigurations {
     return false;
   }
 
-  add(bitsHash: number, bits: Uint16Array, stateKey: string): void {
+  /** Returns the stored copy of the set, which DominatedConfigurations keeps too. */
+  add(bitsHash: number, bits: Uint16Array, stateKey: string): Uint16Array {
     let byState = this.byBits.get(bitsHash);
     if (byState === undefined) this.byBits.set(bitsHash, (byState = new Map()));
+    const copy = bits.slice();
     const sets = byState.get(stateKey);
-    if (sets === undefined) byState.set(stateKey, [bits.slice()]);
-    else sets.push(bits.slice());
+    if (sets === undefined) byState.set(stateKey, [copy]);
+    else sets.push(copy);
+    return copy;
   }
 }
 
@@ -728,8 +743,8 @@ class DominatedConfigurations {
   /** Words of the expiries' bits. */
   private readonly expiries: Uint16Array;
   /** Optional entry -> the entries attached to it (its second execution, its and that one's expiries). */
-  private readonly attached: readonly (readonly number[])[];
-  /** False when the problem has no optional entry: nothing to dominate. */
+  private readonly attached: readonly (readonly number[] | undefined)[];
+  /** False when the problem has fewer than two optional ops: little to dominate. */
   readonly active: boolean;
 
   constructor(problem: KeyProblem<unknown, unknown, unknown>, ghostOf: Int32Array) {
@@ -737,22 +752,24 @@ class DominatedConfigurations {
     const words = Math.max(1, Math.ceil(n / 16));
     this.optional = new Uint16Array(words);
     this.expiries = new Uint16Array(words);
-    const attached: number[][] = Array.from({ length: n }, () => []);
-    let any = false;
+    const attached: number[][] = [];
+    const attach = (to: number, e: number) => (attached[to] ??= []).push(e);
+    let optionalOps = 0;
     for (let e = 0; e < n; e++) {
       if (kind[e] === EXPIRE) this.expiries[e >> 4] |= 1 << (e & 15);
       if (returnAt[e] !== Infinity) continue;
-      any = true;
       this.optional[e >> 4] |= 1 << (e & 15);
-      if (kind[e] === REAL && ghostOf[e] !== -1) attached[e].push(ghostOf[e]);
+      if (kind[e] !== EXPIRE) optionalOps++;
+      if (kind[e] === REAL && ghostOf[e] !== -1) attach(e, ghostOf[e]);
       if (kind[e] === EXPIRE) {
         // The expiry belongs to the entry that sets its lease, and to the op whose second execution that is.
         const setter = ref[e];
-        attached[setter].push(e);
-        if (kind[setter] === GHOST) attached[ref[setter]].push(e);
+        attach(setter, e);
+        if (kind[setter] === GHOST) attach(ref[setter], e);
       }
     }
-    this.active = any;
+    // One optional op can at most double the configurations: not worth a second cache.
+    this.active = optionalOps >= 2;
     this.attached = attached;
   }
 
@@ -768,12 +785,13 @@ class DominatedConfigurations {
     return false;
   }
 
+  /** `bits`: a copy no one changes (FailedConfigurations' stored one). */
   add(boundHash: number, bits: Uint16Array, stateKey: string): void {
     let byState = this.byBound.get(boundHash);
     if (byState === undefined) this.byBound.set(boundHash, (byState = new Map()));
     const sets = byState.get(stateKey);
-    if (sets === undefined) byState.set(stateKey, [bits.slice()]);
-    else if (sets.length < DOMINATORS_KEPT) sets.push(bits.slice());
+    if (sets === undefined) byState.set(stateKey, [bits]);
+    else if (sets.length < DOMINATORS_KEPT) sets.push(bits);
   }
 
   /** Is `a` a failed configuration's set that `b` holds with optional entries added (see the class comment)? */
@@ -790,7 +808,7 @@ class DominatedConfigurations {
     for (let w = 0; w < a.length; w++) {
       for (let extra = b[w] & ~a[w]; extra !== 0; extra &= extra - 1) {
         const e = (w << 4) + (31 - Math.clz32(extra & -extra));
-        for (const t of this.attached[e]) if (((b[t >> 4] >> (t & 15)) & 1) === 0) return false;
+        for (const t of this.attached[e] ?? []) if (((b[t >> 4] >> (t & 15)) & 1) === 0) return false;
       }
     }
     return true;

@@ -161,6 +161,21 @@ describe('keys', () => {
   });
 });
 
+describe('op ids', () => {
+  // Ids are lease tags: a repeated one would let one op's expiry end another's lease.
+  const withIds = (...ids: number[]) => history(ids.map((id, i) => ({ ...op(1, take(`c${i}`), i * 10, i * 10 + 5, ok(1), `k${i}`), id })));
+
+  it('must be unique, small or large', () => {
+    expect(() => check(withIds(3, 7, 3), leaseRegister)).toThrow(/op id 3 appears more than once/);
+    expect(() => check(withIds(2 ** 40, 5, 2 ** 40), leaseRegister)).toThrow(/op id 1099511627776 appears more than once/);
+    expect(() => check(withIds(0.5, -1, 0.5), leaseRegister)).toThrow(/op id 0.5 appears more than once/);
+  });
+
+  it('may be any distinct numbers', () => {
+    expect(check(withIds(0, 2 ** 40, -3, 0.5), leaseRegister).verdict).toBe('ok');
+  });
+});
+
 describe('an illegal key', () => {
   it('names the longest linearizable prefix and the first unexplained op', () => {
     const first = op(1, take('a'), 0, 10, ok(1));
