@@ -220,6 +220,24 @@ describe('search budget', () => {
     expect(keyVerdict(result).note).toMatch(/budget/);
   });
 
+  it('lets the relaxed search decide a key the strict one could not, when a lossy fault explains it', () => {
+    // a took the key and dropped it; after the crowd and a lossy fault, a read still sees a. Proving
+    // that illegal as recorded means trying every subset of the crowd; the rollback explains it at once.
+    const ops = [
+      op(1, take('a', 10_000), 0, 5, ok(1)),
+      op(1, drop('a'), 10, 15, ok(1)),
+      ...crowd.map((o) => ({ ...o, invokedAt: o.invokedAt + 20 })),
+      op(2, read, 2_000, 2_010, ok('a')),
+    ];
+    const lossy = fault('failover-force', 1_500, 1_600, true);
+    const strictAlone = check(history(ops), leaseRegister, { budget: 300, minimise: false });
+    expect(keyVerdict(strictAlone).verdict).toBe('unknown');
+    const result = check(history(ops, [lossy]), leaseRegister, { budget: 300, minimise: false });
+    expect(keyVerdict(result).verdict).toBe('replication-loss');
+    expect(keyVerdict(result).note).toMatch(/undecided after 30\d states .* without rollbacks; explained with replication loss/);
+    expect(result.replicationLosses.map((loss) => loss.faults.map((f) => f.id))).toEqual([[lossy.id]]);
+  });
+
   it('reaches the verdict when the budget allows', () => {
     const result = check(history([...crowd, impossible]), leaseRegister, { minimise: false });
     expect(result.verdict).toBe('illegal');
