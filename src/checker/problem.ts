@@ -61,7 +61,7 @@ export function buildKeyProblem<S, I, O>(
   withoutSecondExecutionOf = -1,
 ): KeyProblem<S, I, O> {
   const ghosts: number[] = [];
-  for (let i = 0; i < ops.length; i++) {
+  for (let i = 0; i < ops.length && cuts.length > 0; i++) {
     const op = ops[i];
     if (i === withoutSecondExecutionOf) continue;
     const end = op.outcome === 'ok' ? op.completedAt : Infinity;
@@ -134,7 +134,13 @@ export function sortedNodes(problem: KeyProblem<unknown, unknown, unknown>): Int
   const { n, callAt, returnAt } = problem;
   const nodes = new Int32Array(2 * n);
   for (let i = 0; i < 2 * n; i++) nodes[i] = i;
-  const timeOf = (node: number): number => ((node & 1) === 0 ? callAt[node >> 1] : returnAt[node >> 1]);
-  nodes.sort((a, b) => timeOf(a) - timeOf(b) || (a & 1) - (b & 1) || a - b);
+  // Each node's time read once into an array the comparator indexes, rather than a closure choosing
+  // between callAt and returnAt on every comparison (bench/checker.ts: the sort was 4% of its profile).
+  const time = new Float64Array(2 * n);
+  for (let i = 0; i < n; i++) {
+    time[2 * i] = callAt[i];
+    time[2 * i + 1] = returnAt[i];
+  }
+  nodes.sort((a, b) => time[a] - time[b] || (a & 1) - (b & 1) || a - b);
   return nodes;
 }

@@ -50,6 +50,16 @@ export interface SearchOutcome<S> {
   readonly secondExecutions?: readonly number[];
   /** Unknown: which budget ran out. */
   readonly exhausted?: 'states' | 'time';
+  /** Configurations entered, by the kind of entry that made them: where a search's states go. */
+  readonly enteredByKind?: EnteredByKind;
+}
+
+export interface EnteredByKind {
+  readonly answered: number;
+  readonly indeterminate: number;
+  readonly secondExecution: number;
+  readonly expiry: number;
+  readonly rollback: number;
 }
 
 /** States between two readings of the clock: reading it on every step would cost more than the step. */
@@ -111,11 +121,16 @@ export function searchKey<S, I, O>(
   const expiryOf = new Int32Array(n).fill(-1);
   for (let e = 0; e < n; e++) if (kind[e] === EXPIRE) expiryOf[ref[e]] = e;
   const twinBefore = earlierTwins(problem);
+  const ghostOf = ghostOfEntry(problem);
   const lookahead = relaxed ? null : lookaheadEntries(problem);
+  const holders = holderEntries(problem);
   let lookaheadFrom = 0;
 
   const words = new Uint16Array(Math.max(1, Math.ceil(n / 16)));
   const failed = new FailedConfigurations();
+  const dominated = new DominatedConfigurations(problem, ghostOf);
+  /** Zobrist hash of the linearized entries that have a completion bound (the part dominance must match). */
+  let boundHash = 0;
   const zobrist = zobristKeys(n);
   let bitsHash = 0;
   const stackEntry = new Int32Array(n);
@@ -132,6 +147,15 @@ export function searchKey<S, I, O>(
   for (let i = 0; i < n; i++) if (kind[i] === FAULT) faultsLeft++;
   let realDepth = 0;
   let explored = 0;
+  /** Per kind of entry (EnteredByKind's fields in order), the configurations it entered. */
+  const entered = new Float64Array(5);
+  const enteredByKind = (): EnteredByKind => ({
+    answered: entered[0],
+    indeterminate: entered[1],
+    secondExecution: entered[2],
+    expiry: entered[3],
+    rollback: entered[4],
+  });
   let best: { prefix: number[]; op: number; state: S } | undefined;
   let bestDepth = -1;
   const stuckStates = new Map<number, { states: S[]; hashes: Set<string> }>();
@@ -146,6 +170,7 @@ export function searchKey<S, I, O>(
   const flip = (i: number): void => {
     words[i >> 4] ^= 1 << (i & 15);
     bitsHash ^= zobrist[i];
+    if (returnAt[i] !== Infinity) boundHash ^= zobrist[i];
   };
   const lift = (i: number): void => {
     const call = 2 * i;
@@ -164,9 +189,18 @@ export function searchKey<S, I, O>(
     if (next[call] !== -1) prev[next[call]] = call;
   };
 
+  /**
+   * The model's hash of the state at each depth of the stack, computed once when first asked for:
+   * the cache, the detour check and noEffect ask for the same state's hash again and again, and
+   * hashing (a JSON string, for most models) was the most expensive step of a search.
+   */
+  const hashAt: (string | undefined)[] = new Array<string | undefined>(n + 1).fill(undefined);
+  const hashAtDepth = (depth: number): string => (hashAt[depth] ??= model.hashState(depth === sp ? state : stackState[depth]));
+  const currentHash = (): string => hashAtDepth(sp);
+
   /** The current configuration's model part: the state, and in relaxed mode what rollbacks can still reach. */
   const stateKey = (): string => {
-    if (!relaxed) return model.hashState(state);
+    if (!relaxed) return currentHash();
     // Rollbacks still to come can reach any state of the lineage, so it is part of the configuration.
     return faultsLeft > 0 ? lineage!.sequence : lineage!.hash;
   };
@@ -195,9 +229,12 @@ export function searchKey<S, I, O>(
       lineage = nextLineage;
     }
     sp++;
+    // A new state at this depth: its hash is the lineage's (relaxed), the one before's (same object), or not known yet.
+    hashAt[sp] = relaxed ? lineage!.hash : newState === state ? hashAt[sp - 1] : undefined;
     state = newState;
     lift(i);
-    if (deferred[i] === 1) deferredLeft--;
+    if (holders !== null && holders.grants[i] !== -1) holders.grantersLeft[holders.grants[i]]--;
+    left[passOf[i]]--;
     if (kind[i] === REAL) {
       realDepth++;
       if (returnAt[i] !== Infinity) mandatoryLeft--;
@@ -211,7 +248,8 @@ export function searchKey<S, I, O>(
     const i = stackEntry[sp];
     flip(i);
     unlift(i);
-    if (deferred[i] === 1) deferredLeft++;
+    if (holders !== null && holders.grants[i] !== -1) holders.grantersLeft[holders.grants[i]]++;
+    left[passOf[i]]++;
     state = stackState[sp];
     if (relaxed) lineage = stackLineage[sp];
     if (kind[i] === REAL) {
@@ -232,6 +270,10 @@ export function searchKey<S, I, O>(
       pop();
       return false;
     }
+    if (dominated.active && dominated.mayHold(boundHash) && dominated.holds(boundHash, words, stateKey(), relaxed && faultsLeft > 0)) {
+      pop();
+      return false;
+    }
     if (returnAt[i] === Infinity && returnsToEarlierState()) {
       pop();
       return false;
@@ -244,8 +286,19 @@ export function searchKey<S, I, O>(
       pop();
       return false;
     }
+    if (holders !== null) {
+      const blocked = unexplainableHolder(holders);
+      if (blocked !== -1) {
+        // The answer no continuation can explain is where this configuration is stuck: without
+        // noting it, a search pruned at its first step would have no stuck point to name.
+        noteStuck(ref[blocked]);
+        pop();
+        return false;
+      }
+    }
     explored++;
-    lazy = false;
+    entered[kind[i] === REAL ? (returnAt[i] === Infinity ? 1 : 0) : kind[i] === GHOST ? 2 : kind[i] === EXPIRE ? 3 : 4]++;
+    pass = 0;
     return true;
   };
 
@@ -253,13 +306,14 @@ export function searchKey<S, I, O>(
   let node = next[HEAD];
   let choiceFrom = 0;
   /**
-   * Which pass of the scan: first the entries with a completion bound and the info ops, then (lazy)
-   * the deferred ones: second executions and expiries without a completion bound, which stay
-   * candidates for the rest of the search. Trying those only when nothing else gets further leaves
-   * them out of the way of the operations that must be explained; every child is still tried, so
-   * the order changes how soon a linearization is found, never whether it is.
+   * Which pass of the scan (passOf): first the entries with a completion bound, then the info ops
+   * (in the first pass too when the model has a lookahead, see below), then the deferred ones:
+   * second executions and expiries without a completion bound, which stay candidates for the rest
+   * of the search. Trying those only when nothing else gets further leaves them out of the way of
+   * the operations that must be explained; every child is still tried, so the order changes how
+   * soon a linearization is found, never whether it is.
    */
-  let lazy = false;
+  let pass = 0;
   /**
    * An info op itself is not deferred, though it has no completion bound: its effect is often what a
    * later answer observed, and deferring it to the points where the bounded pass is stuck means
@@ -267,19 +321,29 @@ export function searchKey<S, I, O>(
    * (those that never took effect too) at each of those stuck configurations, where the state is
    * usually wrong already. With appends every such order is its own state, so the cache merges
    * nothing: one kv key with four info appends (three that never took effect) took 928,111 states
-   * deferred, 102,859 in call order (Porcupine's order).
+   * deferred, 102,859 in call order (Porcupine's order). That key's model has a lookahead, which
+   * drops such states early. Without one (a lock), an info op placed as soon as it can be spends an
+   * option the rest of the history may need (an acquire that took the lock), and the search then
+   * exhausts every continuation before trying without it; in a pass after the bounded entries, the
+   * configurations without it fail first and dominate those with it (DominatedConfigurations). On
+   * 2,000 generated polling lock histories: median 165 states (193 in call order), worst 8,257 (12,934).
    */
   const deferred = new Uint8Array(n);
   for (let e = 0; e < n; e++) deferred[e] = returnAt[e] === Infinity && kind[e] !== REAL ? 1 : 0;
+  const passOf = new Uint8Array(n);
+  for (let e = 0; e < n; e++) passOf[e] = deferred[e] === 1 ? 2 : returnAt[e] === Infinity && lookahead === null ? 1 : 0;
+  /** Entries not yet placed, per pass. */
+  const left = new Int32Array(3);
+  for (let e = 0; e < n; e++) left[passOf[e]]++;
   let nextClockReading = deadline === Infinity ? Infinity : CLOCK_EVERY;
-  let deferredLeft = 0;
-  for (let e = 0; e < n; e++) if (deferred[e] === 1) deferredLeft++;
 
   /** Undo entries until one leaves an alternative; false when none does. Every undone configuration failed. */
   const backtrack = (): boolean => {
     for (;;) {
       if (sp === 0) return false;
-      failed.add(bitsHash, words, stateKey());
+      const key = stateKey();
+      const stored = failed.add(bitsHash, words, key);
+      if (dominated.active) dominated.add(boundHash, stored, key);
       const i = pop();
       // A forced entry had no alternative: its configuration failing means the one before failed.
       if (stackForced[sp] === 1) continue;
@@ -290,7 +354,7 @@ export function searchKey<S, I, O>(
         node = next[2 * i];
         choiceFrom = 0;
       }
-      lazy = deferred[i] === 1;
+      pass = passOf[i];
       return true;
     }
   };
@@ -327,13 +391,13 @@ export function searchKey<S, I, O>(
     if (mandatoryLeft === 0) {
       // What is left (info ops, expiries, faults) always steps successfully, so it can be
       // appended in order of completion bound: the history is linearizable.
-      return { verdict: 'ok', explored, cacheComparisons: failed.comparisons, rollbacks: relaxed ? rollbacksOnStack() : undefined, secondExecutions: secondExecutionsOnStack() };
+      return { verdict: 'ok', explored, cacheComparisons: failed.comparisons, enteredByKind: enteredByKind(), rollbacks: relaxed ? rollbacksOnStack() : undefined, secondExecutions: secondExecutionsOnStack() };
     }
-    if (explored > budget) return { verdict: 'unknown', explored, cacheComparisons: failed.comparisons, stuck: stuckPoint(), exhausted: 'states' };
+    if (explored > budget) return { verdict: 'unknown', explored, cacheComparisons: failed.comparisons, enteredByKind: enteredByKind(), stuck: stuckPoint(), exhausted: 'states' };
     if (explored >= nextClockReading) {
       nextClockReading = explored + CLOCK_EVERY;
       if (performance.now() > deadline) {
-        return { verdict: 'unknown', explored, cacheComparisons: failed.comparisons, stuck: stuckPoint(), exhausted: 'time' };
+        return { verdict: 'unknown', explored, cacheComparisons: failed.comparisons, enteredByKind: enteredByKind(), stuck: stuckPoint(), exhausted: 'time' };
       }
     }
     let stuck = false;
@@ -344,20 +408,14 @@ export function searchKey<S, I, O>(
       else stuck = true;
     } else if ((node & 1) === 1) {
       const i = node >> 1;
-      if (!lazy && deferredLeft > 0) {
-        lazy = true;
+      if (pass < 2 && (left[2] > 0 || (pass === 0 && left[1] > 0))) {
+        pass = pass === 0 && left[1] > 0 ? 1 : 2;
         node = next[HEAD];
         continue;
       }
-      if (kind[i] === REAL) {
-        if (realDepth > bestDepth) {
-          bestDepth = realDepth;
-          best = { prefix: realPrefix(), op: ref[i], state };
-        }
-        rememberStuckState(ref[i]);
-      }
+      if (kind[i] === REAL) noteStuck(ref[i]);
       stuck = true;
-    } else if ((deferred[node >> 1] === 1) !== lazy) {
+    } else if (passOf[node >> 1] !== pass) {
       node = next[node];
     } else {
       const i = node >> 1;
@@ -383,9 +441,10 @@ export function searchKey<S, I, O>(
         if (!isSet(ref[i])) {
           // A lease runs out only after the operation that set it took effect.
           node = next[node];
-        } else if (!relaxed && !holdsLease(model, state, tag[i])) {
+        } else if (!holdsLease(model, state, tag[i]) && (!relaxed || faultsLeft === 0 || leaseGoneForGood(i))) {
           // A replaced lease never becomes current again (tags are operation ids), so this expiry is
-          // a no-op now and forever: placing it first loses no linearization.
+          // a no-op now and forever: placing it first loses no linearization. With a rollback still
+          // to come that holds only if no state it could reach holds the lease (leaseGoneForGood).
           if (enter(i, state, true, 0, null)) node = next[HEAD];
           else stuck = true;
         } else {
@@ -401,7 +460,7 @@ export function searchKey<S, I, O>(
         node = entered ? next[HEAD] : next[node];
       }
     }
-    if (stuck && !backtrack()) return { verdict: 'illegal', explored, cacheComparisons: failed.comparisons, stuck: stuckPoint() };
+    if (stuck && !backtrack()) return { verdict: 'illegal', explored, cacheComparisons: failed.comparisons, enteredByKind: enteredByKind(), stuck: stuckPoint() };
   }
 
   /**
@@ -421,7 +480,9 @@ export function searchKey<S, I, O>(
    * - the run places an op or a second execution (a run of expiries alone may be the no-op expiry
    *   the earlier configuration is forced to place first, so nothing would be shorter);
    * - an op it placed has its expiry placed too, since from the earlier configuration that expiry
-   *   could not follow;
+   *   could not follow; or its lease is not current at the end of the run, and the expiry is then
+   *   a no-op a continuation can leave out (its lease comes back, if at all, only by the op's second
+   *   execution, which has an expiry of its own with the same window);
    * - an entry with a completion bound in it is an expiry of a lease not current in the state both
    *   configurations share (a no-op there);
    * - no rollback is still to come: the lineage is part of the configuration then, and the expiries
@@ -429,15 +490,14 @@ export function searchKey<S, I, O>(
    */
   function returnsToEarlierState(): boolean {
     if (relaxed && faultsLeft > 0) return false;
-    let hash: string | undefined;
     let placesAnOp = false;
     for (let s = sp - 1; s >= 0; s--) {
       const e = stackEntry[s];
       if (returnAt[e] !== Infinity && (kind[e] !== EXPIRE || holdsLease(model, state, tag[e]))) return false;
-      if (expiryOf[e] !== -1 && !isSet(expiryOf[e])) return false;
+      if (expiryOf[e] !== -1 && !isSet(expiryOf[e]) && holdsLease(model, state, tag[expiryOf[e]])) return false;
       placesAnOp ||= kind[e] !== EXPIRE;
       const earlier = stackState[s];
-      if (placesAnOp && (earlier === state || model.hashState(earlier) === (hash ??= model.hashState(state)))) {
+      if (placesAnOp && (earlier === state || hashAtDepth(s) === currentHash())) {
         return true;
       }
     }
@@ -475,6 +535,32 @@ export function searchKey<S, I, O>(
   }
 
   /**
+   * The model's holder lookahead (Model.requires / grants / holdsIdentity): every answer still to
+   * come that shows a holder current needs that holder current now, some operation still to
+   * place that can make it so, or, while a rollback is to come, a state of the lineage to restore.
+   * Without it, a holder's lease run out too early left the polls answered 0 after it to be
+   * explained by every order of the other clients' indeterminate acquires and extends, each its
+   * own state, before the release that needs the first holder failed (a generated polling history
+   * ran past 500,000 states).
+   */
+  function unexplainableHolder(entries: Holders): number {
+    const { answers, needs, grantersLeft, identities } = entries;
+    for (let a = 0; a < answers.length; a++) {
+      const e = answers[a];
+      if (isSet(e) || grantersLeft[needs[a]] > 0) continue;
+      if (model.holdsIdentity!(state, identities[needs[a]])) continue;
+      if (!relaxed || faultsLeft === 0 || !onLineage(identities[needs[a]])) return e;
+    }
+    return -1;
+  }
+
+  /** Does some state of the lineage (which a rollback still to come may restore) have this holder? */
+  function onLineage(identity: string): boolean {
+    for (let l: Lineage<S> | null = lineage; l !== null; l = l.parent) if (model.holdsIdentity!(l.state, identity)) return true;
+    return false;
+  }
+
+  /**
    * Identical info ops (same input, no completion bound, both with or both without a second
    * execution) differ only in when they may start and in their lease tag. If an earlier one is
    * unplaced, and this one's lease could already run out here, every linearization that places this
@@ -492,6 +578,25 @@ export function searchKey<S, I, O>(
     return expiry === -1 || callAt[expiry] <= frontier();
   }
 
+  /**
+   * Relaxed mode, a rollback still to come: can lease tag[x] never be live again on any continuation?
+   * Then expiry x is a no-op now and forever (it only matters to a rollback reaching a state that
+   * holds its lease, and there is none), so placing it first loses nothing, as in strict mode.
+   * A lease becomes live only by a step of the operation that sets it (its tag is that operation's
+   * id) or of that operation's second execution, or by a rollback to a state of the lineage that
+   * holds it. So: both executions placed (or the operation has no second one), and no state of the
+   * lineage holds it. Without this, in a lossy re-check every subset of the expiries of a polling
+   * client's refused acquires (leases that never existed) was its own configuration: 499,937 of
+   * 500,000 states on one generated history.
+   */
+  function leaseGoneForGood(x: number): boolean {
+    const setter = ref[x];
+    const other = kind[setter] === GHOST ? ref[setter] : ghostOf[setter];
+    if (other !== -1 && !isSet(other)) return false;
+    for (let l: Lineage<S> | null = lineage; l !== null; l = l.parent) if (holdsLease(model, l.state, tag[x])) return false;
+    return true;
+  }
+
   /** The time of the first return node in the list: no entry called later can be placed yet. */
   function frontier(): number {
     let at = next[HEAD];
@@ -506,14 +611,23 @@ export function searchKey<S, I, O>(
    * (placed or not, same state): a few long-lived info ops around a lossy fault used to exhaust the budget.
    */
   function noEffect(after: S): boolean {
-    return after === state || model.hashState(after) === model.hashState(state);
+    return after === state || model.hashState(after) === currentHash();
+  }
+
+  /** No order gets past op (index into ops) from the current configuration: keep the deepest such point. */
+  function noteStuck(op: number): void {
+    if (realDepth > bestDepth) {
+      bestDepth = realDepth;
+      best = { prefix: realPrefix(), op, state };
+    }
+    rememberStuckState(op);
   }
 
   function rememberStuckState(op: number): void {
     let seen = stuckStates.get(op);
     if (seen === undefined) stuckStates.set(op, (seen = { states: [], hashes: new Set() }));
     if (seen.states.length >= STATES_PER_OP) return;
-    const hash = model.hashState(state);
+    const hash = currentHash();
     if (seen.hashes.has(hash)) return;
     seen.hashes.add(hash);
     seen.states.push(state);
@@ -587,13 +701,125 @@ class FailedConfigurations {
     return false;
   }
 
-  add(bitsHash: number, bits: Uint16Array, stateKey: string): void {
+  /** Returns the stored copy of the set, which DominatedConfigurations keeps too. */
+  add(bitsHash: number, bits: Uint16Array, stateKey: string): Uint16Array {
     let byState = this.byBits.get(bitsHash);
     if (byState === undefined) this.byBits.set(bitsHash, (byState = new Map()));
+    const copy = bits.slice();
     const sets = byState.get(stateKey);
-    if (sets === undefined) byState.set(stateKey, [bits.slice()]);
-    else sets.push(bits.slice());
+    if (sets === undefined) byState.set(stateKey, [copy]);
+    else sets.push(copy);
+    return copy;
   }
+}
+
+/**
+ * Failed configurations seen again with more optional entries placed (Lowe's memoisation up to
+ * dominance). An optional entry has no completion bound: an info op, its second execution, the
+ * expiries of their leases. If (B, s) failed and A holds B plus optional entries, and the same
+ * entries with a completion bound, then (A, s) fails too: any completion of (A, s) also completes
+ * (B, s) (the model's steps depend on the state alone, and the entries placed only in A block
+ * nothing, their return nodes lying at the end of the list), with fewer entries. That is the argument
+ * returnsToEarlierState makes for its detours, so the search stays complete in the same sense: a
+ * shortest linearization never passes through a dominated configuration, since the dominating one,
+ * reached by the search, would give a shorter one. Two conditions keep the completion valid from
+ * (B, s): an entry placed only in A brings the entries attached to it (its second execution, its
+ * expiries) placed in A too, since from B they could not follow it; and at least one of them is not
+ * an expiry, since the length counted is that of entries other than expiries.
+ *
+ * Without this, each subset of a dozen info acquires (taking the lock, letting it run out) placed
+ * before an answer that no holder explains was its own configuration: a generated polling history
+ * ran past 500,000 states. In a relaxed search with a rollback still to come the state key is the
+ * whole lineage, and the entries added must not include an expiry: a placed expiry widens what the
+ * rollback can reach (the lease run out), so from B the completion could lack that alternative.
+ * Only the first DOMINATORS_KEPT failed sets per (bound entries, state) are kept: keeping fewer only
+ * prunes less, and scanning thousands made each step cost more than it saved.
+ */
+const DOMINATORS_KEPT = 16;
+class DominatedConfigurations {
+  private readonly byBound = new Map<number, Map<string, Uint16Array[]>>();
+  /** Words of the optional entries' bits. */
+  private readonly optional: Uint16Array;
+  /** Words of the expiries' bits. */
+  private readonly expiries: Uint16Array;
+  /** Optional entry -> the entries attached to it (its second execution, its and that one's expiries). */
+  private readonly attached: readonly (readonly number[] | undefined)[];
+  /** False when the problem has fewer than two optional ops: little to dominate. */
+  readonly active: boolean;
+
+  constructor(problem: KeyProblem<unknown, unknown, unknown>, ghostOf: Int32Array) {
+    const { n, kind, ref, returnAt } = problem;
+    const words = Math.max(1, Math.ceil(n / 16));
+    this.optional = new Uint16Array(words);
+    this.expiries = new Uint16Array(words);
+    const attached: number[][] = [];
+    const attach = (to: number, e: number) => (attached[to] ??= []).push(e);
+    let optionalOps = 0;
+    for (let e = 0; e < n; e++) {
+      if (kind[e] === EXPIRE) this.expiries[e >> 4] |= 1 << (e & 15);
+      if (returnAt[e] !== Infinity) continue;
+      this.optional[e >> 4] |= 1 << (e & 15);
+      if (kind[e] !== EXPIRE) optionalOps++;
+      if (kind[e] === REAL && ghostOf[e] !== -1) attach(e, ghostOf[e]);
+      if (kind[e] === EXPIRE) {
+        // The expiry belongs to the entry that sets its lease, and to the op whose second execution that is.
+        const setter = ref[e];
+        attach(setter, e);
+        if (kind[setter] === GHOST) attach(ref[setter], e);
+      }
+    }
+    // One optional op can at most double the configurations: not worth a second cache.
+    this.active = optionalOps >= 2;
+    this.attached = attached;
+  }
+
+  mayHold(boundHash: number): boolean {
+    return this.byBound.size > 0 && this.byBound.has(boundHash);
+  }
+
+  /** `noExpiriesAdded`: while a rollback is to come, since a placed expiry widens what it can reach. */
+  holds(boundHash: number, bits: Uint16Array, stateKey: string, noExpiriesAdded: boolean): boolean {
+    const sets = this.byBound.get(boundHash)?.get(stateKey);
+    if (sets === undefined) return false;
+    for (const set of sets) if (this.dominates(set, bits, noExpiriesAdded)) return true;
+    return false;
+  }
+
+  /** `bits`: a copy no one changes (FailedConfigurations' stored one). */
+  add(boundHash: number, bits: Uint16Array, stateKey: string): void {
+    let byState = this.byBound.get(boundHash);
+    if (byState === undefined) this.byBound.set(boundHash, (byState = new Map()));
+    const sets = byState.get(stateKey);
+    if (sets === undefined) byState.set(stateKey, [bits]);
+    else if (sets.length < DOMINATORS_KEPT) sets.push(bits);
+  }
+
+  /** Is `a` a failed configuration's set that `b` holds with optional entries added (see the class comment)? */
+  private dominates(a: Uint16Array, b: Uint16Array, noExpiriesAdded: boolean): boolean {
+    let nonExpiry = false;
+    for (let w = 0; w < a.length; w++) {
+      const extra = b[w] & ~a[w];
+      // a within b, and only optional entries added.
+      if ((a[w] & ~b[w]) !== 0 || (extra & ~this.optional[w]) !== 0) return false;
+      if (noExpiriesAdded && (extra & this.expiries[w]) !== 0) return false;
+      if ((extra & ~this.expiries[w]) !== 0) nonExpiry = true;
+    }
+    if (!nonExpiry) return false;
+    for (let w = 0; w < a.length; w++) {
+      for (let extra = b[w] & ~a[w]; extra !== 0; extra &= extra - 1) {
+        const e = (w << 4) + (31 - Math.clz32(extra & -extra));
+        for (const t of this.attached[e] ?? []) if (((b[t >> 4] >> (t & 15)) & 1) === 0) return false;
+      }
+    }
+    return true;
+  }
+}
+
+/** Op entry -> the entry of its second execution, or -1. */
+function ghostOfEntry(problem: KeyProblem<unknown, unknown, unknown>): Int32Array {
+  const ghostOf = new Int32Array(problem.n).fill(-1);
+  for (let e = 0; e < problem.n; e++) if (problem.kind[e] === GHOST) ghostOf[problem.ref[e]] = e;
+  return ghostOf;
 }
 
 function sameBits(a: Uint16Array, b: Uint16Array): boolean {
@@ -618,6 +844,50 @@ interface Lookahead {
  * 8, 16 or 32 (12,046 when every answer took a place in a window of 32).
  */
 const LOOKAHEAD_ANSWERS = 16;
+
+interface Holders {
+  /** Ok operations whose answer requires a holder (Model.requires). */
+  readonly answers: readonly number[];
+  /** Per answer, the index of the holder it requires in `identities`. */
+  readonly needs: readonly number[];
+  /** Per entry, the index of the holder it may make current (Model.grants), or -1. */
+  readonly grants: Int32Array;
+  /** Per holder, the entries not yet placed that may make it current. */
+  readonly grantersLeft: Int32Array;
+  readonly identities: readonly string[];
+}
+
+/** Null when the model has no holder lookahead or no answer requires a holder. */
+function holderEntries<S, I, O>(problem: KeyProblem<S, I, O>): Holders | null {
+  const { model, n, kind, ref, ops, returnAt } = problem;
+  if (model.requires === undefined || model.grants === undefined || model.holdsIdentity === undefined) return null;
+  const index = new Map<string, number>();
+  const identity = (name: string): number => {
+    let at = index.get(name);
+    if (at === undefined) index.set(name, (at = index.size));
+    return at;
+  };
+  const answers: number[] = [];
+  const needs: number[] = [];
+  const grants = new Int32Array(n).fill(-1);
+  for (let e = 0; e < n; e++) {
+    if (kind[e] !== REAL && kind[e] !== GHOST) continue;
+    const op = ops[ref[e]];
+    const answered = kind[e] === REAL && returnAt[e] !== Infinity && op.outcome === 'ok';
+    // A second execution's answer was never seen, nor an indeterminate op's.
+    const granted = model.grants(op.input, answered ? op.output : undefined);
+    if (granted !== undefined) grants[e] = identity(granted);
+    const required = answered ? model.requires(op.input, op.output) : undefined;
+    if (required !== undefined) {
+      answers.push(e);
+      needs.push(identity(required));
+    }
+  }
+  if (answers.length === 0) return null;
+  const grantersLeft = new Int32Array(index.size);
+  for (let e = 0; e < n; e++) if (grants[e] !== -1) grantersLeft[grants[e]]++;
+  return { answers, needs, grants, grantersLeft, identities: [...index.keys()] };
+}
 
 /** Null when the model has no lookahead, or when expiries or rollbacks could change the state otherwise. */
 function lookaheadEntries<S, I, O>(problem: KeyProblem<S, I, O>): Lookahead | null {

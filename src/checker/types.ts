@@ -75,6 +75,11 @@ export interface CheckStats {
   readonly ops: number;
   readonly keys: number;
   readonly statesExplored: number;
+  /**
+   * The most search states one key took (its statesExplored): the figure a budget is measured
+   * against, and what a soak reports. Optional only so that results stored before it existed still read.
+   */
+  readonly maxKeyStates?: number;
   /** States spent delta-debugging illegal keys (not counted in statesExplored). */
   readonly minimiseStatesExplored: number;
   /** States spent re-checking whether a second execution was needed (duplicate effects; not in statesExplored). */

@@ -111,7 +111,7 @@ function checkText(file: string, checked: CheckedHistory, dir: string | undefine
   const s = result.stats;
   const lines = [
     `check of ${file} (${checked.format}, model ${checked.model}): ${result.verdict}`,
-    `  ${s.ops} ops on ${s.keys} key(s), ${s.statesExplored} search states, ${(s.ms / 1000).toFixed(2)} s`,
+    `  ${s.ops} ops on ${s.keys} key(s), ${s.statesExplored} search states (at most ${s.maxKeyStates ?? 0} on one key), ${(s.ms / 1000).toFixed(2)} s`,
   ];
   for (const v of result.violations) lines.push(describeViolation(v));
   for (const k of result.keys) if (k.verdict === 'unknown') lines.push(`unknown on key ${JSON.stringify(k.key)}: ${k.note ?? 'undecided'}`);

@@ -50,6 +50,17 @@ export interface Model<S, I, O> {
    * state (kv: a put's or an append's ok) would only take a place in the lookahead's window.
    */
   observes?(input: I): boolean;
+  /**
+   * Optional lookahead, for a model whose answers name a holder (a lock's token): `requires` is the
+   * holder an answer shows was current when it took effect (a release or extend answered 1: its
+   * token), `grants` the holder an operation may make current (an acquire answered 1, or with its
+   * answer unknown: `output` undefined), `holdsIdentity` whether a state has that holder current.
+   * With all three, the search drops a configuration in which an answer still to come requires a
+   * holder that is not current and that no operation still to place can make current.
+   */
+  requires?(input: I, output: unknown): string | undefined;
+  grants?(input: I, output: unknown): string | undefined;
+  holdsIdentity?(state: S, identity: string): boolean;
   describeInput(input: I): string;
   describeOutput(output: O): string;
   describeState(state: S): string;

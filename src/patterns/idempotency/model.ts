@@ -33,9 +33,19 @@ type Present = Exclude<IdempotencyState, { kind: 'absent' }>;
 
 const ABSENT: IdempotencyState = { kind: 'absent' };
 
-/** PEXPIRE with a non-positive time deletes the key at once, and still answers 1. */
+/** A string field of a state's hash: its length, a colon, itself. */
+const field = (value: string): string => `${value.length}:${value}`;
+
+/**
+ * PEXPIRE with a non-positive time deletes the key at once, and still answers 1. Each kind built
+ * field by field: the checker steps the model hundreds of thousands of times, and an object spread
+ * cost more than the rest of the step.
+ */
 function withExpiry(record: Present, ms: number, id: number): IdempotencyState {
-  return ms > 0 ? { ...record, tag: id } : ABSENT;
+  if (ms <= 0) return ABSENT;
+  return record.kind === 'pending'
+    ? { kind: 'pending', fingerprint: record.fingerprint, owner: record.owner, tag: id }
+    : { kind: 'completed', fingerprint: record.fingerprint, owner: record.owner, status: record.status, body: record.body, tag: id };
 }
 
 function register(state: IdempotencyState, input: Extract<IdempotencyInput, { op: 'register' }>, id: number): Step<IdempotencyState, IdempotencyOutput> {
@@ -124,10 +134,12 @@ export const idempotency: Model<IdempotencyState, IdempotencyInput, IdempotencyO
     switch (state.kind) {
       case 'absent':
         return 'a';
+      // Each string field prefixed with its length, so that distinct states never give one string
+      // (cheaper than JSON.stringify, which was a tenth of the checker's time on large histories).
       case 'pending':
-        return JSON.stringify(['p', state.fingerprint, state.owner, state.tag]);
+        return `p${field(state.fingerprint)}${field(state.owner)}${state.tag}`;
       case 'completed':
-        return JSON.stringify(['c', state.fingerprint, state.owner, state.status, state.body, state.tag]);
+        return `c${field(state.fingerprint)}${field(state.owner)}${field(state.status)}${field(state.body)}${state.tag}`;
     }
   },
   describeInput(input) {

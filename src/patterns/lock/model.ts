@@ -51,6 +51,10 @@ export const lock: Model<LockState, LockInput, LockOutput> = {
   outputMatches: (expected, observed) =>
     expected === null ? isNilReply(observed) : integerReplyMatches(expected, observed),
   hashState: (state) => (state.kind === 'absent' ? 'a' : JSON.stringify(['h', state.token, state.tag])),
+  // Only an acquire makes a token the holder; a release or extend answered 1 shows its token held.
+  requires: (input, output) => (input.op !== 'acquire' && integerReplyMatches(1, output) ? input.token : undefined),
+  grants: (input, output) => (input.op === 'acquire' && (output === undefined || integerReplyMatches(1, output)) ? input.token : undefined),
+  holdsIdentity: (state, token) => state.kind === 'held' && state.token === token,
   describeInput(input) {
     switch (input.op) {
       case 'acquire':

@@ -165,6 +165,13 @@ describe('the reference lock history that ran out of budget in a soak (issue 20)
     expect(keyVerdict(result, k2).statesExplored).toBeLessThan(1_000);
   });
 
+  it('reports the most states one key took beside the total', () => {
+    const { keys, stats } = check(recorded.history, lock);
+    expect(keys.length).toBeGreaterThan(1);
+    expect(stats.maxKeyStates).toBe(Math.max(...keys.map((k) => k.statesExplored)));
+    expect(stats.maxKeyStates).toBeLessThan(stats.statesExplored);
+  });
+
   it('with any one of its answers changed, is still decided (not unknown)', () => {
     const answered = recorded.history.ops.filter((o) => o.key === k2 && o.outcome === 'ok');
     const other = (output: LockOutput | undefined): LockOutput => (output === 0 ? 1 : output === 1 ? 0 : output === null ? -1 : null);
