@@ -1,5 +1,6 @@
 import type { CheckOptions } from '../checker/types.ts';
-import type { FaultName, PatternName } from '../generator/index.ts';
+import type { PatternName } from '../generator/index.ts';
+import type { FaultName } from '../faults/index.ts';
 import type { ChaosOptions } from './chaos.ts';
 import type { Shard } from '../runner/shard.ts';
 

@@ -3,7 +3,8 @@ import path from 'node:path';
 import { refusedExternalFaults } from '../certify/external-faults.ts';
 import { faultsForBackend, refusedPartitionFaults } from '../certify/partition-faults.ts';
 import { parseClusterSpec } from '../cluster/select.ts';
-import { FAULT_NAMES, PARTITION_FAULT_NAMES, parseFaultList } from '../generator/index.ts';
+import { FAULT_DESCRIPTORS, FAULT_NAMES, PARTITION_FAULT_NAMES } from '../faults/index.ts';
+import { parseFaultList } from '../generator/index.ts';
 import { DEFAULT_PATTERN, isPatternName, PATTERN_NAMES } from '../patterns/index.ts';
 import { durationFlag, intFlag } from './args.ts';
 import { durabilityFlag } from './durability-flag.ts';
@@ -52,6 +53,13 @@ export const CHAOS_FLAGS_HELP = `  --pattern P        ${PATTERN_NAMES.join(' | '
                      violation lost-acknowledged-write (module: and cmd: implementations are told to)
   --json             print the result as JSON on stdout, no progress line
   -h, --help         this text`;
+
+/** One line per fault, from its descriptor: what it does and where it can run. */
+export const FAULTS_HELP = `faults (--faults):
+${FAULT_DESCRIPTORS.map((f) => {
+  const where = f.backends === 'netns' ? ' [--cluster netns only]' : f.external === 'client' ? ' [any cluster]' : f.external === 'destructive' ? ' [external: with --allow-destructive]' : '';
+  return `  ${f.name.padEnd(20)}${f.description}${where}`;
+}).join('\n')}`;
 
 type Values = { [K in keyof typeof CHAOS_FLAGS]?: (typeof CHAOS_FLAGS)[K]['type'] extends 'boolean' ? boolean : string };
 

@@ -29,7 +29,7 @@ describe('the import graph of src', () => {
     // Guards the parser: a regular expression that stopped matching would make every rule pass.
     expect(files.length).toBeGreaterThan(150);
     expect(edges.length).toBeGreaterThan(500);
-    for (const folder of ['plan', 'history', 'generator', 'runner', 'nemesis', 'checker', 'report', 'certify', 'patterns', 'scripts', 'subject', 'cli']) {
+    for (const folder of ['plan', 'history', 'faults', 'generator', 'runner', 'nemesis', 'checker', 'report', 'certify', 'patterns', 'scripts', 'subject', 'cli']) {
       expect(files.some((f) => folderOf(f) === folder), folder).toBe(true);
     }
     expect(edges).toContainEqual({ from: 'src/generator/index.ts', to: 'src/plan/schedule.ts', typeOnly: true, dynamic: false });
@@ -68,6 +68,13 @@ describe('the import graph of src', () => {
     expect(crossing('nemesis', ['runner', 'generator', 'checker', 'report', 'certify', 'cli'])).toEqual([]);
     expect(crossing('checker', ['generator', 'runner', 'nemesis', 'cluster', 'subject', 'report', 'certify', 'cli'])).toEqual([]);
     expect(crossing('report', ['runner', 'nemesis', 'certify', 'cli'])).toEqual([]);
+  });
+
+  it('keeps the fault descriptors plugins the stages read: they know the plan, the history and the cluster\'s interface (types), no stage', () => {
+    expect(crossing('faults', ['generator', 'runner', 'nemesis', 'checker', 'report', 'certify', 'cli', 'patterns', 'subject', 'scripts'])).toEqual([]);
+    // The generator reads the descriptors: their apply halves act on a cluster through its interface only,
+    // so drawing a schedule loads no cluster code.
+    expect(edges.filter((e) => folderOf(e.from) === 'faults' && folderOf(e.to) === 'cluster' && !e.typeOnly).map(show)).toEqual([]);
   });
 
   it('keeps patterns plugins: a pattern knows the stages\' vocabulary, not their machinery', () => {
