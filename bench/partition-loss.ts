@@ -8,7 +8,7 @@
 // Run: npx tsx bench/partition-loss.ts [failovers per mode=10] [wait timeout ms=100]
 import { Redis } from 'ioredis';
 import { NetnsCluster } from '../src/cluster/netns/cluster.ts';
-import { nodeFor } from '../src/nemesis/target.ts';
+import { nodeFor } from '../src/faults/target.ts';
 import { keySlot } from '../src/resp/key-slot.ts';
 
 const perMode = Number(process.argv[2] ?? 10);

@@ -39,6 +39,8 @@ export { scopedKey } from './patterns/idempotency/keys.ts';
 export { runJob } from './certify/job.ts';
 export type { JobOptions, JobResult, ImplOpener, OpenedImpl } from './certify/types.ts';
 export { jobOptions } from './cli/chaos-flags.ts';
+export { jobOptionsFrom, JobOptionError, JOB_DEFAULTS, JOB_INTEGERS } from './certify/options.ts';
+export type { JobConstraints } from './certify/options.ts';
 export { luaDirOpener } from './certify/openers/lua-dir.ts';
 export { moduleOpener } from './certify/openers/module.ts';
 export { cmdOpener } from './certify/openers/cmd.ts';

@@ -1,10 +1,11 @@
 import type { CheckOptions } from '../checker/types.ts';
-import type { FaultName, PatternName } from '../generator/index.ts';
+import type { PatternName } from '../generator/index.ts';
+import type { FaultName } from '../faults/index.ts';
 import type { ChaosOptions } from './chaos.ts';
 import type { Shard } from '../runner/shard.ts';
+import { DRAWN_CLIENTS, DRAWN_KEYS } from './options.ts';
 
-/** Logical clients an implementation is opened with; a schedule uses 2 to this many. */
-export const MAX_CLIENTS = 8;
+export { MAX_CLIENTS } from './options.ts';
 
 /** One operation longer than this is recorded as indeterminate (the implementation is slow, not wrong). */
 export const OP_TIMEOUT_MS = 10_000;
@@ -27,9 +28,9 @@ export interface JobChaosConstraints {
   readonly nodeTimeoutMs: number;
   /** fast-check replay path, with the same seed. */
   readonly path?: string;
-  /** Default [2, MAX_CLIENTS]. */
+  /** Default DRAWN_CLIENTS (./options.ts). */
   readonly clients?: number | readonly [number, number];
-  /** Default [1, 4]. */
+  /** Default DRAWN_KEYS (./options.ts). */
   readonly keys?: number | readonly [number, number];
   readonly runId?: string;
   readonly check?: CheckOptions;
@@ -59,8 +60,8 @@ export function jobChaosOptions(c: JobChaosConstraints): ChaosOptions {
     schedule: {
       pattern: c.pattern,
       faults: c.faults,
-      clients: c.clients ?? [2, MAX_CLIENTS],
-      keys: c.keys ?? [1, 4],
+      clients: c.clients ?? DRAWN_CLIENTS,
+      keys: c.keys ?? DRAWN_KEYS,
       nodeTimeoutMs: c.nodeTimeoutMs,
       ...(c.operations ? { operations: c.operations } : {}),
     },

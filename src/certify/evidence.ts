@@ -5,7 +5,7 @@
  * transition of the model that the generator reaches with the faults asked witnessed at least once
  * (the transition coverage of coverage.json). Pure: counts come from the judged runs' histories.
  */
-import type { FaultName } from '../generator/index.ts';
+import type { FaultName } from '../faults/index.ts';
 import type { History } from '../history/types.ts';
 import { reachableTransitions, type Capabilities } from '../patterns/capabilities.ts';
 import { PATTERNS, type PatternName, type RequiredTransition } from '../patterns/index.ts';

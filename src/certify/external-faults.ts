@@ -1,9 +1,12 @@
-import type { FaultName } from '../generator/index.ts';
+import { FAULT_DESCRIPTORS, type FaultName } from '../faults/index.ts';
+
+/** Names of the faults whose descriptors say they run on an external cluster `as` given. */
+const runningThere = (...as: readonly ('client' | 'destructive')[]): readonly FaultName[] => FAULT_DESCRIPTORS.filter((f) => (as as readonly string[]).includes(f.external)).map((f) => f.name);
 
 /** Faults that need nothing but a client: run on any cluster. */
-const CLIENT_SIDE: readonly FaultName[] = ['lease-expiry', 'client-freeze'];
+const CLIENT_SIDE = runningThere('client');
 /** Faults an external cluster takes only with --allow-destructive: they flush scripts, block a master or move slots. */
-export const DESTRUCTIVE: readonly FaultName[] = ['script-flush', 'busy-script', 'failover', 'failover-force', 'failover-takeover'];
+export const DESTRUCTIVE = runningThere('destructive');
 
 /**
  * Which of the faults asked an external cluster runs, and which it skips (node freezes, kills and

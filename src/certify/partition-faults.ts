@@ -1,6 +1,7 @@
-import { PARTITION_FAULT_NAMES, type FaultName } from '../generator/constraints.ts';
+import { FAULT_DESCRIPTORS, type FaultName } from '../faults/index.ts';
 
-const PARTITIONS: readonly FaultName[] = PARTITION_FAULT_NAMES;
+/** The faults only the netns backend can run (partitions between nodes), by their descriptors. */
+const NETNS_ONLY: readonly FaultName[] = FAULT_DESCRIPTORS.filter((f) => f.backends === 'netns').map((f) => f.name);
 
 /**
  * The faults a job runs on a cluster of `kind`: `--faults all` (the default) on the netns backend
@@ -8,12 +9,12 @@ const PARTITIONS: readonly FaultName[] = PARTITION_FAULT_NAMES;
  */
 export function faultsForBackend(kind: string, asked: readonly FaultName[], list: string | undefined): FaultName[] {
   const all = (list ?? 'all').trim() === 'all';
-  return kind === 'netns' && all ? [...new Set([...asked, ...PARTITIONS])] : [...asked];
+  return kind === 'netns' && all ? [...new Set([...asked, ...NETNS_ONLY])] : [...asked];
 }
 
 /** A partition named on a backend that cannot make it is a usage error (it would run without it). */
 export function refusedPartitionFaults(kind: string, asked: readonly FaultName[]): string | undefined {
-  const named = asked.filter((f) => PARTITIONS.includes(f));
+  const named = asked.filter((f) => NETNS_ONLY.includes(f));
   if (kind === 'netns' || named.length === 0) return undefined;
   return `--faults ${named.join(', ')} needs --cluster netns (partitions between nodes need each node in a network namespace of its own)`;
 }

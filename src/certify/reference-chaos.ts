@@ -1,7 +1,8 @@
 import type { CheckOptions } from '../checker/types.ts';
 import { EnvironmentError } from '../cluster/errors.ts';
 import type { LocalCluster } from '../cluster/local.ts';
-import { FAULT_NAMES, type FaultName, type PatternName } from '../generator/index.ts';
+import type { PatternName } from '../generator/index.ts';
+import { FAULT_NAMES, type FaultName } from '../faults/index.ts';
 import { PATTERNS } from '../patterns/index.ts';
 import { chaos, type ChaosContext, type ChaosOutcome } from './chaos.ts';
 import { jobChaosOptions, MAX_CLIENTS } from './chaos-options.ts';

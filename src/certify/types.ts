@@ -1,4 +1,5 @@
-import type { FaultName, PatternName } from '../generator/index.ts';
+import type { PatternName } from '../generator/index.ts';
+import type { FaultName } from '../faults/index.ts';
 import type { ChaosOutcome } from './chaos.ts';
 import type { Cluster } from '../cluster/types.ts';
 import type { Subject } from '../subject/types.ts';

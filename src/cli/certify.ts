@@ -7,7 +7,7 @@ import { createRunFolder, writeJson } from '../report/folder.ts';
 import { junitXml } from '../report/junit.ts';
 import { describeImpl, ImplSpecError, implDigest, parseImplSpec, type ImplSpec } from '../subject/impl-spec.ts';
 import { parse } from './args.ts';
-import { CHAOS_FLAGS, CHAOS_FLAGS_HELP, jobOptions } from './chaos-flags.ts';
+import { CHAOS_FLAGS, CHAOS_FLAGS_HELP, FAULTS_HELP, jobOptions } from './chaos-flags.ts';
 import { EXIT, jobExitCode, UsageError } from './exit-codes.ts';
 import { processIo, type Io } from './io.ts';
 import { runJob } from '../certify/job.ts';
@@ -42,6 +42,8 @@ options:
 ${CORPUS_FLAGS_HELP}
 ${SHARD_FLAGS_HELP}
 ${CHAOS_FLAGS_HELP}
+
+${FAULTS_HELP}
 
 With --baseline the exit code follows the comparison (0 no regression, even when not certified);
 certificate.json still says whether this run was certified.

@@ -3,12 +3,14 @@ import path from 'node:path';
 import { refusedExternalFaults } from '../certify/external-faults.ts';
 import { faultsForBackend, refusedPartitionFaults } from '../certify/partition-faults.ts';
 import { parseClusterSpec } from '../cluster/select.ts';
-import { FAULT_NAMES, PARTITION_FAULT_NAMES, parseFaultList } from '../generator/index.ts';
-import { DEFAULT_PATTERN, isPatternName, PATTERN_NAMES } from '../patterns/index.ts';
-import { durationFlag, intFlag } from './args.ts';
+import { FAULT_DESCRIPTORS, FAULT_NAMES, PARTITION_FAULT_NAMES } from '../faults/index.ts';
+import { parseFaultList } from '../generator/index.ts';
+import { DEFAULT_PATTERN, PATTERN_NAMES } from '../patterns/index.ts';
+import { durationFlag } from './args.ts';
 import { durabilityFlag } from './durability-flag.ts';
 import { UsageError } from './exit-codes.ts';
 import type { JobOptions } from '../certify/types.ts';
+import { DRAWN_CLIENTS, DRAWN_KEYS, JOB_DEFAULTS, JOB_INTEGERS, jobOptionsFrom, JobOptionError, type JobConstraints } from '../certify/options.ts';
 
 /** Flags `run` and `certify` share (parseArgs option specs). */
 export const CHAOS_FLAGS = {
@@ -31,19 +33,19 @@ export const CHAOS_FLAGS = {
 } as const;
 
 export const CHAOS_FLAGS_HELP = `  --pattern P        ${PATTERN_NAMES.join(' | ')} (default ${DEFAULT_PATTERN})
-  --runs N           schedules to run (default 40)
+  --runs N           schedules to run (default ${JOB_DEFAULTS.runs})
   --seed S           seed of everything random (default: time-based, printed)
   --path P           fast-check path, with --seed, to re-run one shrunk schedule
   --faults LIST      comma list of ${FAULT_NAMES.join(', ')}; or all | none (default all);
                      with --cluster netns also ${PARTITION_FAULT_NAMES.join(', ')} (in all there)
-  --time-limit T     stop starting runs after T (e.g. 90s, 5m; default 5m)
-  --clients N        logical clients per schedule, 1-8 (default: drawn from 2-8)
-  --keys N           logical keys per schedule, 1-16 (default: drawn from 1-4)
+  --time-limit T     stop starting runs after T (e.g. 90s, 5m; default ${JOB_DEFAULTS.timeLimitMs / 60_000}m)
+  --clients N        logical clients per schedule, ${JOB_INTEGERS.clients.min}-${JOB_INTEGERS.clients.max} (default: drawn from ${DRAWN_CLIENTS.join('-')})
+  --keys N           logical keys per schedule, ${JOB_INTEGERS.keys.min}-${JOB_INTEGERS.keys.max} (default: drawn from ${DRAWN_KEYS.join('-')})
   --cluster C        local | compose | netns | redis://host:port[,host:port...] (default local; netns: each
                      node in a network namespace of its own, partitions between nodes; needs root)
-  --report DIR       where run folders go (default reports/)
-  --node-timeout MS  cluster-node-timeout of a local cluster (default 1000)
-  --shrink-runs N    most re-runs spent shrinking a failure (default 30)
+  --report DIR       where run folders go (default ${JOB_DEFAULTS.reportRoot}/)
+  --node-timeout MS  cluster-node-timeout of a local cluster (default ${JOB_DEFAULTS.nodeTimeoutMs})
+  --shrink-runs N    most re-runs spent shrinking a failure (default ${JOB_DEFAULTS.shrinkRuns})
   --allow-destructive  on an external cluster, allow SCRIPT FLUSH, busy scripts and failovers (other faults
                      need process access and are never run there)
   --durability wait:N:TIMEOUT  after each write the implementation sends WAIT N TIMEOUT on the connection
@@ -53,22 +55,50 @@ export const CHAOS_FLAGS_HELP = `  --pattern P        ${PATTERN_NAMES.join(' | '
   --json             print the result as JSON on stdout, no progress line
   -h, --help         this text`;
 
+/** One line per fault, from its descriptor: what it does and where it can run. */
+export const FAULTS_HELP = `faults (--faults):
+${FAULT_DESCRIPTORS.map((f) => {
+  const where = f.backends === 'netns' ? ' [--cluster netns only]' : f.external === 'client' ? ' [any cluster]' : f.external === 'destructive' ? ' [external: with --allow-destructive]' : '';
+  return `  ${f.name.padEnd(20)}${f.description}${where}`;
+}).join('\n')}`;
+
 type Values = { [K in keyof typeof CHAOS_FLAGS]?: (typeof CHAOS_FLAGS)[K]['type'] extends 'boolean' ? boolean : string };
 
+/** The JobConstraints field each chaos flag sets, to name the flag when its value is refused. */
+const FLAG_OF: Readonly<Record<keyof JobConstraints, string>> = {
+  pattern: 'pattern',
+  runs: 'runs',
+  seed: 'seed',
+  path: 'path',
+  faults: 'faults',
+  timeLimitMs: 'time-limit',
+  clients: 'clients',
+  keys: 'keys',
+  cluster: 'cluster',
+  reportRoot: 'report',
+  json: 'json',
+  nodeTimeoutMs: 'node-timeout',
+  shrinkRuns: 'shrink-runs',
+  allowDestructive: 'allow-destructive',
+  durability: 'durability',
+};
+
+/** An integer flag's number; anything but digits is NaN, which the job options refuse with the flag's limits. */
+const integer = (value: string | undefined): number | undefined => (value === undefined ? undefined : /^\d+$/.test(value) ? Number(value) : NaN);
+
+/**
+ * The flags' strings parsed into the job's constraints, then checked once by the job options
+ * (src/certify/options.ts, which hold the defaults and the limits); a refused option is a usage
+ * error naming its flag and the text given. Everything is checked before a cluster starts: a bad
+ * --report or fault list found after the runs would throw their work away.
+ */
 export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
-  const pattern = v.pattern ?? DEFAULT_PATTERN;
-  if (!isPatternName(pattern)) {
-    throw new UsageError(`${command}: --pattern must be ${PATTERN_NAMES.slice(0, -1).join(', ')} or ${PATTERN_NAMES.at(-1)}, got '${v.pattern}'`);
-  }
   let faults;
   try {
     faults = parseFaultList(v.faults ?? 'all');
   } catch (error) {
     throw new UsageError(`${command}: --faults: ${(error as Error).message}`);
   }
-  if (v.path !== undefined && v.seed === undefined) throw new UsageError(`${command}: --path needs the --seed it was found with`);
-  // Everything is checked before a cluster starts: a bad --report or fault list found after the
-  // runs would throw their work away.
   const cluster = parseClusterSpec(v.cluster);
   const refusedPartition = refusedPartitionFaults(cluster.kind, faults);
   if (refusedPartition) throw new UsageError(`${command}: ${refusedPartition}`);
@@ -78,27 +108,40 @@ export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
     const refused = refusedExternalFaults(faults, allowDestructive);
     if (refused) throw new UsageError(`${command}: ${refused}`);
   }
-  const reportRoot = path.resolve(v.report ?? 'reports');
+  const reportRoot = path.resolve(v.report ?? JOB_DEFAULTS.reportRoot);
   const unwritable = unwritableDirectory(reportRoot);
-  if (unwritable) throw new UsageError(`${command}: --report ${v.report ?? 'reports'}: ${unwritable}`);
-  return {
-    command,
-    pattern,
-    runs: intFlag(command, 'runs', v.runs, 40, 1, 1_000_000),
-    seed: intFlag(command, 'seed', v.seed, Date.now() % 2 ** 31, 0, 2 ** 31 - 1),
+  if (unwritable) throw new UsageError(`${command}: --report ${v.report ?? JOB_DEFAULTS.reportRoot}: ${unwritable}`);
+  const constraints: JobConstraints = {
+    pattern: v.pattern,
+    runs: integer(v.runs),
+    seed: integer(v.seed),
     path: v.path,
     faults,
-    timeLimitMs: durationFlag(command, 'time-limit', v['time-limit'], 300_000),
-    clients: v.clients === undefined ? undefined : intFlag(command, 'clients', v.clients, 2, 1, 8),
-    keys: v.keys === undefined ? undefined : intFlag(command, 'keys', v.keys, 2, 1, 16),
-    cluster: v.cluster ?? 'local',
+    timeLimitMs: v['time-limit'] === undefined ? undefined : durationFlag(command, 'time-limit', v['time-limit'], JOB_DEFAULTS.timeLimitMs),
+    clients: integer(v.clients),
+    keys: integer(v.keys),
+    cluster: v.cluster,
     reportRoot,
-    json: v.json ?? false,
-    nodeTimeoutMs: intFlag(command, 'node-timeout', v['node-timeout'], 1_000, 100, 60_000),
-    shrinkRuns: intFlag(command, 'shrink-runs', v['shrink-runs'], 30, 0, 10_000),
+    json: v.json,
+    nodeTimeoutMs: integer(v['node-timeout']),
+    shrinkRuns: integer(v['shrink-runs']),
     allowDestructive,
-    ...(v.durability === undefined ? {} : { durability: durabilityFlag(command, v.durability) }),
   };
+  const options = refuse(command, v, () => jobOptionsFrom(command, constraints));
+  // Parsed last, as before the options had a module of their own: a bad number is named before it.
+  return v.durability === undefined ? options : { ...options, durability: durabilityFlag(command, v.durability)! };
+}
+
+/** The job options, or the option they refuse as a usage error in the CLI's words: its flag and the text given. */
+function refuse(command: string, v: Values, build: () => JobOptions): JobOptions {
+  try {
+    return build();
+  } catch (error) {
+    if (!(error instanceof JobOptionError)) throw error;
+    const flag = FLAG_OF[error.option];
+    if (error.needs) throw new UsageError(`${command}: --${flag} needs the --${FLAG_OF[error.needs]} it was found with`);
+    throw new UsageError(`${command}: --${flag} ${error.problem}, got '${v[flag as keyof Values]}'`);
+  }
 }
 
 /** Why run folders could not be created under `dir` (it, or its nearest existing parent, must be a writable directory). */

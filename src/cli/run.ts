@@ -1,5 +1,5 @@
 import { parse } from './args.ts';
-import { CHAOS_FLAGS, CHAOS_FLAGS_HELP, jobOptions } from './chaos-flags.ts';
+import { CHAOS_FLAGS, CHAOS_FLAGS_HELP, FAULTS_HELP, jobOptions } from './chaos-flags.ts';
 import { EXIT, jobExitCode } from './exit-codes.ts';
 import { processIo, type Io } from './io.ts';
 import { runJob } from '../certify/job.ts';
@@ -18,6 +18,8 @@ real cluster, check every history against the model, shrink any failure to a min
 options:
 ${CORPUS_FLAGS_HELP}
 ${CHAOS_FLAGS_HELP}
+
+${FAULTS_HELP}
 `;
 
 export async function run(argv: string[], io: Io = processIo): Promise<number> {

@@ -1,8 +1,9 @@
 import { DEFAULT_PATTERN, PATTERNS, type PatternName } from '../patterns/index.ts';
-import { FAULT_NAMES, PARTITION_FAULT_NAMES, type FaultName } from '../plan/faults.ts';
+import { FAULT_DESCRIPTORS, FAULT_NAMES, PARTITION_FAULT_NAMES, isFaultName, type FaultName } from '../faults/index.ts';
 
 export { FAULT_NAMES, PARTITION_FAULT_NAMES, type FaultName };
-const KNOWN: readonly string[] = [...FAULT_NAMES, ...PARTITION_FAULT_NAMES];
+/** Every fault's name, in registry order (what an unknown name's message lists). */
+const KNOWN: readonly string[] = FAULT_DESCRIPTORS.map((f) => f.name);
 
 /** What a caller may set on the schedule generator (fast-check's Constraints pattern). */
 export interface ScheduleConstraints {
@@ -65,7 +66,7 @@ export function parseFaultList(list: string): FaultName[] {
 export function scheduleOptions(c: ScheduleConstraints = {}): ScheduleOptions {
   const faults = new Set(c.faults ?? FAULT_NAMES);
   for (const f of faults) {
-    if (!KNOWN.includes(f)) throw new RangeError(`scheduleArbitrary: unknown fault '${f}'`);
+    if (!isFaultName(f)) throw new RangeError(`scheduleArbitrary: unknown fault '${f}'`);
   }
   const leasesMs = c.leasesMs ?? [250, 500];
   if (leasesMs.length === 0 || leasesMs.some((l) => !Number.isInteger(l) || l < 50)) {

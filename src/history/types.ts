@@ -35,26 +35,33 @@ export interface OpRecord<I = unknown, O = unknown> {
   readonly acknowledgedReplicas?: number;
 }
 
-/** Fault kinds the nemesis can inject. `lossy` faults may drop writes a master acknowledged. */
-export type FaultKind =
-  | 'client-freeze'
-  | 'node-freeze'
-  | 'script-flush'
-  | 'busy-script'
-  | 'failover-default'
-  | 'failover-force'
-  | 'failover-takeover'
-  | 'toxic'
-  | 'slow-network'
-  | 'proxy-down'
-  | 'kill-restart'
+/**
+ * What the history records a fault as, in the order reports list them. A fault descriptor
+ * (src/faults) names the kind its record has (a failover's by its mode, every toxic `toxic`, every
+ * partition `partition`); `proxy-down` and `heal` appear in older histories and in scenarios.
+ * `lossy` faults may drop writes a master acknowledged.
+ */
+export const FAULT_KINDS = [
+  'client-freeze',
+  'node-freeze',
+  'script-flush',
+  'busy-script',
+  'failover-default',
+  'failover-force',
+  'failover-takeover',
+  'toxic',
+  'slow-network',
+  'proxy-down',
+  'kill-restart',
   /** Nodes cut off from each other (netns backend); lossy when a shard changed master. */
-  | 'partition'
+  'partition',
   /** A RESP point held commands, or their replies, matching one name. */
-  | 'command-delay'
+  'command-delay',
   /** A RESP point let a command run and cut its connection before the reply. */
-  | 'reply-loss'
-  | 'heal';
+  'reply-loss',
+  'heal',
+] as const;
+export type FaultKind = (typeof FAULT_KINDS)[number];
 
 export interface FaultRecord {
   readonly type: 'fault';

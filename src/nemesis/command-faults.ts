@@ -1,124 +1,32 @@
-import type { CommandFaultStep } from '../plan/schedule.ts';
-import { describeFault } from '../plan/schedule.ts';
-import type { FaultRecord } from '../history/types.ts';
-import { isPlainRead, isPlainWrite, type CaughtCommand, type CommandRule } from '../resp/index.ts';
+import type { FaultStep } from '../plan/schedule.ts';
 import { sleep } from '../history/clock.ts';
+import { faultOf, type NemesisContext } from '../faults/index.ts';
+import { applyOrSayWhy } from './apply.ts';
 import { RunNames } from './command-names.ts';
-import type { NemesisContext } from './context.ts';
-
-type Applied = Pick<FaultRecord, 'kind' | 'target' | 'lossy' | 'detail' | 'cutsConnections'>;
-
-/** How long a caught command may take to play out after its hold (a reply from a node a cluster fault froze). */
-const SETTLE_GRACE_MS = 15_000;
-/** How often to look for the first data command of a run that has seen none yet. */
-const NAME_POLL_MS = 10;
 
 /**
  * Command faults one at a time, on a lane of their own beside the cluster faults: they touch no
- * cluster state, so there is nothing to heal, and every rule is disarmed before the next.
+ * cluster state, so there is nothing to heal, and every rule is disarmed before the next. The lane
+ * keeps the command names the links carried, for its faults to pick from.
  */
-export async function runCommandLane(faults: readonly CommandFaultStep[], ctx: NemesisContext): Promise<void> {
+export async function runCommandLane(faults: readonly FaultStep[], ctx: NemesisContext): Promise<void> {
   if (faults.length === 0) return;
   const names = ctx.cluster.commands ? new RunNames(ctx.cluster.commands) : undefined;
   try {
-    await lane(faults, ctx, names);
+    await lane(faults, names ? { ...ctx, commandNames: names } : ctx);
   } finally {
     names?.learn();
   }
 }
 
-async function lane(faults: readonly CommandFaultStep[], ctx: NemesisContext, runNames: RunNames | undefined): Promise<void> {
+async function lane(faults: readonly FaultStep[], ctx: NemesisContext): Promise<void> {
   const { clock } = ctx.recorder;
   for (const fault of faults) {
     const wait = fault.atMs - clock.now();
     if (wait > 0) await sleep(wait);
     const startedAt = clock.now();
-    let applied: Applied;
-    try {
-      applied = await applyCommandFault(fault, ctx, runNames);
-    } catch (error) {
-      // Conservative: a fault that failed half-way may have cut a connection.
-      applied = { kind: fault.kind, target: '?', lossy: false, cutsConnections: fault.kind === 'reply-loss', detail: `${describeFault(fault)} failed: ${(error as Error).message}` };
-    }
+    // Conservative if it failed: a fault that failed half-way may have cut a connection (its descriptor says whether).
+    const applied = await applyOrSayWhy(faultOf(fault), fault, ctx);
     ctx.recorder.fault({ ...applied, startedAt, endedAt: clock.now() });
   }
-}
-
-async function applyCommandFault(fault: CommandFaultStep, ctx: NemesisContext, runNames: RunNames | undefined): Promise<Applied> {
-  const detail = describeFault(fault);
-  const points = ctx.cluster.commands;
-  const kind = fault.kind;
-  if (!points || !runNames) return { kind, target: 'none', lossy: false, detail: `${detail}: this cluster has no RESP point on its client links` };
-  const windowEnd = performance.now() + fault.ms;
-  const names = await observedNames(runNames, windowEnd);
-  if (names.length === 0) return { kind, target: 'none', lossy: false, detail: `${detail}: no data command went by` };
-  const name = names[fault.command % names.length];
-  const slot = fault.key === undefined ? undefined : ctx.slotOf(fault.key);
-  const on = fault.kind === 'command-delay' ? sideToHold(name, fault.on) : undefined;
-  const rule: CommandRule =
-    fault.kind === 'reply-loss'
-      ? { action: 'lose-reply', names: [name], slot, limit: fault.limit }
-      : {
-          action: on === 'reply' ? 'delay-reply' : 'delay-request',
-          names: [name],
-          slot,
-          holdMs: fault.holdMs,
-          limit: fault.limit,
-          ...(fault.pastExpiryMs === undefined ? {} : { pastExpiryMs: fault.pastExpiryMs, ttlOf: ttlReader(ctx) }),
-        };
-  const armed = points.arm(rule);
-  try {
-    await Promise.race([sleep(Math.max(0, windowEnd - performance.now())), armed.full]);
-  } finally {
-    armed.disarm();
-  }
-  // The fault lasts until what it caught has played out: the record's window must cover every cut.
-  const settled = await Promise.race([armed.settled().then(() => true), sleep((fault.kind === 'command-delay' ? fault.holdMs : 0) + SETTLE_GRACE_MS).then(() => false)]);
-  if (!settled) points.reset();
-  const target = `${fault.key === undefined ? 'every client link' : `client links, slot ${slot} (k${fault.key})`}`;
-  return {
-    kind,
-    target,
-    lossy: false,
-    // A lost reply is a cut connection: ioredis resends what was unanswered, so the command may run twice.
-    cutsConnections: kind === 'reply-loss' && armed.caught.length > 0,
-    detail: `${detail}: ${name}${on && on !== (fault as { on?: string }).on ? ` (a plain ${on === 'reply' ? 'read: its reply' : 'write: its forwarding'} held)` : ''} (observed: ${names.join(', ')}); caught ${describeCaught(armed.caught, ctx)}`,
-  };
-}
-
-/**
- * Where a hold makes a gap nothing else makes: after a plain read (what it read goes stale before the
- * client acts on it) and before a plain write (it lands after the state it was decided on changed).
- * Holding a read before Redis sees it is only a pause, and holding a write's reply only a late
- * acknowledgement, which pauses, client freezes and latency toxics already make. A script reads and
- * writes at once, so both sides of it count: the drawn one is kept.
- */
-function sideToHold(name: string, drawn: 'request' | 'reply'): 'request' | 'reply' {
-  if (isPlainRead(name)) return 'reply';
-  if (isPlainWrite(name)) return 'request';
-  return drawn;
-}
-
-/** A key's remaining TTL, read on the node itself (control plane: no proxy, no fault in the way). */
-function ttlReader(ctx: NemesisContext): (node: string, key: Buffer) => Promise<number> {
-  return async (node, key) => {
-    const index = ctx.cluster.nodes.findIndex((n) => n.name === node);
-    return index < 0 ? -1 : Number(await ctx.cluster.command(index, 'PTTL', key.toString()));
-  };
-}
-
-/** The data command names to pick from; waits (within the window) for the first one of a fresh cluster. */
-async function observedNames(runNames: RunNames, until: number): Promise<string[]> {
-  for (;;) {
-    const names = runNames.current();
-    if (names.length > 0 || performance.now() >= until) return names;
-    await sleep(NAME_POLL_MS);
-  }
-}
-
-function describeCaught(caught: readonly CaughtCommand[], ctx: NemesisContext): string {
-  if (caught.length === 0) return 'none';
-  // Caught instants are performance.now(); the history's clock counts from the run's start.
-  const offset = performance.now() - ctx.recorder.clock.now();
-  return caught.map((c) => `${c.name} ${c.key ?? '(no key)'} on ${c.node} connection ${c.connection} at ${Math.round(c.at - offset)}ms`).join(', ');
 }

@@ -8,7 +8,7 @@
 import type fc from 'fast-check';
 import type { Cluster as IORedisCluster } from 'ioredis';
 import type { Classifier } from '../checker/invariants/types.ts';
-import type { FaultName } from '../plan/faults.ts';
+import type { FaultName } from '../faults/index.ts';
 import type { SessionContext } from '../generator/sessions/common.ts';
 import type { Model } from '../model/types.ts';
 import type { ClientStep } from '../plan/schedule.ts';

@@ -11,6 +11,12 @@ export interface Durability {
   readonly timeoutMs: number;
 }
 
+/** What an implementation reports with an answer, besides the answer itself. */
+export interface Receipt {
+  /** Replicas that acknowledged the operation's write (WAIT's answer), with `--durability wait:N:T`. */
+  acknowledgedReplicas?: number;
+}
+
 export function describeDurability(d: Durability): string {
   return `wait:${d.replicas}:${d.timeoutMs}`;
 }

@@ -9,7 +9,7 @@
  * decides legality; a replay that cannot explain an op counts it as `unexplained` and goes on.
  */
 import { overlaps } from '../history/overlap.ts';
-import type { FaultKind, FaultRecord, History, OpRecord } from '../history/types.ts';
+import { FAULT_KINDS, type FaultKind, type FaultRecord, type History, type OpRecord } from '../history/types.ts';
 import type { Model } from '../model/types.ts';
 import { patternOfModel } from '../patterns/index.ts';
 
@@ -18,24 +18,8 @@ export const NO_FAULT = 'no fault';
 /** Rows every table of the pattern shows, exercised or not, so a gap is visible (none for a model without a pattern). */
 export const expectedTransitions = (pattern: string): readonly string[] => patternOfModel(pattern)?.transitions ?? [];
 
-/** Column order: the quiet case first, then faults in the order the nemesis table lists them. */
-const FAULT_ORDER: readonly FaultKind[] = [
-  'client-freeze',
-  'node-freeze',
-  'script-flush',
-  'busy-script',
-  'failover-default',
-  'failover-force',
-  'failover-takeover',
-  'toxic',
-  'slow-network',
-  'proxy-down',
-  'kill-restart',
-  'partition',
-  'command-delay',
-  'reply-loss',
-  'heal',
-];
+/** Column order: the quiet case first, then faults in the order the history's vocabulary lists them. */
+const FAULT_ORDER: readonly FaultKind[] = FAULT_KINDS;
 
 /** One step of the replay: an op applied, or a lease/TTL running out. */
 export interface ReplayedTransition {

@@ -2,7 +2,7 @@ import type { Cluster } from '../cluster/types.ts';
 import type { Schedule } from '../plan/schedule.ts';
 import type { History } from '../history/types.ts';
 import { runNemesis } from '../nemesis/nemesis.ts';
-import { applyNetwork } from '../nemesis/network.ts';
+import { applyNetwork } from '../faults/slow-network.ts';
 import { keySlot } from '../resp/key-slot.ts';
 import type { Subject } from '../subject/types.ts';
 import { runClient } from './client.ts';

@@ -5,7 +5,7 @@ import type { Durability } from '../plan/durability.ts';
 import { operationsOf, PATTERNS, type PatternName } from '../patterns/index.ts';
 import { DeclaredAnswers, type HandleTable } from './declared-answers.ts';
 import { ImplSpecError } from './impl-spec.ts';
-import { KeyMappingError, parseKeyMapping, type KeyMapping } from './key-mapping.ts';
+import { KeyMappingError, parseKeyMapping, type KeyMapping } from '../patterns/key-mapping.ts';
 import { checkModuleSyntax } from './module-syntax.ts';
 import { importImplementation, storeFactoryOf } from './module-import.ts';
 import { redisKeyFor } from './redis-keys.ts';

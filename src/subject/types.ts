@@ -1,4 +1,5 @@
 import type { Capabilities } from '../patterns/capability-types.ts';
+import type { Receipt } from '../plan/durability.ts';
 
 /**
  * The implementation under test, behind one interface whatever it is made of:
@@ -30,8 +31,5 @@ export interface Subject<I = unknown, O = unknown> {
   close(): Promise<void>;
 }
 
-/** What an implementation reports with an answer, besides the answer itself. */
-export interface Receipt {
-  /** Replicas that acknowledged the operation's write (WAIT's answer), with `--durability wait:N:T`. */
-  acknowledgedReplicas?: number;
-}
+/** What an implementation reports with an answer (plan vocabulary: the process protocol fills it too). */
+export type { Receipt } from '../plan/durability.ts';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { LineSplitter } from '../../src/subject/process/lines.ts';
-import { parseProgramLine, requestParts } from '../../src/subject/process/protocol.ts';
+import { LineSplitter } from '../../src/process-protocol/lines.ts';
+import { parseProgramLine, requestParts } from '../../src/process-protocol/protocol.ts';
 
 // The pure halves of the process protocol: what counts as a valid program message, and how
 // stdout bytes become lines. (No cluster: the behaviour end to end is process-protocol.test.ts.)

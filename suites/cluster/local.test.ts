@@ -3,7 +3,7 @@ import { parseInfo } from '../../src/cluster/admin.ts';
 import type { LocalCluster } from '../../src/cluster/local.ts';
 import { sharedCluster } from '../support/shared-cluster.ts';
 import type { Topology } from '../../src/cluster/types.ts';
-import { busyBursts, busyScript } from '../../src/nemesis/busy-script.ts';
+import { busyBursts, busyScript } from '../../src/faults/busy-bursts.ts';
 import { keySlot } from '../../src/resp/key-slot.ts';
 
 let cluster: LocalCluster;

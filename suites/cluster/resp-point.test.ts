@@ -2,7 +2,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LocalCluster } from '../../src/cluster/local.ts';
 import { waitUntil } from '../../src/cluster/wait.ts';
-import { nodeFor } from '../../src/nemesis/target.ts';
+import { nodeFor } from '../../src/faults/target.ts';
 import type { ArmedRule } from '../../src/resp/index.ts';
 import { keySlot } from '../../src/resp/key-slot.ts';
 

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { FaultName } from '../../plan/faults.ts';
+import type { FaultName } from '../../faults/index.ts';
 import type { ClientStep } from '../../plan/schedule.ts';
 
 /** What a session reads of the generator's options (ScheduleOptions has it all; named here so that

@@ -3,7 +3,7 @@ import * as chaoslua from '../../../src/index.ts';
 
 describe('the public barrel', () => {
   it('exposes the four roles, the models, the reference clients and certification from code', () => {
-    for (const name of ['LocalCluster', 'scheduleArbitrary', 'runSchedule', 'chaos', 'check', 'IdempotencyStore', 'runJob', 'luaDirOpener', 'moduleOpener', 'cmdOpener', 'lintPath', 'main'] as const) {
+    for (const name of ['LocalCluster', 'scheduleArbitrary', 'runSchedule', 'chaos', 'check', 'IdempotencyStore', 'runJob', 'jobOptionsFrom', 'luaDirOpener', 'moduleOpener', 'cmdOpener', 'lintPath', 'main'] as const) {
       expect(typeof chaoslua[name], name).toBe('function');
     }
     expect(Object.keys(chaoslua.models).sort()).toEqual(['idempotency', 'lock', 'ratelimit', 'semaphore']);

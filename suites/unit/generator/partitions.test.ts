@@ -4,7 +4,7 @@ import { faultsForBackend, refusedPartitionFaults } from '../../../src/certify/p
 import { parseClusterNodes, topologyFrom } from '../../../src/cluster/topology.ts';
 import type { NodeRef } from '../../../src/cluster/types.ts';
 import { FAULT_NAMES, parseFaultList, PARTITION_FAULT_NAMES, scheduleArbitrary } from '../../../src/generator/index.ts';
-import { describePlan, partitionPlan } from '../../../src/nemesis/partition-shapes.ts';
+import { describePlan, partitionPlan } from '../../../src/faults/partition-shapes.ts';
 
 // n0, n1, n2 masters; n3 follows n0, n4 n1, n5 n2 (as a netns cluster starts).
 const nodes: NodeRef[] = Array.from({ length: 6 }, (_, i) => ({ index: i, name: `n${i}`, announced: `10.0.0.${i}:6379`, client: '', direct: '' }));

@@ -3,7 +3,7 @@ import type { Cluster, NodeRef, NodeState, Topology } from '../../../src/cluster
 import { startClock } from '../../../src/history/clock.ts';
 import { Recorder } from '../../../src/history/recorder.ts';
 import { runNemesis } from '../../../src/nemesis/nemesis.ts';
-import { nodeFor } from '../../../src/nemesis/target.ts';
+import { nodeFor } from '../../../src/faults/target.ts';
 import type { FaultStep } from '../../../src/plan/schedule.ts';
 
 // The nemesis's cluster lane without a cluster: what it asks a cluster to do for each fault, in which

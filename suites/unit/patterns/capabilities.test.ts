@@ -12,7 +12,7 @@ import { PATTERNS } from '../../../src/patterns/index.ts';
 import type { Certificate } from '../../../src/report/certificate.ts';
 import { junitXml } from '../../../src/report/junit.ts';
 import { DeclaredAnswers } from '../../../src/subject/declared-answers.ts';
-import { parseKeyMapping } from '../../../src/subject/key-mapping.ts';
+import { parseKeyMapping } from '../../../src/patterns/key-mapping.ts';
 import { moduleDeclarations } from '../../../src/subject/module-subject.ts';
 
 const lock = PATTERNS.lock;

@@ -1,8 +1,11 @@
 // The flow one way (generator -> runner -> history -> checker -> report), the plan's vocabulary owned
 // by no stage, patterns as plugins the stages read, and no import cycle: checked on the import graph
 // of src, so a change that breaks one fails here, naming the importing file and what it imported.
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cycles, importGraph, type ImportEdge } from './import-graph.ts';
+import { FAULT_DESCRIPTORS } from '../../../src/faults/index.ts';
+import { cycles, importGraph, ROOT, type ImportEdge } from './import-graph.ts';
 
 const { files, edges } = importGraph('src');
 
@@ -24,12 +27,22 @@ function outside(folder: string, allowed: readonly string[], except: readonly st
   return edges.filter((e) => folderOf(e.from) === folder && !except.includes(e.from) && folderOf(e.to) !== folder && !allowed.includes(folderOf(e.to))).map(show);
 }
 
+/** The pipeline's folders: the stages, the vocabularies they share, and the plugins they read. */
+const PIPELINE = ['plan', 'history', 'cluster', 'resp', 'faults', 'generator', 'process-protocol', 'subject', 'nemesis', 'runner', 'checker', 'report'];
+
+/** Imports between different folders of `among`, as edges between the folders. */
+function folderEdges(among: readonly string[], all: readonly ImportEdge[] = edges): ImportEdge[] {
+  return all
+    .filter((e) => among.includes(folderOf(e.from)) && among.includes(folderOf(e.to)) && folderOf(e.from) !== folderOf(e.to))
+    .map((e) => ({ ...e, from: folderOf(e.from), to: folderOf(e.to) }));
+}
+
 describe('the import graph of src', () => {
   it('is read whole: every stage folder has files and imports', () => {
     // Guards the parser: a regular expression that stopped matching would make every rule pass.
     expect(files.length).toBeGreaterThan(150);
     expect(edges.length).toBeGreaterThan(500);
-    for (const folder of ['plan', 'history', 'generator', 'runner', 'nemesis', 'checker', 'report', 'certify', 'patterns', 'scripts', 'subject', 'cli']) {
+    for (const folder of ['plan', 'history', 'faults', 'process-protocol', 'generator', 'runner', 'nemesis', 'checker', 'report', 'certify', 'patterns', 'scripts', 'subject', 'cli']) {
       expect(files.some((f) => folderOf(f) === folder), folder).toBe(true);
     }
     expect(edges).toContainEqual({ from: 'src/generator/index.ts', to: 'src/plan/schedule.ts', typeOnly: true, dynamic: false });
@@ -66,8 +79,15 @@ describe('the import graph of src', () => {
     expect(crossing('generator', ['runner', 'nemesis', 'history', 'checker', 'report', 'certify', 'cli', 'cluster', 'subject'])).toEqual([]);
     expect(crossing('runner', ['generator', 'checker', 'report', 'certify', 'cli'])).toEqual([]);
     expect(crossing('nemesis', ['runner', 'generator', 'checker', 'report', 'certify', 'cli'])).toEqual([]);
-    expect(crossing('checker', ['generator', 'runner', 'nemesis', 'cluster', 'subject', 'report', 'certify', 'cli'])).toEqual([]);
-    expect(crossing('report', ['runner', 'nemesis', 'certify', 'cli'])).toEqual([]);
+    expect(crossing('checker', ['generator', 'runner', 'nemesis', 'faults', 'cluster', 'subject', 'process-protocol', 'report', 'certify', 'cli'])).toEqual([]);
+    expect(crossing('report', ['generator', 'runner', 'nemesis', 'faults', 'cluster', 'subject', 'process-protocol', 'certify', 'cli'])).toEqual([]);
+  });
+
+  it('keeps the fault descriptors plugins the stages read: they know the plan, the history and the cluster\'s interface (types), no stage', () => {
+    expect(crossing('faults', ['generator', 'runner', 'nemesis', 'checker', 'report', 'certify', 'cli', 'patterns', 'subject', 'scripts'])).toEqual([]);
+    // The generator reads the descriptors: their apply halves act on a cluster through its interface only,
+    // so drawing a schedule loads no cluster code.
+    expect(edges.filter((e) => folderOf(e.from) === 'faults' && folderOf(e.to) === 'cluster' && !e.typeOnly).map(show)).toEqual([]);
   });
 
   it('keeps patterns plugins: a pattern knows the stages\' vocabulary, not their machinery', () => {
@@ -79,7 +99,37 @@ describe('the import graph of src', () => {
   });
 
   it('keeps the Subject adapters apart from the stages that drive them', () => {
-    expect(crossing('subject', ['generator', 'runner', 'nemesis', 'checker', 'report', 'certify', 'cli'])).toEqual([]);
+    expect(crossing('subject', ['generator', 'runner', 'nemesis', 'faults', 'checker', 'report', 'certify', 'cli'])).toEqual([]);
+  });
+
+  it('keeps the process protocol below the Subject adapter that speaks it: it knows the plan and the patterns only', () => {
+    expect(outside('process-protocol', ['plan', 'patterns'])).toEqual([]);
+  });
+
+  it('keeps the job options below the CLI that parses strings into them', () => {
+    expect(edges.filter((e) => e.from === 'src/certify/options.ts' && ['cli', 'cluster', 'runner', 'subject'].includes(folderOf(e.to))).map(show)).toEqual([]);
+  });
+
+  it('has no cycle between the pipeline\'s folders either: the stages and their vocabularies form one order', () => {
+    expect(cycles(PIPELINE, folderEdges(PIPELINE))).toEqual([]);
+  });
+
+  it('finds a cycle between folders when there is one (the check can fail)', () => {
+    const back: ImportEdge = { from: 'src/plan/x.ts', to: 'src/report/y.ts', typeOnly: true, dynamic: false };
+    expect(cycles(PIPELINE, folderEdges(PIPELINE, [...edges, back])).flat()).toEqual(expect.arrayContaining(['plan', 'report']));
+  });
+
+  it('keeps the fault names in the descriptors: no other file lists them (the steps\' and records\' own kinds aside)', () => {
+    const names = FAULT_DESCRIPTORS.map((f) => f.name);
+    // The plan's step kinds, the history's record kinds and the counterexample file's schema of the
+    // steps share some words with the fault names; they are their own vocabularies.
+    const ownKinds = ['src/plan/schedule.ts', 'src/history/types.ts', 'src/report/counterexample-schema.ts'];
+    const lists = files
+      .filter((f) => folderOf(f) !== 'faults' && !ownKinds.includes(f))
+      .map((f) => [f, names.filter((n) => new RegExp(`['"\`]${n}['"\`]`).test(fs.readFileSync(path.join(ROOT, f), 'utf8')))] as const)
+      .filter(([, found]) => found.length > 3)
+      .map(([f, found]) => `${f} names ${found.join(', ')}`);
+    expect(lists).toEqual([]);
   });
 
   it('never reaches out of src into the trees built on it (scenarios, examples, suites, bench)', () => {

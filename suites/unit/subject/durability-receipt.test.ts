@@ -1,6 +1,6 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
 import { describe, expect, it } from 'vitest';
-import { parseProgramLine } from '../../../src/subject/process/protocol.ts';
+import { parseProgramLine } from '../../../src/process-protocol/protocol.ts';
 import { moduleSubject, type StoreFactoryOptions } from '../../../src/subject/module-subject.ts';
 import type { Receipt } from '../../../src/subject/types.ts';
 

@@ -3,7 +3,7 @@
  * over the implementation's stdin (harness -> program) and stdout (program -> harness).
  * This file only names the messages and validates what a program sends; it does no I/O.
  */
-import type { PatternName } from '../../patterns/index.ts';
+import type { PatternName } from '../patterns/index.ts';
 
 export const PROTOCOL_VERSION = 'chaoslua-process/1';
 /**

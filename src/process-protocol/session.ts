@@ -1,11 +1,11 @@
 import fs from 'node:fs';
-import { CapabilitiesError, parseCapabilities, type Capabilities } from '../../patterns/capabilities.ts';
-import { PATTERNS, type PatternName } from '../../patterns/index.ts';
-import { KeyMappingError, parseKeyMapping, type KeyMapping } from '../key-mapping.ts';
+import { CapabilitiesError, parseCapabilities, type Capabilities } from '../patterns/capabilities.ts';
+import { PATTERNS, type PatternName } from '../patterns/index.ts';
+import { KeyMappingError, parseKeyMapping, type KeyMapping } from '../patterns/key-mapping.ts';
 import { spawnProgram, type ProgramProcess } from './child.ts';
 import { LineSplitter } from './lines.ts';
-import type { Durability } from '../../plan/durability.ts';
-import type { Receipt } from '../types.ts';
+import type { Durability } from '../plan/durability.ts';
+import type { Receipt } from '../plan/durability.ts';
 import { ACCEPTED_VERSIONS, excerpt, parseProgramLine, PROTOCOL_VERSION, PROTOCOL_VERSION_1_1, type Address, type HelloMessage, type HelloReply, type ProgramMessage, type RequestMessage } from './protocol.ts';
 
 export interface ProcessSessionOptions {

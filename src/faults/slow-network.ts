@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import type { Cluster, ToxicSpec } from '../cluster/types.ts';
 import type { NetworkProfile } from '../plan/schedule.ts';
+import { defineFault } from './types.ts';
 
 /**
  * Put a run's network profile in place: latency on every reply from every node to the clients
@@ -15,3 +17,21 @@ export async function applyNetwork(cluster: Cluster, profile: NetworkProfile | u
 export function latencyToxic(ms: number): ToxicSpec {
   return { type: 'latency', stream: 'downstream', attributes: { latency: ms, jitter: Math.round(ms / 4) } };
 }
+
+/** A slow network between clients and Redis for a third of the runs (another zone, another region). */
+export const slowNetwork = defineFault({
+  name: 'slow-network',
+  description: 'extra latency on every reply to a client for the whole run (another zone or region)',
+  backends: 'any',
+  external: 'never',
+  recordedAs: 'slow-network',
+  draw: {
+    lane: 'network',
+    profile: () =>
+      fc.oneof(
+        { weight: 6, arbitrary: fc.constant(undefined) },
+        { weight: 2, arbitrary: fc.integer({ min: 5, max: 40 }).map((clientLatencyMs) => ({ clientLatencyMs })) }, // another zone
+        { weight: 1, arbitrary: fc.integer({ min: 60, max: 150 }).map((clientLatencyMs) => ({ clientLatencyMs })) }, // another region
+      ),
+  },
+});

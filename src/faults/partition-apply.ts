@@ -1,13 +1,10 @@
 import type { Topology } from '../cluster/types.ts';
 import type { PartitionStep } from '../plan/schedule.ts';
 import { describeFault } from '../plan/schedule.ts';
-import type { FaultRecord } from '../history/types.ts';
 import { sleep } from '../history/clock.ts';
-import type { NemesisContext } from './context.ts';
+import type { Applied, NemesisContext } from './types.ts';
 import { cutOffNodes, describePlan, partitionPlan } from './partition-shapes.ts';
 import { resolveTarget } from './target.ts';
-
-type Applied = Pick<FaultRecord, 'kind' | 'target' | 'lossy' | 'detail' | 'cutsConnections' | 'failedNodes'>;
 
 /**
  * Cut the nodes apart for `ms`, then heal here (not only in the nemesis's heal after it), so that a

@@ -1,10 +1,10 @@
-import { exactCapabilities } from '../../patterns/capabilities.ts';
-import { PATTERNS, type PatternName } from '../../patterns/index.ts';
-import { DeclaredAnswers } from '../declared-answers.ts';
-import { redisKeyFor } from '../redis-keys.ts';
-import type { Receipt, Subject } from '../types.ts';
-import { requestParts } from './protocol.ts';
-import type { ProcessSession } from './session.ts';
+import { exactCapabilities } from '../patterns/capabilities.ts';
+import { PATTERNS, type PatternName } from '../patterns/index.ts';
+import { DeclaredAnswers } from './declared-answers.ts';
+import { redisKeyFor } from './redis-keys.ts';
+import type { Receipt, Subject } from './types.ts';
+import { requestParts } from '../process-protocol/protocol.ts';
+import type { ProcessSession } from '../process-protocol/session.ts';
 
 /**
  * One Subject per logical client, all views on the same process: the program sees the ready Redis

@@ -1,0 +1,143 @@
+/**
+ * A chaos job's options as constraints (fast-check's pattern): `JobConstraints` is what a caller may
+ * set, every field optional and every number a number; `jobOptionsFrom` fills the defaults and
+ * checks the whole bag once, throwing a `JobOptionError` that names the option. The CLI only parses
+ * its strings into constraints (src/cli/chaos-flags.ts); code that certifies from a program calls
+ * `jobOptionsFrom` itself, with the same defaults and the same limits.
+ */
+import path from 'node:path';
+import { FAULT_NAMES, isFaultName, type FaultName } from '../faults/index.ts';
+import { DEFAULT_PATTERN, isPatternName, PATTERN_NAMES } from '../patterns/index.ts';
+import type { Durability } from '../plan/durability.ts';
+import type { JobOptions } from './types.ts';
+
+export interface JobConstraints {
+  /** Default DEFAULT_PATTERN (the registry's first). */
+  pattern?: string;
+  /** Schedules to run. Default 40. */
+  runs?: number;
+  /** Seed of everything random. Default: time-based. */
+  seed?: number;
+  /** fast-check path, with the seed it was found with, to re-run one shrunk schedule. */
+  path?: string;
+  /** Default: every fault `all` means (FAULT_NAMES). */
+  faults?: readonly FaultName[];
+  /** Stop starting runs after this long. Default 5 min. */
+  timeLimitMs?: number;
+  /** Logical clients per schedule. Default: drawn from DRAWN_CLIENTS. */
+  clients?: number;
+  /** Logical keys per schedule. Default: drawn from DRAWN_KEYS. */
+  keys?: number;
+  /** Cluster spec (local | compose | netns | redis://...). Default local. */
+  cluster?: string;
+  /** Where run folders go. Default reports/ (resolved against the working directory). */
+  reportRoot?: string;
+  json?: boolean;
+  /** cluster-node-timeout of a local cluster, ms. Default 1000. */
+  nodeTimeoutMs?: number;
+  /** Most re-runs spent shrinking a failure. Default 30. */
+  shrinkRuns?: number;
+  /** External clusters only: allow SCRIPT FLUSH, busy scripts and failovers. Default false. */
+  allowDestructive?: boolean;
+  durability?: Durability;
+}
+
+/** Logical clients an implementation is opened with; a schedule uses 2 to this many. */
+export const MAX_CLIENTS = 8;
+/** What a schedule draws its clients and keys from when the job fixes neither. */
+export const DRAWN_CLIENTS: readonly [number, number] = [2, MAX_CLIENTS];
+export const DRAWN_KEYS: readonly [number, number] = [1, 4];
+
+/** The integer options, each with its limits and its default (absent: drawn per schedule, or time-based). */
+export const JOB_INTEGERS = {
+  runs: { min: 1, max: 1_000_000, default: 40 },
+  seed: { min: 0, max: 2 ** 31 - 1 },
+  clients: { min: 1, max: MAX_CLIENTS },
+  keys: { min: 1, max: 16 },
+  nodeTimeoutMs: { min: 100, max: 60_000, default: 1_000 },
+  shrinkRuns: { min: 0, max: 10_000, default: 30 },
+} as const satisfies Record<string, { min: number; max: number; default?: number }>;
+
+export type JobInteger = keyof typeof JOB_INTEGERS;
+
+/** `durability`'s limits: replicas beyond any cluster's (Redis counts at most its connected replicas),
+ *  and WAIT blocks the operation, so longer than the runner's 10 s bound on one operation would only make it indeterminate. */
+export const DURABILITY_LIMITS = { replicas: { min: 1, max: 16 }, timeoutMs: { min: 1, max: 10_000 } } as const;
+export const DURABILITY_PROBLEM = `must be wait:N:TIMEOUT (N replicas in [${DURABILITY_LIMITS.replicas.min}, ${DURABILITY_LIMITS.replicas.max}], TIMEOUT ms in [${DURABILITY_LIMITS.timeoutMs.min}, ${DURABILITY_LIMITS.timeoutMs.max}]; WAIT 0 would block forever)`;
+
+/** Whether a durability request is within its limits. */
+export function durabilityInLimits(d: Durability): boolean {
+  const within = (n: number, l: { min: number; max: number }) => Number.isInteger(n) && n >= l.min && n <= l.max;
+  return within(d.replicas, DURABILITY_LIMITS.replicas) && within(d.timeoutMs, DURABILITY_LIMITS.timeoutMs);
+}
+
+export const JOB_DEFAULTS = {
+  pattern: DEFAULT_PATTERN,
+  runs: JOB_INTEGERS.runs.default,
+  faults: FAULT_NAMES,
+  timeLimitMs: 300_000,
+  cluster: 'local',
+  reportRoot: 'reports',
+  nodeTimeoutMs: JOB_INTEGERS.nodeTimeoutMs.default,
+  shrinkRuns: JOB_INTEGERS.shrinkRuns.default,
+} as const;
+
+/** An option out of its limits: `option` is the JobConstraints field, `problem` what is wrong, without the value. */
+export class JobOptionError extends RangeError {
+  constructor(
+    readonly option: keyof JobConstraints,
+    readonly problem: string,
+    readonly got: unknown,
+    /** The option this one is meaningless without. */
+    readonly needs?: keyof JobConstraints,
+  ) {
+    super(`${option} ${problem}, got ${JSON.stringify(got)}`);
+    this.name = 'JobOptionError';
+  }
+}
+
+/** The checks in the order a caller hears of them: the first option wrong is the one named. */
+function integer(c: JobConstraints, option: JobInteger): number | undefined {
+  const value = c[option];
+  if (value === undefined) return undefined;
+  const { min, max } = JOB_INTEGERS[option];
+  if (!Number.isInteger(value) || value < min || value > max) throw new JobOptionError(option, `must be an integer in [${min}, ${max}]`, value);
+  return value;
+}
+
+/** The job's options, defaults filled, or a JobOptionError naming the first option out of its limits. */
+export function jobOptionsFrom(command: JobOptions['command'], c: JobConstraints = {}): JobOptions {
+  const pattern = c.pattern ?? JOB_DEFAULTS.pattern;
+  if (!isPatternName(pattern)) throw new JobOptionError('pattern', `must be ${PATTERN_NAMES.slice(0, -1).join(', ')} or ${PATTERN_NAMES.at(-1)}`, c.pattern);
+  const unknown = (c.faults ?? []).filter((f) => !isFaultName(f));
+  if (unknown.length) throw new JobOptionError('faults', 'must name known faults (FAULT_NAMES, PARTITION_FAULT_NAMES)', unknown);
+  // A path is a place in the runs one seed drew: with another seed it names another schedule.
+  if (c.path !== undefined && c.seed === undefined) throw new JobOptionError('path', 'needs the seed it was found with', c.path, 'seed');
+  const runs = integer(c, 'runs') ?? JOB_DEFAULTS.runs;
+  const seed = integer(c, 'seed') ?? Date.now() % 2 ** 31;
+  const timeLimitMs = c.timeLimitMs ?? JOB_DEFAULTS.timeLimitMs;
+  if (!Number.isFinite(timeLimitMs) || timeLimitMs < 0) throw new JobOptionError('timeLimitMs', 'must be a duration of 0 ms or more', timeLimitMs);
+  const clients = integer(c, 'clients');
+  const keys = integer(c, 'keys');
+  const nodeTimeoutMs = integer(c, 'nodeTimeoutMs') ?? JOB_DEFAULTS.nodeTimeoutMs;
+  const shrinkRuns = integer(c, 'shrinkRuns') ?? JOB_DEFAULTS.shrinkRuns;
+  if (c.durability && !durabilityInLimits(c.durability)) throw new JobOptionError('durability', DURABILITY_PROBLEM, c.durability);
+  return {
+    command,
+    pattern,
+    runs,
+    seed,
+    path: c.path,
+    faults: [...(c.faults ?? JOB_DEFAULTS.faults)],
+    timeLimitMs,
+    clients,
+    keys,
+    cluster: c.cluster ?? JOB_DEFAULTS.cluster,
+    reportRoot: path.resolve(c.reportRoot ?? JOB_DEFAULTS.reportRoot),
+    json: c.json ?? false,
+    nodeTimeoutMs,
+    shrinkRuns,
+    allowDestructive: c.allowDestructive ?? false,
+    ...(c.durability === undefined ? {} : { durability: c.durability }),
+  };
+}

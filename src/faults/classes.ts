@@ -1,0 +1,16 @@
+import type { FaultClass } from './types.ts';
+
+/**
+ * The cluster faults' classes, in the order the generator draws among them, each with its weight.
+ * Busy scripts count double: theirs are the only errors ioredis passes on, so they alone reach an
+ * implementation's error handling (fail open, retry and misread the retry), where client code goes
+ * wrong most. The order and weights are part of what a seed draws: changing them changes every schedule.
+ */
+export const NODE_STOPS: FaultClass = { what: 'a node stops, then comes back', weight: 1 };
+export const MASTER_MOVES: FaultClass = { what: 'a shard changes master', weight: 1 };
+export const LINK_MISBEHAVES: FaultClass = { what: 'a link misbehaves; ioredis mostly hides it', weight: 1 };
+export const REDIS_REFUSES: FaultClass = { what: 'Redis refuses with an error, which reaches the implementation', weight: 2 };
+export const SCRIPTS_FORGOTTEN: FaultClass = { what: 'Redis answers, but has forgotten the scripts', weight: 1 };
+export const NODES_CUT_OFF: FaultClass = { what: 'nodes cut off from each other (netns only)', weight: 2 };
+
+export const CLUSTER_FAULT_CLASSES: readonly FaultClass[] = [NODE_STOPS, MASTER_MOVES, LINK_MISBEHAVES, REDIS_REFUSES, SCRIPTS_FORGOTTEN, NODES_CUT_OFF];

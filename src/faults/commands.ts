@@ -1,0 +1,87 @@
+import fc from 'fast-check';
+import type { CommandFaultStep } from '../plan/schedule.ts';
+import { applyCommandFault } from './command-apply.ts';
+import { defineFault, type DrawContext } from './types.ts';
+
+type CommandDelayStep = Extract<CommandFaultStep, { kind: 'command-delay' }>;
+type ReplyLossStep = Extract<CommandFaultStep, { kind: 'reply-loss' }>;
+
+/**
+ * What every command fault draws alike. Each stays armed for at least half the run's expected span
+ * (a fault aimed at a command that comes once, late — a release — must still be armed when it
+ * comes) and catches up to a few commands.
+ */
+function common({ horizonMs, keys }: DrawContext) {
+  return {
+    window: fc.integer({ min: Math.max(200, Math.round(horizonMs / 2)), max: Math.max(200, horizonMs) }),
+    command: fc.integer({ min: 0, max: 999 }),
+    // One key in three: a fault on any key catches more, one on a key shows a counterexample its target.
+    key: fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: keys - 1 }) }),
+  };
+}
+
+const withoutAbsent = <T extends object>(step: T): T => Object.fromEntries(Object.entries(step).filter(([, v]) => v !== undefined)) as T;
+
+/**
+ * Hold a command (or its reply) with one name on the client links. Holds are drawn around the
+ * leases (3/4 of one to two), the width a read-then-write must survive; drawn four times as often
+ * as lost replies.
+ */
+export const commandDelay = defineFault({
+  name: 'command-delay',
+  description: 'hold a command the implementation sends, or its reply, on the client links (a lease ends mid-operation)',
+  backends: 'any',
+  external: 'never',
+  recordedAs: 'command-delay',
+  draw: {
+    lane: 'command',
+    weight: 4,
+    step: (ctx) => {
+      const { window, command, key } = common(ctx);
+      // From under a lease to twice it: a hold that spans the rest of a lease, with time for another client to step in.
+      const holdMs = fc.constantFrom(...ctx.leasesMs).chain((lease) => fc.integer({ min: Math.round(lease * 0.75), max: Math.min(1_500, lease * 2) }));
+      // Four holds in five last until the key's own TTL has run out and another client has touched the
+      // key (then 0-100 ms more; waiting at most holdMs past the TTL): a lease ends while its holder is
+      // between two commands, and the holder's next command lands after someone else stepped in.
+      const pastExpiryMs = fc.oneof({ weight: 1, arbitrary: fc.constant(undefined) }, { weight: 4, arbitrary: fc.integer({ min: 0, max: 100 }) });
+      return fc
+        .record({
+          kind: fc.constant('command-delay' as const),
+          atMs: ctx.at,
+          ms: window,
+          command,
+          key,
+          on: fc.constantFrom('reply' as const, 'request' as const),
+          holdMs,
+          pastExpiryMs,
+          limit: fc.integer({ min: 1, max: 4 }),
+        })
+        .map(withoutAbsent);
+    },
+  },
+  is: (step): step is CommandDelayStep => step.kind === 'command-delay',
+  lossy: () => false,
+  cutsConnections: () => false,
+  apply: applyCommandFault,
+});
+
+/** Let a command run, then cut its connection before the reply (ioredis resends it: a retry, or a ghost). */
+export const replyLoss = defineFault({
+  name: 'reply-loss',
+  description: 'let a command run, then cut its connection before the reply reaches the client',
+  backends: 'any',
+  external: 'never',
+  recordedAs: 'reply-loss',
+  draw: {
+    lane: 'command',
+    weight: 1,
+    step: (ctx) => {
+      const { window, command, key } = common(ctx);
+      return fc.record({ kind: fc.constant('reply-loss' as const), atMs: ctx.at, ms: window, command, key, limit: fc.integer({ min: 1, max: 2 }) }).map(withoutAbsent);
+    },
+  },
+  is: (step): step is ReplyLossStep => step.kind === 'reply-loss',
+  lossy: () => false,
+  cutsConnections: () => true,
+  apply: applyCommandFault,
+});

@@ -1,0 +1,92 @@
+/**
+ * A fault is one descriptor, the way Jepsen bundles a nemesis package: its name (the word --faults
+ * and the reports use), a one-line description, where it may run, how the generator draws it, how it
+ * is applied and healed, and whether it may lose acknowledged writes. The generator, the nemesis, the
+ * job (certify) and the CLI read the descriptors (./index.ts); none keeps a list of fault names.
+ */
+import type fc from 'fast-check';
+import type { Cluster } from '../cluster/types.ts';
+import type { Recorder } from '../history/recorder.ts';
+import type { FaultKind, FaultRecord } from '../history/types.ts';
+import type { FaultStep, FaultTarget, NetworkProfile } from '../plan/schedule.ts';
+
+/** What a fault acts on and records into while it runs (the nemesis's lanes hand it over). */
+export interface NemesisContext {
+  readonly cluster: Cluster;
+  readonly recorder: Recorder;
+  /** Slot of a logical key, to aim at its shard. */
+  readonly slotOf: (key: number) => number;
+  readonly nodeTimeoutMs: number;
+  /** The run's network profile, put back after every heal. */
+  readonly network?: NetworkProfile;
+  /** The data command names the client links have carried (sorted), for command faults to pick
+   *  from; absent on a cluster without RESP points. Kept by the command lane across its faults. */
+  readonly commandNames?: { current(): string[] };
+}
+
+/** What one applied fault says about itself, for its record in the history. */
+export type Applied = Pick<FaultRecord, 'kind' | 'target' | 'lossy' | 'detail' | 'cutsConnections' | 'failedNodes'>;
+
+/** What a fault's draw may use: the schedule's shape, drawn before its faults. */
+export interface DrawContext {
+  /** Logical keys of the schedule. */
+  readonly keys: number;
+  /** The span the clients are expected to take, ms. */
+  readonly horizonMs: number;
+  readonly nodeTimeoutMs: number;
+  /** Leases the clients ask for, ms. */
+  readonly leasesMs: readonly number[];
+  /** When the fault fires (drawn alike for every fault). */
+  readonly at: fc.Arbitrary<number>;
+  /** A node by the shard of a logical key and its role there. */
+  readonly target: (roles: FaultTarget['role'][]) => fc.Arbitrary<FaultTarget>;
+}
+
+/**
+ * Cluster faults grouped by what they do to the implementation: the generator draws a class by its
+ * weight, then a fault within it, so several flavours of one thing do not crowd out the others.
+ */
+export interface FaultClass {
+  readonly what: string;
+  readonly weight: number;
+}
+
+/** How (and by whom) a fault gets into a schedule. */
+export type FaultDraw =
+  /** The clients' own steps (a pause or a freeze past the lease), drawn by the patterns' sessions. */
+  | { readonly lane: 'sessions' }
+  /** A network profile for the whole run. */
+  | { readonly lane: 'network'; readonly profile: () => fc.Arbitrary<NetworkProfile | undefined> }
+  /** Nemesis steps on the cluster lane: one at a time, each healed before the next. */
+  | { readonly lane: 'cluster'; readonly class: FaultClass; readonly step: (ctx: DrawContext) => fc.Arbitrary<FaultStep> }
+  /** Nemesis steps on the command lane (RESP points): nothing to heal, their own budget. */
+  | { readonly lane: 'command'; readonly weight: number; readonly step: (ctx: DrawContext) => fc.Arbitrary<FaultStep> };
+
+export interface FaultDescriptor<N extends string = string, S extends FaultStep = FaultStep> {
+  readonly name: N;
+  /** One line, for --help and error messages. */
+  readonly description: string;
+  /** `netns`: only a backend that can cut nodes off from each other runs it; `--faults all` leaves it
+   *  out elsewhere and takes it there. */
+  readonly backends: 'any' | 'netns';
+  /** On an external cluster: `client` needs nothing but a client; `destructive` runs only with
+   *  --allow-destructive (flushes scripts, blocks a master, moves slots); `never` needs the nodes'
+   *  processes or proxies. */
+  readonly external: 'client' | 'destructive' | 'never';
+  /** The kind its record in the history has; absent: it leaves no record of its own (a plain pause). */
+  readonly recordedAs?: FaultKind;
+  readonly draw: FaultDraw;
+  /** Whether a nemesis step is this fault (a failover step is `failover`, `-force` or `-takeover` by its mode). */
+  is?(step: FaultStep): step is S;
+  /** Could the step lose writes a master acknowledged? Decided before it runs, so a failed attempt stays conservative. */
+  lossy?(step: S): boolean;
+  /** Could the step cut clients' connections? Before it runs, for a failed attempt; `apply` says what happened. */
+  cutsConnections?(step: S): boolean;
+  /** Inject the step, hold it for its length, and say what it did. */
+  apply?(step: S, ctx: NemesisContext): Promise<Applied>;
+  /** Bring the cluster back to ready after the step (whether apply succeeded or not). Absent: nothing to heal. */
+  heal?(ctx: NemesisContext): Promise<void>;
+}
+
+/** A descriptor, its name kept as a literal type so the registry can derive FaultName from it. */
+export const defineFault = <N extends string, S extends FaultStep = FaultStep>(d: FaultDescriptor<N, S>): FaultDescriptor<N, S> => d;
