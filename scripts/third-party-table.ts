@@ -31,6 +31,7 @@ interface CertificateFields {
   invariants: { invariant: string; passed: boolean; notApplicable?: string; violations: unknown[] }[];
   findings: string[];
   replicationLosses: number;
+  duplicateEffects?: Record<string, number>;
   firstFailure?: { run: number; seconds: number };
 }
 
@@ -92,14 +93,16 @@ export function tableRow(folder: AdapterFolder, value: unknown, where: string): 
     ...(violated.length ? [violated.join(', ')] : []),
     ...(cert.replicationLosses ? [`${cert.replicationLosses} replication loss${cert.replicationLosses > 1 ? 'es' : ''} (not violations)`] : []),
   ].join('; ') || '—';
+  // Operations only a second execution explains (a resend after a cut connection): counted, never explained away.
+  const duplicates = Object.entries(cert.duplicateEffects ?? {}).filter(([, n]) => n > 0).map(([op, n]) => `${op} ${n}`).join(', ') || '0';
   const first = cert.firstFailure ? `run ${cert.firstFailure.run}, ${fmtSeconds(cert.firstFailure.seconds)}` : `none in ${cert.runs} runs (${fmtSeconds(cert.seconds)})`;
   const module = modulePath(cert.implementation.spec, where);
   const command = `\`chaoslua certify --impl module:${module} --pattern ${cert.pattern} --seed ${cert.seed} --no-corpus\``;
   const adapter = `[${folder.name}](${folder.name}/)${folder.hasFindings ? ` ([findings](${folder.name}/findings/))` : ''}`;
-  return [adapter, libraries, cert.pattern, `${levels}${notApplicable.length ? `; n/a: ${notApplicable.join(', ')}` : ''}`, verdict, named, first, String(cert.seed), command];
+  return [adapter, libraries, cert.pattern, `${levels}${notApplicable.length ? `; n/a: ${notApplicable.join(', ')}` : ''}`, verdict, named, duplicates, first, String(cert.seed), command];
 }
 
-export const HEADER = ['adapter', 'library and version', 'pattern', 'capabilities and levels', 'verdict', 'invariant named', 'first failure (run, time)', 'seed', 'reproduce'];
+export const HEADER = ['adapter', 'library and version', 'pattern', 'capabilities and levels', 'verdict', 'invariant named', 'duplicate effects', 'first failure (run, time)', 'seed', 'reproduce'];
 
 export function renderTable(rows: readonly string[][]): string {
   const line = (cells: readonly string[]) => `| ${cells.map((c) => c.replaceAll('|', '\\|')).join(' | ')} |`;

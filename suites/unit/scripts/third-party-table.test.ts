@@ -23,6 +23,7 @@ const rejected = {
   ],
   findings: [],
   replicationLosses: 0,
+  duplicateEffects: { acquire: 0, release: 0, extend: 0 },
   firstFailure: { run: 7, seconds: 26.712 },
 };
 
@@ -35,6 +36,7 @@ describe('the third-party results table', () => {
       'acquire boolean+handle, release boolean, extend boolean',
       'rejected',
       'no-stale-release',
+      '0',
       'run 7, 26.7 s',
       '1301',
       '`chaoslua certify --impl module:examples/third-party/redlock/store.mjs --pattern lock --seed 1301 --no-corpus`',
@@ -53,13 +55,15 @@ describe('the third-party results table', () => {
         { invariant: 'no-stale-release', passed: false, notApplicable: 'not-applicable: ...', violations: [] },
       ],
       replicationLosses: 2,
+      duplicateEffects: { acquire: 1, release: 0 },
     };
     const row = tableRow({ ...folder, hasFindings: false }, certified, 'x/certificate.json');
     expect(row[0]).toBe('[redlock](redlock/)');
     expect(row[3]).toBe('acquire boolean, release void; n/a: no-stale-release');
     expect(row[4]).toBe('certified');
     expect(row[5]).toBe('2 replication losses (not violations)');
-    expect(row[6]).toBe('none in 40 runs (108.1 s)');
+    expect(row[6]).toBe('acquire 1');
+    expect(row[7]).toBe('none in 40 runs (108.1 s)');
   });
 
   it('refuses a certificate missing a field, naming the file and the field', () => {
@@ -72,7 +76,7 @@ describe('the third-party results table', () => {
 
   it('replaces only what is between the markers, and refuses a README without them', () => {
     const table = renderTable([tableRow(folder, rejected, 'c.json')]);
-    expect(table.split('\n')[1]).toBe('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+    expect(table.split('\n')[1]).toBe('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
     const readme = `# Title\n\n${START}\nold\n${END}\n\nafter\n`;
     expect(withTable(readme, table, 'README.md')).toBe(`# Title\n\n${START}\n${table}\n${END}\n\nafter\n`);
     expect(() => withTable('# no markers', table, 'README.md')).toThrow(TableError);
