@@ -95,7 +95,10 @@ export function tableRow(folder: AdapterFolder, value: unknown, where: string): 
   ].join('; ') || '—';
   // Operations only a second execution explains (a resend after a cut connection): counted, never explained away.
   const duplicates = Object.entries(cert.duplicateEffects ?? {}).filter(([, n]) => n > 0).map(([op, n]) => `${op} ${n}`).join(', ') || '0';
-  const first = cert.firstFailure ? `run ${cert.firstFailure.run}, ${fmtSeconds(cert.firstFailure.seconds)}` : `none in ${cert.runs} runs (${fmtSeconds(cert.seconds)})`;
+  // A finding (a behaviour judged over the whole job, e.g. NOSCRIPT never handled) belongs to no run.
+  const first = cert.firstFailure
+    ? `run ${cert.firstFailure.run}, ${fmtSeconds(cert.firstFailure.seconds)}`
+    : cert.certified ? `none in ${cert.runs} runs (${fmtSeconds(cert.seconds)})` : `no failing run; finding over ${cert.runs} runs (${fmtSeconds(cert.seconds)})`;
   const module = modulePath(cert.implementation.spec, where);
   const command = `\`chaoslua certify --impl module:${module} --pattern ${cert.pattern} --seed ${cert.seed} --no-corpus\``;
   const adapter = `[${folder.name}](${folder.name}/)${folder.hasFindings ? ` ([findings](${folder.name}/findings/))` : ''}`;

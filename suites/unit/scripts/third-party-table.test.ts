@@ -66,6 +66,12 @@ describe('the third-party results table', () => {
     expect(row[7]).toBe('none in 40 runs (108.1 s)');
   });
 
+  it('renders one refused for a finding, with no failing run', () => {
+    const finding = { ...rejected, runs: 40, seconds: 158.3, firstFailure: undefined, invariants: rejected.invariants.map((s) => ({ ...s, passed: true, violations: [] })), findings: ['noscript-unhandled: client c4 got NOSCRIPT twice'] };
+    const row = tableRow(folder, finding, 'c.json');
+    expect(row.slice(4, 8)).toEqual(['not certified (noscript-unhandled)', '—', '0', 'no failing run; finding over 40 runs (158.3 s)']);
+  });
+
   it('refuses a certificate missing a field, naming the file and the field', () => {
     const { seed: _, ...noSeed } = rejected;
     expect(() => tableRow(folder, noSeed, 'redlock/certificate.json')).toThrow(new TableError('redlock/certificate.json: seed is missing or not a number (got nothing)'));
