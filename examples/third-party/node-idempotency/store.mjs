@@ -53,16 +53,22 @@ export function createStore(redis, options) {
     options: { cacheTTLMS: ttlMs },
   });
   // The completion has no fingerprint argument in the pattern; the library recomputes one from the
-  // request body and stores it with the response. The owner's register drew it: keep it per owner
-  // (and per key, for a completion by an owner that never registered: the same request's body).
+  // request body and stores it with the response. The owner's register drew it: keep it per owner.
   const fingerprints = new Map();
+  // The requests the library let through (onRequest resolved undefined), by key and owner. The
+  // middlewares call onResponse only after the handler ran, and the handler runs only for those: a
+  // request answered "in progress", a replay, or an error never reaches onResponse. So a completion
+  // by an owner the library never let through is not called (the pattern's answer is void either way).
+  const letThrough = new Set();
   return {
     async registerOrGet(key, fingerprint, owner, leaseMs) {
       fingerprints.set(`${key}\0${owner}`, fingerprint);
-      fingerprints.set(key, fingerprint);
       try {
         const response = await idempotency.onRequest(request(key, fingerprint, leaseMs));
-        if (response === undefined) return ['fresh'];
+        if (response === undefined) {
+          letThrough.add(`${key}\0${owner}`);
+          return ['fresh'];
+        }
         return ['completed', response.additional.status, response.body];
       } catch (error) {
         if (error instanceof IdempotencyError && error.code === IdempotencyErrorCodes.REQUEST_IN_PROGRESS) return ['in-progress'];
@@ -72,7 +78,8 @@ export function createStore(redis, options) {
       }
     },
     async complete(key, owner, status, body, ttlMs) {
-      const fingerprint = fingerprints.get(`${key}\0${owner}`) ?? fingerprints.get(key);
+      if (!letThrough.has(`${key}\0${owner}`)) return;
+      const fingerprint = fingerprints.get(`${key}\0${owner}`);
       await idempotency.onResponse(request(key, fingerprint, ttlMs), { body, additional: { status } });
     },
   };
