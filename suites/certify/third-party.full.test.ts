@@ -35,6 +35,7 @@ const PINNED: readonly Pinned[] = [
   { folder: 'node-idempotency', module: 'store.mjs', certificate: 'certificate.json', library: '@node-idempotency/core', pattern: 'idempotency', seed: 1305, verdict: { invariant: 'model-conformance' } },
   { folder: 'rate-limiter-flexible', module: 'store.mjs', certificate: 'certificate.json', library: 'rate-limiter-flexible', pattern: 'ratelimit', seed: 1303, verdict: 'certified' },
   { folder: 'rate-limit-redis', module: 'store.mjs', certificate: 'certificate.json', library: 'rate-limit-redis', pattern: 'ratelimit', seed: 1306, verdict: { finding: 'noscript-unhandled' } },
+  { folder: 'rate-limit-redis', module: 'store.cluster.mjs', certificate: 'certificate.cluster.json', library: 'rate-limit-redis', pattern: 'ratelimit', seed: 1307, verdict: 'certified' },
 ];
 
 const describeVerdict = (v: Pinned['verdict']) => (v === 'certified' ? 'certified' : 'invariant' in v ? `rejected for ${v.invariant}` : `not certified: ${v.finding}`);
