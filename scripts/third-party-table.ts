@@ -101,7 +101,8 @@ export function tableRow(folder: AdapterFolder, value: unknown, where: string): 
     : cert.certified ? `none in ${cert.runs} runs (${fmtSeconds(cert.seconds)})` : `no failing run; finding over ${cert.runs} runs (${fmtSeconds(cert.seconds)})`;
   const module = modulePath(cert.implementation.spec, where);
   const command = `\`chaoslua certify --impl module:${module} --pattern ${cert.pattern} --seed ${cert.seed} --no-corpus\``;
-  const adapter = `[${folder.name}](${folder.name}/)${folder.hasFindings ? ` ([findings](${folder.name}/findings/))` : ''}`;
+  // The module file names the configuration when a folder certifies several (store.mjs, store.cluster.mjs).
+  const adapter = `[${folder.name}](${folder.name}/) \`${path.basename(module)}\`${folder.hasFindings ? ` ([findings](${folder.name}/findings/))` : ''}`;
   return [adapter, libraries, cert.pattern, `${levels}${notApplicable.length ? `; n/a: ${notApplicable.join(', ')}` : ''}`, verdict, named, duplicates, first, String(cert.seed), command];
 }
 

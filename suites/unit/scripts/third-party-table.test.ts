@@ -30,7 +30,7 @@ const rejected = {
 describe('the third-party results table', () => {
   it('renders a rejected certificate into its row', () => {
     expect(tableRow(folder, rejected, 'redlock/certificate.json')).toEqual([
-      '[redlock](redlock/) ([findings](redlock/findings/))',
+      '[redlock](redlock/) `store.mjs` ([findings](redlock/findings/))',
       'redlock 5.0.0-beta.2',
       'lock',
       'acquire boolean+handle, release boolean, extend boolean',
@@ -58,7 +58,7 @@ describe('the third-party results table', () => {
       duplicateEffects: { acquire: 1, release: 0 },
     };
     const row = tableRow({ ...folder, hasFindings: false }, certified, 'x/certificate.json');
-    expect(row[0]).toBe('[redlock](redlock/)');
+    expect(row[0]).toBe('[redlock](redlock/) `store.mjs`');
     expect(row[3]).toBe('acquire boolean, release void; n/a: no-stale-release');
     expect(row[4]).toBe('certified');
     expect(row[5]).toBe('2 replication losses (not violations)');
