@@ -25,20 +25,24 @@ interface Pinned {
   readonly library: string;
   readonly pattern: PatternName;
   readonly seed: number;
-  /** certified, rejected for one invariant, or not certified for one finding (a behaviour over the whole job). */
-  readonly verdict: 'certified' | { readonly invariant: string } | { readonly finding: string };
+  /**
+   * certified, rejected for one of the named invariants (which run fails first may depend on timing:
+   * each is explained in the folder's findings/), or not certified for one finding (a behaviour over
+   * the whole job).
+   */
+  readonly verdict: 'certified' | { readonly invariant: readonly string[] } | { readonly finding: string };
 }
 
 const PINNED: readonly Pinned[] = [
-  { folder: 'redlock', module: 'store.mjs', certificate: 'certificate.json', library: 'redlock', pattern: 'lock', seed: 1301, verdict: { invariant: 'no-stale-release' } },
-  { folder: 'redis-semaphore-semaphore', module: 'store.mjs', certificate: 'certificate.json', library: 'redis-semaphore', pattern: 'semaphore', seed: 1302, verdict: { invariant: 'model-conformance' } },
-  { folder: 'node-idempotency', module: 'store.mjs', certificate: 'certificate.json', library: '@node-idempotency/core', pattern: 'idempotency', seed: 1305, verdict: { invariant: 'model-conformance' } },
+  { folder: 'redlock', module: 'store.mjs', certificate: 'certificate.json', library: 'redlock', pattern: 'lock', seed: 1301, verdict: { invariant: ['no-stale-release', 'one-holder'] } },
+  { folder: 'redis-semaphore-semaphore', module: 'store.mjs', certificate: 'certificate.json', library: 'redis-semaphore', pattern: 'semaphore', seed: 1302, verdict: { invariant: ['model-conformance'] } },
+  { folder: 'node-idempotency', module: 'store.mjs', certificate: 'certificate.json', library: '@node-idempotency/core', pattern: 'idempotency', seed: 1305, verdict: { invariant: ['model-conformance'] } },
   { folder: 'rate-limiter-flexible', module: 'store.mjs', certificate: 'certificate.json', library: 'rate-limiter-flexible', pattern: 'ratelimit', seed: 1303, verdict: 'certified' },
   { folder: 'rate-limit-redis', module: 'store.mjs', certificate: 'certificate.json', library: 'rate-limit-redis', pattern: 'ratelimit', seed: 1306, verdict: { finding: 'noscript-unhandled' } },
   { folder: 'rate-limit-redis', module: 'store.cluster.mjs', certificate: 'certificate.cluster.json', library: 'rate-limit-redis', pattern: 'ratelimit', seed: 1307, verdict: 'certified' },
 ];
 
-const describeVerdict = (v: Pinned['verdict']) => (v === 'certified' ? 'certified' : 'invariant' in v ? `rejected for ${v.invariant}` : `not certified: ${v.finding}`);
+const describeVerdict = (v: Pinned['verdict']) => (v === 'certified' ? 'certified' : 'invariant' in v ? `rejected for ${v.invariant.join(' or ')}` : `not certified: ${v.finding}`);
 
 let cluster: LocalCluster;
 beforeAll(async () => {
@@ -64,7 +68,8 @@ describe('libraries teams already run (examples/third-party), each verdict pinne
         expect(result.passed).toBe(true);
       } else if ('invariant' in pinned.verdict) {
         expect(result.passed).toBe(false);
-        expect(violated).toEqual([pinned.verdict.invariant]);
+        expect(violated).toHaveLength(1);
+        expect(pinned.verdict.invariant).toContain(violated[0]);
       } else {
         expect(result.passed).toBe(false);
         expect(violated).toEqual([]);
