@@ -126,6 +126,7 @@ export function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): 
     duplicateFindings: r.duplicateFindings,
     issuedAt: new Date().toISOString(),
     seconds: Math.round(r.outcome.ms) / 1000,
+    ...(r.outcome.failure ? { firstFailure: { run: r.outcome.failure.firstFailure.run, seconds: Math.round(r.outcome.failure.firstFailure.seconds * 1000) / 1000 } } : {}),
     shard: options.shard && { ...options.shard, plan: shardPlan(options) },
     corpus: corpusJson(r.corpus),
   };

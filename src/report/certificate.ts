@@ -62,6 +62,8 @@ export interface Certificate {
   readonly duplicateFindings?: readonly string[];
   readonly issuedAt: string;
   readonly seconds: number;
+  /** Present when a run failed: which judged run failed first and the seconds into the chaos phase it ended (before shrinking). */
+  readonly firstFailure?: { readonly run: number; readonly seconds: number };
   /** `certify --shard k/n`: this certificate covers one shard; evidence is judged by `merge`. */
   readonly shard?: {
     readonly index: number;

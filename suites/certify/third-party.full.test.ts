@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runJob } from '../../src/certify/job.ts';
+import { moduleOpener } from '../../src/certify/openers/module.ts';
+import type { LocalCluster } from '../../src/cluster/local.ts';
+import type { PatternName } from '../../src/patterns/index.ts';
+import { sharedCluster } from '../support/shared-cluster.ts';
+import { certifyOptions, quietIo, removeReportRoots } from './fixtures/process/job.ts';
+
+// Each library of examples/third-party, certified at the default budget (40 runs, every fault) with
+// the seed its kept certificate was earned with: the verdict must be the one the results table
+// shows (certified, rejected for the named invariant, or not certified for the named finding). Each
+// library is pinned in its folder's own package.json and installed there by the bootstrap (test:full
+// runs it with the examples); not installed is a failure, never a skip. Shrinking is off: the
+// verdict is what is pinned, not the counterexample (the kept one is under the folder's findings/).
+
+const THIRD_PARTY = path.resolve(import.meta.dirname, '../../examples/third-party');
+
+interface Pinned {
+  readonly folder: string;
+  readonly module: string;
+  /** The kept certificate of this configuration, in the folder (the results table's source). */
+  readonly certificate: string;
+  readonly library: string;
+  readonly pattern: PatternName;
+  readonly seed: number;
+  /**
+   * certified, rejected for one of the named invariants (which run fails first may depend on timing:
+   * each is explained in the folder's findings/), or not certified for one finding (a behaviour over
+   * the whole job).
+   */
+  readonly verdict: 'certified' | { readonly invariant: readonly string[] } | { readonly finding: string };
+}
+
+const PINNED: readonly Pinned[] = [
+  { folder: 'redlock', module: 'store.mjs', certificate: 'certificate.json', library: 'redlock', pattern: 'lock', seed: 1301, verdict: { invariant: ['no-stale-release', 'one-holder'] } },
+  { folder: 'redis-semaphore-semaphore', module: 'store.mjs', certificate: 'certificate.json', library: 'redis-semaphore', pattern: 'semaphore', seed: 1302, verdict: { invariant: ['model-conformance'] } },
+  { folder: 'node-idempotency', module: 'store.mjs', certificate: 'certificate.json', library: '@node-idempotency/core', pattern: 'idempotency', seed: 1305, verdict: { invariant: ['model-conformance', 'no-resurrection'] } },
+  { folder: 'rate-limiter-flexible', module: 'store.mjs', certificate: 'certificate.json', library: 'rate-limiter-flexible', pattern: 'ratelimit', seed: 1303, verdict: 'certified' },
+  { folder: 'rate-limit-redis', module: 'store.mjs', certificate: 'certificate.json', library: 'rate-limit-redis', pattern: 'ratelimit', seed: 1306, verdict: { finding: 'noscript-unhandled' } },
+  { folder: 'rate-limit-redis', module: 'store.cluster.mjs', certificate: 'certificate.cluster.json', library: 'rate-limit-redis', pattern: 'ratelimit', seed: 1307, verdict: 'certified' },
+];
+
+const describeVerdict = (v: Pinned['verdict']) => (v === 'certified' ? 'certified' : 'invariant' in v ? `rejected for ${v.invariant.join(' or ')}` : `not certified: ${v.finding}`);
+
+let cluster: LocalCluster;
+beforeAll(async () => {
+  cluster = await sharedCluster();
+});
+afterAll(() => removeReportRoots());
+
+describe('libraries teams already run (examples/third-party), each verdict pinned by its seed', () => {
+  for (const pinned of PINNED) {
+    it(`${pinned.folder}/${pinned.module}: ${describeVerdict(pinned.verdict)} (seed ${pinned.seed})`, async () => {
+      const dir = path.join(THIRD_PARTY, pinned.folder);
+      expect(fs.existsSync(path.join(dir, 'node_modules', pinned.library, 'package.json')), `examples/third-party/${pinned.folder} has no node_modules/${pinned.library}: run scripts/bootstrap-examples.sh`).toBe(true);
+      // The kept certificate (the table's source) says the same as this pin.
+      const kept = JSON.parse(fs.readFileSync(path.join(dir, pinned.certificate), 'utf8'));
+      expect({ seed: kept.seed, certified: kept.certified, module: kept.implementation.spec.endsWith(`/${pinned.folder}/${pinned.module}`) }).toEqual({ seed: pinned.seed, certified: pinned.verdict === 'certified', module: true });
+
+      const file = path.join(dir, pinned.module);
+      const result = await runJob(certifyOptions({ pattern: pinned.pattern, seed: String(pinned.seed), 'shrink-runs': '0' }), moduleOpener(pinned.pattern, file), quietIo, cluster);
+      const violated = result.invariants.filter((s) => s.violations.length > 0).map((s) => s.invariant);
+      if (pinned.verdict === 'certified') {
+        expect(result.findings).toEqual([]);
+        expect(violated).toEqual([]);
+        expect(result.passed).toBe(true);
+      } else if ('invariant' in pinned.verdict) {
+        expect(result.passed).toBe(false);
+        expect(violated).toHaveLength(1);
+        expect(pinned.verdict.invariant).toContain(violated[0]);
+      } else {
+        expect(result.passed).toBe(false);
+        expect(violated).toEqual([]);
+        expect(result.findings.map((f) => f.split(':')[0])).toEqual([pinned.verdict.finding]);
+      }
+    }, 1_200_000);
+  }
+});

@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import { END, START, TableError, renderTable, tableRow, withTable, type AdapterFolder } from '../../../scripts/third-party-table.ts';
+
+// The results table of examples/third-party/README.md is generated from the certificates: a given
+// certificate renders into exactly this row, and a certificate missing a field the table needs is
+// refused with the file and the field named, never rendered with a hole.
+
+const folder: AdapterFolder = { name: 'redlock', dependencies: { redlock: '5.0.0-beta.2' }, hasFindings: true };
+
+const rejected = {
+  version: 1,
+  certified: false,
+  pattern: 'lock',
+  implementation: { spec: 'module:/home/ci/chaoslua/examples/third-party/redlock/store.mjs', sha256: 'ab' },
+  seed: 1301,
+  runs: 7,
+  seconds: 108.088,
+  capabilities: { acquire: 'boolean+handle', release: 'boolean', extend: 'boolean' },
+  invariants: [
+    { invariant: 'one-holder', passed: true, violations: [] },
+    { invariant: 'no-stale-release', passed: false, violations: [{ invariant: 'no-stale-release', message: '...' }] },
+    { invariant: 'model-conformance', passed: true, violations: [] },
+  ],
+  findings: [],
+  replicationLosses: 0,
+  duplicateEffects: { acquire: 0, release: 0, extend: 0 },
+  firstFailure: { run: 7, seconds: 26.712 },
+};
+
+describe('the third-party results table', () => {
+  it('renders a rejected certificate into its row', () => {
+    expect(tableRow(folder, rejected, 'redlock/certificate.json')).toEqual([
+      '[redlock](redlock/) `store.mjs` ([findings](redlock/findings/))',
+      'redlock 5.0.0-beta.2',
+      'lock',
+      'acquire boolean+handle, release boolean, extend boolean',
+      'rejected',
+      'no-stale-release',
+      '0',
+      'run 7, 26.7 s',
+      '1301',
+      '`chaoslua certify --impl module:examples/third-party/redlock/store.mjs --pattern lock --seed 1301 --no-corpus`',
+    ]);
+  });
+
+  it('renders a certified one with its not-applicable invariants and replication losses', () => {
+    const certified = {
+      ...rejected,
+      certified: true,
+      runs: 40,
+      firstFailure: undefined,
+      capabilities: { acquire: 'boolean', release: 'void' },
+      invariants: [
+        { invariant: 'one-holder', passed: true, violations: [] },
+        { invariant: 'no-stale-release', passed: false, notApplicable: 'not-applicable: ...', violations: [] },
+      ],
+      replicationLosses: 2,
+      duplicateEffects: { acquire: 1, release: 0 },
+    };
+    const row = tableRow({ ...folder, hasFindings: false }, certified, 'x/certificate.json');
+    expect(row[0]).toBe('[redlock](redlock/) `store.mjs`');
+    expect(row[3]).toBe('acquire boolean, release void; n/a: no-stale-release');
+    expect(row[4]).toBe('certified');
+    expect(row[5]).toBe('2 replication losses (not violations)');
+    expect(row[6]).toBe('acquire 1');
+    expect(row[7]).toBe('none in 40 runs (108.1 s)');
+  });
+
+  it('renders one refused for a finding, with no failing run', () => {
+    const finding = { ...rejected, runs: 40, seconds: 158.3, firstFailure: undefined, invariants: rejected.invariants.map((s) => ({ ...s, passed: true, violations: [] })), findings: ['noscript-unhandled: client c4 got NOSCRIPT twice'] };
+    const row = tableRow(folder, finding, 'c.json');
+    expect(row.slice(4, 8)).toEqual(['not certified (noscript-unhandled)', '—', '0', 'no failing run; finding over 40 runs (158.3 s)']);
+  });
+
+  it('refuses a certificate missing a field, naming the file and the field', () => {
+    const { seed: _, ...noSeed } = rejected;
+    expect(() => tableRow(folder, noSeed, 'redlock/certificate.json')).toThrow(new TableError('redlock/certificate.json: seed is missing or not a number (got nothing)'));
+    const { firstFailure: __, ...noFirst } = rejected;
+    expect(() => tableRow(folder, noFirst, 'redlock/certificate.json')).toThrow(/firstFailure is missing/);
+    expect(() => tableRow(folder, { ...rejected, implementation: { spec: 'lua:/x' } }, 'r/c.json')).toThrow(/not a module under examples\/third-party/);
+  });
+
+  it('replaces only what is between the markers, and refuses a README without them', () => {
+    const table = renderTable([tableRow(folder, rejected, 'c.json')]);
+    expect(table.split('\n')[1]).toBe('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+    const readme = `# Title\n\n${START}\nold\n${END}\n\nafter\n`;
+    expect(withTable(readme, table, 'README.md')).toBe(`# Title\n\n${START}\n${table}\n${END}\n\nafter\n`);
+    expect(() => withTable('# no markers', table, 'README.md')).toThrow(TableError);
+  });
+});
