@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { CorpusError, defaultCorpusDir, readCorpus, type StoredEntry } from '../corpus/store.ts';
-import type { PatternName } from '../patterns/index.ts';
+import { DEFAULT_PATTERN, isPatternName, PATTERN_NAMES } from '../patterns/index.ts';
 import { countOps } from '../plan/schedule.ts';
 import { parse } from './args.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
@@ -9,6 +9,7 @@ import { processIo, type Io } from './io.ts';
 
 export const summary = 'list or prune the regression corpus (counterexamples replayed before every certify and run)';
 
+// The patterns come from the registry: a pattern added there has a corpus here too.
 const HELP = `usage: chaoslua corpus list|prune [DIR] [options]
 
 The regression corpus keeps every counterexample certify and run find; each later certify or run
@@ -22,13 +23,11 @@ beside it), else of the reference implementation of --pattern.
 
 options:
   --impl SPEC        lua:DIR, module:PATH or cmd:COMMAND: its corpus
-  --pattern P        idempotency | lock | ratelimit (default idempotency)
+  --pattern P        ${PATTERN_NAMES.join(' | ')} (default ${DEFAULT_PATTERN})
   --dry-run          prune: list what would be removed
   --json             print the entries as JSON
   -h, --help         this text
 `;
-
-const PATTERNS = ['idempotency', 'lock', 'ratelimit'];
 
 export async function run(argv: string[], io: Io = processIo): Promise<number> {
   const { values, positionals } = parse(
@@ -44,8 +43,8 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   const [action, dirArg, ...extra] = positionals;
   if (action !== 'list' && action !== 'prune') throw new UsageError(`corpus: expected list or prune, got ${action === undefined ? 'nothing' : `'${action}'`}`);
   if (extra.length) throw new UsageError(`corpus: unexpected argument '${extra[0]}'`);
-  if (values.pattern !== undefined && !PATTERNS.includes(values.pattern)) throw new UsageError(`corpus: --pattern must be ${PATTERNS.join(', ')}, got '${values.pattern}'`);
-  const pattern = (values.pattern ?? 'idempotency') as PatternName;
+  if (values.pattern !== undefined && !isPatternName(values.pattern)) throw new UsageError(`corpus: --pattern must be ${PATTERN_NAMES.join(', ')}, got '${values.pattern}'`);
+  const pattern = values.pattern ?? DEFAULT_PATTERN;
   const dir = dirArg !== undefined ? path.resolve(dirArg) : defaultCorpusDir(values.impl ?? `lua:${path.resolve('lua', pattern)}`, pattern);
   if (dirArg !== undefined && !fs.existsSync(dir)) throw new UsageError(`corpus: no such directory: ${dirArg}`);
   let entries: StoredEntry[];

@@ -114,11 +114,18 @@ describe('chaoslua corpus list|prune', () => {
     expect(readCorpus(dir).map((e) => e.entry.corpus.sha256[0])).toEqual(['2']);
   });
 
+  it('knows every registered pattern: the semaphore\'s corpus is listed like the others', async () => {
+    const impl = path.join(freshDir(), 'semaphore');
+    const list = capture();
+    expect(await corpusCli(['list', '--pattern', 'semaphore', '--impl', `lua:${impl}`], list.io)).toBe(0);
+    expect(list.out.join('')).toMatch(/corpus[\\/]semaphore/);
+  });
+
   it.each([
     [[], /expected list or prune, got nothing/],
     [['drop'], /expected list or prune, got 'drop'/],
     [['list', '/no/such/corpus'], /no such directory/],
-    [['list', '--pattern', 'queue'], /--pattern must be/],
+    [['list', '--pattern', 'queue'], /--pattern must be idempotency, lock, ratelimit, semaphore, got 'queue'/],
   ])('usage %j: one line, exit 2', async (argv, message) => {
     await expect(corpusCli(argv as string[], capture().io)).rejects.toThrow(UsageError);
     await expect(corpusCli(argv as string[], capture().io)).rejects.toThrow(message);
