@@ -79,6 +79,24 @@ interface Lineage<S> {
   readonly guard: number;
   /** In a guarded search, the operation (index into ops) whose second execution made this state, else -1. */
   readonly madeByGhostOf: number;
+  /** reachKey's answer for this node, once asked. */
+  reach?: string;
+}
+
+/**
+ * The configuration's model part when one unguarded rollback is left: the current state and the
+ * set of states the lineage holds. That rollback may restore any of them (or one with its lease run
+ * out, which depends on the state and the placed expiries alone), nothing stops it earlier (no
+ * guards), and after it no lineage is kept: the order the states came in changes nothing. Keyed
+ * by the sequence instead, two detours of info acquires (each its own state, its lease tag) made in
+ * either order were two configurations, and a dozen of them every order (issue 20).
+ */
+function reachKey<S>(lineage: Lineage<S>): string {
+  if (lineage.reach !== undefined) return lineage.reach;
+  const hashes = new Set<string>();
+  for (let l: Lineage<S> | null = lineage; l !== null; l = l.parent) hashes.add(l.hash);
+  lineage.reach = `${lineage.hash}\u0005${[...hashes].sort().join('\u0002')}`;
+  return lineage.reach;
 }
 
 function lineageNode<S>(state: S, hash: string, parent: Lineage<S> | null, guard = 0, madeByGhostOf = -1): Lineage<S> {
@@ -202,7 +220,8 @@ export function searchKey<S, I, O>(
   const stateKey = (): string => {
     if (!relaxed) return currentHash();
     // Rollbacks still to come can reach any state of the lineage, so it is part of the configuration.
-    return faultsLeft > 0 ? lineage!.sequence : lineage!.hash;
+    if (faultsLeft === 0) return lineage!.hash;
+    return faultsLeft === 1 && !problem.guarded ? reachKey(lineage!) : lineage!.sequence;
   };
 
   const push = (i: number, newState: S, forced: boolean, choice: number, nextLineage: Lineage<S> | null): void => {
