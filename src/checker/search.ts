@@ -143,6 +143,13 @@ export function searchKey<S, I, O>(
   const lookahead = relaxed ? null : lookaheadEntries(problem);
   const holders = holderEntries(problem);
   let lookaheadFrom = 0;
+  const pair = holders !== null && problem.faults.length === 0 ? contradictoryPair(problem, holders, expiryOf) : null;
+  if (pair !== null) {
+    // The pair's second answer is where every order gets stuck, in the state the first one leaves.
+    const none: EnteredByKind = { answered: 0, indeterminate: 0, secondExecution: 0, expiry: 0, rollback: 0 };
+    const stuck: StuckPoint<S> = { prefix: [ref[pair.first]], op: ref[pair.second], state: pair.state, states: [pair.state] };
+    return { verdict: 'illegal', explored: 0, cacheComparisons: 0, stuck, enteredByKind: none };
+  }
 
   const words = new Uint16Array(Math.max(1, Math.ceil(n / 16)));
   const failed = new FailedConfigurations();
@@ -563,14 +570,43 @@ export function searchKey<S, I, O>(
    * ran past 500,000 states).
    */
   function unexplainableHolder(entries: Holders): number {
-    const { answers, needs, grantersLeft, identities } = entries;
+    const { answers, needs, grantersLeft, identities, leaving } = entries;
+    const rollbackToCome = relaxed && faultsLeft > 0;
+    // The holder that must be gone before an answer requiring none or another (see canEnd).
+    const holder = leaving !== null && !rollbackToCome ? model.holderOf!(state) : undefined;
     for (let a = 0; a < answers.length; a++) {
       const e = answers[a];
-      if (isSet(e) || grantersLeft[needs[a]] > 0) continue;
+      if (isSet(e)) continue;
       if (model.holdsIdentity!(state, identities[needs[a]])) continue;
-      if (!relaxed || faultsLeft === 0 || !onLineage(identities[needs[a]])) return e;
+      if (grantersLeft[needs[a]] === 0 && (!rollbackToCome || !onLineage(identities[needs[a]]))) return e;
+      if (holder !== undefined && !canEnd(leaving!, holder, e)) return e;
+    }
+    if (holder !== undefined) {
+      // The earliest unplaced answer requiring no holder is the one with the least time to end this hold.
+      for (const e of leaving!.vacant) {
+        if (isSet(e)) continue;
+        if (!canEnd(leaving!, holder, e)) return e;
+        break;
+      }
     }
     return -1;
+  }
+
+  /**
+   * Can the current holder's hold end before answer e must take effect? Only a step of an operation
+   * that may end it (Model.mayEnd) or the expiry of a lease the state holds changes a state with a
+   * holder, so one of those, still to place and called by e's completion bound, must come first.
+   */
+  function canEnd(leaving: Leaving, holder: string, e: number): boolean {
+    const by = returnAt[e];
+    for (const v of leaving.enders.get(holder) ?? []) {
+      if (callAt[v] > by) break;
+      if (v !== e && !isSet(v)) return true;
+    }
+    for (const leaseTag of liveLeaseTags(model, state)) {
+      for (const x of leaving.expiriesOfTag.get(leaseTag) ?? []) if (!isSet(x) && callAt[x] <= by) return true;
+    }
+    return false;
   }
 
   /** Does some state of the lineage (which a rollback still to come may restore) have this holder? */
@@ -874,6 +910,17 @@ interface Holders {
   /** Per holder, the entries not yet placed that may make it current. */
   readonly grantersLeft: Int32Array;
   readonly identities: readonly string[];
+  /** Null when the model does not say which holder a state has and what may end a hold. */
+  readonly leaving: Leaving | null;
+}
+
+interface Leaving {
+  /** Ok operations whose answer requires no holder (Model.requiresVacant), by completion bound. */
+  readonly vacant: readonly number[];
+  /** Holder -> the op and second-execution entries that may end its hold (Model.mayEnd), by call. */
+  readonly enders: ReadonlyMap<string, readonly number[]>;
+  /** Lease tag -> its expiry entries (the operation's, and its second execution's). */
+  readonly expiriesOfTag: ReadonlyMap<number, readonly number[]>;
 }
 
 /** Null when the model has no holder lookahead or no answer requires a holder. */
@@ -902,10 +949,81 @@ function holderEntries<S, I, O>(problem: KeyProblem<S, I, O>): Holders | null {
       needs.push(identity(required));
     }
   }
-  if (answers.length === 0) return null;
+  const leaving = leavingEntries(problem);
+  if (answers.length === 0 && (leaving === null || leaving.vacant.length === 0)) return null;
   const grantersLeft = new Int32Array(index.size);
   for (let e = 0; e < n; e++) if (grants[e] !== -1) grantersLeft[grants[e]]++;
-  return { answers, needs, grants, grantersLeft, identities: [...index.keys()] };
+  return { answers, needs, grants, grantersLeft, identities: [...index.keys()], leaving };
+}
+
+/**
+ * Strict search: two answers no order can join (Model.answerLeaves). The first leaves holder H
+ * whatever came before it; the second, invoked after the first completed, requires no holder or
+ * another; so H's hold must end between them, and only an operation that may end it (Model.mayEnd)
+ * or the expiry of a lease H holds then can end it: the first's own lease, or one such an operation
+ * sets. If none of those can be placed after the first (its completion bound not before the first's
+ * invocation) and before the second (invoked by the second's completion bound), no linearization
+ * exists, whatever the operations before the pair: the search would try every order of those first.
+ */
+function contradictoryPair<S, I, O>(problem: KeyProblem<S, I, O>, holders: Holders, expiryOf: Int32Array): { first: number; second: number; state: S } | null {
+  const { model, n, kind, ref, ops, tag, callAt, returnAt } = problem;
+  const { leaving, answers, needs, identities } = holders;
+  if (leaving === null || model.answerLeaves === undefined) return null;
+  for (let first = 0; first < n; first++) {
+    if (kind[first] !== REAL || returnAt[first] === Infinity || ops[ref[first]].outcome !== 'ok') continue;
+    const op = ops[ref[first]];
+    const left = model.answerLeaves(op.input, op.output, op.id);
+    const holder = left === undefined ? undefined : model.holderOf!(left);
+    if (holder === undefined) continue;
+    const between = (e: number, by: number): boolean => e !== first && !(returnAt[e] < callAt[first]) && callAt[e] <= by;
+    const canEnd = (second: number): boolean => {
+      const by = returnAt[second];
+      for (const leaseTag of liveLeaseTags(model, left!)) {
+        for (const x of leaving.expiriesOfTag.get(leaseTag) ?? []) if (between(x, by)) return true;
+      }
+      for (const v of leaving.enders.get(holder) ?? []) {
+        if (v === second || !between(v, by)) continue;
+        if (expiryOf[v] === -1) return true;
+        // One that sets a lease ends the hold only by that lease running out (or not being positive).
+        if (between(expiryOf[v], by)) return true;
+      }
+      return false;
+    };
+    // The second must come after the first: invoked after the first's completion bound.
+    const contradicts = (second: number): boolean => returnAt[first] < callAt[second] && !canEnd(second);
+    for (const second of leaving.vacant) if (contradicts(second)) return { first, second, state: left! };
+    for (let a = 0; a < answers.length; a++) {
+      if (identities[needs[a]] !== holder && contradicts(answers[a])) return { first, second: answers[a], state: left! };
+    }
+  }
+  return null;
+}
+
+function leavingEntries<S, I, O>(problem: KeyProblem<S, I, O>): Leaving | null {
+  const { model, n, kind, ref, ops, tag, callAt, returnAt } = problem;
+  if (model.holderOf === undefined || model.requiresVacant === undefined || model.mayEnd === undefined) return null;
+  const vacant: number[] = [];
+  const enders = new Map<string, number[]>();
+  const expiriesOfTag = new Map<number, number[]>();
+  for (let e = 0; e < n; e++) {
+    if (kind[e] === EXPIRE) {
+      const list = expiriesOfTag.get(tag[e]);
+      if (list === undefined) expiriesOfTag.set(tag[e], [e]);
+      else list.push(e);
+      continue;
+    }
+    if (kind[e] !== REAL && kind[e] !== GHOST) continue;
+    const op = ops[ref[e]];
+    if (kind[e] === REAL && returnAt[e] !== Infinity && op.outcome === 'ok' && model.requiresVacant(op.input, op.output)) vacant.push(e);
+    const ends = model.mayEnd(op.input);
+    if (ends === undefined) continue;
+    const list = enders.get(ends);
+    if (list === undefined) enders.set(ends, [e]);
+    else list.push(e);
+  }
+  vacant.sort((a, b) => returnAt[a] - returnAt[b]);
+  for (const list of enders.values()) list.sort((a, b) => callAt[a] - callAt[b]);
+  return { vacant, enders, expiriesOfTag };
 }
 
 /** Null when the model has no lookahead, or when expiries or rollbacks could change the state otherwise. */
