@@ -143,8 +143,11 @@ export function searchKey<S, I, O>(
   const lookahead = relaxed ? null : lookaheadEntries(problem);
   const holders = holderEntries(problem);
   let lookaheadFrom = 0;
-  const pair = holders !== null && problem.faults.length === 0 ? contradictoryPair(problem, holders, expiryOf) : null;
-  if (pair !== null) {
+  const faultEntries: number[] = [];
+  for (let e = 0; e < n; e++) if (kind[e] === FAULT) faultEntries.push(e);
+  const pairs = holders === null ? [] : holdPairs(problem, holders, expiryOf);
+  const pair = pairs.find((p) => p.candidates.length === 0);
+  if (pair !== undefined) {
     // The pair's second answer is where every order gets stuck, in the state the first one leaves.
     const none: EnteredByKind = { answered: 0, indeterminate: 0, secondExecution: 0, expiry: 0, rollback: 0 };
     const stuck: StuckPoint<S> = { prefix: [ref[pair.first]], op: ref[pair.second], state: pair.state, states: [pair.state] };
@@ -309,6 +312,10 @@ export function searchKey<S, I, O>(
     // checking again could only catch an answer that has just entered the window, and skipping
     // only prunes less.
     if (lookahead !== null && newState !== stackState[sp - 1] && !answersStillPossible(lookahead)) {
+      pop();
+      return false;
+    }
+    if (pairs.length > 0 && pairCannotJoin()) {
       pop();
       return false;
     }
@@ -571,25 +578,43 @@ export function searchKey<S, I, O>(
    */
   function unexplainableHolder(entries: Holders): number {
     const { answers, needs, grantersLeft, identities, leaving } = entries;
-    const rollbackToCome = relaxed && faultsLeft > 0;
     // The holder that must be gone before an answer requiring none or another (see canEnd).
-    const holder = leaving !== null && !rollbackToCome ? model.holderOf!(state) : undefined;
+    const holder = leaving !== null ? model.holderOf!(state) : undefined;
     for (let a = 0; a < answers.length; a++) {
       const e = answers[a];
       if (isSet(e)) continue;
       if (model.holdsIdentity!(state, identities[needs[a]])) continue;
-      if (grantersLeft[needs[a]] === 0 && (!rollbackToCome || !onLineage(identities[needs[a]]))) return e;
-      if (holder !== undefined && !canEnd(leaving!, holder, e)) return e;
+      const rollback = rollbackBy(returnAt[e]);
+      if (grantersLeft[needs[a]] === 0 && (!rollback || !onLineage(identities[needs[a]]))) return e;
+      if (holder !== undefined && !rollback && !canEnd(leaving!, holder, e)) return e;
     }
     if (holder !== undefined) {
       // The earliest unplaced answer requiring no holder is the one with the least time to end this hold.
       for (const e of leaving!.vacant) {
         if (isSet(e)) continue;
-        if (!canEnd(leaving!, holder, e)) return e;
+        if (!rollbackBy(returnAt[e]) && !canEnd(leaving!, holder, e)) return e;
         break;
       }
     }
     return -1;
+  }
+
+  /** Has some pair (HoldPair) its first answer still to place and every candidate placed already? */
+  function pairCannotJoin(): boolean {
+    for (const { first, candidates } of pairs) {
+      if (isSet(first)) continue;
+      let left = false;
+      for (let c = 0; c < candidates.length && !left; c++) left = !isSet(candidates[c]);
+      if (!left) return true;
+    }
+    return false;
+  }
+
+  /** Relaxed mode: can a rollback still to come be placed before an entry whose completion bound is `by`? */
+  function rollbackBy(by: number): boolean {
+    if (!relaxed || faultsLeft === 0) return false;
+    for (const f of faultEntries) if (!isSet(f) && callAt[f] <= by) return true;
+    return false;
   }
 
   /**
@@ -957,46 +982,60 @@ function holderEntries<S, I, O>(problem: KeyProblem<S, I, O>): Holders | null {
 }
 
 /**
- * Strict search: two answers no order can join (Model.answerLeaves). The first leaves holder H
- * whatever came before it; the second, invoked after the first completed, requires no holder or
- * another; so H's hold must end between them, and only an operation that may end it (Model.mayEnd)
- * or the expiry of a lease H holds then can end it: the first's own lease, or one such an operation
- * sets. If none of those can be placed after the first (its completion bound not before the first's
- * invocation) and before the second (invoked by the second's completion bound), no linearization
- * exists, whatever the operations before the pair: the search would try every order of those first.
+ * An answer that leaves holder H whatever came before it (Model.answerLeaves), and the earliest
+ * answer invoked after it completed that requires no holder or another: H's hold must end between
+ * them. Only an operation that may end it (Model.mayEnd), the expiry of a lease H holds then (the
+ * first's own, or one such an operation sets) or a rollback can end it, and each must be placed
+ * after the first (its completion bound not before the first's invocation) and before the second
+ * (invoked by the second's completion bound). Those are the pair's candidates; once every one is
+ * placed while the first is not, no completion exists, whatever else was placed: without this, a
+ * search tried every order of the operations before such a pair (issue 20: past 500,000 states).
+ * The second answer with the earliest completion bound has the fewest candidates, so one per first.
  */
-function contradictoryPair<S, I, O>(problem: KeyProblem<S, I, O>, holders: Holders, expiryOf: Int32Array): { first: number; second: number; state: S } | null {
-  const { model, n, kind, ref, ops, tag, callAt, returnAt } = problem;
+interface HoldPair<S> {
+  readonly first: number;
+  readonly second: number;
+  /** The state the first leaves. */
+  readonly state: S;
+  readonly candidates: Int32Array;
+}
+
+function holdPairs<S, I, O>(problem: KeyProblem<S, I, O>, holders: Holders, expiryOf: Int32Array): HoldPair<S>[] {
+  const { model, n, kind, ref, ops, callAt, returnAt } = problem;
   const { leaving, answers, needs, identities } = holders;
-  if (leaving === null || model.answerLeaves === undefined) return null;
+  if (leaving === null || model.answerLeaves === undefined) return [];
+  const faults: number[] = [];
+  for (let e = 0; e < n; e++) if (kind[e] === FAULT) faults.push(e);
+  const pairs: HoldPair<S>[] = [];
   for (let first = 0; first < n; first++) {
     if (kind[first] !== REAL || returnAt[first] === Infinity || ops[ref[first]].outcome !== 'ok') continue;
     const op = ops[ref[first]];
     const left = model.answerLeaves(op.input, op.output, op.id);
     const holder = left === undefined ? undefined : model.holderOf!(left);
     if (holder === undefined) continue;
-    const between = (e: number, by: number): boolean => e !== first && !(returnAt[e] < callAt[first]) && callAt[e] <= by;
-    const canEnd = (second: number): boolean => {
-      const by = returnAt[second];
-      for (const leaseTag of liveLeaseTags(model, left!)) {
-        for (const x of leaving.expiriesOfTag.get(leaseTag) ?? []) if (between(x, by)) return true;
-      }
-      for (const v of leaving.enders.get(holder) ?? []) {
-        if (v === second || !between(v, by)) continue;
-        if (expiryOf[v] === -1) return true;
-        // One that sets a lease ends the hold only by that lease running out (or not being positive).
-        if (between(expiryOf[v], by)) return true;
-      }
-      return false;
+    let second = -1;
+    const consider = (e: number) => {
+      if (returnAt[first] < callAt[e] && (second === -1 || returnAt[e] < returnAt[second])) second = e;
     };
-    // The second must come after the first: invoked after the first's completion bound.
-    const contradicts = (second: number): boolean => returnAt[first] < callAt[second] && !canEnd(second);
-    for (const second of leaving.vacant) if (contradicts(second)) return { first, second, state: left! };
-    for (let a = 0; a < answers.length; a++) {
-      if (identities[needs[a]] !== holder && contradicts(answers[a])) return { first, second: answers[a], state: left! };
+    for (const e of leaving.vacant) consider(e);
+    for (let a = 0; a < answers.length; a++) if (identities[needs[a]] !== holder) consider(answers[a]);
+    if (second === -1) continue;
+    const by = returnAt[second];
+    const between = (e: number): boolean => e !== first && e !== second && !(returnAt[e] < callAt[first]) && callAt[e] <= by;
+    const candidates: number[] = [];
+    for (const leaseTag of liveLeaseTags(model, left!)) {
+      for (const x of leaving.expiriesOfTag.get(leaseTag) ?? []) if (between(x)) candidates.push(x);
     }
+    for (const v of leaving.enders.get(holder) ?? []) {
+      if (!between(v)) continue;
+      // One that sets a lease ends the hold only by that lease running out (or not being positive).
+      if (expiryOf[v] === -1) candidates.push(v);
+      else if (between(expiryOf[v])) candidates.push(expiryOf[v]);
+    }
+    for (const f of faults) if (between(f)) candidates.push(f);
+    pairs.push({ first, second, state: left!, candidates: Int32Array.from(candidates) });
   }
-  return null;
+  return pairs;
 }
 
 function leavingEntries<S, I, O>(problem: KeyProblem<S, I, O>): Leaving | null {
