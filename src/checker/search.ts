@@ -585,7 +585,7 @@ export function searchKey<S, I, O>(
       if (isSet(e)) continue;
       if (model.holdsIdentity!(state, identities[needs[a]])) continue;
       const rollback = rollbackBy(returnAt[e]);
-      if (grantersLeft[needs[a]] === 0 && (!rollback || !onLineage(identities[needs[a]]))) return e;
+      if (!granterBy(entries, needs[a], returnAt[e]) && (!rollback || !onLineage(identities[needs[a]]))) return e;
       if (holder !== undefined && !rollback && !canEnd(leaving!, holder, e)) return e;
     }
     if (holder !== undefined) {
@@ -606,6 +606,21 @@ export function searchKey<S, I, O>(
       let left = false;
       for (let c = 0; c < candidates.length && !left; c++) left = !isSet(candidates[c]);
       if (!left) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Is an entry that may make this holder current still to place, and called by `by`? One called
+   * later cannot precede the answer whose completion bound `by` is: counting it let a holder's lease
+   * run out before its release answered 1 while a later acquire of the same token was left, and
+   * the polls after it were tried in every order before the release failed (lossy seed 3697).
+   */
+  function granterBy(entries: Holders, holder: number, by: number): boolean {
+    if (entries.grantersLeft[holder] === 0) return false;
+    for (const g of entries.granters[holder]) {
+      if (callAt[g] > by) return false;
+      if (!isSet(g)) return true;
     }
     return false;
   }
@@ -934,6 +949,8 @@ interface Holders {
   readonly grants: Int32Array;
   /** Per holder, the entries not yet placed that may make it current. */
   readonly grantersLeft: Int32Array;
+  /** Per holder, the entries that may make it current, by call. */
+  readonly granters: readonly (readonly number[])[];
   readonly identities: readonly string[];
   /** Null when the model does not say which holder a state has and what may end a hold. */
   readonly leaving: Leaving | null;
@@ -977,8 +994,14 @@ function holderEntries<S, I, O>(problem: KeyProblem<S, I, O>): Holders | null {
   const leaving = leavingEntries(problem);
   if (answers.length === 0 && (leaving === null || leaving.vacant.length === 0)) return null;
   const grantersLeft = new Int32Array(index.size);
-  for (let e = 0; e < n; e++) if (grants[e] !== -1) grantersLeft[grants[e]]++;
-  return { answers, needs, grants, grantersLeft, identities: [...index.keys()], leaving };
+  const granters: number[][] = Array.from({ length: index.size }, () => []);
+  for (let e = 0; e < n; e++) {
+    if (grants[e] === -1) continue;
+    grantersLeft[grants[e]]++;
+    granters[grants[e]].push(e);
+  }
+  for (const list of granters) list.sort((a, b) => problem.callAt[a] - problem.callAt[b]);
+  return { answers, needs, grants, grantersLeft, granters, identities: [...index.keys()], leaving };
 }
 
 /**
