@@ -1051,8 +1051,9 @@ function holdPairs<S, I, O>(problem: KeyProblem<S, I, O>, holders: Holders, expi
     }
     for (const v of leaving.enders.get(holder) ?? []) {
       if (!between(v)) continue;
-      // One that sets a lease ends the hold only by that lease running out (or not being positive).
-      if (expiryOf[v] === -1) candidates.push(v);
+      // One that sets a positive lease ends the hold only by that lease running out: its expiry is
+      // the candidate. One that sets none, or one whose window opens by its own call, may end it at once.
+      if (expiryOf[v] === -1 || callAt[expiryOf[v]] <= callAt[v]) candidates.push(v);
       else if (between(expiryOf[v])) candidates.push(expiryOf[v]);
     }
     for (const f of faults) if (between(f)) candidates.push(f);
