@@ -599,13 +599,27 @@ export function searchKey<S, I, O>(
     return -1;
   }
 
-  /** Has some pair (HoldPair) its first answer still to place and every candidate placed already? */
+  /**
+   * Has some pair (HoldPair) its first answer still to place and every candidate placed already?
+   * Or only one rollback left, the pair's only candidate, while the first answer needs a holder
+   * that is not current and that no operation called by its completion bound can make current: the
+   * one rollback would have to come before the first, to restore that holder, and after it, to end
+   * the hold (lossy seed 11478: every placement of the second executions around such a pair).
+   */
   function pairCannotJoin(): boolean {
-    for (const { first, candidates } of pairs) {
+    for (const { first, candidates, needs } of pairs) {
       if (isSet(first)) continue;
-      let left = false;
-      for (let c = 0; c < candidates.length && !left; c++) left = !isSet(candidates[c]);
-      if (!left) return true;
+      let open = 0;
+      let onlyRollbacks = true;
+      for (let c = 0; c < candidates.length; c++) {
+        if (isSet(candidates[c])) continue;
+        open++;
+        if (kind[candidates[c]] !== FAULT) onlyRollbacks = false;
+      }
+      if (open === 0) return true;
+      if (onlyRollbacks && faultsLeft === 1 && needs !== -1 && !model.holdsIdentity!(state, holders!.identities[needs]) && !granterBy(holders!, needs, returnAt[first])) {
+        return true;
+      }
     }
     return false;
   }
@@ -1021,6 +1035,8 @@ interface HoldPair<S> {
   /** The state the first leaves. */
   readonly state: S;
   readonly candidates: Int32Array;
+  /** The holder (index into Holders.identities) the first answer requires current, or -1. */
+  readonly needs: number;
 }
 
 function holdPairs<S, I, O>(problem: KeyProblem<S, I, O>, holders: Holders, expiryOf: Int32Array): HoldPair<S>[] {
@@ -1030,6 +1046,7 @@ function holdPairs<S, I, O>(problem: KeyProblem<S, I, O>, holders: Holders, expi
   const faults: number[] = [];
   for (let e = 0; e < n; e++) if (kind[e] === FAULT) faults.push(e);
   const pairs: HoldPair<S>[] = [];
+  const needOf = new Map<number, number>(answers.map((e, a) => [e, needs[a]]));
   for (let first = 0; first < n; first++) {
     if (kind[first] !== REAL || returnAt[first] === Infinity || ops[ref[first]].outcome !== 'ok') continue;
     const op = ops[ref[first]];
@@ -1057,7 +1074,7 @@ function holdPairs<S, I, O>(problem: KeyProblem<S, I, O>, holders: Holders, expi
       else if (between(expiryOf[v])) candidates.push(expiryOf[v]);
     }
     for (const f of faults) if (between(f)) candidates.push(f);
-    pairs.push({ first, second, state: left!, candidates: Int32Array.from(candidates) });
+    pairs.push({ first, second, state: left!, candidates: Int32Array.from(candidates), needs: needOf.get(first) ?? -1 });
   }
   return pairs;
 }
