@@ -146,7 +146,7 @@ export function searchKey<S, I, O>(
   const faultEntries: number[] = [];
   for (let e = 0; e < n; e++) if (kind[e] === FAULT) faultEntries.push(e);
   const pairs = holders === null ? [] : holdPairs(problem, holders, expiryOf);
-  const pair = pairs.find((p) => p.candidates.length === 0);
+  const pair = pairs.find((p) => p.candidates.length === 0 && (p.other === undefined || p.other.length === 0));
   if (pair !== undefined) {
     // The pair's second answer is where every order gets stuck, in the state the first one leaves.
     const none: EnteredByKind = { answered: 0, indeterminate: 0, secondExecution: 0, expiry: 0, rollback: 0 };
@@ -607,8 +607,12 @@ export function searchKey<S, I, O>(
    * the hold (lossy seed 11478: every placement of the second executions around such a pair).
    */
   function pairCannotJoin(): boolean {
-    for (const { first, candidates, needs } of pairs) {
+    for (const { first, second, candidates, needs, other } of pairs) {
       if (isSet(first)) continue;
+      if (other !== undefined) {
+        if (!isSet(second) && allSet(candidates) && allSet(other)) return true;
+        continue;
+      }
       let open = 0;
       let onlyRollbacks = true;
       for (let c = 0; c < candidates.length; c++) {
@@ -637,6 +641,11 @@ export function searchKey<S, I, O>(
       if (!isSet(g)) return true;
     }
     return false;
+  }
+
+  function allSet(entries: Int32Array): boolean {
+    for (let c = 0; c < entries.length; c++) if (!isSet(entries[c])) return false;
+    return true;
   }
 
   /** Relaxed mode: can a rollback still to come be placed before an entry whose completion bound is `by`? */
@@ -1037,6 +1046,12 @@ interface HoldPair<S> {
   readonly candidates: Int32Array;
   /** The holder (index into Holders.identities) the first answer requires current, or -1. */
   readonly needs: number;
+  /**
+   * Answers whose windows overlap, so either may come first: the candidates for the second one
+   * first (what could end its hold before the first). Such a pair cannot join once both answers are
+   * unplaced and both lists are placed already.
+   */
+  readonly other?: Int32Array;
 }
 
 function holdPairs<S, I, O>(problem: KeyProblem<S, I, O>, holders: Holders, expiryOf: Int32Array): HoldPair<S>[] {
@@ -1045,25 +1060,16 @@ function holdPairs<S, I, O>(problem: KeyProblem<S, I, O>, holders: Holders, expi
   if (leaving === null || model.answerLeaves === undefined) return [];
   const faults: number[] = [];
   for (let e = 0; e < n; e++) if (kind[e] === FAULT) faults.push(e);
-  const pairs: HoldPair<S>[] = [];
   const needOf = new Map<number, number>(answers.map((e, a) => [e, needs[a]]));
-  for (let first = 0; first < n; first++) {
-    if (kind[first] !== REAL || returnAt[first] === Infinity || ops[ref[first]].outcome !== 'ok') continue;
-    const op = ops[ref[first]];
-    const left = model.answerLeaves(op.input, op.output, op.id);
-    const holder = left === undefined ? undefined : model.holderOf!(left);
-    if (holder === undefined) continue;
-    let second = -1;
-    const consider = (e: number) => {
-      if (returnAt[first] < callAt[e] && (second === -1 || returnAt[e] < returnAt[second])) second = e;
-    };
-    for (const e of leaving.vacant) consider(e);
-    for (let a = 0; a < answers.length; a++) if (identities[needs[a]] !== holder) consider(answers[a]);
-    if (second === -1) continue;
+  const vacant = new Set(leaving.vacant);
+  /** Does answer e require the hold of `holder` gone: no holder, or another? */
+  const requiresOther = (e: number, holder: string): boolean => vacant.has(e) || (needOf.has(e) && identities[needOf.get(e)!] !== holder);
+  /** What could end the hold `first` leaves after it and before `second` (see HoldPair). */
+  const candidatesBetween = (first: number, second: number, left: S, holder: string): Int32Array => {
     const by = returnAt[second];
     const between = (e: number): boolean => e !== first && e !== second && !(returnAt[e] < callAt[first]) && callAt[e] <= by;
     const candidates: number[] = [];
-    for (const leaseTag of liveLeaseTags(model, left!)) {
+    for (const leaseTag of liveLeaseTags(model, left)) {
       for (const x of leaving.expiriesOfTag.get(leaseTag) ?? []) if (between(x)) candidates.push(x);
     }
     for (const v of leaving.enders.get(holder) ?? []) {
@@ -1074,7 +1080,39 @@ function holdPairs<S, I, O>(problem: KeyProblem<S, I, O>, holders: Holders, expi
       else if (between(expiryOf[v])) candidates.push(expiryOf[v]);
     }
     for (const f of faults) if (between(f)) candidates.push(f);
-    pairs.push({ first, second, state: left!, candidates: Int32Array.from(candidates), needs: needOf.get(first) ?? -1 });
+    return Int32Array.from(candidates);
+  };
+  const leavers: { e: number; left: S; holder: string }[] = [];
+  for (let e = 0; e < n; e++) {
+    if (kind[e] !== REAL || returnAt[e] === Infinity || ops[ref[e]].outcome !== 'ok') continue;
+    const op = ops[ref[e]];
+    const left = model.answerLeaves(op.input, op.output, op.id);
+    const holder = left === undefined ? undefined : model.holderOf!(left);
+    if (holder !== undefined) leavers.push({ e, left: left!, holder });
+  }
+  const pairs: HoldPair<S>[] = [];
+  for (const { e: first, left, holder } of leavers) {
+    let second = -1;
+    const consider = (e: number) => {
+      if (returnAt[first] < callAt[e] && (second === -1 || returnAt[e] < returnAt[second])) second = e;
+    };
+    for (const e of leaving.vacant) consider(e);
+    for (let a = 0; a < answers.length; a++) if (identities[needs[a]] !== holder) consider(answers[a]);
+    if (second === -1) continue;
+    pairs.push({ first, second, state: left, candidates: candidatesBetween(first, second, left, holder), needs: needOf.get(first) ?? -1 });
+  }
+  // Two such answers whose windows overlap, each requiring the other's hold gone: whichever comes
+  // first, the other needs a candidate between them (two acquires answered 1 while neither lease
+  // could run out in time: lossy seed 10992's strict search, 73,805 states).
+  for (let x = 0; x < leavers.length; x++) {
+    for (let y = x + 1; y < leavers.length; y++) {
+      const a = leavers[x];
+      const b = leavers[y];
+      if (returnAt[a.e] < callAt[b.e] || returnAt[b.e] < callAt[a.e]) continue;
+      if (!requiresOther(b.e, a.holder) || !requiresOther(a.e, b.holder)) continue;
+      const other = candidatesBetween(b.e, a.e, b.left, b.holder);
+      pairs.push({ first: a.e, second: b.e, state: a.left, candidates: candidatesBetween(a.e, b.e, a.left, a.holder), needs: -1, other });
+    }
   }
   return pairs;
 }

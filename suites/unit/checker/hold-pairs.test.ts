@@ -36,6 +36,19 @@ describe('hold pairs', () => {
     expect(check(history(ops), lock, { eps: 0, minimise: false }).verdict).toBe('illegal');
   });
 
+  it('two acquires answered 1 whose windows overlap, neither lease able to run out in time, are illegal in either order', () => {
+    const ops = [op<LockInput, LockOutput>(1, acquire('a'), 0, 400, ok(1)), op<LockInput, LockOutput>(2, acquire('b'), 200, 201, ok(1))];
+    const result = check(history(ops), lock, { eps: 0, minimise: false });
+    expect(result.verdict).toBe('illegal');
+    expect(keyVerdict(result).statesExplored).toBe(0);
+  });
+
+  it('two acquires answered 1 whose windows overlap are legal when one order lets the first lease run out', () => {
+    // b at 200 with a 100 ms lease, then a by 400: b's lease may run out at 300.
+    const ops = [op<LockInput, LockOutput>(1, acquire('a'), 0, 400, ok(1)), op<LockInput, LockOutput>(2, acquire('b', 100), 200, 201, ok(1))];
+    expect(check(history(ops), lock, { eps: 0, minimise: false }).verdict).toBe('ok');
+  });
+
   const ends: [string, OpRecordsBetween][] = [
     ['a release answered 1', () => [op(1, release('a'), 100, 101, ok(1))]],
     ['a release left unanswered', () => [op(1, release('a'), 100, 101, 'info')]],
