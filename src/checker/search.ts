@@ -1062,8 +1062,16 @@ function holdPairs<S, I, O>(problem: KeyProblem<S, I, O>, holders: Holders, expi
   for (let e = 0; e < n; e++) if (kind[e] === FAULT) faults.push(e);
   const needOf = new Map<number, number>(answers.map((e, a) => [e, needs[a]]));
   const vacant = new Set(leaving.vacant);
-  /** Does answer e require the hold of `holder` gone: no holder, or another? */
-  const requiresOther = (e: number, holder: string): boolean => vacant.has(e) || (needOf.has(e) && identities[needOf.get(e)!] !== holder);
+  /** Answer -> the holder it shows was not current (Model.excludes). */
+  const excluded = new Map<number, string>();
+  for (let e = 0; e < n; e++) {
+    if (kind[e] !== REAL || returnAt[e] === Infinity || ops[ref[e]].outcome !== 'ok') continue;
+    const not = model.excludes?.(ops[ref[e]].input, ops[ref[e]].output);
+    if (not !== undefined) excluded.set(e, not);
+  }
+  /** Does answer e require the hold of `holder` gone: no holder, another, or anyone but it? */
+  const requiresOther = (e: number, holder: string): boolean =>
+    vacant.has(e) || (needOf.has(e) && identities[needOf.get(e)!] !== holder) || excluded.get(e) === holder;
   /** What could end the hold `first` leaves after it and before `second` (see HoldPair). */
   const candidatesBetween = (first: number, second: number, left: S, holder: string): Int32Array => {
     const by = returnAt[second];
@@ -1098,6 +1106,7 @@ function holdPairs<S, I, O>(problem: KeyProblem<S, I, O>, holders: Holders, expi
     };
     for (const e of leaving.vacant) consider(e);
     for (let a = 0; a < answers.length; a++) if (identities[needs[a]] !== holder) consider(answers[a]);
+    for (const [e, not] of excluded) if (not === holder) consider(e);
     if (second === -1) continue;
     pairs.push({ first, second, state: left, candidates: candidatesBetween(first, second, left, holder), needs: needOf.get(first) ?? -1 });
   }

@@ -86,6 +86,12 @@ export interface Model<S, I, O> {
    * pair tried, past 500,000 states).
    */
   answerLeaves?(input: I, output: unknown, id: number): S | undefined;
+  /**
+   * Optional, with the holder lookahead: the holder an answer shows was not current when it took
+   * effect, though some other was (a lock's release or extend answered -1: its own token). A hold
+   * pair's second answer may be one of these.
+   */
+  excludes?(input: I, output: unknown): string | undefined;
   describeInput(input: I): string;
   describeOutput(output: O): string;
   describeState(state: S): string;

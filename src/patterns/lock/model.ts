@@ -60,6 +60,7 @@ export const lock: Model<LockState, LockInput, LockOutput> = {
   requiresVacant: (input, output) => (input.op === 'acquire' ? integerReplyMatches(1, output) : isNilReply(output)),
   // Only the holder's own release or extend changes a held key (besides its lease running out).
   mayEnd: (input) => (input.op === 'acquire' ? undefined : input.token),
+  excludes: (input, output) => (input.op !== 'acquire' && integerReplyMatches(-1, output) ? input.token : undefined),
   answerLeaves(input, output, id) {
     if (!integerReplyMatches(1, output)) return undefined;
     if (input.op === 'release') return ABSENT;

@@ -36,6 +36,16 @@ describe('hold pairs', () => {
     expect(check(history(ops), lock, { eps: 0, minimise: false }).verdict).toBe('illegal');
   });
 
+  it('an extend answered -1 (another token holds it) right after its own token acquired, its lease still running, is illegal at once', () => {
+    const ops = [op<LockInput, LockOutput>(1, acquire('a'), 0, 1, ok(1)), op<LockInput, LockOutput>(1, extend('a', 1_000), 100, 101, ok(-1))];
+    const result = check(history(ops), lock, { eps: 0, minimise: false });
+    expect(result.verdict).toBe('illegal');
+    expect(keyVerdict(result).statesExplored).toBe(0);
+    // With another client's acquire possible after the lease ran out, it is legal.
+    const later = [op<LockInput, LockOutput>(1, acquire('a', 50), 0, 1, ok(1)), op<LockInput, LockOutput>(2, acquire('b'), 60, 61, ok(1)), op<LockInput, LockOutput>(1, extend('a', 1_000), 100, 101, ok(-1))];
+    expect(check(history(later), lock, { eps: 0, minimise: false }).verdict).toBe('ok');
+  });
+
   it('two acquires answered 1 whose windows overlap, neither lease able to run out in time, are illegal in either order', () => {
     const ops = [op<LockInput, LockOutput>(1, acquire('a'), 0, 400, ok(1)), op<LockInput, LockOutput>(2, acquire('b'), 200, 201, ok(1))];
     const result = check(history(ops), lock, { eps: 0, minimise: false });
