@@ -79,6 +79,24 @@ interface Lineage<S> {
   readonly guard: number;
   /** In a guarded search, the operation (index into ops) whose second execution made this state, else -1. */
   readonly madeByGhostOf: number;
+  /** reachKey's answer for this node, once asked. */
+  reach?: string;
+}
+
+/**
+ * The configuration's model part when one unguarded rollback is left: the current state and the
+ * set of states the lineage holds. That rollback may restore any of them (or one with its lease run
+ * out, which depends on the state and the placed expiries alone), nothing stops it earlier (no
+ * guards), and after it no lineage is kept: the order the states came in changes nothing. Keyed
+ * by the sequence instead, two detours of info acquires (each its own state, its lease tag) made in
+ * either order were two configurations, and a dozen of them every order (issue 20).
+ */
+function reachKey<S>(lineage: Lineage<S>): string {
+  if (lineage.reach !== undefined) return lineage.reach;
+  const hashes = new Set<string>();
+  for (let l: Lineage<S> | null = lineage; l !== null; l = l.parent) hashes.add(l.hash);
+  lineage.reach = `${lineage.hash}\u0005${[...hashes].sort().join('\u0002')}`;
+  return lineage.reach;
 }
 
 function lineageNode<S>(state: S, hash: string, parent: Lineage<S> | null, guard = 0, madeByGhostOf = -1): Lineage<S> {
@@ -125,6 +143,16 @@ export function searchKey<S, I, O>(
   const lookahead = relaxed ? null : lookaheadEntries(problem);
   const holders = holderEntries(problem);
   let lookaheadFrom = 0;
+  const faultEntries: number[] = [];
+  for (let e = 0; e < n; e++) if (kind[e] === FAULT) faultEntries.push(e);
+  const pairs = holders === null ? [] : holdPairs(problem, holders, expiryOf);
+  const pair = pairs.find((p) => p.candidates.length === 0 && (p.other === undefined || p.other.length === 0));
+  if (pair !== undefined) {
+    // The pair's second answer is where every order gets stuck, in the state the first one leaves.
+    const none: EnteredByKind = { answered: 0, indeterminate: 0, secondExecution: 0, expiry: 0, rollback: 0 };
+    const stuck: StuckPoint<S> = { prefix: [ref[pair.first]], op: ref[pair.second], state: pair.state, states: [pair.state] };
+    return { verdict: 'illegal', explored: 0, cacheComparisons: 0, stuck, enteredByKind: none };
+  }
 
   const words = new Uint16Array(Math.max(1, Math.ceil(n / 16)));
   const failed = new FailedConfigurations();
@@ -202,7 +230,8 @@ export function searchKey<S, I, O>(
   const stateKey = (): string => {
     if (!relaxed) return currentHash();
     // Rollbacks still to come can reach any state of the lineage, so it is part of the configuration.
-    return faultsLeft > 0 ? lineage!.sequence : lineage!.hash;
+    if (faultsLeft === 0) return lineage!.hash;
+    return faultsLeft === 1 && !problem.guarded ? reachKey(lineage!) : lineage!.sequence;
   };
 
   const push = (i: number, newState: S, forced: boolean, choice: number, nextLineage: Lineage<S> | null): void => {
@@ -283,6 +312,10 @@ export function searchKey<S, I, O>(
     // checking again could only catch an answer that has just entered the window, and skipping
     // only prunes less.
     if (lookahead !== null && newState !== stackState[sp - 1] && !answersStillPossible(lookahead)) {
+      pop();
+      return false;
+    }
+    if (pairs.length > 0 && pairCannotJoin()) {
       pop();
       return false;
     }
@@ -544,14 +577,99 @@ export function searchKey<S, I, O>(
    * ran past 500,000 states).
    */
   function unexplainableHolder(entries: Holders): number {
-    const { answers, needs, grantersLeft, identities } = entries;
+    const { answers, needs, grantersLeft, identities, leaving } = entries;
+    // The holder that must be gone before an answer requiring none or another (see canEnd).
+    const holder = leaving !== null ? model.holderOf!(state) : undefined;
     for (let a = 0; a < answers.length; a++) {
       const e = answers[a];
-      if (isSet(e) || grantersLeft[needs[a]] > 0) continue;
+      if (isSet(e)) continue;
       if (model.holdsIdentity!(state, identities[needs[a]])) continue;
-      if (!relaxed || faultsLeft === 0 || !onLineage(identities[needs[a]])) return e;
+      const rollback = rollbackBy(returnAt[e]);
+      if (!granterBy(entries, needs[a], returnAt[e]) && (!rollback || !onLineage(identities[needs[a]]))) return e;
+      if (holder !== undefined && !rollback && !canEnd(leaving!, holder, e)) return e;
+    }
+    if (holder !== undefined) {
+      // The earliest unplaced answer requiring no holder is the one with the least time to end this hold.
+      for (const e of leaving!.vacant) {
+        if (isSet(e)) continue;
+        if (!rollbackBy(returnAt[e]) && !canEnd(leaving!, holder, e)) return e;
+        break;
+      }
     }
     return -1;
+  }
+
+  /**
+   * Has some pair (HoldPair) its first answer still to place and every candidate placed already?
+   * Or only one rollback left, the pair's only candidate, while the first answer needs a holder
+   * that is not current and that no operation called by its completion bound can make current: the
+   * one rollback would have to come before the first, to restore that holder, and after it, to end
+   * the hold (lossy seed 11478: every placement of the second executions around such a pair).
+   */
+  function pairCannotJoin(): boolean {
+    for (const { first, second, candidates, needs, other } of pairs) {
+      if (isSet(first)) continue;
+      if (other !== undefined) {
+        if (!isSet(second) && allSet(candidates) && allSet(other)) return true;
+        continue;
+      }
+      let open = 0;
+      let onlyRollbacks = true;
+      for (let c = 0; c < candidates.length; c++) {
+        if (isSet(candidates[c])) continue;
+        open++;
+        if (kind[candidates[c]] !== FAULT) onlyRollbacks = false;
+      }
+      if (open === 0) return true;
+      if (onlyRollbacks && faultsLeft === 1 && needs !== -1 && !model.holdsIdentity!(state, holders!.identities[needs]) && !granterBy(holders!, needs, returnAt[first])) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Is an entry that may make this holder current still to place, and called by `by`? One called
+   * later cannot precede the answer whose completion bound `by` is: counting it let a holder's lease
+   * run out before its release answered 1 while a later acquire of the same token was left, and
+   * the polls after it were tried in every order before the release failed (lossy seed 3697).
+   */
+  function granterBy(entries: Holders, holder: number, by: number): boolean {
+    if (entries.grantersLeft[holder] === 0) return false;
+    for (const g of entries.granters[holder]) {
+      if (callAt[g] > by) return false;
+      if (!isSet(g)) return true;
+    }
+    return false;
+  }
+
+  function allSet(entries: Int32Array): boolean {
+    for (let c = 0; c < entries.length; c++) if (!isSet(entries[c])) return false;
+    return true;
+  }
+
+  /** Relaxed mode: can a rollback still to come be placed before an entry whose completion bound is `by`? */
+  function rollbackBy(by: number): boolean {
+    if (!relaxed || faultsLeft === 0) return false;
+    for (const f of faultEntries) if (!isSet(f) && callAt[f] <= by) return true;
+    return false;
+  }
+
+  /**
+   * Can the current holder's hold end before answer e must take effect? Only a step of an operation
+   * that may end it (Model.mayEnd) or the expiry of a lease the state holds changes a state with a
+   * holder, so one of those, still to place and called by e's completion bound, must come first.
+   */
+  function canEnd(leaving: Leaving, holder: string, e: number): boolean {
+    const by = returnAt[e];
+    for (const v of leaving.enders.get(holder) ?? []) {
+      if (callAt[v] > by) break;
+      if (v !== e && !isSet(v)) return true;
+    }
+    for (const leaseTag of liveLeaseTags(model, state)) {
+      for (const x of leaving.expiriesOfTag.get(leaseTag) ?? []) if (!isSet(x) && callAt[x] <= by) return true;
+    }
+    return false;
   }
 
   /** Does some state of the lineage (which a rollback still to come may restore) have this holder? */
@@ -854,7 +972,20 @@ interface Holders {
   readonly grants: Int32Array;
   /** Per holder, the entries not yet placed that may make it current. */
   readonly grantersLeft: Int32Array;
+  /** Per holder, the entries that may make it current, by call. */
+  readonly granters: readonly (readonly number[])[];
   readonly identities: readonly string[];
+  /** Null when the model does not say which holder a state has and what may end a hold. */
+  readonly leaving: Leaving | null;
+}
+
+interface Leaving {
+  /** Ok operations whose answer requires no holder (Model.requiresVacant), by completion bound. */
+  readonly vacant: readonly number[];
+  /** Holder -> the op and second-execution entries that may end its hold (Model.mayEnd), by call. */
+  readonly enders: ReadonlyMap<string, readonly number[]>;
+  /** Lease tag -> its expiry entries (the operation's, and its second execution's). */
+  readonly expiriesOfTag: ReadonlyMap<number, readonly number[]>;
 }
 
 /** Null when the model has no holder lookahead or no answer requires a holder. */
@@ -883,10 +1014,143 @@ function holderEntries<S, I, O>(problem: KeyProblem<S, I, O>): Holders | null {
       needs.push(identity(required));
     }
   }
-  if (answers.length === 0) return null;
+  const leaving = leavingEntries(problem);
+  if (answers.length === 0 && (leaving === null || leaving.vacant.length === 0)) return null;
   const grantersLeft = new Int32Array(index.size);
-  for (let e = 0; e < n; e++) if (grants[e] !== -1) grantersLeft[grants[e]]++;
-  return { answers, needs, grants, grantersLeft, identities: [...index.keys()] };
+  const granters: number[][] = Array.from({ length: index.size }, () => []);
+  for (let e = 0; e < n; e++) {
+    if (grants[e] === -1) continue;
+    grantersLeft[grants[e]]++;
+    granters[grants[e]].push(e);
+  }
+  for (const list of granters) list.sort((a, b) => problem.callAt[a] - problem.callAt[b]);
+  return { answers, needs, grants, grantersLeft, granters, identities: [...index.keys()], leaving };
+}
+
+/**
+ * An answer that leaves holder H whatever came before it (Model.answerLeaves), and the earliest
+ * answer invoked after it completed that requires no holder or another: H's hold must end between
+ * them. Only an operation that may end it (Model.mayEnd), the expiry of a lease H holds then (the
+ * first's own, or one such an operation sets) or a rollback can end it, and each must be placed
+ * after the first (its completion bound not before the first's invocation) and before the second
+ * (invoked by the second's completion bound). Those are the pair's candidates; once every one is
+ * placed while the first is not, no completion exists, whatever else was placed: without this, a
+ * search tried every order of the operations before such a pair (issue 20: past 500,000 states).
+ * The second answer with the earliest completion bound has the fewest candidates, so one per first.
+ */
+interface HoldPair<S> {
+  readonly first: number;
+  readonly second: number;
+  /** The state the first leaves. */
+  readonly state: S;
+  readonly candidates: Int32Array;
+  /** The holder (index into Holders.identities) the first answer requires current, or -1. */
+  readonly needs: number;
+  /**
+   * Answers whose windows overlap, so either may come first: the candidates for the second one
+   * first (what could end its hold before the first). Such a pair cannot join once both answers are
+   * unplaced and both lists are placed already.
+   */
+  readonly other?: Int32Array;
+}
+
+function holdPairs<S, I, O>(problem: KeyProblem<S, I, O>, holders: Holders, expiryOf: Int32Array): HoldPair<S>[] {
+  const { model, n, kind, ref, ops, callAt, returnAt } = problem;
+  const { leaving, answers, needs, identities } = holders;
+  if (leaving === null || model.answerLeaves === undefined) return [];
+  const faults: number[] = [];
+  for (let e = 0; e < n; e++) if (kind[e] === FAULT) faults.push(e);
+  const needOf = new Map<number, number>(answers.map((e, a) => [e, needs[a]]));
+  const vacant = new Set(leaving.vacant);
+  /** Answer -> the holder it shows was not current (Model.excludes). */
+  const excluded = new Map<number, string>();
+  for (let e = 0; e < n; e++) {
+    if (kind[e] !== REAL || returnAt[e] === Infinity || ops[ref[e]].outcome !== 'ok') continue;
+    const not = model.excludes?.(ops[ref[e]].input, ops[ref[e]].output);
+    if (not !== undefined) excluded.set(e, not);
+  }
+  /** Does answer e require the hold of `holder` gone: no holder, another, or anyone but it? */
+  const requiresOther = (e: number, holder: string): boolean =>
+    vacant.has(e) || (needOf.has(e) && identities[needOf.get(e)!] !== holder) || excluded.get(e) === holder;
+  /** What could end the hold `first` leaves after it and before `second` (see HoldPair). */
+  const candidatesBetween = (first: number, second: number, left: S, holder: string): Int32Array => {
+    const by = returnAt[second];
+    const between = (e: number): boolean => e !== first && e !== second && !(returnAt[e] < callAt[first]) && callAt[e] <= by;
+    const candidates: number[] = [];
+    for (const leaseTag of liveLeaseTags(model, left)) {
+      for (const x of leaving.expiriesOfTag.get(leaseTag) ?? []) if (between(x)) candidates.push(x);
+    }
+    for (const v of leaving.enders.get(holder) ?? []) {
+      if (!between(v)) continue;
+      // One that sets a positive lease ends the hold only by that lease running out: its expiry is
+      // the candidate. One that sets none, or one whose window opens by its own call, may end it at once.
+      if (expiryOf[v] === -1 || callAt[expiryOf[v]] <= callAt[v]) candidates.push(v);
+      else if (between(expiryOf[v])) candidates.push(expiryOf[v]);
+    }
+    for (const f of faults) if (between(f)) candidates.push(f);
+    return Int32Array.from(candidates);
+  };
+  const leavers: { e: number; left: S; holder: string }[] = [];
+  for (let e = 0; e < n; e++) {
+    if (kind[e] !== REAL || returnAt[e] === Infinity || ops[ref[e]].outcome !== 'ok') continue;
+    const op = ops[ref[e]];
+    const left = model.answerLeaves(op.input, op.output, op.id);
+    const holder = left === undefined ? undefined : model.holderOf!(left);
+    if (holder !== undefined) leavers.push({ e, left: left!, holder });
+  }
+  const pairs: HoldPair<S>[] = [];
+  for (const { e: first, left, holder } of leavers) {
+    let second = -1;
+    const consider = (e: number) => {
+      if (returnAt[first] < callAt[e] && (second === -1 || returnAt[e] < returnAt[second])) second = e;
+    };
+    for (const e of leaving.vacant) consider(e);
+    for (let a = 0; a < answers.length; a++) if (identities[needs[a]] !== holder) consider(answers[a]);
+    for (const [e, not] of excluded) if (not === holder) consider(e);
+    if (second === -1) continue;
+    pairs.push({ first, second, state: left, candidates: candidatesBetween(first, second, left, holder), needs: needOf.get(first) ?? -1 });
+  }
+  // Two such answers whose windows overlap, each requiring the other's hold gone: whichever comes
+  // first, the other needs a candidate between them (two acquires answered 1 while neither lease
+  // could run out in time: lossy seed 10992's strict search, 73,805 states).
+  for (let x = 0; x < leavers.length; x++) {
+    for (let y = x + 1; y < leavers.length; y++) {
+      const a = leavers[x];
+      const b = leavers[y];
+      if (returnAt[a.e] < callAt[b.e] || returnAt[b.e] < callAt[a.e]) continue;
+      if (!requiresOther(b.e, a.holder) || !requiresOther(a.e, b.holder)) continue;
+      const other = candidatesBetween(b.e, a.e, b.left, b.holder);
+      pairs.push({ first: a.e, second: b.e, state: a.left, candidates: candidatesBetween(a.e, b.e, a.left, a.holder), needs: -1, other });
+    }
+  }
+  return pairs;
+}
+
+function leavingEntries<S, I, O>(problem: KeyProblem<S, I, O>): Leaving | null {
+  const { model, n, kind, ref, ops, tag, callAt, returnAt } = problem;
+  if (model.holderOf === undefined || model.requiresVacant === undefined || model.mayEnd === undefined) return null;
+  const vacant: number[] = [];
+  const enders = new Map<string, number[]>();
+  const expiriesOfTag = new Map<number, number[]>();
+  for (let e = 0; e < n; e++) {
+    if (kind[e] === EXPIRE) {
+      const list = expiriesOfTag.get(tag[e]);
+      if (list === undefined) expiriesOfTag.set(tag[e], [e]);
+      else list.push(e);
+      continue;
+    }
+    if (kind[e] !== REAL && kind[e] !== GHOST) continue;
+    const op = ops[ref[e]];
+    if (kind[e] === REAL && returnAt[e] !== Infinity && op.outcome === 'ok' && model.requiresVacant(op.input, op.output)) vacant.push(e);
+    const ends = model.mayEnd(op.input);
+    if (ends === undefined) continue;
+    const list = enders.get(ends);
+    if (list === undefined) enders.set(ends, [e]);
+    else list.push(e);
+  }
+  vacant.sort((a, b) => returnAt[a] - returnAt[b]);
+  for (const list of enders.values()) list.sort((a, b) => callAt[a] - callAt[b]);
+  return { vacant, enders, expiriesOfTag };
 }
 
 /** Null when the model has no lookahead, or when expiries or rollbacks could change the state otherwise. */

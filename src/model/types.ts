@@ -61,6 +61,37 @@ export interface Model<S, I, O> {
   requires?(input: I, output: unknown): string | undefined;
   grants?(input: I, output: unknown): string | undefined;
   holdsIdentity?(state: S, identity: string): boolean;
+  /**
+   * Optional, with the three above: `holderOf` the holder current in a state (undefined: none),
+   * `requiresVacant` whether an answer shows no holder was current when it took effect (a lock's
+   * acquire answered 1, a release or extend answered nil), `mayEnd` the holder whose hold a step of
+   * the operation may end or renew (a release or an extend: its token). The contract: from a state
+   * with holder H, a step of an operation whose `mayEnd` is not H leaves the state as it is, and so
+   * does the expiry of a lease the state does not hold. With them the search drops a configuration
+   * whose holder must be gone before an answer still to come (one that requires no holder, or
+   * another) when no operation still to place nor expiry of the state's leases can end it in time.
+   */
+  holderOf?(state: S): string | undefined;
+  requiresVacant?(input: I, output: unknown): boolean;
+  mayEnd?(input: I): string | undefined;
+  /**
+   * Optional, with the holder lookahead: the state an operation leaves when it took effect with
+   * this answer, whatever the state before (a lock's acquire or extend answered 1: its token holding
+   * the lease the operation set, `id` being its tag); undefined when that depends on the state.
+   * An operation with `mayEnd` H leaves a state with holder H either without one, or with H holding
+   * the lease it sets itself, and it ends the hold only if that lease is not positive (expiryMs).
+   * With this, a strict search first looks for two answers the holder lookahead shows no order can
+   * join: one leaving holder H, then one requiring none or another, with nothing that can end H's
+   * hold placeable between them (issue 20: such a key had every order of the operations before the
+   * pair tried, past 500,000 states).
+   */
+  answerLeaves?(input: I, output: unknown, id: number): S | undefined;
+  /**
+   * Optional, with the holder lookahead: the holder an answer shows was not current when it took
+   * effect, though some other was (a lock's release or extend answered -1: its own token). A hold
+   * pair's second answer may be one of these.
+   */
+  excludes?(input: I, output: unknown): string | undefined;
   describeInput(input: I): string;
   describeOutput(output: O): string;
   describeState(state: S): string;

@@ -55,6 +55,17 @@ export const lock: Model<LockState, LockInput, LockOutput> = {
   requires: (input, output) => (input.op !== 'acquire' && integerReplyMatches(1, output) ? input.token : undefined),
   grants: (input, output) => (input.op === 'acquire' && (output === undefined || integerReplyMatches(1, output)) ? input.token : undefined),
   holdsIdentity: (state, token) => state.kind === 'held' && state.token === token,
+  holderOf: (state) => (state.kind === 'held' ? state.token : undefined),
+  // An acquire answered 1 found the key absent; a release or extend answered nil did too.
+  requiresVacant: (input, output) => (input.op === 'acquire' ? integerReplyMatches(1, output) : isNilReply(output)),
+  // Only the holder's own release or extend changes a held key (besides its lease running out).
+  mayEnd: (input) => (input.op === 'acquire' ? undefined : input.token),
+  excludes: (input, output) => (input.op !== 'acquire' && integerReplyMatches(-1, output) ? input.token : undefined),
+  answerLeaves(input, output, id) {
+    if (!integerReplyMatches(1, output)) return undefined;
+    if (input.op === 'release') return ABSENT;
+    return input.op === 'extend' && input.ttlMs <= 0 ? ABSENT : { kind: 'held', token: input.token, tag: id };
+  },
   describeInput(input) {
     switch (input.op) {
       case 'acquire':
