@@ -66,6 +66,8 @@ const median = (xs: readonly number[]) => (xs.length ? xs[Math.floor((xs.length 
 export function renderMissRates(evidence: SweepEvidence, mutants: readonly Mutant[]): string {
   const rows = mutants.map((m) => ({ m, rate: missRate(mutantLabel(m), evidence.mutants[mutantLabel(m)] ?? []) }));
   const swept = rows.filter((r) => r.rate.seeds > 0);
+  const jobs = sum(swept.map((r) => r.rate.seeds));
+  const missed = sum(swept.map((r) => r.rate.seeds - r.rate.caught));
   const lines = [
     `Miss rates of the default budget (${BUDGET} runs, every fault): the jobs of \`sweep.json\`, a mutant rejected on a seed when its job failed at run ${BUDGET} or earlier. The bound is the one-sided 95% upper bound on the miss chance (Clopper-Pearson): with no miss in n seeds it is 1 - 0.05^(1/n).`,
     '',
@@ -73,7 +75,7 @@ export function renderMissRates(evidence: SweepEvidence, mutants: readonly Mutan
     '| --- | ---: | ---: | ---: | ---: |',
     ...swept.map(({ rate: r }) => `| ${r.label} | ${r.seeds} | ${r.caught} | ${r.runs.length ? `${median(r.runs)}, ${r.runs[r.runs.length - 1]}` : '-'} | ${percent(r.upper)} |`),
     '',
-    `Swept: ${swept.length} of ${mutants.length} mutants, ${sum(swept.map((r) => r.rate.seeds))} jobs, ${sum(swept.map((r) => r.rate.seeds - r.rate.caught))} missed at ${BUDGET} runs.` +
+    `Swept: ${swept.length} of ${mutants.length} mutants, ${jobs} jobs, ${missed} missed at ${BUDGET} runs (pooled over those jobs, the 95% upper bound on the miss chance of a swept mutant's job is ${percent(upperBound(missed, jobs))}).` +
       (swept.length < mutants.length ? ` Not swept yet: ${rows.filter((r) => r.rate.seeds === 0).map((r) => r.rate.label).join(', ')}.` : ''),
   ];
   return lines.join('\n');
