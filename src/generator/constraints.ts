@@ -1,4 +1,5 @@
 import { DEFAULT_PATTERN, PATTERNS, type PatternName } from '../patterns/index.ts';
+import { fillSettings, SettingError } from '../patterns/settings.ts';
 import { FAULT_DESCRIPTORS, FAULT_NAMES, PARTITION_FAULT_NAMES, isFaultName, type FaultName } from '../faults/index.ts';
 
 export { FAULT_NAMES, PARTITION_FAULT_NAMES, type FaultName };
@@ -24,6 +25,8 @@ export interface ScheduleConstraints {
   nodeTimeoutMs?: number;
   /** The operations the implementation supports (its capabilities): the only ones drawn. Default: all the pattern's. */
   operations?: readonly string[];
+  /** The pattern's settings (its `settings`, e.g. ratelimit's limit and window). Default: each one's default. */
+  settings?: Readonly<Record<string, number>>;
 }
 
 export interface ScheduleOptions {
@@ -37,6 +40,8 @@ export interface ScheduleOptions {
   readonly nodeTimeoutMs: number;
   /** Undefined: every operation of the pattern (sessions drawn exactly as before capabilities existed). */
   readonly operations?: ReadonlySet<string>;
+  /** Every setting the pattern declares, filled with its default when not given. */
+  readonly settings: Readonly<Record<string, number>>;
 }
 
 function range(name: string, value: number | readonly [number, number] | undefined, fallback: [number, number], min: number, max: number): [number, number] {
@@ -82,6 +87,13 @@ export function scheduleOptions(c: ScheduleConstraints = {}): ScheduleOptions {
     const unknown = c.operations.filter((op) => !known.includes(op));
     if (unknown.length || c.operations.length === 0) throw new RangeError(`scheduleArbitrary: operations must be a non-empty list of ${pattern} operations (${known.join(', ')}), got ${JSON.stringify(c.operations)}`);
   }
+  let settings;
+  try {
+    settings = fillSettings(PATTERNS[pattern], c.settings);
+  } catch (error) {
+    if (error instanceof SettingError) throw new RangeError(`scheduleArbitrary: settings: ${error.message}`);
+    throw error;
+  }
   const restricted = c.operations !== undefined && known.some((op) => !c.operations!.includes(op));
   return {
     pattern,
@@ -92,6 +104,7 @@ export function scheduleOptions(c: ScheduleConstraints = {}): ScheduleOptions {
     maxFaults,
     leasesMs,
     nodeTimeoutMs: c.nodeTimeoutMs ?? 1_000,
+    settings,
     ...(restricted ? { operations: new Set(c.operations) } : {}),
   };
 }

@@ -11,7 +11,7 @@ import type { AnyPattern, Operation } from './types.ts';
 export const PATTERNS = { idempotency, lock, ratelimit, semaphore } as const satisfies Readonly<Record<string, AnyPattern>>;
 
 export type PatternName = keyof typeof PATTERNS;
-export type { AnyPattern, DuplicateDeclaration, Operation, Pattern, RequiredTransition } from './types.ts';
+export type { AnyPattern, DuplicateDeclaration, Operation, Pattern, PatternSetting, RequiredTransition } from './types.ts';
 
 /** In registry order; the first is the default pattern. */
 export const PATTERN_NAMES = Object.keys(PATTERNS) as PatternName[];

@@ -45,6 +45,20 @@ export interface DuplicateDeclaration {
   readonly violation?: true;
 }
 
+/**
+ * A number a job may set for the pattern's sessions (`--set NAME=VALUE`): an integer within its
+ * limits, the default when not set. A setting changes what the sessions draw, never how the model
+ * judges: whatever it sets reaches the history inside the operations' own arguments.
+ */
+export interface PatternSetting {
+  /** What it sets, with its unit, as --help and the README list it. */
+  readonly description: string;
+  readonly min: number;
+  readonly max: number;
+  /** What the sessions drew before the setting existed: pinned seeds draw the same schedules with it. */
+  readonly default: number;
+}
+
 /** A transition a certificate needs witnessed, with the faults the generator needs to reach it. */
 export interface RequiredTransition {
   readonly transition: string;
@@ -79,6 +93,9 @@ export interface Pattern<S, I, O, R extends ReferenceSubject<I, O> = ReferenceSu
   readonly operations: Readonly<Record<string, Operation>>;
   /** The specification (its `name` is the pattern's), judging answers at the level they were given (withLevels). */
   readonly model: Model<S, I, O>;
+  /** What a job may set for the sessions (`--set NAME=VALUE`), by name; the sessions read every one,
+   *  filled with its default, in `ctx.options.settings`. Absent: nothing to set. */
+  readonly settings?: Readonly<Record<string, PatternSetting>>;
   /** One client's session under attempt number `attempt` (owner/token c<client>a<attempt>). */
   session(ctx: SessionContext, attempt: number): fc.Arbitrary<ClientStep<I>[]>;
   /** The named invariants certified, in the order reports list them; model-conformance last. */

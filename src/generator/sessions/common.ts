@@ -8,6 +8,8 @@ export interface SessionOptions {
   readonly faults: ReadonlySet<FaultName>;
   readonly leasesMs: readonly number[];
   readonly maxSessionsPerClient: number;
+  /** The pattern's settings, every one filled (src/patterns/settings.ts); empty for a pattern without any. */
+  readonly settings: Readonly<Record<string, number>>;
 }
 
 /** Context for drawing one client's sessions. */

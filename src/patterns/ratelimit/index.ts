@@ -6,6 +6,7 @@ import { classifyRateLimit } from './invariants.ts';
 import { ratelimitLevels } from './levels.ts';
 import { ratelimit as model, type RateLimitInput, type RateLimitOutput, type RateLimitState } from './model.ts';
 import { ratelimitSession } from './sessions.ts';
+import { ratelimitSettings } from './settings.ts';
 import { RateLimitSubject } from './subject.ts';
 
 const redisKey = (namespace: string, logicalKey: string) => `ratelimit:{${namespace}:${logicalKey}}`;
@@ -17,6 +18,7 @@ export const ratelimit = {
   },
   model: withLevels(model, ratelimitLevels),
   levels: ratelimitLevels,
+  settings: ratelimitSettings,
   session: (ctx) => ratelimitSession(ctx),
   invariants: ['limit-respected', 'counter-has-ttl', 'model-conformance'],
   witnesses: { 'limit-respected': ['hit'], 'counter-has-ttl': ['hit'] },

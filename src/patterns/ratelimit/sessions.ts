@@ -2,16 +2,21 @@ import fc from 'fast-check';
 import type { RateLimitInput } from './model.ts';
 import type { ClientStep } from '../../plan/schedule.ts';
 import type { SessionContext } from '../../generator/sessions/common.ts';
+import { setting } from '../settings.ts';
 
 type Step = ClientStep<RateLimitInput>;
 
-/** Fixed per key so every client competes for the same budget. Windows are whole seconds (EXPIRE). */
-export const LIMIT = 3;
-export const WINDOW_SECONDS = 1;
-
-/** A burst of hits on one key, sometimes waiting out the window (lease-expiry) before more. */
+/**
+ * A burst of hits on one key, sometimes waiting out the window (lease-expiry) before more. The
+ * limit and the window (whole seconds: EXPIRE) are the job's settings (./settings.ts), the same for
+ * every key and client of a job, so every client competes for the same budget and a key's limit
+ * never changes within a window (the model's premise). Nothing else is drawn from them: with the
+ * defaults a seed draws exactly the schedule it drew when they were constants.
+ */
 export function ratelimitSession(ctx: SessionContext): fc.Arbitrary<Step[]> {
-  const hit = (key: number): Step => ({ type: 'op', key, input: { op: 'hit', limit: LIMIT, windowSeconds: WINDOW_SECONDS } });
+  const limit = setting(ctx.options.settings, 'limit');
+  const windowSeconds = setting(ctx.options.settings, 'window');
+  const hit = (key: number): Step => ({ type: 'op', key, input: { op: 'hit', limit, windowSeconds } });
   const waitOut = ctx.options.faults.has('lease-expiry') ? fc.boolean() : fc.constant(false);
   return fc
     .record({
@@ -21,7 +26,7 @@ export function ratelimitSession(ctx: SessionContext): fc.Arbitrary<Step[]> {
     })
     .map((s) => {
       const steps: Step[] = [];
-      if (s.waitOut) steps.push({ type: 'pause', ms: WINDOW_SECONDS * 1000 + 100 });
+      if (s.waitOut) steps.push({ type: 'pause', ms: windowSeconds * 1000 + 100 });
       for (const think of s.hits) steps.push({ type: 'pause', ms: think }, hit(s.key));
       return steps;
     });
