@@ -38,6 +38,8 @@ export interface JobChaosConstraints {
   readonly shard?: Shard;
   /** The operations the implementation supports (its capabilities); default all. */
   readonly operations?: readonly string[];
+  /** The pattern's settings (JobOptions.settings); default each one's default. */
+  readonly settings?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -64,6 +66,7 @@ export function jobChaosOptions(c: JobChaosConstraints): ChaosOptions {
       keys: c.keys ?? DRAWN_KEYS,
       nodeTimeoutMs: c.nodeTimeoutMs,
       ...(c.operations ? { operations: c.operations } : {}),
+      ...(c.settings ? { settings: c.settings } : {}),
     },
   };
 }

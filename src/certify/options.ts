@@ -7,7 +7,8 @@
  */
 import path from 'node:path';
 import { FAULT_NAMES, isFaultName, type FaultName } from '../faults/index.ts';
-import { DEFAULT_PATTERN, isPatternName, PATTERN_NAMES } from '../patterns/index.ts';
+import { DEFAULT_PATTERN, isPatternName, PATTERN_NAMES, PATTERNS } from '../patterns/index.ts';
+import { fillSettings, SettingError } from '../patterns/settings.ts';
 import type { Durability } from '../plan/durability.ts';
 import type { JobOptions } from './types.ts';
 
@@ -40,6 +41,8 @@ export interface JobConstraints {
   /** External clusters only: allow SCRIPT FLUSH, busy scripts and failovers. Default false. */
   allowDestructive?: boolean;
   durability?: Durability;
+  /** The pattern's settings by name (its descriptor's `settings`: e.g. ratelimit's limit and window). Default: each one's default. */
+  settings?: Readonly<Record<string, number>>;
 }
 
 /** Logical clients an implementation is opened with; a schedule uses 2 to this many. */
@@ -96,6 +99,17 @@ export class JobOptionError extends RangeError {
   }
 }
 
+/**
+ * A setting the pattern does not declare, or out of its limits: `setting` is the name given,
+ * `problem` names it and its limits (or the pattern and the settings it has), without the value.
+ */
+export class JobSettingError extends JobOptionError {
+  constructor(readonly setting: string, problem: string, got: unknown) {
+    super('settings', problem, got);
+    this.message = `settings: ${problem}, got ${JSON.stringify(got)}`;
+  }
+}
+
 /** The checks in the order a caller hears of them: the first option wrong is the one named. */
 function integer(c: JobConstraints, option: JobInteger): number | undefined {
   const value = c[option];
@@ -122,6 +136,7 @@ export function jobOptionsFrom(command: JobOptions['command'], c: JobConstraints
   const nodeTimeoutMs = integer(c, 'nodeTimeoutMs') ?? JOB_DEFAULTS.nodeTimeoutMs;
   const shrinkRuns = integer(c, 'shrinkRuns') ?? JOB_DEFAULTS.shrinkRuns;
   if (c.durability && !durabilityInLimits(c.durability)) throw new JobOptionError('durability', DURABILITY_PROBLEM, c.durability);
+  const settings = patternSettings(pattern, c.settings);
   return {
     command,
     pattern,
@@ -139,5 +154,18 @@ export function jobOptionsFrom(command: JobOptions['command'], c: JobConstraints
     shrinkRuns,
     allowDestructive: c.allowDestructive ?? false,
     ...(c.durability === undefined ? {} : { durability: c.durability }),
+    // Every setting filled, so the job's record (certificate, shard plan, run folder) says what ran
+    // even where the defaults did; a pattern without settings has none to record.
+    ...(Object.keys(settings).length ? { settings } : {}),
   };
+}
+
+/** The pattern's settings filled, or a JobSettingError for the first one given that it refuses. */
+function patternSettings(pattern: keyof typeof PATTERNS, given: JobConstraints['settings']): Readonly<Record<string, number>> {
+  try {
+    return fillSettings(PATTERNS[pattern], given);
+  } catch (error) {
+    if (error instanceof SettingError) throw new JobSettingError(error.setting, error.problem, error.got);
+    throw error;
+  }
 }

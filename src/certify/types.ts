@@ -43,6 +43,11 @@ export interface JobOptions {
   readonly shard?: Shard;
   /** `--durability wait:N:T`: the implementation WAITs after each write and reports the replicas. */
   readonly durability?: Durability;
+  /**
+   * The pattern's settings (`--set NAME=VALUE`), every one filled (jobOptionsFrom). Absent: the
+   * pattern has none, or the options were built by hand: the sessions then draw the defaults.
+   */
+  readonly settings?: Readonly<Record<string, number>>;
 }
 
 /** The implementation under test, opened on a started cluster: one subject per logical client. */

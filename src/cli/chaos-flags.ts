@@ -5,12 +5,13 @@ import { faultsForBackend, refusedPartitionFaults } from '../certify/partition-f
 import { parseClusterSpec } from '../cluster/select.ts';
 import { FAULT_DESCRIPTORS, FAULT_NAMES, PARTITION_FAULT_NAMES } from '../faults/index.ts';
 import { parseFaultList } from '../generator/index.ts';
-import { DEFAULT_PATTERN, PATTERN_NAMES } from '../patterns/index.ts';
+import { DEFAULT_PATTERN, PATTERN_NAMES, PATTERNS, type AnyPattern } from '../patterns/index.ts';
 import { durationFlag } from './args.ts';
 import { durabilityFlag } from './durability-flag.ts';
+import { setFlags } from './set-flag.ts';
 import { UsageError } from './exit-codes.ts';
 import type { JobOptions } from '../certify/types.ts';
-import { DRAWN_CLIENTS, DRAWN_KEYS, JOB_DEFAULTS, JOB_INTEGERS, jobOptionsFrom, JobOptionError, type JobConstraints } from '../certify/options.ts';
+import { DRAWN_CLIENTS, DRAWN_KEYS, JOB_DEFAULTS, JOB_INTEGERS, jobOptionsFrom, JobOptionError, JobSettingError, type JobConstraints } from '../certify/options.ts';
 
 /** Flags `run` and `certify` share (parseArgs option specs). */
 export const CHAOS_FLAGS = {
@@ -29,8 +30,14 @@ export const CHAOS_FLAGS = {
   json: { type: 'boolean' },
   'allow-destructive': { type: 'boolean' },
   durability: { type: 'string' },
+  set: { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+/** Each pattern's settings, from the registry: `    ratelimit  limit   hits a window allows on one key, 1-10 (default 3)`. */
+const SETTINGS_HELP = PATTERN_NAMES.flatMap((name) =>
+  Object.entries((PATTERNS[name] as AnyPattern).settings ?? {}).map(([setting, s], i) => `                     ${(i === 0 ? name : '').padEnd(11)}${setting.padEnd(8)}${s.description}, ${s.min}-${s.max} (default ${s.default})`),
+).join('\n');
 
 export const CHAOS_FLAGS_HELP = `  --pattern P        ${PATTERN_NAMES.join(' | ')} (default ${DEFAULT_PATTERN})
   --runs N           schedules to run (default ${JOB_DEFAULTS.runs})
@@ -52,6 +59,9 @@ export const CHAOS_FLAGS_HELP = `  --pattern P        ${PATTERN_NAMES.join(' | '
                      that ran it and reports how many replicas acknowledged (recorded with the operation);
                      a write acknowledged on N replicas and lost when at most N nodes failed is the
                      violation lost-acknowledged-write (module: and cmd: implementations are told to)
+  --set NAME=VALUE   a setting of the pattern's sessions (repeatable; unset ones keep their default):
+${SETTINGS_HELP}
+                     recorded in the certificate and the shard plan; a counterexample replays with them
   --json             print the result as JSON on stdout, no progress line
   -h, --help         this text`;
 
@@ -62,7 +72,7 @@ ${FAULT_DESCRIPTORS.map((f) => {
   return `  ${f.name.padEnd(20)}${f.description}${where}`;
 }).join('\n')}`;
 
-type Values = { [K in keyof typeof CHAOS_FLAGS]?: (typeof CHAOS_FLAGS)[K]['type'] extends 'boolean' ? boolean : string };
+type Values = { [K in keyof typeof CHAOS_FLAGS]?: (typeof CHAOS_FLAGS)[K] extends { multiple: true } ? string[] : (typeof CHAOS_FLAGS)[K]['type'] extends 'boolean' ? boolean : string };
 
 /** The JobConstraints field each chaos flag sets, to name the flag when its value is refused. */
 const FLAG_OF: Readonly<Record<keyof JobConstraints, string>> = {
@@ -81,6 +91,7 @@ const FLAG_OF: Readonly<Record<keyof JobConstraints, string>> = {
   shrinkRuns: 'shrink-runs',
   allowDestructive: 'allow-destructive',
   durability: 'durability',
+  settings: 'set',
 };
 
 /** An integer flag's number; anything but digits is NaN, which the job options refuse with the flag's limits. */
@@ -108,6 +119,7 @@ export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
     const refused = refusedExternalFaults(faults, allowDestructive);
     if (refused) throw new UsageError(`${command}: ${refused}`);
   }
+  const set = setFlags(command, v.set);
   const reportRoot = path.resolve(v.report ?? JOB_DEFAULTS.reportRoot);
   const unwritable = unwritableDirectory(reportRoot);
   if (unwritable) throw new UsageError(`${command}: --report ${v.report ?? JOB_DEFAULTS.reportRoot}: ${unwritable}`);
@@ -126,18 +138,21 @@ export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
     nodeTimeoutMs: integer(v['node-timeout']),
     shrinkRuns: integer(v['shrink-runs']),
     allowDestructive,
+    settings: set?.settings,
   };
-  const options = refuse(command, v, () => jobOptionsFrom(command, constraints));
+  const options = refuse(command, v, () => jobOptionsFrom(command, constraints), set?.texts);
   // Parsed last, as before the options had a module of their own: a bad number is named before it.
   return v.durability === undefined ? options : { ...options, durability: durabilityFlag(command, v.durability)! };
 }
 
 /** The job options, or the option they refuse as a usage error in the CLI's words: its flag and the text given. */
-function refuse(command: string, v: Values, build: () => JobOptions): JobOptions {
+function refuse(command: string, v: Values, build: () => JobOptions, setTexts: Readonly<Record<string, string>> = {}): JobOptions {
   try {
     return build();
   } catch (error) {
     if (!(error instanceof JobOptionError)) throw error;
+    // The one --set of several that is wrong, quoted as given.
+    if (error instanceof JobSettingError) throw new UsageError(`${command}: --set ${error.setting}=${setTexts[error.setting]}: ${error.problem}`);
     const flag = FLAG_OF[error.option];
     if (error.needs) throw new UsageError(`${command}: --${flag} needs the --${FLAG_OF[error.needs]} it was found with`);
     throw new UsageError(`${command}: --${flag} ${error.problem}, got '${v[flag as keyof Values]}'`);
