@@ -2,8 +2,9 @@
  * `chaoslua merge`: the certificates of n shards (`certify --shard k/n`) combined into the one a single
  * job of all their runs would have written. Pure: certificates in, certificate out.
  *
- * The shards must be one budget split: the same pattern, implementation (sha256), seed, n and
- * durability (a WAITed job judges lost-acknowledged-write, an unWAITed one cannot), each
+ * The shards must be one budget split: the same pattern, implementation (sha256), seed, n,
+ * settings (they decide what the sessions draw) and durability (a WAITed job judges
+ * lost-acknowledged-write, an unWAITed one cannot), each
  * shard 0 .. n-1 exactly once. Counts are summed (runs, operations, faults by kind, discarded runs,
  * replication losses, duplicate effects by operation, evidence), invariants fail if any shard's failed (their counterexamples
  * listed), findings are listed with their shard. Evidence is judged here, over all the runs, with the
@@ -13,6 +14,8 @@
 import { minOkPerOperation, OK_PER_RUN } from './evidence.ts';
 import type { Certificate } from '../report/certificate.ts';
 import { operationJson } from './summary.ts';
+import { isPatternName, PATTERNS } from '../patterns/index.ts';
+import { describeSettings, fillSettings } from '../patterns/settings.ts';
 
 export class MergeError extends Error {
   override readonly name = 'MergeError';
@@ -36,6 +39,9 @@ export function mergeCertificates(inputs: readonly ShardCertificate[], issuedAt 
       throw new MergeError(`${file}: implementation sha256 ${c.implementation.sha256.slice(0, 12)}…, but ${inputs[0].file} has ${first.implementation.sha256.slice(0, 12)}… (shards of different code)`);
     }
     if (c.seed !== first.seed) throw new MergeError(`${file}: seed ${c.seed}, but ${inputs[0].file} has ${first.seed} (shards must share one seed)`);
+    if (settingsOf(c) !== settingsOf(first)) {
+      throw new MergeError(`${file}: settings ${settingsOf(c) || 'none'}, but ${inputs[0].file} has ${settingsOf(first) || 'none'} (shards of one budget share --set)`);
+    }
     if ((c.durability ?? 'none') !== (first.durability ?? 'none')) {
       throw new MergeError(`${file}: durability ${c.durability ?? 'none'}, but ${inputs[0].file} has ${first.durability ?? 'none'} (shards of one budget share --durability)`);
     }
@@ -75,6 +81,7 @@ export function mergeCertificates(inputs: readonly ShardCertificate[], issuedAt 
     skippedFaults: [...new Set(certs.flatMap((c) => c.skippedFaults ?? []))],
     evidence,
     ...(first.durability ? { durability: first.durability } : {}),
+    ...(first.settings ? { settings: first.settings } : {}),
     ...(first.capabilities ? { capabilities: first.capabilities } : {}),
     ...(first.keyMapping ? { keyMapping: first.keyMapping } : {}),
     invariants: mergeInvariants(certs),
@@ -87,6 +94,20 @@ export function mergeCertificates(inputs: readonly ShardCertificate[], issuedAt 
     seconds: Math.max(...certs.map((c) => c.seconds)),
     merged: { count, shards: shards.map(({ file, certificate: c }) => ({ index: c.shard!.index, file, certified: c.certified, runs: c.runs, seconds: c.seconds })) },
   };
+}
+
+/**
+ * A shard's settings as one line, every one filled: a certificate written before settings existed
+ * ran the defaults, so it merges with one that names them.
+ */
+function settingsOf(c: Certificate): string {
+  if (!isPatternName(c.pattern)) return describeSettings(c.settings ?? {});
+  try {
+    return describeSettings(fillSettings(PATTERNS[c.pattern], c.settings));
+  } catch {
+    // Settings this chaoslua does not know: compared as written.
+    return describeSettings(c.settings ?? {});
+  }
 }
 
 const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);

@@ -9,6 +9,7 @@ import { corpusJson } from '../corpus/job.ts';
 import { gateLines } from './gate-summary.ts';
 import { duplicatesLine } from './duplicates.ts';
 import { describeDurability } from '../plan/durability.ts';
+import { describeSettings } from '../patterns/settings.ts';
 
 /** result.json: the job's outcome, machine-readable. */
 export function resultJson(options: JobOptions, r: JobResult) {
@@ -18,6 +19,7 @@ export function resultJson(options: JobOptions, r: JobResult) {
     pattern: options.pattern,
     impl: r.impl,
     ...(options.durability ? { durability: describeDurability(options.durability) } : {}),
+    ...(options.settings ? { settings: options.settings } : {}),
     seed: r.outcome.seed,
     runs: r.outcome.tally.runs,
     discarded: discardedJson(r),
@@ -66,7 +68,7 @@ export function summaryText(options: JobOptions, r: JobResult): string {
   const t = r.outcome.tally;
   const faults = Object.entries(t.faultCounts).map(([k, n]) => `${k} ${n}`).join(', ') || 'none fired';
   const lines = [
-    `chaoslua ${options.command}: ${r.passed ? 'PASSED' : r.incomplete ? 'INCOMPLETE' : 'FAILED'} — ${options.pattern}, ${r.impl}${options.durability ? `, --durability ${describeDurability(options.durability)}` : ''}`,
+    `chaoslua ${options.command}: ${r.passed ? 'PASSED' : r.incomplete ? 'INCOMPLETE' : 'FAILED'} — ${options.pattern}, ${r.impl}${options.settings ? `, settings ${describeSettings(options.settings)}` : ''}${options.durability ? `, --durability ${describeDurability(options.durability)}` : ''}`,
     ...(r.incomplete ? [`  the environment ended the job: ${t.runs} of ${options.runs} runs finished, kept as evidence in the report folder`] : []),
     `  runs ${t.runs}${r.outcome.interrupted ? ` (time limit reached before ${options.runs})` : ''}${t.shrinks ? ` + ${t.shrinks} shrinking` : ''}${t.discarded ? ` judged (${t.discarded} more discarded and replaced: ${t.discardCauses[0]})` : ''} · operations ${t.ops} · ${(r.outcome.ms / 1000).toFixed(1)} s · seed ${r.outcome.seed} · Redis ${r.redisVersion}`,
     `  faults: ${faults}${r.skippedFaults.length ? ` · not run on this cluster: ${r.skippedFaults.join(', ')}` : ''}`,

@@ -12,6 +12,12 @@ export interface Certificate {
   readonly redis: { readonly version: string; readonly topology: string; readonly cluster: string };
   /** `--durability wait:N:T` when the job ran with it: writes were WAITed for, lost-acknowledged-write judged. */
   readonly durability?: string;
+  /**
+   * The pattern's settings the sessions drew with (`--set NAME=VALUE`), every one (defaults
+   * included), in the pattern's order. Absent for a pattern without settings, and in certificates
+   * written before settings existed (those drew the defaults).
+   */
+  readonly settings?: Readonly<Record<string, number>>;
   readonly seed: number;
   /** Runs judged (discarded runs are replaced and never counted here). */
   readonly runs: number;

@@ -38,6 +38,8 @@ export interface RunSummary {
   readonly pattern?: string;
   readonly impl?: string;
   readonly seed?: number;
+  /** The pattern's settings the sessions drew with (`--set`), when it has any. */
+  readonly settings?: Readonly<Record<string, number>>;
   readonly runs?: number;
   readonly operations?: number;
   readonly faults?: Readonly<Record<string, number>>;

@@ -1,6 +1,7 @@
 /** The verdict banner: what ran, what it found, and the one command that reproduces it. */
 import { COUNTEREXAMPLE_FILE, type OperationAnswers, type ReportData, type RunSummary } from './data.ts';
 import { duration, esc } from './escape.ts';
+import { describeSettings, settingsFlags } from '../../patterns/settings.ts';
 
 export function verdictOf(data: ReportData): 'PASSED' | 'FAILED' {
   return data.result.passed === true && !data.counterexample ? 'PASSED' : 'FAILED';
@@ -20,6 +21,8 @@ export function replayCommand(data: ReportData): { label: string; command: strin
   if (r.pattern) parts.push('--pattern', r.pattern);
   if (r.seed !== undefined) parts.push('--seed', String(r.seed));
   if (r.runs !== undefined) parts.push('--runs', String(r.runs));
+  // The same seed draws the same schedules only with the same settings.
+  if (r.settings) parts.push(...settingsFlags(r.settings));
   return { label: 're-run with the same seed', command: parts.join(' ') };
 }
 
@@ -50,6 +53,7 @@ export function renderHeader(data: ReportData): string {
     ['implementation', r.impl],
     ['pattern', r.pattern],
     ['seed', r.seed === undefined ? undefined : String(r.seed)],
+    ['settings', r.settings ? describeSettings(r.settings) : undefined],
     ['runs', r.runs === undefined ? undefined : `${r.runs}${r.interrupted ? ' (time limit)' : ''}`],
     ['operations', r.operations === undefined ? undefined : String(r.operations)],
     ['faults', r.faults ? faults || 'none fired' : undefined],

@@ -71,6 +71,14 @@ describe('merging shard certificates', () => {
     expect(mergeCertificates(files([shard(0, 2), shard(1, 2)])).durability).toBeUndefined();
   });
 
+  it('carries the shards\' settings, and merges a certificate written before settings with one naming the defaults', () => {
+    const rl = (index: number, settings?: Record<string, number>) => shard(index, 2, { pattern: 'ratelimit', ...(settings ? { settings } : {}) });
+    expect(mergeCertificates(files([rl(0, { limit: 3, window: 3 }), rl(1, { limit: 3, window: 3 })])).settings).toEqual({ limit: 3, window: 3 });
+    // Written before settings existed, a ratelimit shard drew the defaults.
+    expect(mergeCertificates(files([rl(0), rl(1, { limit: 3, window: 1 })])).certified).toBe(true);
+    expect(mergeCertificates(files([shard(0, 2), shard(1, 2)]))).not.toHaveProperty('settings');
+  });
+
   it('judges the evidence over all the runs, as one job of that many runs does', () => {
     // Each shard acknowledged release 3 times in 10 runs; 30 runs need 8: 9 suffices. A transition
     // no shard witnessed is missing, one witnessed by any shard is not.
@@ -108,6 +116,8 @@ describe('merging shard certificates', () => {
     ['another shard count', [shard(0, 2), shard(1, 3)], /shard 1\/3, but shard-0.json is one of 2/],
     ['shards of other options', [shard(0, 2, { shard: { index: 0, count: 2, plan: 'runs 10; faults all' } }), shard(1, 2, { shard: { index: 1, count: 2, plan: 'runs 20; faults all' } })], /shard 1\/2 ran 'runs 20; faults all', but shard-0.json 'runs 10; faults all'/],
     ['another durability', [shard(0, 2, { durability: 'wait:1:100' }), shard(1, 2)], /shard-1\.json: durability none, but shard-0\.json has wait:1:100/],
+    ['other settings', [shard(0, 2, { pattern: 'ratelimit', settings: { limit: 3, window: 3 } }), shard(1, 2, { pattern: 'ratelimit', settings: { limit: 3, window: 1 } })], /shard-1\.json: settings limit=3 window=1, but shard-0\.json has limit=3 window=3 \(shards of one budget share --set\)/],
+    ['a shard of the defaults beside one that set them', [shard(0, 2, { pattern: 'ratelimit', settings: { limit: 3, window: 3 } }), shard(1, 2, { pattern: 'ratelimit' })], /shard-1\.json: settings limit=3 window=1, but shard-0\.json has limit=3 window=3/],
     ['a shard twice', [shard(0, 2), shard(0, 2)], /shard 0\/2 given twice/],
     ['a missing shard', [shard(0, 3), shard(2, 3)], /shard 1\/3 missing: 2 of 3 certificates given/],
     ['a certificate of no shard', [shard(0, 2), shard(1, 2, { shard: undefined })], /not a shard's certificate/],

@@ -4,6 +4,7 @@ import { jobChaosOptions } from '../../../src/certify/chaos-options.ts';
 import { FAULT_NAMES, scheduleArbitrary, type PatternName } from '../../../src/generator/index.ts';
 import { discardAllowance } from '../../../src/certify/chaos.ts';
 import { shardPlan } from '../../../src/certify/shard-plan.ts';
+import { jobOptionsFrom } from '../../../src/certify/options.ts';
 import type { JobOptions } from '../../../src/certify/types.ts';
 import { drawsFor, ownsDraw, parseShard, ShardError, type Shard } from '../../../src/runner/shard.ts';
 
@@ -13,8 +14,8 @@ import { drawsFor, ownsDraw, parseShard, ShardError, type Shard } from '../../..
 // asked for drawsFor(R + allowance) draws; the schedules are the real generator's.
 
 /** The schedules a job (or a shard of one) would run: its first `runs` owned draws, as the chaos loop takes them. */
-async function drawn(pattern: PatternName, seed: number, runs: number, shard?: Shard): Promise<string[]> {
-  const options = jobChaosOptions({ pattern, runs, seed, faults: FAULT_NAMES, timeLimitMs: 1, shrinkRuns: 0, nodeTimeoutMs: 1_000, shard });
+async function drawn(pattern: PatternName, seed: number, runs: number, shard?: Shard, settings?: Record<string, number>): Promise<string[]> {
+  const options = jobChaosOptions({ pattern, runs, seed, faults: FAULT_NAMES, timeLimitMs: 1, shrinkRuns: 0, nodeTimeoutMs: 1_000, shard, settings });
   const taken: string[] = [];
   let draws = 0;
   await fc.check(
@@ -44,6 +45,15 @@ describe('certify --shard k/n', () => {
     expect(new Set(shards.flat()).size).toBe(whole.length);
   });
 
+  it('ratelimit with --set window=3: the shards draw the whole job\'s schedules, every hit with the window set', async () => {
+    const settings = { limit: 3, window: 3 };
+    const whole = await drawn('ratelimit', 5, 6, undefined, settings);
+    const shards = await Promise.all([0, 1].map((index) => drawn('ratelimit', 5, 3, { index, count: 2 }, settings)));
+    expect(shards.flat().sort()).toEqual([...whole].sort());
+    expect(whole.join('')).toMatch(/"windowSeconds":3/);
+    expect(whole.join('')).not.toMatch(/"windowSeconds":1\b/);
+  });
+
   it('one shard of one is the whole job', async () => {
     expect(await drawn('lock', 3, 4, { index: 0, count: 1 })).toEqual(await drawn('lock', 3, 4));
   });
@@ -64,5 +74,12 @@ describe('shardPlan', () => {
   it('names every option that decides what a shard runs, durability included when set', () => {
     expect(shardPlan(base)).toBe('runs 10; faults failover,node-freeze; clients drawn; keys drawn; node-timeout 1000');
     expect(shardPlan({ ...base, durability: { replicas: 1, timeoutMs: 100 } })).toBe('runs 10; faults failover,node-freeze; clients drawn; keys drawn; node-timeout 1000; durability wait:1:100');
+  });
+
+  it('names the pattern\'s settings, as the job options filled them', () => {
+    const options = jobOptionsFrom('certify', { pattern: 'ratelimit', runs: 10, seed: 1, faults: ['node-freeze'], settings: { window: 3 } });
+    expect(shardPlan(options)).toBe('runs 10; faults node-freeze; clients drawn; keys drawn; node-timeout 1000; settings limit=3 window=3');
+    // The defaults are named too: a shard of window 1 and one of window 3 never share a plan.
+    expect(shardPlan({ ...options, settings: { limit: 3, window: 1 } })).toBe('runs 10; faults node-freeze; clients drawn; keys drawn; node-timeout 1000; settings limit=3 window=1');
   });
 });
