@@ -33,6 +33,7 @@ describe('the third-party results table', () => {
       '[redlock](redlock/) `store.mjs` ([findings](redlock/findings/))',
       'redlock 5.0.0-beta.2',
       'lock',
+      '—',
       'acquire boolean+handle, release boolean, extend boolean',
       'rejected',
       'no-stale-release',
@@ -59,17 +60,33 @@ describe('the third-party results table', () => {
     };
     const row = tableRow({ ...folder, hasFindings: false }, certified, 'x/certificate.json');
     expect(row[0]).toBe('[redlock](redlock/) `store.mjs`');
-    expect(row[3]).toBe('acquire boolean, release void; n/a: no-stale-release');
-    expect(row[4]).toBe('certified');
-    expect(row[5]).toBe('2 replication losses (not violations)');
-    expect(row[6]).toBe('acquire 1');
-    expect(row[7]).toBe('none in 40 runs (108.1 s)');
+    expect(row[4]).toBe('acquire boolean, release void; n/a: no-stale-release');
+    expect(row[5]).toBe('certified');
+    expect(row[6]).toBe('2 replication losses (not violations)');
+    expect(row[7]).toBe('acquire 1');
+    expect(row[8]).toBe('none in 40 runs (108.1 s)');
   });
 
   it('renders one refused for a finding, with no failing run', () => {
     const finding = { ...rejected, runs: 40, seconds: 158.3, firstFailure: undefined, invariants: rejected.invariants.map((s) => ({ ...s, passed: true, violations: [] })), findings: ['noscript-unhandled: client c4 got NOSCRIPT twice'] };
     const row = tableRow(folder, finding, 'c.json');
-    expect(row.slice(4, 8)).toEqual(['not certified (noscript-unhandled)', '—', '0', 'no failing run; finding over 40 runs (158.3 s)']);
+    expect(row.slice(5, 9)).toEqual(['not certified (noscript-unhandled)', '—', '0', 'no failing run; finding over 40 runs (158.3 s)']);
+  });
+
+  it('shows a limiter\'s settings, and asks for the ones that differ from their default', () => {
+    const limiter = { ...rejected, certified: true, pattern: 'ratelimit', runs: 40, seconds: 141.4, firstFailure: undefined, implementation: { spec: 'module:examples/third-party/rate-limiter-flexible/store.mjs' }, capabilities: { hit: 'boolean' }, invariants: [], duplicateEffects: { hit: 2 } };
+    const rl: AdapterFolder = { name: 'rate-limiter-flexible', dependencies: { 'rate-limiter-flexible': '11.4.0' }, hasFindings: false };
+    // Written before settings existed: the defaults, and no --set.
+    const before = tableRow(rl, limiter, 'c.json');
+    expect(before[3]).toBe('limit=3, window=1');
+    expect(before[10]).toBe('`chaoslua certify --impl module:examples/third-party/rate-limiter-flexible/store.mjs --pattern ratelimit --seed 1301 --no-corpus`');
+    const window3 = tableRow(rl, { ...limiter, settings: { limit: 3, window: 3 } }, 'c.json');
+    expect(window3[3]).toBe('limit=3, window=3');
+    expect(window3[10]).toBe('`chaoslua certify --impl module:examples/third-party/rate-limiter-flexible/store.mjs --pattern ratelimit --set window=3 --seed 1301 --no-corpus`');
+    // A job that took most of the default 5-minute limit is reproduced with twice its time.
+    expect(tableRow(rl, { ...limiter, settings: { limit: 3, window: 3 }, seconds: 262.3 }, 'c.json')[10]).toMatch(/--set window=3 --seed 1301 --time-limit 9m --no-corpus`$/);
+    expect(() => tableRow(rl, { ...limiter, settings: { window: 0 } }, 'rl/c.json')).toThrow(new TableError('rl/c.json: settings: window must be an integer in [1, 10], got 0'));
+    expect(() => tableRow(rl, { ...limiter, settings: { window: '3' } }, 'rl/c.json')).toThrow(/settings is not an object of numbers/);
   });
 
   it('refuses a certificate missing a field, naming the file and the field', () => {
@@ -82,7 +99,7 @@ describe('the third-party results table', () => {
 
   it('replaces only what is between the markers, and refuses a README without them', () => {
     const table = renderTable([tableRow(folder, rejected, 'c.json')]);
-    expect(table.split('\n')[1]).toBe('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+    expect(table.split('\n')[1]).toBe('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
     const readme = `# Title\n\n${START}\nold\n${END}\n\nafter\n`;
     expect(withTable(readme, table, 'README.md')).toBe(`# Title\n\n${START}\n${table}\n${END}\n\nafter\n`);
     expect(() => withTable('# no markers', table, 'README.md')).toThrow(TableError);
