@@ -9,14 +9,16 @@ export function expectCertificateSchema(c: Record<string, any>): void {
   const documented = ['version', 'certified', 'pattern', 'implementation', 'redis', 'seed', 'runs', 'discarded', 'operations', 'faults', 'skippedFaults', 'evidence', 'invariants', 'findings', 'replicationLosses', 'duplicateEffects', 'duplicateFindings', 'issuedAt', 'seconds'];
   // Optional, documented too: shard (certify --shard), merged (chaoslua merge), corpus (when one was
   // replayed), incomplete (the environment ended the job), durability (--durability), capabilities
-  // and keyMapping (when the implementation declared them), firstFailure (when a run failed).
-  const optional = ['shard', 'merged', 'corpus', 'incomplete', 'durability', 'capabilities', 'keyMapping', 'firstFailure'];
+  // and keyMapping (when the implementation declared them), firstFailure (when a run failed),
+  // settings (a pattern that declares some: every one, as --set filled them).
+  const optional = ['shard', 'merged', 'corpus', 'incomplete', 'durability', 'capabilities', 'keyMapping', 'firstFailure', 'settings'];
   expect(Object.keys(c).filter((k) => !optional.includes(k)).sort()).toEqual(documented.sort());
   expect(c.version).toBe(1);
   expect(typeof c.certified).toBe('boolean');
   expect(PATTERN_NAMES).toContain(c.pattern);
   if (c.incomplete !== undefined) expect(c.incomplete === true && c.certified === false).toBe(true);
   if (c.firstFailure !== undefined) expect(c.firstFailure).toEqual({ run: expect.any(Number), seconds: expect.any(Number) });
+  if (c.settings !== undefined) for (const n of Object.values(c.settings)) expect(Number.isSafeInteger(n)).toBe(true);
   expect(c.implementation).toEqual({ spec: expect.stringMatching(/^(lua|module|cmd):/), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
   expect(c.redis).toEqual({ version: expect.any(String), topology: expect.any(String), cluster: expect.any(String) });
   for (const n of [c.seed, c.runs, c.operations, c.replicationLosses]) expect(Number.isSafeInteger(n) && n >= 0).toBe(true);
