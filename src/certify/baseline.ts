@@ -5,6 +5,7 @@
  * (hang, crash, probe...) the baseline did not have. Everything else that changed is said, not judged.
  */
 import type { Certificate } from '../report/certificate.ts';
+import { describeSettings } from '../patterns/settings.ts';
 
 export interface BaselineComparison {
   readonly regressions: readonly string[];
@@ -60,6 +61,10 @@ export function compareWithBaseline(baseline: Certificate, current: Certificate)
       }
     }
   }
+  // Another window or limit draws other schedules: the comparison still stands, but says so.
+  const settingsThen = describeSettings(baseline.settings ?? {});
+  const settingsNow = describeSettings(current.settings ?? {});
+  if (baseline.settings && current.settings && settingsThen !== settingsNow) changes.push(`settings: ${settingsThen} in the baseline, ${settingsNow} now`);
   if (baseline.implementation.sha256 !== current.implementation.sha256) changes.push(`implementation changed: sha256 ${baseline.implementation.sha256.slice(0, 12)} -> ${current.implementation.sha256.slice(0, 12)}`);
   return { regressions, changes };
 }

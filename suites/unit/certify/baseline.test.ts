@@ -68,6 +68,12 @@ describe('comparing with a baseline', () => {
       changes: ['replicationLosses: 1 in the baseline (40 runs), 3 now (40 runs)', 'duplicateEffects: 0 in the baseline (40 runs), 2 now (40 runs)', 'implementation changed: sha256 aaaaaaaaaaaa -> bbbbbbbbbbbb'],
     });
   });
+
+  it('says when the settings differ (another window draws other schedules), and nothing when they agree', () => {
+    const limiter = (window: number) => cert([['limit-respected', true]], { pattern: 'ratelimit', settings: { limit: 3, window } });
+    expect(compareWithBaseline(limiter(1), limiter(3))).toEqual({ regressions: [], changes: ['settings: limit=3 window=1 in the baseline, limit=3 window=3 now'] });
+    expect(compareWithBaseline(limiter(3), limiter(3)).changes).toEqual([]);
+  });
 });
 
 describe('certify --baseline FILE', () => {
