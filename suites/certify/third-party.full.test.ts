@@ -24,6 +24,10 @@ interface Pinned {
   readonly library: string;
   readonly pattern: PatternName;
   readonly seed: number;
+  /** `--set` flags the kept certificate was earned with (its `settings` must say the same). */
+  readonly set?: readonly string[];
+  /** `--time-limit` when the job runs longer than the default allows with room (windows of several seconds). */
+  readonly timeLimit?: string;
   /**
    * certified, rejected for one of the named invariants (which run fails first may depend on timing:
    * each is explained in the folder's findings/), or not certified for one finding (a behaviour over
@@ -37,6 +41,8 @@ const PINNED: readonly Pinned[] = [
   { folder: 'redis-semaphore-semaphore', module: 'store.mjs', certificate: 'certificate.json', library: 'redis-semaphore', pattern: 'semaphore', seed: 1302, verdict: { invariant: ['model-conformance'] } },
   { folder: 'node-idempotency', module: 'store.mjs', certificate: 'certificate.json', library: '@node-idempotency/core', pattern: 'idempotency', seed: 1305, verdict: { invariant: ['model-conformance', 'no-resurrection'] } },
   { folder: 'rate-limiter-flexible', module: 'store.mjs', certificate: 'certificate.json', library: 'rate-limiter-flexible', pattern: 'ratelimit', seed: 1303, verdict: 'certified' },
+  // A window of 3 s, the shortest that outlasts the longest fault drawn: each run is about 2.5 times longer.
+  { folder: 'rate-limiter-flexible', module: 'store.mjs', certificate: 'certificate.window-3s.json', library: 'rate-limiter-flexible', pattern: 'ratelimit', seed: 1308, set: ['window=3'], timeLimit: '15m', verdict: 'certified' },
   { folder: 'rate-limit-redis', module: 'store.mjs', certificate: 'certificate.json', library: 'rate-limit-redis', pattern: 'ratelimit', seed: 1306, verdict: { finding: 'noscript-unhandled' } },
   { folder: 'rate-limit-redis', module: 'store.cluster.mjs', certificate: 'certificate.cluster.json', library: 'rate-limit-redis', pattern: 'ratelimit', seed: 1307, verdict: 'certified' },
 ];
@@ -47,7 +53,7 @@ afterAll(() => removeReportRoots());
 
 describe('libraries teams already run (examples/third-party), each verdict pinned by its seed', () => {
   for (const pinned of PINNED) {
-    it(`${pinned.folder}/${pinned.module}: ${describeVerdict(pinned.verdict)} (seed ${pinned.seed})`, async () => {
+    it(`${pinned.folder}/${pinned.module}${pinned.set ? ` --set ${pinned.set.join(' --set ')}` : ''}: ${describeVerdict(pinned.verdict)} (seed ${pinned.seed})`, async () => {
       const dir = path.join(THIRD_PARTY, pinned.folder);
       expect(fs.existsSync(path.join(dir, 'node_modules', pinned.library, 'package.json')), `examples/third-party/${pinned.folder} has no node_modules/${pinned.library}: run scripts/bootstrap-examples.sh`).toBe(true);
       // The kept certificate (the table's source) says the same as this pin.
@@ -55,9 +61,13 @@ describe('libraries teams already run (examples/third-party), each verdict pinne
       expect({ seed: kept.seed, certified: kept.certified, module: kept.implementation.spec.endsWith(`/${pinned.folder}/${pinned.module}`) }).toEqual({ seed: pinned.seed, certified: pinned.verdict === 'certified', module: true });
 
       const file = path.join(dir, pinned.module);
+      const options = certifyOptions({ pattern: pinned.pattern, seed: String(pinned.seed), 'shrink-runs': '0', ...(pinned.set ? { set: [...pinned.set] } : {}), ...(pinned.timeLimit ? { 'time-limit': pinned.timeLimit } : {}) });
+      // The settings the job runs with are the kept certificate's (one written before settings existed drew the defaults).
+      if (kept.settings !== undefined) expect(options.settings).toEqual(kept.settings);
+      else expect(pinned.set).toBeUndefined();
       // Restored (or replaced) before each job: a job's faults must not leave the next one a damaged cluster.
       const cluster = await sharedCluster();
-      const result = await runJob(certifyOptions({ pattern: pinned.pattern, seed: String(pinned.seed), 'shrink-runs': '0' }), moduleOpener(pinned.pattern, file), quietIo, cluster);
+      const result = await runJob(options, moduleOpener(pinned.pattern, file), quietIo, cluster);
       console.log(`${pinned.folder}/${pinned.module}: ${result.passed ? 'certified' : 'not certified'}; findings ${JSON.stringify(result.findings)}`);
       const violated = result.invariants.filter((s) => s.violations.length > 0).map((s) => s.invariant);
       if (pinned.verdict === 'certified') {
