@@ -50,6 +50,16 @@ export function protects(replicas: number, fault: FaultRecord): boolean {
   return replicas >= 1 && fault.failedNodes !== undefined && fault.failedNodes <= replicas;
 }
 
+/**
+ * An operation's lease length for its expiry entry. A non-positive one (PEXPIRE with a negative time
+ * deletes the key at once) ends immediately: left negative, the expiry's window would close before its
+ * own operation was invoked and the search could not place the two in any order that explains both.
+ */
+function leaseMs<I>(model: Model<unknown, I, unknown>, input: I): number | undefined {
+  const ms = model.expiryMs(input);
+  return ms === undefined ? undefined : Math.max(0, ms);
+}
+
 export function buildKeyProblem<S, I, O>(
   model: Model<S, I, O>,
   ops: readonly OpRecord<I, O>[],
@@ -69,11 +79,11 @@ export function buildKeyProblem<S, I, O>(
   }
   const expiring: { entry: number; op: number; ms: number }[] = [];
   for (let i = 0; i < ops.length; i++) {
-    const ms = model.expiryMs(ops[i].input);
+    const ms = leaseMs(model, ops[i].input);
     if (ms !== undefined) expiring.push({ entry: i, op: i, ms });
   }
   ghosts.forEach((op, g) => {
-    const ms = model.expiryMs(ops[op].input);
+    const ms = leaseMs(model, ops[op].input);
     if (ms !== undefined) expiring.push({ entry: ops.length + g, op, ms });
   });
   const firstExpiry = ops.length + ghosts.length;

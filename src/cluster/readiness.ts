@@ -1,9 +1,9 @@
 import { parseInfo } from './admin.ts';
-import type { RedisNode } from './redis-node.ts';
+import type { ServerProcess } from './server-process.ts';
 import { parseClusterNodes } from './topology.ts';
 
-/** What readiness reads of a node (a local RedisNode or a netns node). */
-type ReadyNode = Pick<RedisNode, 'ref' | 'status'>;
+/** What readiness reads of a node (a local or a netns one). */
+type ReadyNode = Pick<ServerProcess, 'ref' | 'status'>;
 type Direct<N> = (node: N, ...args: (string | number)[]) => Promise<unknown>;
 
 const BAD_FLAGS = ['fail', 'fail?', 'handshake', 'noaddr'];

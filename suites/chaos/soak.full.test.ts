@@ -20,12 +20,12 @@ import { ClusterPool, describeSoak, soak, type SoakFigures } from './support/soa
 // machine, so that is a harder soak, not a weaker one. A failure writes its counterexample to
 // reports/. CHAOSLUA_SOAK_RUNS and CHAOSLUA_SOAK_CLUSTERS change the runs and the clusters at once.
 
-// Quarantined, visibly (a skipped case, never a pass): a soak whose checker left one key of the
-// reference lock undecided (run 121 of 300, 71 operations, past the 500,000-state budget; once in
-// about 850 lock runs, not reproduced since) would fail CI by luck about one time in three until that
-// history is found and decided at its cause (issue 20). CHAOSLUA_SOAK_QUARANTINE='' soaks every
-// pattern; a failing run writes its counterexample to reports/, which is the history to look for.
-const QUARANTINED = (process.env.CHAOSLUA_SOAK_QUARANTINE ?? 'lock').split(',').filter(Boolean);
+// A pattern can be quarantined, visibly (a skipped case, never a pass), with
+// CHAOSLUA_SOAK_QUARANTINE=lock[,...]: for a soak that found a false alarm while its cause is being
+// fixed. None is by default. The lock was, until issue 20's search fixes decided the history whose
+// search ran out of budget (a key of polling contenders around client-link cuts); it then soaked
+// beside the other three, 300 runs each, 0 keys undecided (README, benchmarks).
+const QUARANTINED = (process.env.CHAOSLUA_SOAK_QUARANTINE ?? '').split(',').filter(Boolean);
 const SOAKED = PATTERN_NAMES.filter((p) => !QUARANTINED.includes(p));
 const RUNS = Number(process.env.CHAOSLUA_SOAK_RUNS ?? 300);
 const CLUSTERS = Number(process.env.CHAOSLUA_SOAK_CLUSTERS ?? SOAKED.length);
