@@ -76,6 +76,7 @@ export function mergeCertificates(inputs: readonly ShardCertificate[], issuedAt 
     evidence,
     ...(first.durability ? { durability: first.durability } : {}),
     ...(first.capabilities ? { capabilities: first.capabilities } : {}),
+    ...(first.variants ? { variants: first.variants } : {}),
     ...(first.keyMapping ? { keyMapping: first.keyMapping } : {}),
     invariants: mergeInvariants(certs),
     findings,
