@@ -33,6 +33,8 @@ interface CertificateFields {
   capabilities?: Record<string, string>;
   /** The pattern's settings the job ran with (absent: a pattern without any, or a certificate written before them: the defaults). */
   settings?: Record<string, number>;
+  /** Semantic variants the adapter declared (variant -> choice): the semantics it was judged by. */
+  variants?: Record<string, string>;
   invariants: { invariant: string; passed: boolean; notApplicable?: string; violations: unknown[] }[];
   findings: string[];
   replicationLosses: number;
@@ -125,7 +127,8 @@ function timeLimitFlag(cert: CertificateFields): string {
 export function tableRow(folder: AdapterFolder, value: unknown, where: string): string[] {
   const cert = certificateFields(value, where);
   const libraries = Object.entries(folder.dependencies).map(([name, version]) => `${name} ${version}`).join('<br>');
-  const levels = cert.capabilities ? Object.entries(cert.capabilities).map(([op, level]) => `${op} ${level}`).join(', ') : 'every operation exact';
+  const variants = Object.entries(cert.variants ?? {}).map(([name, choice]) => `${name} ${choice}`);
+  const levels = `${cert.capabilities ? Object.entries(cert.capabilities).map(([op, level]) => `${op} ${level}`).join(', ') : 'every operation exact'}${variants.length ? `; semantics: ${variants.join(', ')}` : ''}`;
   const notApplicable = cert.invariants.filter((s) => s.notApplicable !== undefined).map((s) => s.invariant);
   const violated = cert.invariants.filter((s) => s.violations.length > 0).map((s) => s.invariant);
   const verdict = cert.certified ? 'certified' : violated.length ? 'rejected' : `not certified (${cert.findings.map((f) => f.split(':')[0]).join(', ') || 'no finding'})`;

@@ -178,6 +178,7 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
     ...evidence.operations.map((o) => [`answers.${o.op}`, answersText(o)]),
     ...invariants.filter((s) => s.barelyWitnessed).map((s) => [`barely-witnessed.${s.invariant}`, s.barelyWitnessed!]),
     ...(capabilities.declared ? Object.entries(capabilitiesJson(capabilities)).map(([op, level]) => [`capabilities.${op}`, level]) : []),
+    ...Object.entries(capabilities.variants ?? {}).map(([name, choice]) => [`variants.${name}`, choice]),
     ...Object.entries(duplicateEffects).map(([op, d]) => [`duplicate-effects.${op}`, String(d.count)]),
     ...duplicates.map((d) => [`duplicate-finding.${d.text.split(':', 1)[0]}`, d.text]),
   ]);

@@ -83,6 +83,7 @@ export function mergeCertificates(inputs: readonly ShardCertificate[], issuedAt 
     ...(first.durability ? { durability: first.durability } : {}),
     ...(first.settings ? { settings: first.settings } : {}),
     ...(first.capabilities ? { capabilities: first.capabilities } : {}),
+    ...(first.variants ? { variants: first.variants } : {}),
     ...(first.keyMapping ? { keyMapping: first.keyMapping } : {}),
     invariants: mergeInvariants(certs),
     findings,

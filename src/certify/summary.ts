@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { describeSchedule } from '../generator/index.ts';
 import { capabilitiesJson, capabilitiesText } from '../patterns/capabilities.ts';
+import { variantsJson, variantsText } from '../patterns/variants.ts';
 import { PATTERNS } from '../patterns/index.ts';
 import { answerShares, answersText } from './answers.ts';
 import type { OperationTally } from './evidence.ts';
@@ -35,6 +36,7 @@ export function resultJson(options: JobOptions, r: JobResult) {
     incomplete: r.incomplete,
     probeNotes: r.probeNotes,
     ...(r.capabilities.declared ? { capabilities: capabilitiesJson(r.capabilities) } : {}),
+    ...(r.capabilities.variants ? { variants: variantsJson(r.capabilities) } : {}),
     ...(r.keyMapping ? { keyMapping: r.keyMapping } : {}),
     invariants: r.invariants,
     findings: r.findings,
@@ -75,6 +77,7 @@ export function summaryText(options: JobOptions, r: JobResult): string {
     `  evidence: transitions ${Object.values(r.evidence.transitions).filter((n) => n > 0).length}/${Object.keys(r.evidence.transitions).length} witnessed; answers per operation (${r.evidence.minOkPerOperation} ok needed each):`,
     ...r.evidence.operations.map((o) => `    ${answersText(o)}`),
     ...(r.capabilities.declared ? [`  capabilities: ${capabilitiesText(PATTERNS[options.pattern], r.capabilities)}`] : []),
+    ...(r.capabilities.variants ? [`  semantics declared: ${variantsText(PATTERNS[options.pattern], r.capabilities)}`] : []),
     ...(r.keyMapping ? [`  keys: the implementation's own, ${r.keyMapping} (probes read those)`] : []),
     `  replication losses (not violations): ${t.replicationLosses}`,
     duplicatesLine(r.duplicateEffects),

@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { capabilitiesJson } from '../patterns/capabilities.ts';
+import { variantsJson } from '../patterns/variants.ts';
 import { formatFinding, lintPath } from '../lint/index.ts';
 import type { Certificate } from '../report/certificate.ts';
 import { createRunFolder, writeJson } from '../report/folder.ts';
@@ -112,6 +113,7 @@ export function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): 
     skippedFaults: r.skippedFaults,
     evidence: evidenceJson(r),
     ...(r.capabilities.declared ? { capabilities: capabilitiesJson(r.capabilities) } : {}),
+    ...(r.capabilities.variants ? { variants: variantsJson(r.capabilities) } : {}),
     ...(r.keyMapping ? { keyMapping: r.keyMapping } : {}),
     invariants: r.invariants.map((s) => ({
       invariant: s.invariant,

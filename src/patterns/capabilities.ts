@@ -11,6 +11,7 @@
 import { EXACT, levelNames } from './levels.ts';
 import type { Capabilities, OperationCapability } from './capability-types.ts';
 import type { AnyPattern, RequiredTransition } from './types.ts';
+import { parseVariants, VariantError } from './variants.ts';
 
 export type { Capabilities, OperationCapability } from './capability-types.ts';
 
@@ -26,14 +27,19 @@ export class CapabilitiesError extends Error {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** The key of a capabilities declaration that holds semantic variants, not an operation (./variants.ts). */
+export const VARIANTS_KEY = 'variants';
+
 /**
  * Declared capabilities, checked: `{ <op>: '<level>' | { level: '<level>', handle?: boolean } }`,
- * the supported operations only. `where` names the declaration in errors ("module:x.ts capabilities.lock").
+ * the supported operations only, and `variants: { <variant>: '<choice>' }` when the implementation
+ * chooses one of the pattern's semantic variants. `where` names the declaration in errors
+ * ("module:x.ts capabilities.lock").
  */
 export function parseCapabilities(pattern: AnyPattern, declared: unknown, where: string): Capabilities {
   if (!isRecord(declared)) throw new CapabilitiesError(`${where}: expected an object of operation -> level, got ${JSON.stringify(declared) ?? String(declared)}`);
   const known = Object.keys(pattern.operations);
-  const unknown = Object.keys(declared).filter((op) => !known.includes(op));
+  const unknown = Object.keys(declared).filter((op) => !known.includes(op) && op !== VARIANTS_KEY);
   if (unknown.length) throw new CapabilitiesError(`${where}: unknown operation${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')} (a ${pattern.name} implementation has ${known.join(', ')})`);
   const operations: Record<string, OperationCapability> = {};
   // In the pattern's order, whatever the declaration's: reports and tallies list them that way.
@@ -53,7 +59,14 @@ export function parseCapabilities(pattern: AnyPattern, declared: unknown, where:
     operations[op] = { level: spec.level, handle: spec.handle === true };
   }
   if (Object.keys(operations).length === 0) throw new CapabilitiesError(`${where}: supports no operation (a ${pattern.name} implementation has ${known.join(', ')})`);
-  return { operations, declared: true };
+  if (!Object.hasOwn(declared, VARIANTS_KEY)) return { operations, declared: true };
+  try {
+    const variants = parseVariants(pattern, declared[VARIANTS_KEY], `${where}.${VARIANTS_KEY}`);
+    return { operations, declared: true, ...(Object.keys(variants).length ? { variants } : {}) };
+  } catch (error) {
+    if (error instanceof VariantError) throw new CapabilitiesError(error.message);
+    throw error;
+  }
 }
 
 export const supportedOperations = (caps: Capabilities): string[] => Object.keys(caps.operations);

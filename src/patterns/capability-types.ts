@@ -13,6 +13,11 @@ export interface OperationCapability {
 export interface Capabilities {
   /** The supported operations (in the pattern's order), each with its level. */
   readonly operations: Readonly<Record<string, OperationCapability>>;
+  /**
+   * The semantic variants the implementation declared (`variants: { reacquire: 'counts' }`), by
+   * name; absent or not listed: the pattern's default choice (src/patterns/variants.ts).
+   */
+  readonly variants?: Readonly<Record<string, string>>;
   /** False when nothing was declared: every operation, exactly (the contract before capabilities). */
   readonly declared: boolean;
 }

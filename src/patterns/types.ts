@@ -76,6 +76,24 @@ export interface HolderIdentity {
   readonly handedOutBy: readonly string[];
 }
 
+/**
+ * A semantic variant: a point where the pattern lets an implementation choose what it promises,
+ * because real libraries differ there by design (a semaphore's holder acquiring again is renewed by
+ * some, counted against the limit by others). The implementation declares its choice next to its
+ * answer levels; every input of the operations that carry the variant records a choice other than
+ * the default as a field named after the variant (`reacquire: 'counts'`), so the model steps by the
+ * promise made and the history says by itself how it was judged. The default (first choice) is
+ * what the reference scripts do, and is never recorded: histories without the field read as before.
+ */
+export interface SemanticVariant {
+  /** The choices, the default (the reference scripts' semantics) first. */
+  readonly choices: readonly string[];
+  /** The operations whose input carries the choice (the model reads it from there). */
+  readonly carriedBy: readonly string[];
+  /** Each choice in words (docs, errors, summaries). */
+  readonly meaning: Readonly<Record<string, string>>;
+}
+
 /** What the reference client over a scripts directory takes (`createReferenceSubject`'s options, checked). */
 export interface ReferenceOpenOptions {
   readonly scriptsDir: string;
@@ -105,6 +123,8 @@ export interface Pattern<S, I, O, R extends ReferenceSubject<I, O> = ReferenceSu
   readonly witnesses: Readonly<Record<string, readonly string[]>>;
   /** Coarse answer levels by operation (./levels.ts), from what real libraries return; exact is implicit. */
   readonly levels: LevelTable;
+  /** Semantic variants an implementation may declare, by name (the input field carrying a choice); none: one semantics. */
+  readonly variants?: Readonly<Record<string, SemanticVariant>>;
   /** Present when holders may carry implementation-made handles (capabilities `handle: true`). */
   readonly holder?: HolderIdentity;
   /** Names the invariant a stuck point breaks (undefined: model-conformance). */

@@ -41,6 +41,12 @@ export interface Certificate {
    * holder handles). An operation not listed was never drawn.
    */
   readonly capabilities?: Readonly<Record<string, string>>;
+  /**
+   * Present when the implementation declared semantic variants of the pattern (docs/module-contract.md):
+   * variant -> the choice it promised and was judged by (`{ reacquire: 'counts' }`). A variant not
+   * listed was judged by the pattern's default.
+   */
+  readonly variants?: Readonly<Record<string, string>>;
   /** Present when the implementation declared where it keeps its keys (the probes read those). */
   readonly keyMapping?: string;
   readonly invariants: readonly {

@@ -3,7 +3,7 @@
  * edited by hand or written by another version must fail with the path of the first wrong field
  * ("history.ops[3].input.owner: expected a string, got 7"), never with a TypeError inside the checker.
  */
-import { isPatternName, operationsOf, type PatternName } from '../patterns/index.ts';
+import { isPatternName, operationsOf, patternNamed, type PatternName } from '../patterns/index.ts';
 import type { ArgType } from '../patterns/types.ts';
 import { checkableModels } from '../patterns/checkable.ts';
 
@@ -50,9 +50,21 @@ const tagged = (field: string, shapes: Record<string, Record<string, Check>>): C
 /** An argument of an operation, checked as its pattern declares it (src/patterns/<name>/index.ts). */
 const ARG: Readonly<Record<ArgType, Check>> = { string: str, 'integer>=0': int(0), 'integer>=1': int(1) };
 
-/** A pattern's operation inputs, as the models read them: by op, each argument's check. */
+/**
+ * A pattern's operation inputs, as the models read them: by op, each argument's check, and the
+ * semantic variants the op carries (absent: the default; present: one of the choices).
+ */
 function inputsOf(pattern: PatternName): Record<string, Record<string, Check>> {
-  return Object.fromEntries(Object.entries(operationsOf(pattern)).map(([op, { args }]) => [op, Object.fromEntries(Object.entries(args).map(([name, type]) => [name, ARG[type]]))]));
+  const variants = Object.entries(patternNamed(pattern).variants ?? {});
+  return Object.fromEntries(
+    Object.entries(operationsOf(pattern)).map(([op, { args }]) => [
+      op,
+      {
+        ...Object.fromEntries(Object.entries(args).map(([name, type]) => [name, ARG[type]])),
+        ...Object.fromEntries(variants.filter(([, v]) => v.carriedBy.includes(op)).map(([name, v]) => [name, optional(oneOf(v.choices))])),
+      },
+    ]),
+  );
 }
 
 const target = object({ key: int(0), role: oneOf(['master', 'replica']) });

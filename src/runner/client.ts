@@ -19,7 +19,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 /**
  * One logical client: its steps one after another, each operation recorded with the instants
- * the client invoked it and stopped waiting. Never judges an answer.
+ * the client invoked it and stopped waiting. Never judges an answer. `declared` turns a step's
+ * input into the one the history records (the semantic variants the subject declared).
  */
 export async function runClient(
   client: number,
@@ -28,6 +29,7 @@ export async function runClient(
   keyName: (key: number) => string,
   recorder: Recorder,
   opTimeoutMs: number,
+  declared: (input: unknown) => unknown = (input) => input,
 ): Promise<void> {
   const clock = recorder.clock;
   for (const step of steps) {
@@ -43,19 +45,20 @@ export async function runClient(
     }
     const id = recorder.id();
     const key = keyName(step.key);
+    const input = declared(step.input);
     const invokedAt = clock.now();
     try {
       const receipt: Receipt = {};
-      const output = await withTimeout(subject.invoke(key, step.input, receipt), opTimeoutMs);
+      const output = await withTimeout(subject.invoke(key, input, receipt), opTimeoutMs);
       const acknowledged = receipt.acknowledgedReplicas;
       recorder.op({
-        type: 'op', id, client, key, input: step.input, invokedAt, completedAt: clock.now(), outcome: 'ok', output,
+        type: 'op', id, client, key, input, invokedAt, completedAt: clock.now(), outcome: 'ok', output,
         ...(acknowledged === undefined ? {} : { acknowledgedReplicas: acknowledged }),
       });
     } catch (error) {
       const outcome = error instanceof OperationTimeout ? 'info' : classifyError(error);
       const message = error instanceof Error ? error.message : String(error);
-      recorder.op({ type: 'op', id, client, key, input: step.input, invokedAt, completedAt: clock.now(), outcome, error: message });
+      recorder.op({ type: 'op', id, client, key, input, invokedAt, completedAt: clock.now(), outcome, error: message });
     }
   }
 }

@@ -9,6 +9,8 @@ import { runClient } from './client.ts';
 import { probeTtls, type ProbeOutcome } from './probe.ts';
 import { startClock } from '../history/clock.ts';
 import { Recorder } from '../history/recorder.ts';
+import { patternOfModel } from '../patterns/index.ts';
+import { withVariants } from '../patterns/variants.ts';
 
 export interface RunContext {
   readonly cluster: Cluster;
@@ -47,10 +49,14 @@ export async function runSchedule(schedule: Schedule, ctx: RunContext): Promise<
   const redisKey = (k: number) => ctx.subjects[0].redisKey?.(keys[k]) ?? `{${keys[k]}}`;
   recorder.topologyChanged(String(await ctx.cluster.topology()));
   let probed: ProbeOutcome = { unread: [], notes: [] };
+  // The history records each input with the semantics the subject declared (a schedule is the same
+  // whoever runs it: one kept in a corpus or a counterexample is judged by the subject re-running it).
+  const pattern = patternOfModel(schedule.pattern);
+  const declared = (c: number) => (input: unknown) => (pattern ? withVariants(pattern, ctx.subjects[c].capabilities, input) : input);
   try {
     await applyNetwork(ctx.cluster, schedule.network);
     await Promise.all([
-      ...schedule.clients.map((steps, c) => runClient(c, steps, ctx.subjects[c], (k) => keys[k], recorder, ctx.opTimeoutMs)),
+      ...schedule.clients.map((steps, c) => runClient(c, steps, ctx.subjects[c], (k) => keys[k], recorder, ctx.opTimeoutMs, declared(c))),
       runNemesis(schedule.faults, {
         cluster: ctx.cluster,
         recorder,

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -8,6 +9,10 @@ import { certificate } from '../../src/cli/certify.ts';
 import type { LocalCluster } from '../../src/cluster/local.ts';
 import { parseImplSpec } from '../../src/subject/impl-spec.ts';
 import { sharedCluster } from '../support/shared-cluster.ts';
+import { check } from '../../src/checker/index.ts';
+import { models } from '../../src/model/index.ts';
+import { runSchedule } from '../../src/runner/run.ts';
+import type { Subject } from '../../src/subject/types.ts';
 import { behaviourFindings, certifyOptions, quietIo, removeReportRoots } from './fixtures/process/job.ts';
 
 // Capabilities and answer levels (issue 12) on the real cluster: a correct module answering at the
@@ -61,5 +66,56 @@ describe('a module declaring capabilities', () => {
     expect(summary).toContain('  capabilities: acquire boolean, release void, extend not supported\n');
     expect(summary).toContain('  n/a  no-stale-release: not-applicable: ');
     expect(JSON.parse(fs.readFileSync(path.join(result.dir, 'result.json'), 'utf8')).capabilities).toEqual({ acquire: 'boolean', release: 'void' });
+  });
+});
+
+// Semantic variants on the real cluster: a semaphore module whose acquire counts first (as
+// redis-semaphore's does) and declares reacquire: 'counts' is judged by that promise; the same
+// answers judged by the default promise (a holder's acquire renews it whatever the count) are not.
+describe('a module declaring a semantic variant', () => {
+  const file = path.join(import.meta.dirname, 'fixtures/variants/semaphore-counts-store.ts');
+  const countsFlags = { pattern: 'semaphore', seed: '13', faults: 'latency', 'shrink-runs': '0' } as const;
+
+  it('a holder acquiring again on a full set: refused, recorded with the variant, legal by the promise declared and illegal by the default', async () => {
+    const opened = await moduleOpener('semaphore', file)(cluster, 1);
+    try {
+      const acquire = (token: string) => ({ type: 'op' as const, key: 0, input: { op: 'acquire', token, limit: 2, ttlMs: 5_000 } });
+      const schedule = { pattern: 'semaphore', keys: 1, clients: [[acquire('a'), acquire('b'), acquire('b'), { type: 'op' as const, key: 0, input: { op: 'release', token: 'b' } }]], faults: [] };
+      const run = (subjects: readonly Subject[]) => runSchedule(schedule, { cluster, subjects, namespace: `variant-${randomBytes(4).toString('hex')}`, nodeTimeoutMs: 1_000, opTimeoutMs: 10_000 });
+      const declared = await run(opened.subjects);
+      expect(declared.history.ops.map((o) => [o.input, o.outcome, o.output])).toEqual([
+        [{ op: 'acquire', token: 'a', limit: 2, ttlMs: 5_000, reacquire: 'counts' }, 'ok', { level: 'boolean', op: 'acquire', answer: true }],
+        [{ op: 'acquire', token: 'b', limit: 2, ttlMs: 5_000, reacquire: 'counts' }, 'ok', { level: 'boolean', op: 'acquire', answer: true }],
+        [{ op: 'acquire', token: 'b', limit: 2, ttlMs: 5_000, reacquire: 'counts' }, 'ok', { level: 'boolean', op: 'acquire', answer: false }],
+        [{ op: 'release', token: 'b' }, 'ok', { level: 'boolean', op: 'release', answer: true }],
+      ]);
+      expect(check(declared.history, models.semaphore).verdict).toBe('ok');
+      // The same implementation, its declaration left out: judged by the default, its refusal is a violation.
+      const undeclared = opened.subjects.map((s) => ({ ...s, capabilities: { ...s.capabilities!, variants: undefined } }));
+      const byDefault = await run(undeclared);
+      expect(byDefault.history.ops.map((o) => (o.input as { reacquire?: string }).reacquire)).toEqual([undefined, undefined, undefined, undefined]);
+      const judged = check(byDefault.history, models.semaphore);
+      expect(judged.verdict).toBe('illegal');
+      expect(judged.violations.map((v) => v.invariant)).toEqual(['model-conformance']);
+    } finally {
+      await opened.close();
+    }
+  });
+
+  it('a short job: every invariant holds by the promise declared, and the certificate, result and summary say which', async () => {
+    const options = certifyOptions({ ...countsFlags, runs: '2' });
+    const result = await runJob(options, moduleOpener('semaphore', file), quietIo, cluster);
+    expect(behaviourFindings(result)).toEqual([]);
+    expect(result.invariants.map((s) => [s.invariant, s.passed])).toEqual([
+      ['at-most-limit', true],
+      ['no-stale-refresh', true],
+      ['key-has-ttl', true],
+      ['model-conformance', true],
+    ]);
+    expect(result.evidence.transitions['held → held by acquire']).toBeGreaterThan(0);
+    const cert = certificate(options, parseImplSpec(`module:${file}`, 'semaphore'), result);
+    expect(cert.variants).toEqual({ reacquire: 'counts' });
+    expect(JSON.parse(fs.readFileSync(path.join(result.dir, 'result.json'), 'utf8')).variants).toEqual({ reacquire: 'counts' });
+    expect(summaryText(options, result)).toContain('  semantics declared: reacquire counts (a live holder that acquires again is counted: ');
   });
 });

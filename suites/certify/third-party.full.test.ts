@@ -38,7 +38,7 @@ interface Pinned {
 
 const PINNED: readonly Pinned[] = [
   { folder: 'redlock', module: 'store.mjs', certificate: 'certificate.json', library: 'redlock', pattern: 'lock', seed: 1301, verdict: { invariant: ['no-stale-release', 'one-holder'] } },
-  { folder: 'redis-semaphore-semaphore', module: 'store.mjs', certificate: 'certificate.json', library: 'redis-semaphore', pattern: 'semaphore', seed: 1302, verdict: { invariant: ['model-conformance'] } },
+  { folder: 'redis-semaphore-semaphore', module: 'store.mjs', certificate: 'certificate.json', library: 'redis-semaphore', pattern: 'semaphore', seed: 1302, verdict: { invariant: ['at-most-limit', 'model-conformance'] } },
   { folder: 'node-idempotency', module: 'store.mjs', certificate: 'certificate.json', library: '@node-idempotency/core', pattern: 'idempotency', seed: 1305, verdict: { invariant: ['model-conformance', 'no-resurrection'] } },
   { folder: 'rate-limiter-flexible', module: 'store.mjs', certificate: 'certificate.json', library: 'rate-limiter-flexible', pattern: 'ratelimit', seed: 1303, verdict: 'certified' },
   // A window of 3 s, the shortest that outlasts the longest fault drawn: each run is about 2.5 times longer.

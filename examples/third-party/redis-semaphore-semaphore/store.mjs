@@ -12,8 +12,11 @@ const { Semaphore } = semaphore;
  * acquire answers whether a place was taken (tryAcquire: prune, ZCARD < limit, ZADD); release
  * resolves nothing (a ZREM whose count the library drops); refresh is the library's own refresh of a
  * place taken elsewhere (`acquiredExternally`), which answers whether the identifier was a holder.
+ * reacquire 'counts': the library's acquire counts first, the caller included, so a holder that
+ * acquires again on a full set is refused and not renewed (its way to keep a place is refresh); with
+ * room it is renewed (ZADD updates its score). A documented choice, declared so the certificate judges it.
  */
-export const capabilities = { semaphore: { acquire: 'boolean', release: 'void', refresh: 'boolean' } };
+export const capabilities = { semaphore: { acquire: 'boolean', release: 'void', refresh: 'boolean', variants: { reacquire: 'counts' } } };
 
 /** The library keeps the holders of `key` in a sorted set under `semaphore:<key>` (the hash tag is kept). */
 export const keys = { prefix: 'semaphore:' };

@@ -4,7 +4,7 @@ import type { Pattern } from '../types.ts';
 import { SEMAPHORE_SCRIPTS, SemaphoreClient } from './client.ts';
 import { classifySemaphore } from './invariants.ts';
 import { semaphoreLevels } from './levels.ts';
-import { semaphore as model, type SemaphoreInput, type SemaphoreOutput, type SemaphoreState } from './model.ts';
+import { REACQUIRE, semaphore as model, type SemaphoreInput, type SemaphoreOutput, type SemaphoreState } from './model.ts';
 import { semaphoreSession } from './sessions.ts';
 import { SemaphoreSubject } from './subject.ts';
 
@@ -21,6 +21,16 @@ export const semaphore = {
   model: withLevels(model, semaphoreLevels),
   levels: semaphoreLevels,
   holder: { arg: 'token', handedOutBy: ['acquire'] },
+  variants: {
+    reacquire: {
+      choices: REACQUIRE,
+      carriedBy: ['acquire'],
+      meaning: {
+        renews: 'a live holder that acquires again is renewed, whatever the count',
+        counts: 'a live holder that acquires again is counted: on a full set, itself included, it is refused (0) and not renewed',
+      },
+    },
+  },
   session: semaphoreSession,
   invariants: ['at-most-limit', 'no-stale-refresh', 'key-has-ttl', 'model-conformance'],
   witnesses: { 'at-most-limit': ['acquire'], 'no-stale-refresh': ['refresh'], 'key-has-ttl': ['acquire', 'refresh', 'release'] },

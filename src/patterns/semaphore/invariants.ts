@@ -11,7 +11,8 @@ export const classifySemaphore: Classifier<SemaphoreState, SemaphoreInput, Semap
   const { model, op, state, expected, key } = context;
   // Only a 1 the model refuses breaks a named invariant: a 0 where 1 was due is a refusal, not a breach.
   if (model.outputMatches(expected, op.output) || !model.outputMatches(1, op.output)) return undefined;
-  if (op.input.op === 'acquire') {
+  // A holder refused renewal but granted it (reacquire: 'counts') took no new place: not a breach of the limit.
+  if (op.input.op === 'acquire' && !state.holders.some((h) => h.token === op.input.token)) {
     return {
       invariant: 'at-most-limit',
       message:

@@ -8,16 +8,25 @@
  * dropped holder never comes back (no-stale-refresh): only a new acquire makes it a holder again,
  * with a new tag. The limit is an argument of every acquire; generators keep one limit per key
  * (a key's limit changing would let the scripts and the model disagree only on what "full" means).
+ *
+ * An acquire by a live holder renews it whatever the count (the scripts' semantics, the default),
+ * unless the input says `reacquire: 'counts'` (the semantic variant an implementation declared,
+ * ./index.ts): then the holder is counted like anyone, and on a full set (itself included) the
+ * acquire answers 0 and changes nothing: its place is kept, not renewed.
  */
 import type { Model } from '../../model/types.ts';
 import { integerReplyMatches, quote, requireInteger } from '../../model/reply.ts';
 
 export type SemaphoreInput =
-  | { readonly op: 'acquire'; readonly token: string; readonly limit: number; readonly ttlMs: number }
+  | { readonly op: 'acquire'; readonly token: string; readonly limit: number; readonly ttlMs: number; readonly reacquire?: Reacquire }
   | { readonly op: 'release'; readonly token: string }
   | { readonly op: 'refresh'; readonly token: string; readonly ttlMs: number };
 
 export type SemaphoreOutput = 1 | 0;
+
+/** What an acquire by a live holder does: renew it whatever the count (default), or count it first. */
+export const REACQUIRE = ['renews', 'counts'] as const;
+export type Reacquire = (typeof REACQUIRE)[number];
 
 export interface Holder {
   readonly token: string;
@@ -55,9 +64,9 @@ export const semaphore: Model<SemaphoreState, SemaphoreInput, SemaphoreOutput> =
         // The scripts refuse a non-positive limit or TTL with an error, which no model output describes.
         const limit = requireInteger(input.limit, 'acquire.limit', 1);
         requireInteger(input.ttlMs, 'acquire.ttlMs', 1);
-        if (holderOf(state, input.token) || state.holders.length < limit) {
-          return { state: withHolder(state, { token: input.token, tag: id }), output: 1 };
-        }
+        const room = state.holders.length < limit;
+        const renews = holderOf(state, input.token) !== undefined && (input.reacquire ?? 'renews') === 'renews';
+        if (room || renews) return { state: withHolder(state, { token: input.token, tag: id }), output: 1 };
         return { state, output: 0 };
       }
       case 'release':
@@ -80,7 +89,7 @@ export const semaphore: Model<SemaphoreState, SemaphoreInput, SemaphoreOutput> =
   describeInput(input) {
     switch (input.op) {
       case 'acquire':
-        return `acquire(token=${quote(input.token)}, limit=${input.limit}, ttl=${input.ttlMs}ms)`;
+        return `acquire(token=${quote(input.token)}, limit=${input.limit}, ttl=${input.ttlMs}ms${input.reacquire === undefined ? '' : `, reacquire ${input.reacquire}`})`;
       case 'release':
         return `release(token=${quote(input.token)})`;
       case 'refresh':

@@ -67,6 +67,12 @@ describe('the third-party results table', () => {
     expect(row[8]).toBe('none in 40 runs (108.1 s)');
   });
 
+  it('shows the semantic variants a certificate was judged by beside the levels', () => {
+    const semaphore = { ...rejected, pattern: 'semaphore', capabilities: { acquire: 'boolean', release: 'void', refresh: 'boolean' }, variants: { reacquire: 'counts' } };
+    expect(tableRow(folder, semaphore, 's/certificate.json')[3]).toBe('acquire boolean, release void, refresh boolean; semantics: reacquire counts');
+    expect(tableRow(folder, { ...semaphore, variants: undefined }, 's/certificate.json')[3]).toBe('acquire boolean, release void, refresh boolean');
+  });
+
   it('renders one refused for a finding, with no failing run', () => {
     const finding = { ...rejected, runs: 40, seconds: 158.3, firstFailure: undefined, invariants: rejected.invariants.map((s) => ({ ...s, passed: true, violations: [] })), findings: ['noscript-unhandled: client c4 got NOSCRIPT twice'] };
     const row = tableRow(folder, finding, 'c.json');

@@ -118,3 +118,51 @@ describe('semaphore classifier', () => {
     expect(classify(full, acquire('c'), 0)).toBeUndefined();
   });
 });
+
+describe('semaphore model: reacquire, the semantic variant of a holder acquiring again', () => {
+  const counts = (token: string, limit = 2): SemaphoreInput => ({ op: 'acquire', token, limit, ttlMs: 1000, reacquire: 'counts' });
+  const renews = (token: string, limit = 2): SemaphoreInput => ({ op: 'acquire', token, limit, ttlMs: 1000, reacquire: 'renews' });
+  const full = run([acquire('a'), acquire('b')]).state;
+
+  it('renews (the default, and what an input without the field means): a holder on a full set is renewed (1, new tag)', () => {
+    for (const input of [acquire('a'), renews('a')]) {
+      const step = semaphore.step(full, input, 7);
+      expect(step.output).toBe(1);
+      expect(step.state.holders).toEqual([{ token: 'a', tag: 7 }, { token: 'b', tag: 2 }]);
+    }
+  });
+
+  it('counts: a holder on a full set, itself included, is refused (0) and nothing changes, its old lease kept', () => {
+    const step = semaphore.step(full, counts('a'), 7);
+    expect(step.output).toBe(0);
+    expect(step.state).toBe(full);
+    expect(step.state.holders).toEqual([{ token: 'a', tag: 1 }, { token: 'b', tag: 2 }]);
+    // A mutex (limit 1) held by the asker is full too.
+    const mutex = run([acquire('a', 1)]).state;
+    expect(semaphore.step(mutex, counts('a', 1), 5)).toEqual({ state: mutex, output: 0 });
+  });
+
+  it('counts: with room, a holder is renewed as today (1, new tag, still one place)', () => {
+    const roomy = run([acquire('a', 3), acquire('b', 3)]).state;
+    const step = semaphore.step(roomy, counts('a', 3), 7);
+    expect(step.output).toBe(1);
+    expect(step.state.holders).toEqual([{ token: 'a', tag: 7 }, { token: 'b', tag: 2 }]);
+  });
+
+  it('counts: a newcomer is judged as ever (a place when there is room, 0 on a full set)', () => {
+    expect(run([counts('a'), counts('b'), counts('c')]).outputs).toEqual([1, 1, 0]);
+  });
+
+  it('describes the variant when an input carries it', () => {
+    expect(semaphore.describeInput(counts('a'))).toBe('acquire(token="a", limit=2, ttl=1000ms, reacquire counts)');
+  });
+
+  it('a holder granted renewal on a full set against its promise (counts) is model-conformance, not at-most-limit: it took no new place', () => {
+    const expected = semaphore.step(full, counts('a'), 9).output;
+    const op = { type: 'op', id: 9, client: 1, key: 'k', input: counts('a'), invokedAt: 10, completedAt: 20, outcome: 'ok', output: 1 } as OpRecord<SemaphoreInput, SemaphoreOutput>;
+    expect(classifySemaphore({ model: semaphore, key: 'k', op, state: full, expected, holder: undefined, holderLeaseFloor: undefined })).toBeUndefined();
+    // A newcomer granted on a full set is still a breach of the limit, whatever the variant.
+    const newcomer = { ...op, input: counts('c') };
+    expect(classifySemaphore({ model: semaphore, key: 'k', op: newcomer, state: full, expected: 0, holder: undefined, holderLeaseFloor: undefined })?.invariant).toBe('at-most-limit');
+  });
+});
