@@ -69,8 +69,8 @@ describe('the third-party results table', () => {
 
   it('shows the semantic variants a certificate was judged by beside the levels', () => {
     const semaphore = { ...rejected, pattern: 'semaphore', capabilities: { acquire: 'boolean', release: 'void', refresh: 'boolean' }, variants: { reacquire: 'counts' } };
-    expect(tableRow(folder, semaphore, 's/certificate.json')[3]).toBe('acquire boolean, release void, refresh boolean; semantics: reacquire counts');
-    expect(tableRow(folder, { ...semaphore, variants: undefined }, 's/certificate.json')[3]).toBe('acquire boolean, release void, refresh boolean');
+    expect(tableRow(folder, semaphore, 's/certificate.json')[4]).toBe('acquire boolean, release void, refresh boolean; semantics: reacquire counts');
+    expect(tableRow(folder, { ...semaphore, variants: undefined }, 's/certificate.json')[4]).toBe('acquire boolean, release void, refresh boolean');
   });
 
   it('renders one refused for a finding, with no failing run', () => {
