@@ -40,11 +40,11 @@ const lockInput: fc.Arbitrary<LockOpInput> = fc.oneof(
 // One limit per key, as a deployment has: the limiter's answers assume it.
 const LIMIT: Record<string, number> = { k1: 2, k2: 3 };
 const hitInput = (key: string): HitInput => ({ op: 'hit', limit: LIMIT[key], windowSeconds: 1 });
-const semInput = (key: string): fc.Arbitrary<SemInput> => {
+const semInput = (key: string, reacquire?: 'counts'): fc.Arbitrary<SemInput> => {
   const holder = fc.constantFrom('s1', 's2', 's3', 's4');
   const ttlMs = fc.constantFrom(1, 20, 50, 1_000);
   return fc.oneof(
-    fc.record({ op: fc.constant('acquire' as const), token: holder, limit: fc.constant(LIMIT[key]), ttlMs }),
+    fc.record({ op: fc.constant('acquire' as const), token: holder, limit: fc.constant(LIMIT[key]), ttlMs }).map((a) => (reacquire ? { ...a, reacquire } : a)),
     fc.record({ op: fc.constant('release' as const), token: holder }),
     fc.record({ op: fc.constant('refresh' as const), token: holder, ttlMs }),
   );
@@ -84,6 +84,8 @@ const PATTERNS = {
   // Thinking up to 400 ms, so that one-second windows end within a history.
   ratelimit: { model: ratelimit, store: ratelimitStore, steps: steps((key) => fc.constant(hitInput(key)), 400) } satisfies Pattern<HitInput>,
   semaphore: { model: semaphore, store: semaphoreStore, steps: steps(semInput, 40) } satisfies Pattern<SemInput>,
+  // The semantic variant redis-semaphore declares: a holder's acquire counts against the limit.
+  'semaphore (reacquire counts)': { model: semaphore, store: semaphoreStore, steps: steps((key) => semInput(key, 'counts'), 40) } satisfies Pattern<SemInput>,
 };
 
 describe('zero false alarms on histories an independent simulator produced', () => {
@@ -156,6 +158,18 @@ describe('a corruption the simulator plants is rejected', () => {
   it('idempotency: a hit with a body nobody stored, or an owner nobody registered answered 1', () => rejected(PATTERNS.idempotency, corruptIdempotency));
   it('lock: a release answered 1 for a token nobody acquired', () => rejected(PATTERNS.lock, corruptLock));
   it('semaphore: a release answered 1 for a token nobody acquired', () => rejected(PATTERNS.semaphore, corruptSemaphore));
+  it('semaphore (reacquire counts): a release answered 1 for a token nobody acquired', () => rejected(PATTERNS['semaphore (reacquire counts)'], corruptSemaphore));
+  it('semaphore (reacquire counts): the same histories without the declaration are judged by renewal, and some are illegal', () => {
+    // A holder refused on a full set is what only the declared variant explains: the variant is read from the input.
+    let illegal = 0;
+    for (const planned of fc.sample(PATTERNS['semaphore (reacquire counts)'].steps, { numRuns: 200, seed: 23 })) {
+      const { history } = simulate(semaphoreStore(), planned);
+      const undeclared = history.ops.map((op) => ({ ...op, input: { ...(op.input as SemInput), reacquire: undefined } }));
+      if (check({ ...history, ops: undeclared }, semaphore, { eps: 0, minimise: false }).verdict === 'illegal') illegal++;
+    }
+    // Seed 23 gave 7 of 200 (a holder refused on a full set needs a full set and that holder live).
+    expect(illegal).toBeGreaterThan(0);
+  });
   it('ratelimit: an allowed hit answered 0 with fewer than the limit of other hits invoked before its reply', () => {
     fc.assert(
       fc.property(PATTERNS.ratelimit.steps, fc.constantFrom(0, 1, 25), (planned, eps) => {
