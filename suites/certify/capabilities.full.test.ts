@@ -7,7 +7,10 @@ import { moduleOpener } from '../../src/certify/openers/module.ts';
 import type { LocalCluster } from '../../src/cluster/local.ts';
 import type { PatternName } from '../../src/patterns/index.ts';
 import { sharedCluster } from '../support/shared-cluster.ts';
-import { behaviourFindings, certifyOptions, quietIo, removeReportRoots, reportRoot } from './fixtures/process/job.ts';
+import { summaryText } from '../../src/certify/summary.ts';
+import { certificate } from '../../src/cli/certify.ts';
+import { parseImplSpec } from '../../src/subject/impl-spec.ts';
+import { behaviourFindings, certifyOptions, counting, quietIo, removeReportRoots, reportRoot } from './fixtures/process/job.ts';
 
 // The reference wrapped to answer at coarse levels is still certified at the default budget (40
 // runs, every fault): coarse answers cost no false alarm and no missing evidence. And the same
@@ -70,4 +73,46 @@ describe('a real library: redis-semaphore 5.8.0 Mutex (examples/third-party/redi
     expect(result.keyMapping).toBe('prefix "mutex:"');
     expect(result.probeNotes).toEqual([]);
   }, 900_000);
+});
+
+// Semantic variants through a short job (npm test judges single schedules by them, in
+// capabilities.test.ts): a semaphore whose acquire counts first, as redis-semaphore's does, declaring
+// reacquire: 'counts' as a module and as a program. The program (the process fixture's --counts)
+// answers an error to any acquire whose args lack the choice, so a job shows that it reached it.
+describe('a semantic variant declared, through a short job', () => {
+  const COUNTS_MODULE = path.resolve(import.meta.dirname, 'fixtures/variants/semaphore-counts-store.ts');
+  const COUNTS_FLAGS = { pattern: 'semaphore', seed: '13', faults: 'latency', 'shrink-runs': '0' } as const;
+
+  it('a module: every invariant holds by the promise declared, and the certificate, result and summary say which', async () => {
+    const options = certifyOptions({ ...COUNTS_FLAGS, runs: '2' });
+    const result = await runJob(options, moduleOpener('semaphore', COUNTS_MODULE), quietIo, cluster);
+    expect(behaviourFindings(result)).toEqual([]);
+    expect(result.invariants.map((s) => [s.invariant, s.passed])).toEqual([
+      ['at-most-limit', true],
+      ['no-stale-refresh', true],
+      ['key-has-ttl', true],
+      ['model-conformance', true],
+    ]);
+    expect(result.evidence.transitions['held → held by acquire']).toBeGreaterThan(0);
+    const cert = certificate(options, parseImplSpec(`module:${COUNTS_MODULE}`, 'semaphore'), result);
+    expect(cert.variants).toEqual({ reacquire: 'counts' });
+    expect(JSON.parse(fs.readFileSync(path.join(result.dir, 'result.json'), 'utf8')).variants).toEqual({ reacquire: 'counts' });
+    expect(summaryText(options, result)).toContain('  semantics declared: reacquire counts (a live holder that acquires again is counted: ');
+  });
+
+  it('a program (chaoslua-process/1.1 hello): judged by the variant it declares, which arrives in the args of every acquire', async () => {
+    const open = cmdOpener('semaphore', `node ${PROCESS} --counts`, { requestTimeoutMs: 15_000, handshakeTimeoutMs: 5_000, stderrFile: path.join(reportRoot(), 'stderr.log') });
+    const counted = counting(open);
+    const result = await runJob(certifyOptions({ ...COUNTS_FLAGS, runs: '2' }), counted.open, quietIo, cluster);
+    expect(counted.answers.errors.filter((e) => e.includes('reacquire'))).toEqual([]);
+    expect(counted.answers.ok).toBeGreaterThan(counted.answers.errors.length);
+    expect(behaviourFindings(result)).toEqual([]);
+    expect(result.invariants.map((s) => [s.invariant, s.passed])).toEqual([
+      ['at-most-limit', true],
+      ['no-stale-refresh', true],
+      ['key-has-ttl', true],
+      ['model-conformance', true],
+    ]);
+    expect(JSON.parse(fs.readFileSync(path.join(result.dir, 'result.json'), 'utf8')).variants).toEqual({ reacquire: 'counts' });
+  });
 });

@@ -74,7 +74,6 @@ describe('a module declaring capabilities', () => {
 // answers judged by the default promise (a holder's acquire renews it whatever the count) are not.
 describe('a module declaring a semantic variant', () => {
   const file = path.join(import.meta.dirname, 'fixtures/variants/semaphore-counts-store.ts');
-  const countsFlags = { pattern: 'semaphore', seed: '13', faults: 'latency', 'shrink-runs': '0' } as const;
 
   it('a holder acquiring again on a full set: refused, recorded with the variant, legal by the promise declared and illegal by the default', async () => {
     const opened = await moduleOpener('semaphore', file)(cluster, 1);
@@ -100,22 +99,5 @@ describe('a module declaring a semantic variant', () => {
     } finally {
       await opened.close();
     }
-  });
-
-  it('a short job: every invariant holds by the promise declared, and the certificate, result and summary say which', async () => {
-    const options = certifyOptions({ ...countsFlags, runs: '2' });
-    const result = await runJob(options, moduleOpener('semaphore', file), quietIo, cluster);
-    expect(behaviourFindings(result)).toEqual([]);
-    expect(result.invariants.map((s) => [s.invariant, s.passed])).toEqual([
-      ['at-most-limit', true],
-      ['no-stale-refresh', true],
-      ['key-has-ttl', true],
-      ['model-conformance', true],
-    ]);
-    expect(result.evidence.transitions['held → held by acquire']).toBeGreaterThan(0);
-    const cert = certificate(options, parseImplSpec(`module:${file}`, 'semaphore'), result);
-    expect(cert.variants).toEqual({ reacquire: 'counts' });
-    expect(JSON.parse(fs.readFileSync(path.join(result.dir, 'result.json'), 'utf8')).variants).toEqual({ reacquire: 'counts' });
-    expect(summaryText(options, result)).toContain('  semantics declared: reacquire counts (a live holder that acquires again is counted: ');
   });
 });

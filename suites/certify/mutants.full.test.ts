@@ -1,8 +1,13 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { jobOptions } from '../../src/cli/chaos-flags.ts';
+import { runJob } from '../../src/certify/job.ts';
+import { openerFor as productionOpener } from '../../src/certify/openers/index.ts';
+import { describeImpl, parseImplSpec } from '../../src/subject/impl-spec.ts';
 import { projectRoot } from '../../src/cluster/binaries.ts';
-import { sharedCluster } from '../support/shared-cluster.ts';
+import { sharedCluster, withSharedCluster } from '../support/shared-cluster.ts';
 import { acceptableNames, loadMutants, type Mutant } from './support/catalogue.ts';
 import { chaosJob, openerFor } from './support/job.ts';
 import { mergeEvidence, mutantLabel, readEvidence, SWEEP_FILE, SWEEP_SEEDS, SWEEP_SHRINK_RUNS, writeEvidence, type SweepJob } from './support/sweep.ts';
@@ -70,4 +75,25 @@ describe.runIf(process.env.CHAOSLUA_SWEEP === '1')(`every mutant over ${SWEEP_SE
       expect(unexpected, `named outside ${acceptableNames(m).join(', ')}: add the evidence (CHAOSLUA_WRITE_EVIDENCE=1) and derive orNamed`).toEqual([]);
     }, guardMs(m));
   }
+});
+
+// `certify`'s own job (runJob, the production opener) on a mutant whose slip is a finding over the
+// whole job, not a violation: it needs several runs for a SCRIPT FLUSH, restart or failover to show
+// NOSCRIPT, so it is here rather than in npm test (whose catalogue rejects the same mutant at its
+// pinned seed, through the chaos job).
+describe.runIf(process.env.CHAOSLUA_SWEEP !== '1')('runJob on a finding-only mutant', () => {
+  it('rejects evalsha-no-fallback with the noscript-unhandled finding, no invariant broken', async () => {
+    const m = mutants.find((x) => mutantLabel(x) === 'idempotency/evalsha-no-fallback')!;
+    const spec = parseImplSpec(`${m.kind}:${m.impl}`, m.pattern);
+    const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-mutant-job-'));
+    try {
+      const options = { ...jobOptions('certify', { pattern: m.pattern, runs: '4', seed: '20261130', report: reports, 'shrink-runs': '0' }), implSpec: describeImpl(spec) };
+      const result = await withSharedCluster((cluster) => runJob(options, productionOpener(m.pattern, spec), { stdout: { write: () => true }, stderr: { write: () => true } }, cluster));
+      expect(result.passed).toBe(false);
+      expect(result.findings.map((f) => f.split(':', 1)[0])).toEqual(['noscript-unhandled']);
+      expect(result.invariants.filter((s) => !s.passed)).toEqual([]);
+    } finally {
+      fs.rmSync(reports, { recursive: true, force: true });
+    }
+  }, 150_000);
 });

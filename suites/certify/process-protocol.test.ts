@@ -64,29 +64,6 @@ describe('cmd: with a well-behaved program', () => {
   });
 });
 
-// A program declaring a semantic variant in its hello (chaoslua-process/1.1) is judged by it, and
-// the choice reaches it: the fixture's --counts answers an error to any acquire whose args lack
-// reacquire: 'counts', which a job would show as errors and a finding-free certificate cannot hide.
-describe('cmd: a program declaring a semantic variant', () => {
-  it('is judged by the variant it declares, which arrives in the args of every acquire', async () => {
-    const tag = uniqueTag();
-    const open = cmdOpener('semaphore', `node ${FIXTURE} --counts --tag ${tag}`, { requestTimeoutMs: 15_000, handshakeTimeoutMs: 5_000, stderrFile: path.join(reportRoot(), 'stderr.log') });
-    const counted = counting(open);
-    const result = await runJob(certifyOptions({ pattern: 'semaphore', runs: '2', seed: '13', faults: 'latency', 'shrink-runs': '0' }), counted.open, quietIo, cluster);
-    expect(counted.answers.errors.filter((e) => e.includes('reacquire'))).toEqual([]);
-    expect(counted.answers.ok).toBeGreaterThan(counted.answers.errors.length);
-    expect(behaviourFindings(result)).toEqual([]);
-    expect(result.invariants.map((s) => [s.invariant, s.passed])).toEqual([
-      ['at-most-limit', true],
-      ['no-stale-refresh', true],
-      ['key-has-ttl', true],
-      ['model-conformance', true],
-    ]);
-    expect(JSON.parse(fs.readFileSync(path.join(result.dir, 'result.json'), 'utf8')).variants).toEqual({ reacquire: 'counts' });
-    expect(processesWith(tag)).toEqual([]);
-  });
-});
-
 describe('cmd: with a misbehaving program', () => {
   const cases: [string, RegExp][] = [
     ['malformed', /^malformed output: stdout line \d+ is not JSON: "this is not json" \(stdout carries protocol messages only/],
