@@ -31,6 +31,13 @@ export interface Level {
   /** Does the parsed answer equal the projected one? Default: JSON equality. */
   equal?(projected: unknown, parsed: unknown): boolean;
   /**
+   * The model's exact answers a parsed answer may stand for (a boolean `true` is the script's 1;
+   * a lock release's `false` is nil or -1); undefined when the level does not say. The model's
+   * lookahead hooks read exact answers: they are asked of each of these, and an answer standing
+   * for none the level names reads as one they know nothing of.
+   */
+  exactAnswers?(parsed: unknown): readonly unknown[] | undefined;
+  /**
    * The invariants an answer at this level can still witness (a subset of what the operation
    * witnesses exactly). `void` witnesses none: every answer is accepted, though the operation's
    * effect is still checked through the answers of the others.
@@ -93,17 +100,59 @@ export function withLevels<S, I, O>(model: Model<S, I, O>, levels: LevelTable): 
   };
   // canStillObserve/resets are left out: a lookahead written for raw answers would misread an envelope.
   const { canStillObserve: _c, resets: _r, ...rest } = model;
-  return { ...rest, outputMatches: matches, describeOutput: describe };
+  return { ...rest, outputMatches: matches, describeOutput: describe, ...holderHooks(model, levels) };
+}
+
+/**
+ * The model's holder lookahead (requires, grants, requiresVacant, excludes, answerLeaves) reads
+ * exact answers. Handed an envelope as it is, it read nothing from a coarse answer (so a key of
+ * boolean polls lost its pruning: issue 20's blow-up again) and, worse, took an exact answer that
+ * came with a handle for one that granted nothing, pruning the only order that explained the key (a
+ * false alarm). Each hook is now asked of every exact answer the envelope may stand for and says
+ * what they all say; where they differ, or the level names none, it says the least it may: no
+ * holder required, excluded or left, no vacancy, and any grant an unknown answer may make.
+ */
+function holderHooks<S, I, O>(model: Model<S, I, O>, levels: LevelTable): Partial<Model<S, I, O>> {
+  const exactAnswers = (observed: unknown): readonly unknown[] | undefined => {
+    if (!isLeveledAnswer(observed)) return [observed];
+    if (observed.level === EXACT) return [observed.answer];
+    const level = levelOf(levels, observed.op, observed.level);
+    const parsed = level?.parse(observed.answer);
+    const answers = parsed?.ok ? level!.exactAnswers?.(parsed.value) : undefined;
+    return answers?.length ? answers : undefined;
+  };
+  /** What `read` says of every answer, when they agree; else `otherwise`. */
+  const agreed = <T>(observed: unknown, read: (exact: unknown) => T, otherwise: T): T => {
+    const answers = exactAnswers(observed);
+    if (answers === undefined) return otherwise;
+    const first = read(answers[0]);
+    return answers.every((a) => read(a) === first) ? first : otherwise;
+  };
+  const hooks: Partial<Model<S, I, O>> = {};
+  const { requires, grants, requiresVacant, excludes, answerLeaves } = model;
+  if (requires) hooks.requires = (input, output) => agreed(output, (exact) => requires(input, exact), undefined);
+  // The search asks with undefined for an answer never seen, which may have granted: so does a disagreement.
+  if (grants) hooks.grants = (input, output) => agreed(output, (exact) => grants(input, exact), grants(input, undefined));
+  if (requiresVacant) hooks.requiresVacant = (input, output) => agreed(output, (exact) => requiresVacant(input, exact), false);
+  if (excludes) hooks.excludes = (input, output) => agreed(output, (exact) => excludes(input, exact), undefined);
+  // A state is an object: only an answer standing for one exact answer says which state it leaves.
+  if (answerLeaves) hooks.answerLeaves = (input, output, id) => (exactAnswers(output)?.length === 1 ? answerLeaves(input, exactAnswers(output)![0], id) : undefined);
+  return hooks;
 }
 
 // ---- levels patterns share ------------------------------------------------------------------
 
-/** `true` for the exact answers that mean success (`1`), `false` for every other; the implementation answers a boolean. */
-export function booleanLevel(success: (exact: unknown) => boolean, answer: string, witnesses: readonly string[]): Level {
+/**
+ * `true` for the exact answer that means success (`1`), `false` for every other; the implementation
+ * answers a boolean. `otherwise`: the model's exact answers `false` stands for, when the pattern
+ * lists them (for the lookahead, Level.exactAnswers).
+ */
+export function booleanLevel(success: number, answer: string, witnesses: readonly string[], otherwise?: readonly unknown[]): Level {
   return {
     name: 'boolean',
     answer,
-    project: (exact) => success(exact),
+    project: (exact) => exact === success,
+    exactAnswers: (parsed) => (parsed === true ? [success] : otherwise),
     parse: (observed) => (typeof observed === 'boolean' ? { ok: true, value: observed } : { ok: false, problem: `expected true or false, got ${JSON.stringify(observed) ?? String(observed)}` }),
     witnesses,
   };
@@ -118,5 +167,5 @@ export const voidLevel: Level = {
   witnesses: [],
 };
 
-/** Is the exact answer the integer reply 1 (what every pattern's scripts answer for done)? */
-export const isOne = (exact: unknown) => exact === 1;
+/** The integer reply every pattern's scripts answer for done. */
+export const DONE = 1;

@@ -6,7 +6,7 @@
  * boolean, or nothing (a library whose write resolves nothing).
  */
 import type { Level, LevelTable } from '../levels.ts';
-import { booleanLevel, isOne, voidLevel } from '../levels.ts';
+import { booleanLevel, DONE, voidLevel } from '../levels.ts';
 import { replyText } from '../../model/reply.ts';
 
 /** The exact register reply as the three outcomes; anything else (another operation's answer) as itself. */
@@ -32,7 +32,7 @@ const outcome: Level = {
   witnesses: ['one-winner', 'no-resurrection', 'model-conformance'],
 };
 
-const written = (what: string) => booleanLevel(isOne, `true ${what} | false not the pending owner`, ['no-stale-overwrite', 'no-resurrection', 'model-conformance']);
+const written = (what: string) => booleanLevel(DONE, `true ${what} | false not the pending owner`, ['no-stale-overwrite', 'no-resurrection', 'model-conformance']);
 
 export const idempotencyLevels: LevelTable = {
   register: [outcome],

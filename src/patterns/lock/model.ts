@@ -60,7 +60,8 @@ export const lock: Model<LockState, LockInput, LockOutput> = {
   requiresVacant: (input, output) => (input.op === 'acquire' ? integerReplyMatches(1, output) : isNilReply(output)),
   // Only the holder's own release or extend changes a held key (besides its lease running out).
   mayEnd: (input) => (input.op === 'acquire' ? undefined : input.token),
-  excludes: (input, output) => (input.op !== 'acquire' && integerReplyMatches(-1, output) ? input.token : undefined),
+  // A release or extend answered -1 (another token) or nil (nobody) shows its own token not the holder.
+  excludes: (input, output) => (input.op !== 'acquire' && (integerReplyMatches(-1, output) || isNilReply(output)) ? input.token : undefined),
   answerLeaves(input, output, id) {
     if (!integerReplyMatches(1, output)) return undefined;
     if (input.op === 'release') return ABSENT;

@@ -3,10 +3,10 @@
  * refreshed, or not a live holder), as semaphore libraries answer, and nothing at all for a release
  * or refresh whose result a library discards.
  */
-import { booleanLevel, isOne, voidLevel, type LevelTable } from '../levels.ts';
+import { booleanLevel, DONE, voidLevel, type LevelTable } from '../levels.ts';
 
 export const semaphoreLevels: LevelTable = {
-  acquire: [booleanLevel(isOne, 'true held | false full', ['at-most-limit', 'key-has-ttl', 'model-conformance'])],
-  release: [booleanLevel(isOne, 'true released | false not a live holder', ['key-has-ttl', 'model-conformance']), { ...voidLevel, witnesses: ['key-has-ttl'] }],
-  refresh: [booleanLevel(isOne, 'true renewed | false not a live holder', ['no-stale-refresh', 'key-has-ttl', 'model-conformance']), { ...voidLevel, witnesses: ['key-has-ttl'] }],
+  acquire: [booleanLevel(DONE, 'true held | false full', ['at-most-limit', 'key-has-ttl', 'model-conformance'])],
+  release: [booleanLevel(DONE, 'true released | false not a live holder', ['key-has-ttl', 'model-conformance']), { ...voidLevel, witnesses: ['key-has-ttl'] }],
+  refresh: [booleanLevel(DONE, 'true renewed | false not a live holder', ['no-stale-refresh', 'key-has-ttl', 'model-conformance']), { ...voidLevel, witnesses: ['key-has-ttl'] }],
 };

@@ -119,3 +119,40 @@ describe('the checker with coarse answers: the search is the model\'s, only the 
     expect(result.violations[0].invariant).toBe('one-winner');
   });
 });
+
+describe('the holder lookahead reads a coarse answer for what it stands for', () => {
+  const acquire = (token: string) => ({ op: 'acquire' as const, token, ttlMs: 10_000 });
+  const release = (token: string) => ({ op: 'release' as const, token });
+  const withHandle = (answer: unknown): LeveledAnswer => ({ level: 'exact', op: 'acquire', answer, handle: 'h' });
+
+  it('an exact acquire that came with a handle grants its token: the only order that explains the key is not pruned', () => {
+    // b acquires and releases inside a's slow acquire; a releases last. Read as granting nothing, a's
+    // acquire left a's release unexplainable once b's acquire was placed first: a false no-stale-release.
+    const h = history<unknown, unknown>([
+      op(0, acquire('a'), 0, 100, ok(withHandle(1))),
+      op(1, acquire('b'), 0, 1, ok(1)),
+      op(1, release('b'), 2, 3, ok(1)),
+      op(0, release('a'), 200, 201, ok(1)),
+    ]);
+    expect(check(h, lock as never).verdict).toBe('ok');
+    // The same keys with b's release at a time when a must hold: illegal, as before.
+    const late = history<unknown, unknown>([op(0, acquire('a'), 0, 1, ok(withHandle(1))), op(1, release('b'), 2, 3, ok(1))]);
+    expect(check(late, lock as never).verdict).toBe('illegal');
+  });
+
+  it('hooks see the exact answers an envelope stands for, and the least they may say where those disagree or are unnamed', () => {
+    const at2 = (level: string, operation: string, answer: unknown) => at(level, operation, answer) as never;
+    expect(lock.requires!(release('a'), at2('boolean', 'release', true))).toBe('a');
+    expect(lock.requires!(release('a'), at2('boolean', 'release', false))).toBeUndefined();
+    expect(lock.excludes!(release('a'), at2('boolean', 'release', false))).toBe('a');
+    expect(lock.requiresVacant!(release('a'), at2('boolean', 'release', false))).toBe(false); // nil or -1
+    expect(lock.requiresVacant!(acquire('a'), at2('boolean', 'acquire', true))).toBe(true);
+    expect(lock.grants!(acquire('a'), at2('boolean', 'acquire', false))).toBeUndefined();
+    expect(lock.grants!(acquire('a'), at2('boolean', 'acquire', true))).toBe('a');
+    expect(lock.grants!(acquire('a'), withHandle(1) as never)).toBe('a');
+    expect(lock.answerLeaves!(release('a'), at2('void', 'release', null), 1)).toBeUndefined();
+    expect(lock.excludes!(release('a'), at2('void', 'release', null))).toBeUndefined();
+    // An answer the level refuses says nothing.
+    expect(lock.requires!(release('a'), at2('boolean', 'release', 1))).toBeUndefined();
+  });
+});
