@@ -6,7 +6,7 @@
 import { booleanLevel, DONE, voidLevel, type LevelTable } from '../levels.ts';
 
 export const semaphoreLevels: LevelTable = {
-  acquire: [booleanLevel(DONE, 'true held | false full', ['at-most-limit', 'key-has-ttl', 'model-conformance'])],
-  release: [booleanLevel(DONE, 'true released | false not a live holder', ['key-has-ttl', 'model-conformance']), { ...voidLevel, witnesses: ['key-has-ttl'] }],
-  refresh: [booleanLevel(DONE, 'true renewed | false not a live holder', ['no-stale-refresh', 'key-has-ttl', 'model-conformance']), { ...voidLevel, witnesses: ['key-has-ttl'] }],
+  acquire: [booleanLevel(DONE, 'true held | false full', ['at-most-limit', 'key-has-ttl', 'model-conformance'], [0])],
+  release: [booleanLevel(DONE, 'true released | false not a live holder', ['key-has-ttl', 'model-conformance'], [0]), { ...voidLevel, witnesses: ['key-has-ttl'] }],
+  refresh: [booleanLevel(DONE, 'true renewed | false not a live holder', ['no-stale-refresh', 'key-has-ttl', 'model-conformance'], [0]), { ...voidLevel, witnesses: ['key-has-ttl'] }],
 };

@@ -85,6 +85,11 @@ export const semaphore: Model<SemaphoreState, SemaphoreInput, SemaphoreOutput> =
   leaseTag: (state) => (state.holders.length === 0 ? null : Math.min(...state.holders.map((h) => h.tag))),
   expiryMs: (input) => (input.op === 'release' ? undefined : input.ttlMs),
   outputMatches: (expected, observed) => integerReplyMatches(expected, observed),
+  // The holder lookahead (Model.requires): a release or refresh answered 1 shows its token a live
+  // holder; only an acquire (answered 1, or never answered) makes a token one.
+  requires: (input, output) => (input.op !== 'acquire' && integerReplyMatches(1, output) ? input.token : undefined),
+  grants: (input, output) => (input.op === 'acquire' && (output === undefined || integerReplyMatches(1, output)) ? input.token : undefined),
+  holdsIdentity: (state, token) => holderOf(state, token) !== undefined,
   hashState: (state) => (state.holders.length === 0 ? 'e' : JSON.stringify(state.holders.map((h) => [h.token, h.tag]))),
   describeInput(input) {
     switch (input.op) {
