@@ -7,6 +7,7 @@ import type { LocalCluster } from '../../../src/cluster/local.ts';
 import { countOps, FAULT_NAMES, type PatternName } from '../../../src/generator/index.ts';
 import { models } from '../../../src/model/index.ts';
 import { chaos, type ChaosContext, type Failure } from '../../../src/certify/chaos.ts';
+import { EnvironmentError } from '../../../src/cluster/errors.ts';
 
 /** How `certify` opens an implementation (lint is not part of it). */
 export function openerFor(pattern: PatternName, kind: 'lua' | 'module', impl: string): ImplOpener {
@@ -78,6 +79,13 @@ export async function chaosJob(cluster: LocalCluster, pattern: PatternName, open
         stopEarly: () => findingAt !== undefined,
       }),
     );
+    // A job the environment ended judged fewer runs than asked: that is no verdict on the mutant
+    // ("survived 25 runs" of 100 once hid a cluster that could not be healed).
+    if (outcome.environmentFailure) throw new EnvironmentError(`${outcome.environmentFailure} (after ${outcome.tally.runs} judged runs)`);
+    if (outcome.shortOfRuns) {
+      const causes = [...new Set(outcome.tally.discardCauses)].join('; ');
+      throw new EnvironmentError(`${outcome.tally.runs} of ${limits.runs} runs judged: ${outcome.tally.discarded} discarded (${causes})`);
+    }
     const failure = outcome.failure;
     const findings = [...opened.findings(), ...historyFindings];
     const violations = failure?.result.violations ?? [];
