@@ -79,8 +79,9 @@ export async function chaosJob(cluster: LocalCluster, pattern: PatternName, open
         stopEarly: () => findingAt !== undefined,
       }),
     );
-    // A job the environment ended judged fewer runs than asked: that is no verdict on the mutant
-    // ("survived 25 runs" of 100 once hid a cluster that could not be healed).
+    // A job the environment ended judged fewer runs than asked: that is no verdict on the mutant.
+    // (CI once reported a mutant that "survived 25 runs" of its 100: a job without a finding ends
+    // early only this way, so it now says why instead; what ended that one was not recorded.)
     if (outcome.environmentFailure) throw new EnvironmentError(`${outcome.environmentFailure} (after ${outcome.tally.runs} judged runs)`);
     if (outcome.shortOfRuns) {
       const causes = [...new Set(outcome.tally.discardCauses)].join('; ');
