@@ -79,9 +79,10 @@ export async function chaosJob(cluster: LocalCluster, pattern: PatternName, open
         stopEarly: () => findingAt !== undefined,
       }),
     );
-    // A job the environment ended judged fewer runs than asked: that is no verdict on the mutant.
-    // (CI once reported a mutant that "survived 25 runs" of its 100: a job without a finding ends
-    // early only this way, so it now says why instead; what ended that one was not recorded.)
+    // A job that judged fewer runs than asked gives no verdict on the mutant. With no time limit, a
+    // job without a finding ends early only when the environment failed or too many runs were
+    // discarded: both now throw, saying which. (CI once reported a mutant that "survived 25 runs"
+    // of its 100; what ended that job was not recorded.)
     if (outcome.environmentFailure) throw new EnvironmentError(`${outcome.environmentFailure} (after ${outcome.tally.runs} judged runs)`);
     if (outcome.shortOfRuns) {
       const causes = [...new Set(outcome.tally.discardCauses)].join('; ');
