@@ -4,7 +4,7 @@ import { sleep } from '../history/clock.ts';
 import type { Applied, NemesisContext } from './types.ts';
 
 /** How long a caught command may take to play out after its hold (a reply from a node a cluster fault froze). */
-const SETTLE_GRACE_MS = 15_000;
+export const SETTLE_GRACE_MS = 15_000;
 /** How often to look for the first data command of a run that has seen none yet. */
 const NAME_POLL_MS = 10;
 
@@ -62,14 +62,14 @@ export async function applyCommandFault(fault: CommandFaultStep, ctx: NemesisCon
  * acknowledgement, which pauses, client freezes and latency toxics already make. A script reads and
  * writes at once, so both sides of it count: the drawn one is kept.
  */
-function sideToHold(name: string, drawn: 'request' | 'reply'): 'request' | 'reply' {
+export function sideToHold(name: string, drawn: 'request' | 'reply'): 'request' | 'reply' {
   if (isPlainRead(name)) return 'reply';
   if (isPlainWrite(name)) return 'request';
   return drawn;
 }
 
 /** A key's remaining TTL, read on the node itself (control plane: no proxy, no fault in the way). */
-function ttlReader(ctx: NemesisContext): (node: string, key: Buffer) => Promise<number> {
+export function ttlReader(ctx: NemesisContext): (node: string, key: Buffer) => Promise<number> {
   return async (node, key) => {
     const index = ctx.cluster.nodes.findIndex((n) => n.name === node);
     return index < 0 ? -1 : Number(await ctx.cluster.command(index, 'PTTL', key.toString()));
@@ -85,7 +85,7 @@ async function observedNames(runNames: { current(): string[] }, until: number): 
   }
 }
 
-function describeCaught(caught: readonly CaughtCommand[], ctx: NemesisContext): string {
+export function describeCaught(caught: readonly CaughtCommand[], ctx: NemesisContext): string {
   if (caught.length === 0) return 'none';
   // Caught instants are performance.now(); the history's clock counts from the run's start.
   const offset = performance.now() - ctx.recorder.clock.now();

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
-import type { CommandFaultStep } from '../plan/schedule.ts';
+import type { AimedDelayStep, CommandFaultStep } from '../plan/schedule.ts';
+import { applyAimedDelay } from './aimed-apply.ts';
 import { applyCommandFault } from './command-apply.ts';
-import { defineFault, type DrawContext } from './types.ts';
+import { defineFault, type AimContext, type DrawContext } from './types.ts';
 
-type CommandDelayStep = Extract<CommandFaultStep, { kind: 'command-delay' }>;
+type CommandDelayStep = Extract<CommandFaultStep, { kind: 'command-delay' }> | AimedDelayStep;
 type ReplyLossStep = Extract<CommandFaultStep, { kind: 'reply-loss' }>;
 
 /**
@@ -22,10 +23,20 @@ function common({ horizonMs, keys }: DrawContext) {
 
 const withoutAbsent = <T extends object>(step: T): T => Object.fromEntries(Object.entries(step).filter(([, v]) => v !== undefined)) as T;
 
+/** From under a lease to twice it: a hold that spans the rest of a lease, with time for another client to step in. */
+const holdAround = (leasesMs: readonly number[]) => fc.constantFrom(...leasesMs).chain((lease) => fc.integer({ min: Math.round(lease * 0.75), max: Math.min(1_500, lease * 2) }));
+
+/**
+ * Four holds in five last until the key's own TTL has run out and another client has touched the
+ * key (then 0-100 ms more; waiting at most holdMs past the TTL): a lease ends while its holder is
+ * between two commands, and the holder's next command lands after someone else stepped in.
+ */
+const pastExpiry = fc.oneof({ weight: 1, arbitrary: fc.constant(undefined) }, { weight: 4, arbitrary: fc.integer({ min: 0, max: 100 }) });
+
 /**
  * Hold a command (or its reply) with one name on the client links. Holds are drawn around the
  * leases (3/4 of one to two), the width a read-then-write must survive; drawn four times as often
- * as lost replies.
+ * as lost replies. Or hold the first command of one operation of the schedule (aimed).
  */
 export const commandDelay = defineFault({
   name: 'command-delay',
@@ -38,12 +49,8 @@ export const commandDelay = defineFault({
     weight: 4,
     step: (ctx) => {
       const { window, command, key } = common(ctx);
-      // From under a lease to twice it: a hold that spans the rest of a lease, with time for another client to step in.
-      const holdMs = fc.constantFrom(...ctx.leasesMs).chain((lease) => fc.integer({ min: Math.round(lease * 0.75), max: Math.min(1_500, lease * 2) }));
-      // Four holds in five last until the key's own TTL has run out and another client has touched the
-      // key (then 0-100 ms more; waiting at most holdMs past the TTL): a lease ends while its holder is
-      // between two commands, and the holder's next command lands after someone else stepped in.
-      const pastExpiryMs = fc.oneof({ weight: 1, arbitrary: fc.constant(undefined) }, { weight: 4, arbitrary: fc.integer({ min: 0, max: 100 }) });
+      const holdMs = holdAround(ctx.leasesMs);
+      const pastExpiryMs = pastExpiry;
       return fc
         .record({
           kind: fc.constant('command-delay' as const),
@@ -58,11 +65,22 @@ export const commandDelay = defineFault({
         })
         .map(withoutAbsent);
     },
+    // Aimed at a handover's release: held until the lease it was taken with has run out and the
+    // contender has stepped in (then 0-60 ms, so what the held command does next lands while the
+    // contender still polls), or a lease or two at most.
+    aimed: ({ client, op, leaseMs }) =>
+      fc
+        .record({
+          on: fc.constantFrom('reply' as const, 'request' as const),
+          holdMs: fc.integer({ min: leaseMs, max: Math.min(1_500, leaseMs * 2) }),
+          pastExpiryMs: fc.integer({ min: 0, max: 60 }),
+        })
+        .map((hold): AimedDelayStep => ({ kind: 'aimed-delay', atMs: 0, client, op, ...hold })),
   },
-  is: (step): step is CommandDelayStep => step.kind === 'command-delay',
+  is: (step): step is CommandDelayStep => step.kind === 'command-delay' || step.kind === 'aimed-delay',
   lossy: () => false,
   cutsConnections: () => false,
-  apply: applyCommandFault,
+  apply: (step, ctx) => (step.kind === 'aimed-delay' ? applyAimedDelay(step, ctx) : applyCommandFault(step, ctx)),
 });
 
 /** Let a command run, then cut its connection before the reply (ioredis resends it: a retry, or a ghost). */

@@ -61,4 +61,4 @@ export function faultOf(step: FaultStep): FaultDescriptor<FaultName> {
   return found;
 }
 
-export type { Applied, DrawContext, FaultDescriptor, NemesisContext } from './types.ts';
+export type { AimContext, Applied, DrawContext, FaultDescriptor, InvokedOperation, NemesisContext, OperationWatch } from './types.ts';

@@ -22,10 +22,41 @@ export interface NemesisContext {
   /** The data command names the client links have carried (sorted), for command faults to pick
    *  from; absent on a cluster without RESP points. Kept by the command lane across its faults. */
   readonly commandNames?: { current(): string[] };
+  /** When the clients invoke their operations, for faults aimed at one (absent: no fault may aim). */
+  readonly operations?: OperationWatch;
+}
+
+/** Operations of the schedule as the clients invoke them (the runner keeps it; aimed faults wait on it). */
+export interface OperationWatch {
+  /**
+   * Resolves when client `client` invokes its operation number `op` (counted from 0 over its
+   * operations), with the operation's logical key and a promise of its end (answered, failed or
+   * given up on); with undefined once the client has finished its steps without getting there.
+   */
+  invoked(client: number, op: number): Promise<InvokedOperation | undefined>;
+}
+
+export interface InvokedOperation {
+  readonly key: number;
+  /** The history's clock when it was invoked. */
+  readonly at: number;
+  readonly ended: Promise<void>;
+}
+
+/** What an aimed fault's draw is told: the one operation it aims at (a handover's, src/generator/handover.ts), and the lease at stake. */
+export interface AimContext {
+  readonly client: number;
+  /** Its number among the client's operations, from 0. */
+  readonly op: number;
+  /** The lease the operation's key was taken with: the hold must outlast what is left of it. */
+  readonly leaseMs: number;
 }
 
 /** What one applied fault says about itself, for its record in the history. */
-export type Applied = Pick<FaultRecord, 'kind' | 'target' | 'lossy' | 'detail' | 'cutsConnections' | 'failedNodes'>;
+export type Applied = Pick<FaultRecord, 'kind' | 'target' | 'lossy' | 'detail' | 'cutsConnections' | 'failedNodes'> & {
+  /** When it began, for a fault that waited for something before it began (an aimed fault: its operation). */
+  readonly startedAt?: number;
+};
 
 /** What a fault's draw may use: the schedule's shape, drawn before its faults. */
 export interface DrawContext {
@@ -59,8 +90,15 @@ export type FaultDraw =
   | { readonly lane: 'network'; readonly profile: () => fc.Arbitrary<NetworkProfile | undefined> }
   /** Nemesis steps on the cluster lane: one at a time, each healed before the next. */
   | { readonly lane: 'cluster'; readonly class: FaultClass; readonly step: (ctx: DrawContext) => fc.Arbitrary<FaultStep> }
-  /** Nemesis steps on the command lane (RESP points): nothing to heal, their own budget. */
-  | { readonly lane: 'command'; readonly weight: number; readonly step: (ctx: DrawContext) => fc.Arbitrary<FaultStep> };
+  /** Nemesis steps on the command lane (RESP points): nothing to heal, their own budget. `aimed`:
+   *  a step aimed at one operation the generator names (a handover's release), drawn after every
+   *  other fault (so a seed's other faults are what they were), run when its operation comes. */
+  | {
+      readonly lane: 'command';
+      readonly weight: number;
+      readonly step: (ctx: DrawContext) => fc.Arbitrary<FaultStep>;
+      readonly aimed?: (ctx: AimContext) => fc.Arbitrary<FaultStep>;
+    };
 
 export interface FaultDescriptor<N extends string = string, S extends FaultStep = FaultStep> {
   readonly name: N;
@@ -82,8 +120,9 @@ export interface FaultDescriptor<N extends string = string, S extends FaultStep 
   lossy?(step: S): boolean;
   /** Could the step cut clients' connections? Before it runs, for a failed attempt; `apply` says what happened. */
   cutsConnections?(step: S): boolean;
-  /** Inject the step, hold it for its length, and say what it did. */
-  apply?(step: S, ctx: NemesisContext): Promise<Applied>;
+  /** Inject the step, hold it for its length, and say what it did; undefined when it never fired
+   *  (an aimed fault whose operation never came), which leaves no record. */
+  apply?(step: S, ctx: NemesisContext): Promise<Applied | undefined>;
   /** Bring the cluster back to ready after the step (whether apply succeeded or not). Absent: nothing to heal. */
   heal?(ctx: NemesisContext): Promise<void>;
 }

@@ -27,6 +27,20 @@ async function lane(faults: readonly FaultStep[], ctx: NemesisContext): Promise<
     const startedAt = clock.now();
     // Conservative if it failed: a fault that failed half-way may have cut a connection (its descriptor says whether).
     const applied = await applyOrSayWhy(faultOf(fault), fault, ctx);
-    ctx.recorder.fault({ ...applied, startedAt, endedAt: clock.now() });
+    if (applied) ctx.recorder.fault({ ...applied, startedAt, endedAt: clock.now() });
   }
+}
+
+/**
+ * Faults aimed at operations of the schedule, all at once: each waits for its operation, so their
+ * order is the clients'. A fault's record starts when its operation was invoked (Applied.startedAt).
+ */
+export async function runAimedFaults(faults: readonly FaultStep[], ctx: NemesisContext): Promise<void> {
+  const { clock } = ctx.recorder;
+  await Promise.all(
+    faults.map(async (fault) => {
+      const applied = await applyOrSayWhy(faultOf(fault), fault, ctx);
+      if (applied) ctx.recorder.fault({ ...applied, startedAt: applied.startedAt ?? clock.now(), endedAt: clock.now() });
+    }),
+  );
 }

@@ -2,7 +2,8 @@ import type { FaultStep } from '../plan/schedule.ts';
 import { sleep } from '../history/clock.ts';
 import { faultOf, type FaultDescriptor, type NemesisContext } from '../faults/index.ts';
 import { applyOrSayWhy } from './apply.ts';
-import { runCommandLane } from './command-faults.ts';
+import { runAimedFaults, runCommandLane } from './command-faults.ts';
+import { isAimedDelay } from '../plan/schedule.ts';
 
 export type { NemesisContext } from '../faults/index.ts';
 
@@ -11,8 +12,8 @@ export type { NemesisContext } from '../faults/index.ts';
  * faults on the client links (which change nothing in the cluster and need no heal). Never judges anything.
  */
 export async function runNemesis(faults: readonly FaultStep[], ctx: NemesisContext): Promise<void> {
-  const onLane = (lane: FaultDescriptor['draw']['lane']) => faults.filter((f) => faultOf(f).draw.lane === lane);
-  await Promise.all([runClusterLane(onLane('cluster'), ctx), runCommandLane(onLane('command'), ctx)]);
+  const onLane = (lane: FaultDescriptor['draw']['lane']) => faults.filter((f) => faultOf(f).draw.lane === lane && !isAimedDelay(f));
+  await Promise.all([runClusterLane(onLane('cluster'), ctx), runCommandLane(onLane('command'), ctx), runAimedFaults(faults.filter(isAimedDelay), ctx)]);
 }
 
 /**
@@ -28,7 +29,7 @@ async function runClusterLane(faults: readonly FaultStep[], ctx: NemesisContext)
     const descriptor = faultOf(fault);
     const applied = await applyOrSayWhy(descriptor, fault, ctx);
     await descriptor.heal?.(ctx);
-    ctx.recorder.fault({ ...applied, startedAt, endedAt: clock.now() });
+    if (applied) ctx.recorder.fault({ ...applied, startedAt, endedAt: clock.now() });
     ctx.recorder.topologyChanged(String(await ctx.cluster.topology()));
   }
 }

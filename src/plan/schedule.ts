@@ -55,7 +55,8 @@ export type FaultStep =
     }
   | { readonly kind: 'kill-restart'; readonly atMs: number; readonly target: FaultTarget; readonly downMs: number }
   | PartitionStep
-  | CommandFaultStep;
+  | CommandFaultStep
+  | AimedDelayStep;
 
 /**
  * A partition between nodes for `ms` (netns backend only), in one of Jepsen's shapes, aimed at the
@@ -108,6 +109,30 @@ export type CommandFaultStep =
 
 export const isCommandFault = (f: FaultStep): f is CommandFaultStep => f.kind === 'command-delay' || f.kind === 'reply-loss';
 
+/**
+ * A command delay aimed at one operation of the schedule, not at a name and a window: when client
+ * `client` invokes its operation number `op` (counted from 0 over its operations), the first data
+ * command on its key's slot is caught, as `command-delay` catches one, and held before Redis sees it
+ * or its reply after it ran (`on`; a plain read is always held on its reply, a plain write before it
+ * is sent). Whatever an implementation sends, the command an operation sends first is where a
+ * read-then-write goes stale: the GET of a release that DELs next, the read of a register. Nothing
+ * is caught once the operation has been answered. Aimed delays come after the schedule's other
+ * faults in its list and keep no order among themselves: each waits for its operation.
+ */
+export interface AimedDelayStep {
+  readonly kind: 'aimed-delay';
+  /** Always 0: the operation, not the clock, says when. */
+  readonly atMs: number;
+  readonly client: number;
+  readonly op: number;
+  readonly on: 'request' | 'reply';
+  readonly holdMs: number;
+  /** As command-delay's: hold until the key's TTL has run out and another client's command on it was answered, then this long. */
+  readonly pastExpiryMs?: number;
+}
+
+export const isAimedDelay = (f: FaultStep): f is AimedDelayStep => f.kind === 'aimed-delay';
+
 /** Conditions that hold for a whole run, under whatever faults come and go. */
 export interface NetworkProfile {
   /** Extra latency on every reply to a client, ms (with a quarter of it as jitter): every operation
@@ -152,6 +177,10 @@ export function describeFault(f: FaultStep): string {
       if (f.kind === 'reply-loss') return `${at} lose the reply to ${what} (cut the connection)`;
       const hold = f.pastExpiryMs === undefined ? `for ${f.holdMs}ms` : `until its key's TTL has run out and another client touched it, +${f.pastExpiryMs}ms (${f.holdMs}ms if it has no TTL)`;
       return `${at} hold ${f.on === 'reply' ? 'the replies to' : 'the forwarding of'} ${what} ${hold}`;
+    }
+    case 'aimed-delay': {
+      const hold = f.pastExpiryMs === undefined ? `for ${f.holdMs}ms` : `until its key's TTL has run out and another client touched it, +${f.pastExpiryMs}ms (${f.holdMs}ms if it has no TTL)`;
+      return `at c${f.client}'s operation #${f.op}: hold ${f.on === 'reply' ? 'the reply to' : 'the forwarding of'} its first command on its key ${hold}`;
     }
   }
 }

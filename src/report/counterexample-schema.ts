@@ -79,6 +79,14 @@ const FAULT_STEP = tagged('kind', {
   partition: { atMs: int(0), shape: oneOf(['one', 'majority', 'bridge', 'primaries']), key: int(0), ms: int(0), seed: int(0) },
   'command-delay': { atMs: int(0), ms: int(0), command: int(0), key: optional(int(0)), on: oneOf(['request', 'reply']), holdMs: int(0), pastExpiryMs: optional(int(0)), limit: int(1) },
   'reply-loss': { atMs: int(0), ms: int(0), command: int(0), key: optional(int(0)), limit: int(1) },
+  'aimed-delay': {
+    atMs: int(0),
+    client: int(0),
+    op: int(0),
+    on: oneOf(['request', 'reply']),
+    holdMs: int(0),
+    pastExpiryMs: optional(int(0)),
+  },
 });
 
 /** Histories `chaoslua check` read from elsewhere (register, kv) have no schedule to type their inputs: any object with an `op`. */

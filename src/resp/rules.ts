@@ -1,6 +1,7 @@
 /**
  * Command-aware fault rules: which commands a RESP point catches, and what it does to them.
  */
+import { isDataCommand } from './commands.ts';
 
 /** delay-request: hold the command before Redis sees it. delay-reply: let it run, hold its reply.
  *  lose-reply: let it run, then cut the connection before its reply reaches the client. */
@@ -8,8 +9,10 @@ export type CommandAction = 'delay-request' | 'delay-reply' | 'lose-reply';
 
 export interface CommandRule {
   readonly action: CommandAction;
-  /** Names as ruleName() gives them (upper case; EVAL and EVALSHA are both EVALSHA). */
+  /** Names as ruleName() gives them (upper case; EVAL and EVALSHA are both EVALSHA); ANY_DATA_COMMAND: every data command. */
   readonly names: readonly string[];
+  /** Delays only: the side to hold for the command caught, by its name (else `action`'s). */
+  readonly sideFor?: (name: string) => 'delay-request' | 'delay-reply';
   /** Only commands whose first key hashes to this slot. */
   readonly slot?: number;
   /** Only commands on this connection (ids count from 1 over all the client links of a cluster). */
@@ -25,6 +28,9 @@ export interface CommandRule {
   /** Most commands caught; then the rule does nothing more. */
   readonly limit: number;
 }
+
+/** The name that makes a rule catch any data command (never connection or cluster control). */
+export const ANY_DATA_COMMAND = '*';
 
 /** A command a rule caught. */
 export interface CaughtCommand {
@@ -50,6 +56,7 @@ export function validateRule(rule: CommandRule): CommandRule {
   const delays = rule.action !== 'lose-reply';
   if (delays && !(Number.isInteger(rule.holdMs) && rule.holdMs! >= 1 && rule.holdMs! <= 60_000)) throw bad(`holdMs must be an integer in [1, 60000] for ${rule.action}, got ${rule.holdMs}`);
   if (!delays && rule.holdMs !== undefined) throw bad('holdMs is for delays only');
+  if (rule.sideFor !== undefined && !delays) throw bad('sideFor is for delays only');
   if (rule.pastExpiryMs !== undefined) {
     if (!delays) throw bad('pastExpiryMs is for delays only');
     if (!(Number.isInteger(rule.pastExpiryMs) && rule.pastExpiryMs >= 0)) throw bad(`pastExpiryMs must be a non-negative integer, got ${rule.pastExpiryMs}`);
@@ -96,7 +103,8 @@ export class ArmedRule {
     key: () => Buffer | undefined,
     touched: TouchWatch,
   ): Catch | undefined {
-    if (!this.armed || this.caught.length >= this.rule.limit || !this.names.has(name)) return undefined;
+    if (!this.armed || this.caught.length >= this.rule.limit) return undefined;
+    if (!this.names.has(name) && !(this.names.has(ANY_DATA_COMMAND) && isDataCommand(name))) return undefined;
     if (this.rule.connection !== undefined && this.rule.connection !== connection) return undefined;
     if (this.rule.slot !== undefined && slot() !== this.rule.slot) return undefined;
     const at = performance.now();
@@ -106,7 +114,7 @@ export class ArmedRule {
     let done!: () => void;
     const settled = new Promise<void>((resolve) => (done = resolve));
     this.pending.add(settled);
-    return { action: this.rule.action, until: this.holdEnd(node, connection, k, at, touched), done };
+    return { action: this.rule.sideFor?.(name) ?? this.rule.action, until: this.holdEnd(node, connection, k, at, touched), done };
   }
 
   /** A fixed hold, or one that ends once the key's TTL has run out and another client has touched the key. */

@@ -3,6 +3,7 @@ import type { Receipt, Subject } from '../subject/types.ts';
 import { classifyError } from './classify.ts';
 import { sleep } from '../history/clock.ts';
 import type { Recorder } from '../history/recorder.ts';
+import type { OperationBoard } from './operation-board.ts';
 
 /** The harness's own bound on one operation: an implementation that hangs past it is a finding. */
 export class OperationTimeout extends Error {
@@ -30,8 +31,27 @@ export async function runClient(
   recorder: Recorder,
   opTimeoutMs: number,
   declared: (input: unknown) => unknown = (input) => input,
+  board?: OperationBoard,
+): Promise<void> {
+  try {
+    await runSteps(client, steps, subject, keyName, recorder, opTimeoutMs, declared, board);
+  } finally {
+    board?.finishedClient(client);
+  }
+}
+
+async function runSteps(
+  client: number,
+  steps: readonly ClientStep[],
+  subject: Subject,
+  keyName: (key: number) => string,
+  recorder: Recorder,
+  opTimeoutMs: number,
+  declared: (input: unknown) => unknown,
+  board: OperationBoard | undefined,
 ): Promise<void> {
   const clock = recorder.clock;
+  let opNumber = 0;
   for (const step of steps) {
     if (step.type === 'pause') {
       await sleep(step.ms);
@@ -47,6 +67,7 @@ export async function runClient(
     const key = keyName(step.key);
     const input = declared(step.input);
     const invokedAt = clock.now();
+    const ended = board?.invoking(client, opNumber++, step.key, invokedAt);
     try {
       const receipt: Receipt = {};
       const output = await withTimeout(subject.invoke(key, input, receipt), opTimeoutMs);
@@ -59,6 +80,8 @@ export async function runClient(
       const outcome = error instanceof OperationTimeout ? 'info' : classifyError(error);
       const message = error instanceof Error ? error.message : String(error);
       recorder.op({ type: 'op', id, client, key, input, invokedAt, completedAt: clock.now(), outcome, error: message });
+    } finally {
+      ended?.();
     }
   }
 }

@@ -6,6 +6,7 @@ import { applyNetwork } from '../faults/slow-network.ts';
 import { keySlot } from '../resp/key-slot.ts';
 import type { Subject } from '../subject/types.ts';
 import { runClient } from './client.ts';
+import { OperationBoard } from './operation-board.ts';
 import { probeTtls, type ProbeOutcome } from './probe.ts';
 import { startClock } from '../history/clock.ts';
 import { Recorder } from '../history/recorder.ts';
@@ -53,16 +54,18 @@ export async function runSchedule(schedule: Schedule, ctx: RunContext): Promise<
   // whoever runs it: one kept in a corpus or a counterexample is judged by the subject re-running it).
   const pattern = patternOfModel(schedule.pattern);
   const declared = (c: number) => (input: unknown) => (pattern ? withVariants(pattern, ctx.subjects[c].capabilities, input) : input);
+  const operations = new OperationBoard(schedule.clients.length);
   try {
     await applyNetwork(ctx.cluster, schedule.network);
     await Promise.all([
-      ...schedule.clients.map((steps, c) => runClient(c, steps, ctx.subjects[c], (k) => keys[k], recorder, ctx.opTimeoutMs, declared(c))),
+      ...schedule.clients.map((steps, c) => runClient(c, steps, ctx.subjects[c], (k) => keys[k], recorder, ctx.opTimeoutMs, declared(c), operations)),
       runNemesis(schedule.faults, {
         cluster: ctx.cluster,
         recorder,
         slotOf: (k) => keySlot(redisKey(k)),
         nodeTimeoutMs: ctx.nodeTimeoutMs,
         network: schedule.network,
+        operations,
       }),
     ]);
     if (schedule.network) {

@@ -5,6 +5,10 @@ import { waitUntil } from '../../src/cluster/wait.ts';
 import { nodeFor } from '../../src/faults/target.ts';
 import type { ArmedRule } from '../../src/resp/index.ts';
 import { keySlot } from '../../src/resp/key-slot.ts';
+import { applyAimedDelay } from '../../src/faults/aimed-apply.ts';
+import { sleep, startClock } from '../../src/history/clock.ts';
+import { Recorder } from '../../src/history/recorder.ts';
+import { OperationBoard } from '../../src/runner/operation-board.ts';
 
 // The RESP point on every client link (client -> RESP point -> Toxiproxy -> redis-server), against
 // a real cluster: what a command-aware fault holds, lets through, and cuts.
@@ -73,6 +77,59 @@ describe('the RESP point', () => {
       a.disconnect();
       b.disconnect();
     }
+  });
+
+  it('aimed-delay waits for its operation, then holds its first command until the key\'s TTL has run out and another client was answered', async () => {
+    const a = cluster.connect();
+    const b = cluster.connect();
+    const key = '{resp-aimed}:lock';
+    const board = new OperationBoard(2);
+    const recorder = new Recorder(startClock());
+    try {
+      await a.set(key, 'c0', 'PX', 400);
+      await b.get(key);
+      const applying = applyAimedDelay(
+        { kind: 'aimed-delay', atMs: 0, client: 0, op: 1, on: 'request', holdMs: 5_000, pastExpiryMs: 0 },
+        { cluster, recorder, slotOf: () => keySlot(key), nodeTimeoutMs: 1_000, operations: board },
+      );
+      // Operation #0 of client 0, and client 1's commands, go by: the delay waits for #1.
+      const first = board.invoking(0, 0, 0, recorder.clock.now());
+      expect(await a.get(key)).toBe('c0');
+      first();
+      expect(await b.get(key)).toBe('c0');
+      const aimed = board.invoking(0, 1, 0, recorder.clock.now());
+      // Its first command is a plain read: held on its reply (whatever side was drawn), after it ran.
+      const read = track(a.get(key));
+      await sleep(100);
+      expect(read.settled).toBe(false);
+      // Until the TTL has run out, another client's command on the key does not end the hold.
+      expect(await b.get(key)).toBe('c0');
+      // Past the TTL, with nobody at the key, it still holds.
+      await sleep(500);
+      expect(read.settled).toBe(false);
+      // The TTL is out: the next command another client has answered on the key ends it. The read
+      // ran before, so it says the first holder still holds: the stale answer a GET-then-DEL acts on.
+      expect(await b.set(key, 'c1', 'PX', 5_000, 'NX')).toBe('OK');
+      await waitUntil('the held reply delivered', async () => read.settled || 'still held', 5_000);
+      expect(read.value).toBe('c0');
+      aimed();
+      const applied = await applying;
+      expect(applied?.detail).toMatch(/GET: its reply held\); caught /);
+    } finally {
+      a.disconnect();
+      b.disconnect();
+    }
+  });
+
+  it('aimed-delay whose operation never comes applies nothing (its client finished first)', async () => {
+    const board = new OperationBoard(1);
+    const recorder = new Recorder(startClock());
+    const applying = applyAimedDelay(
+      { kind: 'aimed-delay', atMs: 0, client: 0, op: 3, on: 'reply', holdMs: 1_000, pastExpiryMs: 0 },
+      { cluster, recorder, slotOf: () => 0, nodeTimeoutMs: 1_000, operations: board },
+    );
+    board.finishedClient(0);
+    expect(await applying).toBeUndefined();
   });
 
   it('command-delay on the request side: Redis has not seen the command until the hold ends', async () => {

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RespPoints } from '../../../src/resp/point.ts';
 import { RespSplitter } from '../../../src/resp/splitter.ts';
 import { keySlot } from '../../../src/resp/key-slot.ts';
+import { ANY_DATA_COMMAND } from '../../../src/resp/rules.ts';
 
 // The RESP point in front of a stand-in server that answers every command with its sequence number
 // on the connection (`:1`, `:2`, ...): what a rule holds, passes and cuts on a pipelined connection.
@@ -122,6 +123,21 @@ describe('a RESP point on a pipelined connection', () => {
     expect(rule.caught.map((c) => c.key)).toEqual(['{b}x']);
     points.reset();
     await until('every reply', () => received.length === 3);
+  });
+
+  it('catches the first data command of any name under "*", holding the side its name calls for', async () => {
+    const { points, seen, received, send, until } = await setUp();
+    // PING is connection control, never caught; the SET is, and a write is held before Redis sees it.
+    const rule = points.arm({ action: 'delay-reply', names: [ANY_DATA_COMMAND], sideFor: (name) => (name === 'GET' ? 'delay-reply' : 'delay-request'), holdMs: HOLD_MS, limit: 1 });
+    send(['PING'], ['SET', '{b}x', '1'], ['GET', '{b}y']);
+    await until('the PING reply', () => received.length >= 1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(rule.caught.map((c) => c.name)).toEqual(['SET']);
+    expect(seen).toEqual(['PING']);
+    expect(received).toEqual([':1']);
+    points.reset();
+    await until('every reply', () => received.length === 3);
+    expect(seen).toEqual(['PING', 'SET {b}x 1', 'GET {b}y']);
   });
 });
 
