@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { ScheduleOptions } from './constraints.ts';
 import { CLUSTER_FAULT_CLASSES } from '../faults/classes.ts';
-import { FAULT_DESCRIPTORS, type DrawContext } from '../faults/index.ts';
+import { FAULT_DESCRIPTORS, type AimContext, type DrawContext } from '../faults/index.ts';
 import type { FaultStep, FaultTarget, NetworkProfile } from '../plan/schedule.ts';
 
 /** The enabled faults' descriptors, in registry order. */
@@ -52,4 +52,14 @@ function commandFaultsArbitrary(options: ScheduleOptions, ctx: DrawContext): fc.
 export function networkArbitrary(options: ScheduleOptions): fc.Arbitrary<NetworkProfile | undefined> {
   const network = enabled(options).find((f) => f.draw.lane === 'network');
   return network?.draw.lane === 'network' ? network.draw.profile() : fc.constant(undefined);
+}
+
+/**
+ * A hold aimed at one operation (FaultDraw's `aimed`), by the first enabled fault that aims one; none
+ * when no such fault is enabled or the run may have no fault at all.
+ */
+export function aimedFaultArbitrary(options: ScheduleOptions, aim: AimContext): fc.Arbitrary<FaultStep[]> {
+  if (options.maxFaults === 0) return fc.constant([]);
+  const aimer = enabled(options).find((f) => f.draw.lane === 'command' && f.draw.aimed);
+  return aimer?.draw.lane === 'command' && aimer.draw.aimed ? aimer.draw.aimed(aim).map((step) => [step]) : fc.constant([]);
 }

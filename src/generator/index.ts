@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { scheduleOptions, type ScheduleConstraints, type ScheduleOptions } from './constraints.ts';
 import { faultsArbitrary, networkArbitrary } from './faults.ts';
+import { withHandover } from './handover.ts';
 import { expectedSpanMs, withLateLooks } from './late-looks.ts';
 import type { ClientStep, Schedule } from '../plan/schedule.ts';
 import type { SessionContext } from './sessions/common.ts';
@@ -50,14 +51,17 @@ export function scheduleArbitrary(constraints: ScheduleConstraints = {}): fc.Arb
         .tuple(...Array.from({ length: clients }, (_, client) => clientSteps({ client, clients, keys, options })))
         .chain((perClient) => {
           const horizon = Math.max(...perClient.map(expectedSpanMs));
-          return fc.tuple(faultsArbitrary(options, keys, horizon), networkArbitrary(options)).map(
-            ([faults, network]): Schedule => ({
-              pattern: options.pattern,
-              keys,
-              clients: withLateLooks(perClient, faults, options.nodeTimeoutMs),
-              faults,
-              ...(network ? { network } : {}),
-            }),
+          return fc.tuple(faultsArbitrary(options, keys, horizon), networkArbitrary(options)).chain(([faults, network]) =>
+            withHandover(options, keys, perClient).map(
+              ({ keys: stagedKeys, clients: staged, aimed }): Schedule => ({
+                pattern: options.pattern,
+                keys: stagedKeys,
+                clients: withLateLooks(staged, faults, options.nodeTimeoutMs),
+                // An aimed hold last, out of time order: it waits for its operation, not for an instant.
+                faults: [...faults, ...aimed],
+                ...(network ? { network } : {}),
+              }),
+            ),
           );
         }),
     );

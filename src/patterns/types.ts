@@ -9,7 +9,7 @@ import type fc from 'fast-check';
 import type { Cluster as IORedisCluster } from 'ioredis';
 import type { Classifier } from '../checker/invariants/types.ts';
 import type { FaultName } from '../faults/index.ts';
-import type { SessionContext } from '../generator/sessions/common.ts';
+import type { Handover, HandoverContext, SessionContext } from '../generator/sessions/common.ts';
 import type { Model } from '../model/types.ts';
 import type { ClientStep } from '../plan/schedule.ts';
 import type { ReferenceSubject } from '../subject/adapter.ts';
@@ -116,6 +116,13 @@ export interface Pattern<S, I, O, R extends ReferenceSubject<I, O> = ReferenceSu
   readonly settings?: Readonly<Record<string, PatternSetting>>;
   /** One client's session under attempt number `attempt` (owner/token c<client>a<attempt>). */
   session(ctx: SessionContext, attempt: number): fc.Arbitrary<ClientStep<I>[]>;
+  /**
+   * A handover the generator stages in most runs (src/generator/handover.ts): the race a session
+   * drawn alone rarely makes, one client giving a key up as another asks for it, with a hold aimed
+   * at the hand-over. `needs`: the operations its steps use (only those), so an implementation
+   * without one of them gets none. Absent: the pattern's runs have none.
+   */
+  readonly handover?: { readonly needs: readonly string[]; draw(ctx: HandoverContext): fc.Arbitrary<Handover<I>> };
   /** The named invariants certified, in the order reports list them; model-conformance last. */
   readonly invariants: readonly string[];
   /** The operations whose answers witness each invariant (a violation of it is pinned on one of their

@@ -44,3 +44,27 @@ export function otherToken(ctx: SessionContext): fc.Arbitrary<string> {
     .record({ client: fc.integer({ min: 0, max: ctx.clients - 1 }), attempt: fc.integer({ min: 0, max: ctx.options.maxSessionsPerClient - 1 }) })
     .map(({ client, attempt }) => token(client, attempt));
 }
+
+/** Context for drawing a handover (a pattern's `handover`): the two clients it stages, and the attempt their tokens name. */
+export interface HandoverContext {
+  readonly holder: number;
+  readonly contender: number;
+  /** The handover's own logical key (one past the sessions' keys): nobody else holds it when the holder asks. */
+  readonly key: number;
+  readonly options: SessionOptions;
+  /** Past every session's attempt number, so that no session's token and no stray one is a handover's. */
+  readonly attempt: number;
+}
+
+/**
+ * A handover a pattern stages at the start of a run: a holder gives a key up just before its lease
+ * runs out, while a contender asks for it. The steps go before each client's sessions.
+ */
+export interface Handover<I = unknown> {
+  readonly holder: ClientStep<I>[];
+  readonly contender: ClientStep<I>[];
+  /** The holder's operation that hands over (its number among the holder's operations, from 0): where a hold is aimed. */
+  readonly aim: number;
+  /** The lease the holder took its key with. */
+  readonly leaseMs: number;
+}

@@ -5,7 +5,7 @@ import { LOCK_SCRIPTS, LockClient } from './client.ts';
 import { classifyLock } from './invariants.ts';
 import { lockLevels } from './levels.ts';
 import { lock as model, type LockInput, type LockOutput, type LockState } from './model.ts';
-import { lockSession } from './sessions.ts';
+import { lockHandover, lockSession } from './sessions.ts';
 import { LockSubject } from './subject.ts';
 
 const redisKey = (namespace: string, logicalKey: string) => `lock:{${namespace}:${logicalKey}}`;
@@ -22,6 +22,7 @@ export const lock = {
   levels: lockLevels,
   holder: { arg: 'token', handedOutBy: ['acquire'] },
   session: lockSession,
+  handover: { needs: ['acquire', 'release'], draw: lockHandover },
   invariants: ['one-holder', 'no-stale-release', 'model-conformance'],
   witnesses: { 'one-holder': ['acquire'], 'no-stale-release': ['release', 'extend'] },
   classify: classifyLock,

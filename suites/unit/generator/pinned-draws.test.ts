@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { describeFault, FAULT_NAMES, PARTITION_FAULT_NAMES, scheduleArbitrary, type ScheduleConstraints } from '../../../src/generator/index.ts';
+import { describeFault, FAULT_NAMES, isAimedDelay, PARTITION_FAULT_NAMES, scheduleArbitrary, type ScheduleConstraints } from '../../../src/generator/index.ts';
 
 const CASES: readonly (readonly [string, ScheduleConstraints, number])[] = [
   ['lock, every fault of all', { pattern: 'lock' }, 7],
@@ -41,7 +41,9 @@ const PINNED: Record<string, readonly { faults: readonly string[]; sha: string }
         "@1165ms hold the replies to up to 3 of observed command #621 within 1369ms until its key's TTL has run out and another client touched it, +62ms (679ms if it has no TTL)",
         'network +32ms',
       ],
-      sha: '349c9e3ac91f76d6',
+      // Re-pinned when lock runs began to stage a handover (issue 15): its faults are what they were,
+      // its first two clients' steps begin with the handover's.
+      sha: 'b18a7df1d6666d87',
     },
     {
       faults: [
@@ -154,7 +156,9 @@ const PINNED: Record<string, readonly { faults: readonly string[]; sha: string }
 describe('schedules drawn from a seed', () => {
   for (const [name, constraints, seed] of CASES) {
     it(`draws what it drew before: ${name} (seed ${seed})`, () => {
-      const drawn = fc.sample(scheduleArbitrary(constraints), { numRuns: 4, seed }).map((s) => ({
+      // A handover's aimed hold is drawn after the rest (suites/unit/generator/handover.test.ts pins
+      // what it draws): without it, a seed draws the faults it drew before handovers existed.
+      const drawn = fc.sample(scheduleArbitrary(constraints), { numRuns: 4, seed }).map((s) => ({ ...s, faults: s.faults.filter((f) => !isAimedDelay(f)) })).map((s) => ({
         faults: [...s.faults.map(describeFault), ...(s.network ? [`network +${s.network.clientLatencyMs}ms`] : [])],
         sha: createHash('sha256').update(JSON.stringify(s)).digest('hex').slice(0, 16),
       }));
