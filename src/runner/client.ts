@@ -33,55 +33,43 @@ export async function runClient(
   declared: (input: unknown) => unknown = (input) => input,
   board?: OperationBoard,
 ): Promise<void> {
-  try {
-    await runSteps(client, steps, subject, keyName, recorder, opTimeoutMs, declared, board);
-  } finally {
-    board?.finishedClient(client);
-  }
-}
-
-async function runSteps(
-  client: number,
-  steps: readonly ClientStep[],
-  subject: Subject,
-  keyName: (key: number) => string,
-  recorder: Recorder,
-  opTimeoutMs: number,
-  declared: (input: unknown) => unknown,
-  board: OperationBoard | undefined,
-): Promise<void> {
   const clock = recorder.clock;
   let opNumber = 0;
-  for (const step of steps) {
-    if (step.type === 'pause') {
-      await sleep(step.ms);
-      continue;
+  // A fault waiting for an operation this client never reaches is told so once it has no step left.
+  try {
+    for (const step of steps) {
+      if (step.type === 'pause') {
+        await sleep(step.ms);
+        continue;
+      }
+      if (step.type === 'freeze') {
+        const startedAt = clock.now();
+        await sleep(step.ms);
+        recorder.fault({ kind: 'client-freeze', target: `client c${client}`, startedAt, endedAt: clock.now(), lossy: false, detail: `c${client} stalled ${step.ms} ms` });
+        continue;
+      }
+      const id = recorder.id();
+      const key = keyName(step.key);
+      const input = declared(step.input);
+      const invokedAt = clock.now();
+      const ended = board?.invoking(client, opNumber++, step.key, invokedAt);
+      try {
+        const receipt: Receipt = {};
+        const output = await withTimeout(subject.invoke(key, input, receipt), opTimeoutMs);
+        const acknowledged = receipt.acknowledgedReplicas;
+        recorder.op({
+          type: 'op', id, client, key, input, invokedAt, completedAt: clock.now(), outcome: 'ok', output,
+          ...(acknowledged === undefined ? {} : { acknowledgedReplicas: acknowledged }),
+        });
+      } catch (error) {
+        const outcome = error instanceof OperationTimeout ? 'info' : classifyError(error);
+        const message = error instanceof Error ? error.message : String(error);
+        recorder.op({ type: 'op', id, client, key, input, invokedAt, completedAt: clock.now(), outcome, error: message });
+      } finally {
+        ended?.();
+      }
     }
-    if (step.type === 'freeze') {
-      const startedAt = clock.now();
-      await sleep(step.ms);
-      recorder.fault({ kind: 'client-freeze', target: `client c${client}`, startedAt, endedAt: clock.now(), lossy: false, detail: `c${client} stalled ${step.ms} ms` });
-      continue;
-    }
-    const id = recorder.id();
-    const key = keyName(step.key);
-    const input = declared(step.input);
-    const invokedAt = clock.now();
-    const ended = board?.invoking(client, opNumber++, step.key, invokedAt);
-    try {
-      const receipt: Receipt = {};
-      const output = await withTimeout(subject.invoke(key, input, receipt), opTimeoutMs);
-      const acknowledged = receipt.acknowledgedReplicas;
-      recorder.op({
-        type: 'op', id, client, key, input, invokedAt, completedAt: clock.now(), outcome: 'ok', output,
-        ...(acknowledged === undefined ? {} : { acknowledgedReplicas: acknowledged }),
-      });
-    } catch (error) {
-      const outcome = error instanceof OperationTimeout ? 'info' : classifyError(error);
-      const message = error instanceof Error ? error.message : String(error);
-      recorder.op({ type: 'op', id, client, key, input, invokedAt, completedAt: clock.now(), outcome, error: message });
-    } finally {
-      ended?.();
-    }
+  } finally {
+    board?.finishedClient(client);
   }
 }
