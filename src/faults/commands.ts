@@ -23,16 +23,6 @@ function common({ horizonMs, keys }: DrawContext) {
 
 const withoutAbsent = <T extends object>(step: T): T => Object.fromEntries(Object.entries(step).filter(([, v]) => v !== undefined)) as T;
 
-/** From under a lease to twice it: a hold that spans the rest of a lease, with time for another client to step in. */
-const holdAround = (leasesMs: readonly number[]) => fc.constantFrom(...leasesMs).chain((lease) => fc.integer({ min: Math.round(lease * 0.75), max: Math.min(1_500, lease * 2) }));
-
-/**
- * Four holds in five last until the key's own TTL has run out and another client has touched the
- * key (then 0-100 ms more; waiting at most holdMs past the TTL): a lease ends while its holder is
- * between two commands, and the holder's next command lands after someone else stepped in.
- */
-const pastExpiry = fc.oneof({ weight: 1, arbitrary: fc.constant(undefined) }, { weight: 4, arbitrary: fc.integer({ min: 0, max: 100 }) });
-
 /**
  * Hold a command (or its reply) with one name on the client links. Holds are drawn around the
  * leases (3/4 of one to two), the width a read-then-write must survive; drawn four times as often
@@ -49,8 +39,12 @@ export const commandDelay = defineFault({
     weight: 4,
     step: (ctx) => {
       const { window, command, key } = common(ctx);
-      const holdMs = holdAround(ctx.leasesMs);
-      const pastExpiryMs = pastExpiry;
+      // From under a lease to twice it: a hold that spans the rest of a lease, with time for another client to step in.
+      const holdMs = fc.constantFrom(...ctx.leasesMs).chain((lease) => fc.integer({ min: Math.round(lease * 0.75), max: Math.min(1_500, lease * 2) }));
+      // Four holds in five last until the key's own TTL has run out and another client has touched the
+      // key (then 0-100 ms more; waiting at most holdMs past the TTL): a lease ends while its holder is
+      // between two commands, and the holder's next command lands after someone else stepped in.
+      const pastExpiryMs = fc.oneof({ weight: 1, arbitrary: fc.constant(undefined) }, { weight: 4, arbitrary: fc.integer({ min: 0, max: 100 }) });
       return fc
         .record({
           kind: fc.constant('command-delay' as const),

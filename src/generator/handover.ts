@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import type { ScheduleOptions } from './constraints.ts';
 import { aimedFaultArbitrary } from './faults.ts';
 import type { ClientStep, FaultStep } from '../plan/schedule.ts';
-import type { Handover } from './sessions/common.ts';
 import { patternNamed } from '../patterns/index.ts';
 
 export interface Staged {
@@ -32,7 +31,7 @@ export function withHandover(options: ScheduleOptions, keys: number, clients: Cl
     .integer({ min: 0, max: clients.length - 1 })
     .chain((holder) => fc.integer({ min: 0, max: clients.length - 2 }).map((other) => ({ holder, contender: other < holder ? other : other + 1 })));
   const staged = pair.chain(({ holder, contender }) =>
-    (handover.draw({ holder, contender, key: keys, options, attempt: options.maxSessionsPerClient }) as fc.Arbitrary<Handover>).chain((plan) =>
+    handover.draw({ holder, contender, key: keys, options, attempt: options.maxSessionsPerClient }).chain((plan) =>
       aimedFaultArbitrary(options, { client: holder, op: plan.aim, leaseMs: plan.leaseMs }).map(
         (aimed): Staged => ({
           keys: keys + 1,

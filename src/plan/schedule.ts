@@ -154,6 +154,11 @@ export function describeTarget(t: FaultTarget): string {
   return `${t.role} of k${t.key}`;
 }
 
+/** How long a command delay, windowed or aimed, holds what it caught. */
+function holdPhrase(f: { readonly holdMs: number; readonly pastExpiryMs?: number }): string {
+  return f.pastExpiryMs === undefined ? `for ${f.holdMs}ms` : `until its key's TTL has run out and another client touched it, +${f.pastExpiryMs}ms (${f.holdMs}ms if it has no TTL)`;
+}
+
 export function describeFault(f: FaultStep): string {
   const at = `@${f.atMs}ms`;
   switch (f.kind) {
@@ -175,13 +180,10 @@ export function describeFault(f: FaultStep): string {
     case 'reply-loss': {
       const what = `up to ${f.limit} of observed command #${f.command}${f.key === undefined ? '' : ` on k${f.key}`} within ${f.ms}ms`;
       if (f.kind === 'reply-loss') return `${at} lose the reply to ${what} (cut the connection)`;
-      const hold = f.pastExpiryMs === undefined ? `for ${f.holdMs}ms` : `until its key's TTL has run out and another client touched it, +${f.pastExpiryMs}ms (${f.holdMs}ms if it has no TTL)`;
-      return `${at} hold ${f.on === 'reply' ? 'the replies to' : 'the forwarding of'} ${what} ${hold}`;
+      return `${at} hold ${f.on === 'reply' ? 'the replies to' : 'the forwarding of'} ${what} ${holdPhrase(f)}`;
     }
-    case 'aimed-delay': {
-      const hold = f.pastExpiryMs === undefined ? `for ${f.holdMs}ms` : `until its key's TTL has run out and another client touched it, +${f.pastExpiryMs}ms (${f.holdMs}ms if it has no TTL)`;
-      return `at c${f.client}'s operation #${f.op}: hold ${f.on === 'reply' ? 'the reply to' : 'the forwarding of'} its first command on its key ${hold}`;
-    }
+    case 'aimed-delay':
+      return `at c${f.client}'s operation #${f.op}: hold ${f.on === 'reply' ? 'the reply to' : 'the forwarding of'} its first command on its key ${holdPhrase(f)}`;
   }
 }
 

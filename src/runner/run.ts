@@ -1,5 +1,5 @@
 import type { Cluster } from '../cluster/types.ts';
-import type { Schedule } from '../plan/schedule.ts';
+import { isAimedDelay, type Schedule } from '../plan/schedule.ts';
 import type { History } from '../history/types.ts';
 import { runNemesis } from '../nemesis/nemesis.ts';
 import { applyNetwork } from '../faults/slow-network.ts';
@@ -54,7 +54,8 @@ export async function runSchedule(schedule: Schedule, ctx: RunContext): Promise<
   // whoever runs it: one kept in a corpus or a counterexample is judged by the subject re-running it).
   const pattern = patternOfModel(schedule.pattern);
   const declared = (c: number) => (input: unknown) => (pattern ? withVariants(pattern, ctx.subjects[c].capabilities, input) : input);
-  const operations = new OperationBoard(schedule.clients.length);
+  // Only a run with a fault aimed at an operation posts its operations (the per-operation path stays as it was otherwise).
+  const operations = schedule.faults.some(isAimedDelay) ? new OperationBoard(schedule.clients.length) : undefined;
   try {
     await applyNetwork(ctx.cluster, schedule.network);
     await Promise.all([
@@ -65,7 +66,7 @@ export async function runSchedule(schedule: Schedule, ctx: RunContext): Promise<
         slotOf: (k) => keySlot(redisKey(k)),
         nodeTimeoutMs: ctx.nodeTimeoutMs,
         network: schedule.network,
-        operations,
+        ...(operations ? { operations } : {}),
       }),
     ]);
     if (schedule.network) {

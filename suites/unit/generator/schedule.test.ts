@@ -22,8 +22,6 @@ describe('scheduleArbitrary', () => {
     const name = (f: FaultStep): string => {
       if (f.kind === 'toxic') return f.toxic === 'reset_peer' ? 'reset-peer' : f.toxic;
       if (f.kind === 'failover') return f.mode === 'default' ? 'failover' : `failover-${f.mode}`;
-      // An aimed delay is a command delay aimed at an operation, not at a window.
-      if (f.kind === 'aimed-delay') return 'command-delay';
       return f.kind;
     };
     const names = new Set(sample(scheduleArbitrary({ maxFaults: 3 }), 600).flatMap((s) => s.faults.map(name)));
