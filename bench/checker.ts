@@ -10,6 +10,7 @@ import type { PlannedOp, PlannedOutcome } from '../src/checker/index.ts';
 import type { History, OpRecord } from '../src/history/types.ts';
 import { idempotency } from '../src/patterns/idempotency/model.ts';
 import type { IdempotencyInput, IdempotencyOutput } from '../src/patterns/idempotency/model.ts';
+import { PATTERNS } from '../src/patterns/index.ts';
 
 const { values } = parseArgs({
   options: {
@@ -159,8 +160,8 @@ console.log(
     `outcomes ${JSON.stringify(outcomes)}, seed ${seed}`,
 );
 
-check(legal, idempotency); // warm-up: JIT, not measured
-const legalRuns = Array.from({ length: runs }, () => time(() => check(legal, idempotency)));
+check(legal, PATTERNS.idempotency); // warm-up: JIT, not measured
+const legalRuns = Array.from({ length: runs }, () => time(() => check(legal, PATTERNS.idempotency)));
 const last = legalRuns[legalRuns.length - 1].result;
 console.log(
   `legal: verdict ${last.verdict}, ${figures(legalRuns)}, ${last.stats.statesExplored} states`,
@@ -170,7 +171,7 @@ const planted = plantViolation(legal);
 const illegal = planted.history;
 console.log(`planted: two fresh registers in one 10 ms interval on ${planted.key}, 6 s after its last operation (illegal by construction)`);
 for (const minimise of [false, true]) {
-  const illegalRuns = Array.from({ length: runs }, () => time(() => check(illegal, idempotency, { minimise })));
+  const illegalRuns = Array.from({ length: runs }, () => time(() => check(illegal, PATTERNS.idempotency, { minimise })));
   const result = illegalRuns[illegalRuns.length - 1].result;
   const violation = result.violations[0];
   console.log(
@@ -181,5 +182,5 @@ for (const minimise of [false, true]) {
 }
 if (values.show) {
   const { describeViolation } = await import('../src/checker/index.ts');
-  console.log(describeViolation(check(illegal, idempotency).violations[0]));
+  console.log(describeViolation(check(illegal, PATTERNS.idempotency).violations[0]));
 }

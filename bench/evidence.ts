@@ -8,7 +8,7 @@ import { jobChaosOptions, MAX_CLIENTS } from '../src/certify/chaos-options.ts';
 import { requiredTransitions, tallyOperations } from '../src/certify/evidence.ts';
 import { luaDirOpener, referenceScriptsDir } from '../src/certify/openers/lua-dir.ts';
 import { parseFaultList, type PatternName } from '../src/generator/index.ts';
-import { models } from '../src/model/index.ts';
+import { PATTERNS } from '../src/patterns/index.ts';
 import { coverage } from '../src/report/coverage.ts';
 import { chaos, type ChaosContext } from '../src/certify/chaos.ts';
 
@@ -18,7 +18,8 @@ const seed = Number(process.argv[4] ?? 1);
 const faults = parseFaultList(process.argv[5] ?? 'all');
 const clients = process.argv[6] ? Number(process.argv[6]) : undefined;
 const keys = process.argv[7] ? Number(process.argv[7]) : undefined;
-const model = models[pattern] as ChaosContext['model'];
+const spec = PATTERNS[pattern];
+const model = spec.model;
 console.log(`npx tsx bench/evidence.ts ${[pattern, runs, seed, process.argv[5] ?? 'all', ...process.argv.slice(6, 8)].join(' ')}`);
 console.log(`${runs} runs of the reference, no shrinking, faults ${process.argv[5] ?? 'all'}, clients ${clients ?? 'default'}, keys ${keys ?? 'default'}`);
 const required = requiredTransitions(pattern, faults);
@@ -36,7 +37,7 @@ try {
     for (const o of tallyOperations(pattern, [last.history])) okPerRun.set(o.op, [...(okPerRun.get(o.op) ?? []), o.ok]);
   };
   const outcome = await chaos(
-    { cluster, subjects: opened.subjects, model, onRun },
+    { cluster, subjects: opened.subjects, spec, onRun },
     jobChaosOptions({ pattern, runs, seed, faults, timeLimitMs: 3_600_000, shrinkRuns: 0, nodeTimeoutMs: cluster.options.nodeTimeoutMs, clients, keys }),
   );
   await opened.close();

@@ -20,6 +20,7 @@ import { overlaps } from '../src/history/overlap.ts';
 import { lock } from '../src/patterns/lock/model.ts';
 import { pollingLockHistory } from '../suites/unit/checker/oracle/polling-lock.ts';
 import { quantile } from './stats.ts';
+import { PATTERNS } from '../src/patterns/index.ts';
 
 const { values } = parseArgs({
   options: {
@@ -60,7 +61,7 @@ const started = performance.now();
 for (let seed = from; seed < from + seeds; seed++) {
   const { history } = pollingLockHistory(seed, { lossy });
   const t0 = performance.now();
-  const result = check(history, lock, { budget, minimise: false });
+  const result = check(history, PATTERNS.lock, { budget, minimise: false });
   const ms = performance.now() - t0;
   const key = result.keys[0];
   const row: Row = {

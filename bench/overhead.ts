@@ -9,6 +9,7 @@ import { models } from '../src/model/index.ts';
 import { runSchedule } from '../src/runner/run.ts';
 import { createReferenceSubject } from '../src/subject/reference.ts';
 import { median } from './stats.ts';
+import { PATTERNS } from '../src/patterns/index.ts';
 
 const total = Number(process.argv[2] ?? 20_000);
 const rounds = Number(process.argv[3] ?? 3);
@@ -50,7 +51,7 @@ try {
       opTimeoutMs: 30_000,
     });
     const t2 = performance.now();
-    const result = check(run.history, models.idempotency as Parameters<typeof check>[1]);
+    const result = check(run.history, PATTERNS.idempotency);
     const t3 = performance.now();
     if (result.verdict !== 'ok') throw new Error(`benchmark history judged ${result.verdict}`);
     harness.push((perClient * inFlight) / ((t3 - t1) / 1000));

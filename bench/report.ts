@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { check, linearHistory, type PlannedOp, type PlannedOutcome } from '../src/checker/index.ts';
 import type { FaultKind, FaultRecord, History, OpRecord } from '../src/history/types.ts';
 import { idempotency, type IdempotencyInput } from '../src/model/index.ts';
-import type { Model } from '../src/model/types.ts';
+import { PATTERNS } from '../src/patterns/index.ts';
 import { COUNTEREXAMPLE_VERSION, type Counterexample } from '../src/report/counterexample.ts';
 import { renderReport } from '../src/report/html/page.ts';
 import { parseMetrics } from '../src/report/metrics-file.ts';
@@ -108,13 +108,12 @@ function plantViolation(history: History): History {
   return { ...history, ops };
 }
 
-const model = idempotency as unknown as Model<unknown, unknown, unknown>;
 const random = rng(seed);
 const legal = linearHistory(idempotency, plan(random)) as History;
 const end = Math.max(...legal.ops.map((o) => o.completedAt));
 const history = plantViolation({ ...legal, faults: faults(random, end) });
 const t0 = performance.now();
-const result = check(history, model);
+const result = check(history, PATTERNS.idempotency);
 const checkMs = performance.now() - t0;
 const counterexample: Counterexample = {
   version: COUNTEREXAMPLE_VERSION,

@@ -11,6 +11,7 @@ import { models } from '../src/model/index.ts';
 import { runSchedule } from '../src/runner/run.ts';
 import { createReferenceSubject } from '../src/subject/reference.ts';
 import { median } from './stats.ts';
+import { PATTERNS } from '../src/patterns/index.ts';
 
 const total = Number(process.argv[2] ?? 10_000);
 const rounds = Number(process.argv[3] ?? 5);
@@ -42,7 +43,7 @@ try {
   async function round(which: keyof typeof subjects, n: number): Promise<number> {
     const t0 = performance.now();
     const run = await runSchedule(schedule, { cluster, subjects: Array(inFlight).fill(subjects[which]), namespace: `${which}-${n}`, nodeTimeoutMs: 1_000, opTimeoutMs: 30_000 });
-    const result = check(run.history, models.idempotency as Parameters<typeof check>[1]);
+    const result = check(run.history, PATTERNS.idempotency);
     if (result.verdict !== 'ok') throw new Error(`benchmark history judged ${result.verdict}`);
     return (perClient * inFlight) / ((performance.now() - t0) / 1000);
   }

@@ -11,6 +11,7 @@ import { LocalCluster } from '../src/cluster/local.ts';
 import { FAULT_NAMES, type PatternName } from '../src/generator/index.ts';
 import { models } from '../src/model/index.ts';
 import { describeFailure, referenceChaos } from '../src/certify/reference-chaos.ts';
+import { PATTERNS } from '../src/patterns/index.ts';
 
 const minutes = Number(process.argv[2] ?? 10);
 const pattern = (process.argv[3] ?? 'idempotency') as PatternName;
@@ -33,7 +34,7 @@ try {
     timeLimitMs: minutes * 60_000,
     onRun: (tally, last) => {
       if (last.shrinking) return;
-      for (const key of check(last.history, models[pattern] as never, { minimise: false }).keys) {
+      for (const key of check(last.history, PATTERNS[pattern], { minimise: false }).keys) {
         statesPerKey.push(key.statesExplored);
         if (key.verdict === 'unknown') unknownKeys++;
         if (key.statesExplored > hardest.states) hardest = { states: key.statesExplored, run: tally.runs, key: key.key, ops: key.ops };

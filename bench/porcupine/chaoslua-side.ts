@@ -9,7 +9,7 @@ import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import { check } from '../../src/checker/index.ts';
 import { isHistoryFormat, readHistory } from '../../src/ingest/index.ts';
-import { checkableModel } from '../../src/patterns/checkable.ts';
+import { checkableSpec } from '../../src/patterns/checkable.ts';
 
 const { values, positionals } = parseArgs({
   options: {
@@ -33,7 +33,7 @@ for (let run = 0; run < runs; run++) {
   let states = 0;
   for (const file of positionals) {
     const { history, model } = readHistory(file, fs.readFileSync(file, 'utf8'), format);
-    const result = check(history, checkableModel(model), { minimise: values.minimise });
+    const result = check(history, checkableSpec(model), { minimise: values.minimise });
     verdicts[file] = result.verdict;
     states += result.stats.statesExplored;
   }

@@ -7,7 +7,7 @@ import type { Cluster } from '../cluster/types.ts';
 import { scheduleArbitrary, type ScheduleConstraints } from '../generator/index.ts';
 import { countOps, type Schedule } from '../plan/schedule.ts';
 import type { History } from '../history/types.ts';
-import type { Model } from '../model/types.ts';
+import type { CheckSpec } from '../checker/spec.ts';
 import type { Subject } from '../subject/types.ts';
 import { runSchedule } from '../runner/run.ts';
 import { drawsFor, ownsDraw, type Shard } from '../runner/shard.ts';
@@ -83,7 +83,8 @@ export const discardAllowance = (runs: number) => Math.max(5, runs);
 export interface ChaosContext {
   readonly cluster: Cluster;
   readonly subjects: readonly Subject[];
-  readonly model: Model<unknown, unknown, unknown>;
+  /** What every run's history is judged against: the pattern (its model and invariants), or a bare model's spec. */
+  readonly spec: CheckSpec;
   readonly onRun?: (tally: RunTally, last: { verdict: string; ms: number; history: History; shrinking: boolean; unreadProbes: readonly string[]; probeNotes: readonly string[]; duplicateEffects: DuplicateEffects }) => void;
 }
 
@@ -138,7 +139,7 @@ export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<C
       }
       return true;
     }
-    const result = check(run.history, ctx.model, options.check);
+    const result = check(run.history, ctx.spec, options.check);
     const shrinking = failure !== undefined;
     if (shrinking) tally.shrinks++;
     else tally.runs++;

@@ -7,7 +7,7 @@ import type { Cluster } from '../cluster/types.ts';
 import { startCluster } from '../cluster/select.ts';
 import { describeSchedule } from '../generator/index.ts';
 import { applicability, capabilitiesJson, exactCapabilities, supportedOperations } from '../patterns/capabilities.ts';
-import { PATTERNS } from '../patterns/index.ts';
+import { PATTERNS, type AnyPattern } from '../patterns/index.ts';
 import { COUNTEREXAMPLE_VERSION, type Counterexample } from '../report/counterexample.ts';
 import { createRunFolder, writeJson } from '../report/folder.ts';
 import { junitXml, type JunitCase } from '../report/junit.ts';
@@ -55,7 +55,8 @@ export async function runJob(options: JobOptions, open: ImplOpener, io: Io, clus
 }
 
 async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl, io: Io): Promise<JobResult> {
-  const model = PATTERNS[options.pattern].model as Parameters<typeof chaos>[0]['model'];
+  const spec = PATTERNS[options.pattern] as AnyPattern;
+  const model = spec.model;
   const progress = progressReporter(io, options.runs, options.json);
   const redisVersion = await cluster.redisVersion();
   const topology = String(await cluster.topology());
@@ -88,13 +89,13 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
   // An implementation that could not be opened runs nothing: its finding is the verdict. Otherwise
   // the regression corpus (if any) is replayed first, then the job explores.
   const chaosOptions = jobChaosOptions({ ...options, faults, runId, ...(capabilities.declared ? { operations: supportedOperations(capabilities) } : {}) });
-  const corpusCtx = { cluster, subjects: opened.subjects, model, check: chaosOptions.check, nodeTimeoutMs: options.nodeTimeoutMs, opTimeoutMs: chaosOptions.opTimeoutMs, pattern: options.pattern, seed: options.seed };
+  const corpusCtx = { cluster, subjects: opened.subjects, spec, check: chaosOptions.check, nodeTimeoutMs: options.nodeTimeoutMs, opTimeoutMs: chaosOptions.opTimeoutMs, pattern: options.pattern, seed: options.seed };
   let explored: Awaited<ReturnType<typeof exploreAfterCorpus>>;
   try {
     explored =
       opened.subjects.length === 0
         ? { outcome: noRuns(options.seed), corpus: undefined }
-        : await exploreAfterCorpus(options.corpus, corpusCtx, () => chaos({ cluster, subjects: opened.subjects, model, onRun }, chaosOptions));
+        : await exploreAfterCorpus(options.corpus, corpusCtx, () => chaos({ cluster, subjects: opened.subjects, spec, onRun }, chaosOptions));
   } catch (error) {
     finishedRuns.discard();
     throw error;

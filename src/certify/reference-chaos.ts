@@ -32,7 +32,7 @@ export async function referenceChaos(cluster: LocalCluster, run: ReferenceChaosR
   const opened = await luaDirOpener(run.pattern, dir, `lua:${dir}`)(cluster, MAX_CLIENTS);
   try {
     const outcome = await chaos(
-      { cluster, subjects: opened.subjects, model: PATTERNS[run.pattern].model as ChaosContext['model'], onRun: run.onRun },
+      { cluster, subjects: opened.subjects, spec: PATTERNS[run.pattern], onRun: run.onRun },
       jobChaosOptions({
         pattern: run.pattern,
         runs: run.runs,

@@ -1,18 +1,21 @@
 import type { FaultRecord, History, OpRecord } from '../history/types.ts';
 import { overlaps } from '../history/overlap.ts';
-import type { Model } from '../model/types.ts';
 import { groupByKind } from './duplicates.ts';
 import { checkKey } from './key-check.ts';
 import { resolveCheckOptions } from './options.ts';
 import { partitionByKey } from './partition.ts';
 import { probeViolations } from './probes.ts';
+import { specOf, type Checkable } from './spec.ts';
 import type { CheckOptions, CheckResult, KeyVerdict, ReplicationLoss, Verdict, Violation } from './types.ts';
 
 /**
  * Is the history linearizable against the model, key by key, allowing for expiry windows and
- * indeterminate outcomes? Pure: no I/O, no clock except to report its own duration.
+ * indeterminate outcomes? Pure: no I/O, no clock except to report its own duration. Violations are
+ * named by the spec's classifier (a pattern's invariants); a bare model names model-conformance only.
  */
-export function check<S, I, O>(history: History<I, O>, model: Model<S, I, O>, options?: CheckOptions): CheckResult<I, O> {
+export function check<I, O>(history: History<I, O>, checkable: Checkable, options?: CheckOptions): CheckResult<I, O> {
+  // Typed loosely: a history read from a file or a process is judged by whatever spec it names.
+  const spec = specOf<unknown, I, O>(checkable);
   const resolved = resolveCheckOptions(options);
   requireUniqueIds(history);
   const started = performance.now();
@@ -28,7 +31,7 @@ export function check<S, I, O>(history: History<I, O>, model: Model<S, I, O>, op
 
   const ops = cuts.length === 0 ? history.ops : history.ops.map((op) => refusedAfterCut(op, cuts));
   for (const [key, keyOps] of partitionByKey(ops)) {
-    const result = checkKey(model, key, keyOps, lossyFaults, resolved, cuts);
+    const result = checkKey(spec, key, keyOps, lossyFaults, resolved, cuts);
     keys.push(result.verdict);
     if (result.violation) violations.push(result.violation);
     if (result.loss) replicationLosses.push(result.loss);
@@ -38,7 +41,7 @@ export function check<S, I, O>(history: History<I, O>, model: Model<S, I, O>, op
     duplicateStatesExplored += result.duplicateExplored ?? 0;
   }
 
-  for (const violation of probeViolations(history, model)) {
+  for (const violation of probeViolations(history, spec)) {
     violations.push(violation);
     const at = keys.findIndex((k) => k.key === violation.key);
     const marked: KeyVerdict = { ...(keys[at] ?? { key: violation.key, ops: 0, statesExplored: 0 }), verdict: 'illegal', note: violation.message };

@@ -13,6 +13,7 @@ import { hasAcknowledgedWrites, lostAcknowledgedWrite } from './lost-acknowledge
 import { buildKeyProblem } from './problem.ts';
 import type { Rollback, StuckPoint } from './search.ts';
 import { searchKey } from './search.ts';
+import type { CheckSpec } from './spec.ts';
 import type { KeyVerdict, ReplicationLoss, ResolvedCheckOptions, Violation } from './types.ts';
 
 export interface KeyCheck<I, O> {
@@ -28,13 +29,14 @@ export interface KeyCheck<I, O> {
 }
 
 export function checkKey<S, I, O>(
-  model: Model<S, I, O>,
+  spec: CheckSpec<S, I, O>,
   key: string,
   ops: readonly OpRecord<I, O>[],
   lossyFaults: readonly FaultRecord[],
   options: ResolvedCheckOptions,
   cuts: readonly FaultRecord[] = [],
 ): KeyCheck<I, O> {
+  const { model } = spec;
   const base = { key, ops: ops.length };
   const deadline = performance.now() + options.budgetMs;
   const strict = searchKey(buildKeyProblem(model, ops, options.eps, [], cuts), options.budget, false, deadline);
@@ -62,14 +64,14 @@ export function checkKey<S, I, O>(
     if (faults.length > 0) {
       const relaxed = searchKey(buildKeyProblem(model, ops, options.eps, faults, cuts, hasAcknowledgedWrites(ops)), options.budget, true, deadline);
       explored += relaxed.explored;
-      if (relaxed.verdict === 'ok') return explainedWithoutStrictVerdict(model, key, ops, faults, strict, relaxed, options, explored);
+      if (relaxed.verdict === 'ok') return explainedWithoutStrictVerdict(spec, key, ops, faults, strict, relaxed, options, explored);
     }
     const note = `${undecided(key, strict, options)} before the key was shown linearizable or not`;
     return { verdict: { ...base, verdict: 'unknown', statesExplored: explored, note }, explored, minimiseExplored: 0 };
   }
 
   let stuck = strict.stuck ?? earliestOkOp(model, ops);
-  let classified = classifyStuck(model, key, ops, stuck, options.eps);
+  let classified = classifyStuck(spec, key, ops, stuck, options.eps);
   let located = { longestPrefix: stuck.prefix.map((i) => ops[i].id), unexplained: ops[stuck.op].id };
 
   const faults = faultsThatCanMatter(ops, lossyFaults);
@@ -124,7 +126,7 @@ export function checkKey<S, I, O>(
       // Even allowing the lossy faults to drop writes, this is where no order gets past: report that
       // operation, not the one a rollback would have explained.
       stuck = relaxed.stuck;
-      classified = classifyStuck(model, key, ops, stuck, options.eps);
+      classified = classifyStuck(spec, key, ops, stuck, options.eps);
       located = { longestPrefix: stuck.prefix.map((i) => ops[i].id), unexplained: ops[stuck.op].id };
     }
   }
@@ -139,7 +141,7 @@ export function checkKey<S, I, O>(
           const probe = searchKey(buildKeyProblem(model, candidate, options.eps, faults, cuts), budget, faults.length > 0);
           const invariant =
             probe.verdict === 'illegal' && probe.stuck !== undefined
-              ? classifyStuck(model, key, candidate, probe.stuck, options.eps).invariant
+              ? classifyStuck(spec, key, candidate, probe.stuck, options.eps).invariant
               : undefined;
           return { verdict: probe.verdict, explored: probe.explored, invariant };
         },
@@ -170,7 +172,7 @@ export function checkKey<S, I, O>(
  * Second executions are not re-checked here (duplicate effects are under-stated, never over-stated).
  */
 function explainedWithoutStrictVerdict<S, I, O>(
-  model: Model<S, I, O>,
+  spec: CheckSpec<S, I, O>,
   key: string,
   ops: readonly OpRecord<I, O>[],
   faults: readonly FaultRecord[],
@@ -179,6 +181,7 @@ function explainedWithoutStrictVerdict<S, I, O>(
   options: ResolvedCheckOptions,
   explored: number,
 ): KeyCheck<I, O> {
+  const { model } = spec;
   const base = { key, ops: ops.length };
   const rollbacks = relaxed.rollbacks ?? [];
   const undecidedStrict = `${undecided(key, strict, options)} without rollbacks`;
@@ -187,7 +190,7 @@ function explainedWithoutStrictVerdict<S, I, O>(
     return { verdict: { ...base, verdict: 'ok', statesExplored: explored, note }, explored, minimiseExplored: 0 };
   }
   const stuck = strict.stuck ?? earliestOkOp(model, ops);
-  const classified = classifyStuck(model, key, ops, stuck, options.eps);
+  const classified = classifyStuck(spec, key, ops, stuck, options.eps);
   const note = `${undecidedStrict}; explained with replication loss: ${rollbacks.map((rollback) => rollbackSentence(model, faults, rollback)).join(' ')}`;
   const loss: ReplicationLoss<I, O> = {
     key,

@@ -5,7 +5,7 @@ import { describeViolation } from '../checker/describe.ts';
 import type { CheckResult } from '../checker/types.ts';
 import type { History } from '../history/types.ts';
 import { detectFormat, FORMATS, FormatError, isHistoryFormat, ModelChoiceError, readHistory } from '../ingest/index.ts';
-import { checkableModel, checkableModels } from '../patterns/checkable.ts';
+import { checkableModels, checkableSpec } from '../patterns/checkable.ts';
 import { writeCheckFolder } from '../report/check-folder.ts';
 import { REPORT_FILE } from '../report/html/data.ts';
 import { passes } from '../certify/chaos.ts';
@@ -98,7 +98,7 @@ export function checkFile(file: string, formatFlag?: string, modelFlag?: string)
   }
   try {
     const { history, model } = readHistory(file, text, format, modelFlag);
-    return { format, model, history, result: check(history, checkableModel(model)) };
+    return { format, model, history, result: check(history, checkableSpec(model)) };
   } catch (error) {
     if (error instanceof FormatError) throw new UsageError(`check: ${error.message}`);
     if (error instanceof ModelChoiceError) throw new UsageError(`check: ${error.message}`);

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { check } from '../checker/index.ts';
 import type { CheckResult } from '../checker/types.ts';
 import { startCluster } from '../cluster/select.ts';
-import { checkableModels } from '../model/index.ts';
+import { checkables } from '../patterns/checkable.ts';
 import { isPatternName, PATTERNS } from '../patterns/index.ts';
 import { readCounterexample, type Counterexample } from '../report/counterexample.ts';
 import { passes } from '../certify/chaos.ts';
@@ -50,9 +50,9 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   }
   const reruns = intFlag('replay', 'reruns', values.reruns, 3, 1, 1000);
   // A counterexample written by `chaoslua check` may name a generic model (register, kv).
-  const model = checkableModels[ce.pattern as keyof typeof checkableModels] as Parameters<typeof check>[1];
-  if (model === undefined) throw new UsageError(`replay: unknown pattern '${ce.pattern}' in the counterexample`);
-  const recheck = check(ce.history, model);
+  const spec = checkables[ce.pattern as keyof typeof checkables];
+  if (spec === undefined) throw new UsageError(`replay: unknown pattern '${ce.pattern}' in the counterexample`);
+  const recheck = check(ce.history, spec);
   const recorded = ce.result.verdict;
   const lines = [`re-check of the recorded history: ${recheck.verdict} (recorded: ${recorded})${recheck.verdict === recorded ? '' : ' — DIFFERS'}`];
   for (const v of recheck.violations) lines.push(`  ${v.invariant}: ${v.message}`);
@@ -87,7 +87,7 @@ async function rerunSchedule(ce: Counterexample, clusterSpec: string, reruns: nu
     // A counterexample found with --durability is re-run with it: its verdict may rest on WAIT's answers.
     const opened = await openerFor(pattern, spec, recordedDurability(ce.options))(cluster, ce.schedule.clients.length);
     try {
-      const model = PATTERNS[pattern].model as Parameters<typeof check>[1];
+      const spec = PATTERNS[pattern];
       let result: CheckResult | undefined;
       for (let attempt = 1; attempt <= reruns; attempt++) {
         const run = await runSchedule(ce.schedule, {
@@ -97,7 +97,7 @@ async function rerunSchedule(ce: Counterexample, clusterSpec: string, reruns: nu
           nodeTimeoutMs,
           opTimeoutMs: 10_000,
         });
-        result = check(run.history, model);
+        result = check(run.history, spec);
         if (!passes(result)) return { attempts: attempt, result, failedAgain: true };
       }
       return { attempts: reruns, result, failedAgain: false };

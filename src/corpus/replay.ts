@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { check } from '../checker/index.ts';
 import type { CheckOptions } from '../checker/types.ts';
 import type { Cluster } from '../cluster/types.ts';
-import type { Model } from '../model/types.ts';
+import type { CheckSpec } from '../checker/spec.ts';
 import { passes, type Failure } from '../certify/chaos.ts';
 import { runSchedule } from '../runner/run.ts';
 import type { Subject } from '../subject/types.ts';
@@ -43,7 +43,7 @@ export interface CorpusReplay {
 export interface CorpusReplayContext {
   readonly cluster: Cluster;
   readonly subjects: readonly Subject[];
-  readonly model: Model<unknown, unknown, unknown>;
+  readonly spec: CheckSpec;
   readonly check?: CheckOptions;
   readonly nodeTimeoutMs: number;
   readonly opTimeoutMs: number;
@@ -83,7 +83,7 @@ async function replayEntry(stored: StoredEntry, ctx: CorpusReplayContext, attemp
       await ctx.cluster.heal();
       return { ...base, status: 'skipped', attempts: attempt, detail: `the run could not complete: ${(error as Error).message.split('\n')[0]}` };
     }
-    const result = check(run.history, ctx.model, ctx.check);
+    const result = check(run.history, ctx.spec, ctx.check);
     if (!passes(result)) {
       const named = [...new Set(result.violations.map((v) => v.invariant))];
       const detail = result.verdict === 'unknown' ? 'the checker could not decide (unknown)' : named.join(', ');

@@ -1,7 +1,8 @@
 import { check, describeViolation } from '../checker/index.ts';
 import type { CheckResult } from '../checker/index.ts';
 import type { FaultKind, FaultRecord, History, OpRecord } from '../history/types.ts';
-import { idempotency, type IdempotencyInput, type IdempotencyOutput } from '../patterns/idempotency/model.ts';
+import { idempotency } from '../patterns/idempotency/index.ts';
+import type { IdempotencyInput, IdempotencyOutput } from '../patterns/idempotency/model.ts';
 import { classifyError } from '../runner/classify.ts';
 import { startClock, type Clock } from '../history/clock.ts';
 

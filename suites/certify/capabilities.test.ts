@@ -14,6 +14,7 @@ import { models } from '../../src/model/index.ts';
 import { runSchedule } from '../../src/runner/run.ts';
 import type { Subject } from '../../src/subject/types.ts';
 import { behaviourFindings, certifyOptions, quietIo, removeReportRoots } from './fixtures/process/job.ts';
+import { PATTERNS } from '../../src/patterns/index.ts';
 
 // Capabilities and answer levels (issue 12) on the real cluster: a correct module answering at the
 // boolean level with its own holder handles passes every invariant, and one that declares less
@@ -88,12 +89,12 @@ describe('a module declaring a semantic variant', () => {
         [{ op: 'acquire', token: 'b', limit: 2, ttlMs: 5_000, reacquire: 'counts' }, 'ok', { level: 'boolean', op: 'acquire', answer: false }],
         [{ op: 'release', token: 'b' }, 'ok', { level: 'boolean', op: 'release', answer: true }],
       ]);
-      expect(check(declared.history, models.semaphore).verdict).toBe('ok');
+      expect(check(declared.history, PATTERNS.semaphore).verdict).toBe('ok');
       // The same implementation, its declaration left out: judged by the default, its refusal is a violation.
       const undeclared = opened.subjects.map((s) => ({ ...s, capabilities: { ...s.capabilities!, variants: undefined } }));
       const byDefault = await run(undeclared);
       expect(byDefault.history.ops.map((o) => (o.input as { reacquire?: string }).reacquire)).toEqual([undefined, undefined, undefined, undefined]);
-      const judged = check(byDefault.history, models.semaphore);
+      const judged = check(byDefault.history, PATTERNS.semaphore);
       expect(judged.verdict).toBe('illegal');
       expect(judged.violations.map((v) => v.invariant)).toEqual(['model-conformance']);
     } finally {

@@ -17,6 +17,7 @@ import type { Durability } from '../../src/plan/durability.ts';
 import { runSchedule } from '../../src/runner/run.ts';
 import { describeImpl, parseImplSpec } from '../../src/subject/impl-spec.ts';
 import { loadBackendMutants, type Mutant } from './support/catalogue.ts';
+import { PATTERNS } from '../../src/patterns/index.ts';
 
 const unavailable = netnsUnavailable();
 const mutants = loadBackendMutants('netns');
@@ -84,7 +85,7 @@ describe.skipIf(unavailable !== undefined)(`mutants rejected on the netns backen
       const first = splitBrainHappened(history);
       // Cut off from its replica, the isolated master's WAIT 1 times out with 0: the client knew.
       expect(first.acknowledgedReplicas).toBe(0);
-      const result = check(history, models.idempotency);
+      const result = check(history, PATTERNS.idempotency);
       expect(result.verdict).toBe('replication-loss');
       expect(result.violations).toEqual([]);
     }, 120_000);
@@ -94,7 +95,7 @@ describe.skipIf(unavailable !== undefined)(`mutants rejected on the netns backen
       const history = await record(openerFor('idempotency', parseImplSpec(`module:${m.impl}`, 'idempotency'), waitOne), 'wait-mutant');
       const first = splitBrainHappened(history);
       expect(first.acknowledgedReplicas).toBe(1);
-      const result = check(history, models.idempotency);
+      const result = check(history, PATTERNS.idempotency);
       expect(result.verdict).toBe('illegal');
       expect(result.violations.map((v) => v.invariant)).toEqual(['lost-acknowledged-write']);
       expect(result.violations[0].witness.map((o) => o.id)).toEqual([first.id]);

@@ -9,6 +9,7 @@ import type { History, OpRecord } from '../../src/history/types.ts';
 import { models } from '../../src/model/index.ts';
 import type { IdempotencyInput, IdempotencyOutput } from '../../src/patterns/idempotency/model.ts';
 import { runSchedule } from '../../src/runner/run.ts';
+import { PATTERNS } from '../../src/patterns/index.ts';
 
 const unavailable = netnsUnavailable();
 
@@ -62,7 +63,7 @@ describe.skipIf(unavailable !== undefined)(`a split brain on the netns backend${
   });
 
   it('is replication loss, with the lost register listed, never a violation', () => {
-    const result = check(history, models.idempotency);
+    const result = check(history, PATTERNS.idempotency);
     expect(result.verdict).toBe('replication-loss');
     expect(result.violations).toEqual([]);
     const [loss] = result.replicationLosses;
@@ -78,7 +79,7 @@ describe.skipIf(unavailable !== undefined)(`a split brain on the netns backend${
       type: 'op', id, client: 1, key: history.ops[0].key, input: { op: 'release', owner: 'b' }, invokedAt: at, completedAt: at + 5, outcome: 'ok', output: 1,
     });
     const buggy = { ...history, ops: [...history.ops, release(1_000, end + 100), release(1_001, end + 200)] };
-    const result = check(buggy, models.idempotency);
+    const result = check(buggy, PATTERNS.idempotency);
     expect(result.verdict).toBe('illegal');
     expect(result.violations.map((v) => v.witness.some((o) => o.id === 1_001))).toEqual([true]);
   });

@@ -1,29 +1,17 @@
 /**
- * Names the invariant an unexplainable operation breaks. Each pattern plugs in one classifier
- * (src/patterns/<name>/invariants.ts), found by its model's name; whatever a classifier does not
- * name, and every model without a pattern (register, kv), is model-conformance.
+ * Names the invariant an unexplainable operation breaks. The spec carries the classifier (a pattern
+ * hands in its own, src/patterns/<name>/invariants.ts); whatever it does not name, and every spec
+ * without one (a bare model: register, kv), is model-conformance.
  */
 import type { OpRecord } from '../../history/types.ts';
 import type { Model } from '../../model/types.ts';
 import { keyName } from './words.ts';
 import { opPhrase, outputText } from '../describe.ts';
 import type { StuckPoint } from '../search.ts';
-import { patternOfModel } from '../../patterns/index.ts';
+import type { CheckSpec } from '../spec.ts';
 import type { Classification, Classifier, StuckContext } from './types.ts';
 
 export type { Classification, Classifier, StuckContext } from './types.ts';
-
-export interface InvariantTable {
-  readonly classify: Classifier<any, any, any>;
-  /** When the search got stuck on the operation in several states, the first of these named wins. */
-  readonly priority: readonly string[];
-}
-
-/** The model's pattern's classifier and priorities; undefined for a model without a pattern. */
-export function invariantTable(modelName: string): InvariantTable | undefined {
-  const pattern = patternOfModel(modelName);
-  return pattern && { classify: pattern.classify, priority: pattern.classifyPriority };
-}
 
 export interface ClassifiedStuck<I, O> extends Classification {
   readonly witness: readonly OpRecord<I, O>[];
@@ -37,22 +25,23 @@ export interface ClassifiedStuck<I, O> extends Classification {
  * any of them shows is named, and the deepest state otherwise.
  */
 export function classifyStuck<S, I, O>(
-  model: Model<S, I, O>,
+  spec: CheckSpec<S, I, O>,
   key: string,
   ops: readonly OpRecord<I, O>[],
   stuck: StuckPoint<S>,
   eps: number,
 ): ClassifiedStuck<I, O> {
-  const table = invariantTable(model.name);
+  const { model, classify } = spec;
+  const priority = spec.classifyPriority ?? [];
   const contexts = stuck.states.map((state) => stuckContext(model, key, ops, stuck.op, state, eps));
   let chosen = { context: contexts[0], classification: conformance(contexts[0]) };
   let chosenRank = Infinity;
-  if (table !== undefined) {
+  if (classify !== undefined) {
     for (const context of contexts) {
-      const named = table.classify(context);
+      const named = classify(context);
       if (named === undefined) continue;
-      const found = table.priority.indexOf(named.invariant);
-      const rank = found === -1 ? table.priority.length : found;
+      const found = priority.indexOf(named.invariant);
+      const rank = found === -1 ? priority.length : found;
       if (rank < chosenRank) {
         chosen = { context, classification: named };
         chosenRank = rank;

@@ -5,7 +5,7 @@ import { luaDirOpener } from '../../../src/certify/openers/lua-dir.ts';
 import type { ImplOpener } from '../../../src/certify/types.ts';
 import type { LocalCluster } from '../../../src/cluster/local.ts';
 import { countOps, FAULT_NAMES, type PatternName } from '../../../src/generator/index.ts';
-import { models } from '../../../src/model/index.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
 import { chaos, type ChaosContext, type Failure } from '../../../src/certify/chaos.ts';
 import { EnvironmentError } from '../../../src/cluster/errors.ts';
 
@@ -57,7 +57,7 @@ export async function chaosJob(cluster: LocalCluster, pattern: PatternName, open
     const ctx: ChaosContext = {
       cluster,
       subjects: opened.subjects,
-      model: models[pattern] as ChaosContext['model'],
+      spec: PATTERNS[pattern],
       onRun: (tally, last) => {
         // As runJob does: findings from fresh runs' histories, plus what the opener reports.
         const noscript = last.shrinking ? undefined : noscriptFinding(last.history);

@@ -55,7 +55,7 @@ export async function soak(cluster: LocalCluster, pattern: PatternName, runs: nu
     onRun: (tally, last) => {
       if (last.shrinking) return;
       acknowledged += last.history.ops.filter((op) => op.outcome === 'ok').length;
-      for (const key of check(last.history, PATTERNS[pattern].model as never, { minimise: false }).keys) {
+      for (const key of check(last.history, PATTERNS[pattern], { minimise: false }).keys) {
         states.push(key.statesExplored);
         if (key.verdict === 'unknown') unknownKeys++;
         if (key.statesExplored > max.states) max = { states: key.statesExplored, at: `run ${tally.runs}, key ${key.key}, ${key.ops} ops` };

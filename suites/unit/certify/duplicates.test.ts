@@ -54,7 +54,7 @@ describe('Pattern.duplicates', () => {
 describe('a ratelimit job', () => {
   it('raises duplicate-hit when a cut hit\'s second execution is needed to explain the counter', () => {
     const doubled = hit(1, 2, [0, 50], 1);
-    const result = check(history([doubled, hit(2, 2, [60, 70], 0)], [cut(10, 20)]), ratelimit);
+    const result = check(history([doubled, hit(2, 2, [60, 70], 0)], [cut(10, 20)]), PATTERNS.ratelimit);
     const tally = tallyDuplicates('ratelimit', [{ run: 3, effects: result.duplicateEffects! }]);
     expect(tally).toEqual({ hit: { count: 1, ops: [{ run: 3, id: doubled.id }] } });
     const findings = duplicateFindings('ratelimit', tally);
@@ -66,7 +66,7 @@ describe('a ratelimit job', () => {
   });
 
   it('reports 0 and no finding when the second execution is not needed', () => {
-    const result = check(history([hit(1, 3, [0, 50], 1), hit(2, 3, [60, 70], 1)], [cut(10, 20)]), ratelimit);
+    const result = check(history([hit(1, 3, [0, 50], 1), hit(2, 3, [60, 70], 1)], [cut(10, 20)]), PATTERNS.ratelimit);
     const tally = tallyDuplicates('ratelimit', [{ run: 1, effects: result.duplicateEffects! }]);
     expect(duplicateCounts(tally)).toEqual({ hit: 0 });
     expect(duplicateFindings('ratelimit', tally)).toEqual([]);
@@ -76,7 +76,7 @@ describe('a ratelimit job', () => {
 describe('an idempotency job', () => {
   it('counts a register resent by the same attempt, and declares it no finding', () => {
     const own = op<IdempotencyInput, IdempotencyOutput>(1, { op: 'register', fingerprint: 'fp', owner: 'A', leaseMs: 60_000 }, 0, 50, { output: ['hit', 'pending', 'fp', '', ''] });
-    const result = check(history([own], [cut(10, 20)]), idempotency);
+    const result = check(history([own], [cut(10, 20)]), PATTERNS.idempotency);
     const tally = tallyDuplicates('idempotency', [{ run: 1, effects: result.duplicateEffects! }]);
     expect(duplicateCounts(tally)).toEqual({ register: 1, complete: 0, release: 0, renew: 0 });
     expect(PATTERNS.idempotency.duplicates.register.consequence).toMatch(/same attempt/);

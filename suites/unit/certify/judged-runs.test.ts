@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { jobChaosOptions } from '../../../src/certify/chaos-options.ts';
 import { runJob } from '../../../src/certify/job.ts';
 import { jobOptions } from '../../../src/cli/chaos-flags.ts';
-import { models } from '../../../src/model/index.ts';
+import { models, PATTERNS } from '../../../src/patterns/index.ts';
 import { chaos, discardAllowance, type ChaosContext } from '../../../src/certify/chaos.ts';
 import { runSchedule } from '../../../src/runner/run.ts';
 import { inMemorySubjects, StubCluster } from '../runner/stub-cluster.ts';
@@ -14,7 +14,7 @@ import { inMemorySubjects, StubCluster } from '../runner/stub-cluster.ts';
 // the runner's side of what a certificate may claim, on a cluster stub (no server is involved in
 // either: a run is discarded when the cluster fails around it, a probe is a cluster read).
 
-const model = models.lock as ChaosContext['model'];
+const model = models.lock;
 const options = (runs: number) => jobChaosOptions({ pattern: 'lock', runs, seed: 42, faults: [], timeLimitMs: 600_000, shrinkRuns: 0, nodeTimeoutMs: 1_000, clients: 2, keys: 1 });
 const roots: string[] = [];
 afterAll(() => roots.forEach((r) => fs.rmSync(r, { recursive: true, force: true })));
@@ -22,7 +22,7 @@ afterAll(() => roots.forEach((r) => fs.rmSync(r, { recursive: true, force: true 
 describe('judged runs', () => {
   it('a discarded run is replaced: the runs asked are all judged, the discards reported with their cause', async () => {
     const stub = new StubCluster({ topologyFails: (call) => call % 3 === 0 });
-    const outcome = await chaos({ cluster: stub.asCluster(), subjects: inMemorySubjects(model, 8), model }, options(6));
+    const outcome = await chaos({ cluster: stub.asCluster(), subjects: inMemorySubjects(model, 8), spec: PATTERNS.lock }, options(6));
     expect(outcome.failure).toBeUndefined();
     expect(outcome.tally.runs).toBe(6);
     expect(outcome.tally.discarded).toBeGreaterThan(0);
@@ -33,7 +33,7 @@ describe('judged runs', () => {
 
   it('when every run is discarded, none is judged and the outcome says it fell short', async () => {
     const stub = new StubCluster({ topologyFails: () => true });
-    const outcome = await chaos({ cluster: stub.asCluster(), subjects: inMemorySubjects(model, 8), model }, options(4));
+    const outcome = await chaos({ cluster: stub.asCluster(), subjects: inMemorySubjects(model, 8), spec: PATTERNS.lock }, options(4));
     expect(outcome.tally.runs).toBe(0);
     expect(outcome.tally.discarded).toBe(4 + discardAllowance(4));
     expect(outcome.shortOfRuns).toBe(true);

@@ -10,6 +10,7 @@ import type { LockInput, LockOutput } from '../../../src/model/index.ts';
 import { appendLog } from './support/append-log.ts';
 import type { AppendInput, AppendOutput } from './support/append-log.ts';
 import { history, keyVerdict, op } from './support/ops.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
 
 /** Eight appends in flight together and a read no order explains: over 100,000 states to refute. */
 const slowKey = (key: string) => [
@@ -42,7 +43,7 @@ describe('search budgets', () => {
       op<LockInput, LockOutput>(client, { op: 'acquire', token, ttlMs: 10_000 }, at[0], at[1], { output }, key);
     const twoHolders = (key: string) => [acquire(1, 't1', [0, 10], 1, key), acquire(2, 't2', [20, 30], 1, key)];
     const oneHolder = (key: string) => [acquire(1, 't1', [0, 10], 1, key), acquire(2, 't2', [20, 30], 0, key)];
-    const result = check(history([...twoHolders('a'), ...oneHolder('b'), ...twoHolders('c')]), lock);
+    const result = check(history([...twoHolders('a'), ...oneHolder('b'), ...twoHolders('c')]), PATTERNS.lock);
     expect(result.keys.map((k) => [k.key, k.verdict])).toEqual([
       ['a', 'illegal'],
       ['b', 'ok'],

@@ -12,6 +12,7 @@ import type { FaultRecord, History } from '../../../src/history/types.ts';
 import { idempotency, type IdempotencyInput, type IdempotencyOutput } from '../../../src/patterns/idempotency/model.ts';
 import { ratelimit, type RateLimitInput, type RateLimitOutput } from '../../../src/patterns/ratelimit/model.ts';
 import { fault, history, keyVerdict, op } from './support/ops.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
 
 const cut = (startedAt: number, endedAt: number): FaultRecord => ({ ...fault('reply-loss', startedAt, endedAt, false), cutsConnections: true });
 const hit = (client: number, limit: number, at: [number, number], output: RateLimitOutput | 'info') =>
@@ -21,7 +22,7 @@ describe('a ratelimit hit counted twice', () => {
   it('is counted when the counter cannot be explained without its second execution', () => {
     // Limit 2: the cut hit was allowed, the next one blocked, so the counter reached 2 with one hit.
     const first = hit(1, 2, [0, 50], 1);
-    const result = check(history([first, hit(2, 2, [60, 70], 0)], [cut(10, 20)]), ratelimit);
+    const result = check(history([first, hit(2, 2, [60, 70], 0)], [cut(10, 20)]), PATTERNS.ratelimit);
     expect(result.verdict).toBe('ok');
     expect(result.duplicateEffects).toEqual({ hit: [first.id] });
     expect(keyVerdict(result).duplicates).toEqual([first.id]);
@@ -36,14 +37,14 @@ describe('a ratelimit hit counted twice', () => {
     expect(found.verdict).toBe('ok');
     // The first linearization found does run it twice: counting that would over-state.
     expect(found.secondExecutions).toEqual([0]);
-    const result = check(history(ops, faults), ratelimit);
+    const result = check(history(ops, faults), PATTERNS.ratelimit);
     expect(result.verdict).toBe('ok');
     expect(result.duplicateEffects).toEqual({});
     expect(keyVerdict(result).duplicates).toBeUndefined();
   });
 
   it('is never counted without a fault that cut connections (the history is then illegal)', () => {
-    const result = check(history([hit(1, 2, [0, 50], 1), hit(2, 2, [60, 70], 0)]), ratelimit);
+    const result = check(history([hit(1, 2, [0, 50], 1), hit(2, 2, [60, 70], 0)]), PATTERNS.ratelimit);
     expect(result.verdict).toBe('illegal');
     expect(result.duplicateEffects).toEqual({});
   });
@@ -51,7 +52,7 @@ describe('a ratelimit hit counted twice', () => {
   it('counts neither of two hits when either one running twice explains the counter', () => {
     // Limit 3, two cut hits allowed, then one blocked: one of them ran twice, but which is unknown.
     const ops = [hit(1, 3, [0, 50], 1), hit(2, 3, [0, 50], 1), hit(3, 3, [60, 70], 0)];
-    const result = check(history(ops, [cut(10, 20)]), ratelimit);
+    const result = check(history(ops, [cut(10, 20)]), PATTERNS.ratelimit);
     expect(result.verdict).toBe('ok');
     expect(result.duplicateEffects).toEqual({});
   });
@@ -60,7 +61,7 @@ describe('a ratelimit hit counted twice', () => {
     // Limit 3: the info hit must have run twice for the counter to be full at the third answer.
     const lost = hit(1, 3, [0, 50], 'info');
     const ops = [lost, hit(2, 3, [60, 70], 1), hit(3, 3, [80, 90], 0)];
-    const result = check(history(ops, [cut(10, 20)]), ratelimit);
+    const result = check(history(ops, [cut(10, 20)]), PATTERNS.ratelimit);
     expect(result.verdict).toBe('ok');
     expect(result.duplicateEffects).toEqual({ hit: [lost.id] });
   });
@@ -69,7 +70,7 @@ describe('a ratelimit hit counted twice', () => {
 describe('a register resent by the same attempt', () => {
   it('is counted as a duplicate register: its first execution created the record its reply shows', () => {
     const own = op<IdempotencyInput, IdempotencyOutput>(1, { op: 'register', fingerprint: 'fp', owner: 'A', leaseMs: 60_000 }, 0, 50, { output: ['hit', 'pending', 'fp', '', ''] });
-    const result = check(history([own], [cut(10, 20)]), idempotency);
+    const result = check(history([own], [cut(10, 20)]), PATTERNS.idempotency);
     expect(result.verdict).toBe('ok');
     expect(result.duplicateEffects).toEqual({ register: [own.id] });
   });
@@ -95,7 +96,7 @@ describe('the re-check', () => {
 describe('a recorded history: a renew resent after a reset_peer toxic (fixtures/resent-renew.json)', () => {
   it('counts that renew, and only it: it extended the lease once and answered 0 the second time', () => {
     const recorded = JSON.parse(readFileSync(new URL('./fixtures/resent-renew.json', import.meta.url), 'utf8')) as { history: History<IdempotencyInput, IdempotencyOutput> };
-    const result = check(recorded.history, idempotency);
+    const result = check(recorded.history, PATTERNS.idempotency);
     expect(result.verdict).toBe('ok');
     expect(result.duplicateEffects).toEqual({ renew: [33] });
     expect(result.stats.duplicateStatesExplored).toBeGreaterThan(0);

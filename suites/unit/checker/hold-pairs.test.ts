@@ -10,6 +10,7 @@ import { check } from '../../../src/checker/index.ts';
 import { lock } from '../../../src/model/index.ts';
 import type { LockInput, LockOutput } from '../../../src/model/index.ts';
 import { fault, history, keyVerdict, ok, op } from './support/ops.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
 
 const acquire = (token: string, ttlMs = 1_000): LockInput => ({ op: 'acquire', token, ttlMs });
 const release = (token: string): LockInput => ({ op: 'release', token });
@@ -19,7 +20,7 @@ describe('hold pairs', () => {
   it('a second holder with nothing between that ends the first hold is illegal before any order is tried', () => {
     const first = op<LockInput, LockOutput>(1, acquire('a'), 0, 1, ok(1));
     const second = op<LockInput, LockOutput>(2, acquire('b'), 200, 201, ok(1));
-    const result = check(history([first, second]), lock, { eps: 0, minimise: false });
+    const result = check(history([first, second]), PATTERNS.lock, { eps: 0, minimise: false });
     expect(result.verdict).toBe('illegal');
     const key = keyVerdict(result);
     expect(key.unexplained).toBe(second.id);
@@ -33,22 +34,22 @@ describe('hold pairs', () => {
       op<LockInput, LockOutput>(1, extend('a', 1_000), 100, 101, ok(1)),
       op<LockInput, LockOutput>(1, extend('a', 1_000), 500, 501, ok(null)),
     ];
-    expect(check(history(ops), lock, { eps: 0, minimise: false }).verdict).toBe('illegal');
+    expect(check(history(ops), PATTERNS.lock, { eps: 0, minimise: false }).verdict).toBe('illegal');
   });
 
   it('an extend answered -1 (another token holds it) right after its own token acquired, its lease still running, is illegal at once', () => {
     const ops = [op<LockInput, LockOutput>(1, acquire('a'), 0, 1, ok(1)), op<LockInput, LockOutput>(1, extend('a', 1_000), 100, 101, ok(-1))];
-    const result = check(history(ops), lock, { eps: 0, minimise: false });
+    const result = check(history(ops), PATTERNS.lock, { eps: 0, minimise: false });
     expect(result.verdict).toBe('illegal');
     expect(keyVerdict(result).statesExplored).toBe(0);
     // With another client's acquire possible after the lease ran out, it is legal.
     const later = [op<LockInput, LockOutput>(1, acquire('a', 50), 0, 1, ok(1)), op<LockInput, LockOutput>(2, acquire('b'), 60, 61, ok(1)), op<LockInput, LockOutput>(1, extend('a', 1_000), 100, 101, ok(-1))];
-    expect(check(history(later), lock, { eps: 0, minimise: false }).verdict).toBe('ok');
+    expect(check(history(later), PATTERNS.lock, { eps: 0, minimise: false }).verdict).toBe('ok');
   });
 
   it('two acquires answered 1 whose windows overlap, neither lease able to run out in time, are illegal in either order', () => {
     const ops = [op<LockInput, LockOutput>(1, acquire('a'), 0, 400, ok(1)), op<LockInput, LockOutput>(2, acquire('b'), 200, 201, ok(1))];
-    const result = check(history(ops), lock, { eps: 0, minimise: false });
+    const result = check(history(ops), PATTERNS.lock, { eps: 0, minimise: false });
     expect(result.verdict).toBe('illegal');
     expect(keyVerdict(result).statesExplored).toBe(0);
   });
@@ -56,7 +57,7 @@ describe('hold pairs', () => {
   it('two acquires answered 1 whose windows overlap are legal when one order lets the first lease run out', () => {
     // b at 200 with a 100 ms lease, then a by 400: b's lease may run out at 300.
     const ops = [op<LockInput, LockOutput>(1, acquire('a'), 0, 400, ok(1)), op<LockInput, LockOutput>(2, acquire('b', 100), 200, 201, ok(1))];
-    expect(check(history(ops), lock, { eps: 0, minimise: false }).verdict).toBe('ok');
+    expect(check(history(ops), PATTERNS.lock, { eps: 0, minimise: false }).verdict).toBe('ok');
   });
 
   const ends: [string, OpRecordsBetween][] = [
@@ -71,14 +72,14 @@ describe('hold pairs', () => {
       // Only the lease-running-out case gives the first acquire a TTL short enough to run out by the second.
       const ttl = how === 'the lease running out' ? 100 : 1_000;
       const ops = [op<LockInput, LockOutput>(1, acquire('a', ttl), 0, 1, ok(1)), ...between(), op<LockInput, LockOutput>(2, acquire('b'), 300, 301, ok(1))];
-      expect(check(history(ops), lock, { eps: 0, minimise: false }).verdict).toBe('ok');
+      expect(check(history(ops), PATTERNS.lock, { eps: 0, minimise: false }).verdict).toBe('ok');
     });
   }
 
   it('a lossy fault between the two explains it (replication-loss); one that ended before the first does not', () => {
     const ops = () => [op<LockInput, LockOutput>(1, acquire('a'), 100, 101, ok(1)), op<LockInput, LockOutput>(2, acquire('b'), 300, 301, ok(1))];
-    expect(check(history(ops(), [fault('failover-force', 150, 250, true)]), lock, { eps: 0, minimise: false }).verdict).toBe('replication-loss');
-    expect(check(history(ops(), [fault('failover-force', 0, 50, true)]), lock, { eps: 0, minimise: false }).verdict).toBe('illegal');
+    expect(check(history(ops(), [fault('failover-force', 150, 250, true)]), PATTERNS.lock, { eps: 0, minimise: false }).verdict).toBe('replication-loss');
+    expect(check(history(ops(), [fault('failover-force', 0, 50, true)]), PATTERNS.lock, { eps: 0, minimise: false }).verdict).toBe('illegal');
   });
 });
 

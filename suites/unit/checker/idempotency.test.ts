@@ -10,6 +10,7 @@ import type { OpRecord } from '../../../src/history/types.ts';
 import { idempotency } from '../../../src/patterns/idempotency/model.ts';
 import type { IdempotencyInput, IdempotencyOutput } from '../../../src/patterns/idempotency/model.ts';
 import { history, op } from './support/ops.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
 
 type Op = OpRecord<IdempotencyInput, IdempotencyOutput>;
 type Result = { output: IdempotencyOutput } | 'info' | 'fail';
@@ -32,7 +33,7 @@ const hitCompleted = (body = '{"id":"ch_1"}') => ({ output: ['hit', 'completed',
 const one = { output: 1 as IdempotencyOutput };
 const zero = { output: 0 as IdempotencyOutput };
 
-const run = (ops: Op[]): CheckResult => check(history(ops), idempotency);
+const run = (ops: Op[]): CheckResult => check(history(ops), PATTERNS.idempotency);
 
 function onlyViolation(result: CheckResult) {
   expect(result.verdict).toBe('illegal');

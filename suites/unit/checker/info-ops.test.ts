@@ -4,6 +4,7 @@ import { check } from '../../../src/checker/index.ts';
 import type { History } from '../../../src/history/types.ts';
 import { idempotency, type IdempotencyInput, type IdempotencyOutput } from '../../../src/model/index.ts';
 import { fault, history, op } from './support/ops.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
 
 // Indeterminate (info) operations may take effect at any instant after their invocation, or never.
 // One that would change nothing where it could be placed is left out rather than placed: the search
@@ -16,7 +17,7 @@ describe('info operations that change nothing', () => {
 
   it('a soak history with eight unbounded info ops around a lossy kill is decided, in few states', () => {
     expect(recorded.history.ops.filter((o) => o.outcome === 'info').length).toBe(8);
-    const result = check(recorded.history, idempotency);
+    const result = check(recorded.history, PATTERNS.idempotency);
     expect(result.verdict).toBe('replication-loss');
     expect(result.stats.statesExplored).toBeLessThan(10_000);
   });
@@ -33,10 +34,10 @@ describe('info operations that change nothing', () => {
       op<IdempotencyInput, IdempotencyOutput>(1, { op: 'complete', owner: 'A', status: '200', body: 'x', ttlMs: 60_000 }, 10, 15, { output: 1 }),
       ...strays,
     ];
-    const lost = check(history([...base, register(2, 'B', [4_000, 4_005], ['fresh'])], [lossy]), idempotency, { budget: 20_000 });
+    const lost = check(history([...base, register(2, 'B', [4_000, 4_005], ['fresh'])], [lossy]), PATTERNS.idempotency, { budget: 20_000 });
     expect(lost.verdict).toBe('replication-loss');
     // With no lossy fault the same fresh register is illegal: the completed record (TTL 60 s) had to be there.
-    const illegal = check(history([...base, register(2, 'B', [6_000, 6_005], ['fresh'])]), idempotency, { budget: 20_000 });
+    const illegal = check(history([...base, register(2, 'B', [6_000, 6_005], ['fresh'])]), PATTERNS.idempotency, { budget: 20_000 });
     expect(illegal.verdict).toBe('illegal');
   });
 });

@@ -3,6 +3,7 @@ import { check, describeViolation } from '../../../src/checker/index.ts';
 import type { FaultRecord, History, OpRecord } from '../../../src/history/types.ts';
 import { models } from '../../../src/model/index.ts';
 import type { IdempotencyInput, IdempotencyOutput } from '../../../src/patterns/idempotency/model.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
 
 type Op = OpRecord<IdempotencyInput, IdempotencyOutput>;
 const op = (id: number, client: number, input: IdempotencyInput, at: number, output: IdempotencyOutput, acknowledgedReplicas?: number): Op => ({
@@ -36,7 +37,7 @@ function lostWrite(acked: number | undefined, failedNodes: number | undefined): 
 
 describe('lost-acknowledged-write: a write WAIT acknowledged on N replicas, lost when at most N nodes failed', () => {
   it('acknowledged on 1 replica, lost to a partition that failed 1 node: the violation, naming the lost write and the fault', () => {
-    const result = check(lostWrite(1, 1), models.idempotency);
+    const result = check(lostWrite(1, 1), PATTERNS.idempotency);
     expect(result.verdict).toBe('illegal');
     expect(result.replicationLosses).toEqual([]);
     const [violation] = result.violations;
@@ -50,38 +51,38 @@ describe('lost-acknowledged-write: a write WAIT acknowledged on N replicas, lost
   });
 
   it('not acknowledged by WAIT (no count recorded): replication loss, as before', () => {
-    const result = check(lostWrite(undefined, 1), models.idempotency);
+    const result = check(lostWrite(undefined, 1), PATTERNS.idempotency);
     expect(result.verdict).toBe('replication-loss');
     expect(result.violations).toEqual([]);
     expect(result.replicationLosses).toHaveLength(1);
   });
 
   it('WAIT answered 0 replicas: replication loss', () => {
-    const result = check(lostWrite(0, 1), models.idempotency);
+    const result = check(lostWrite(0, 1), PATTERNS.idempotency);
     expect(result.verdict).toBe('replication-loss');
     expect(result.violations).toEqual([]);
   });
 
   it('acknowledged on 1 replica but 2 nodes failed: replication loss', () => {
-    const result = check(lostWrite(1, 2), models.idempotency);
+    const result = check(lostWrite(1, 2), PATTERNS.idempotency);
     expect(result.verdict).toBe('replication-loss');
     expect(result.violations).toEqual([]);
   });
 
   it('a fault whose failed nodes are unknown (a master restarted without persistence) protects nothing: replication loss', () => {
-    const result = check(lostWrite(1, undefined), models.idempotency);
+    const result = check(lostWrite(1, undefined), PATTERNS.idempotency);
     expect(result.verdict).toBe('replication-loss');
   });
 
   it('acknowledged on 2 replicas, 2 nodes failed: the violation', () => {
-    expect(check(lostWrite(2, 2), models.idempotency).violations.map((v) => v.invariant)).toEqual(['lost-acknowledged-write']);
+    expect(check(lostWrite(2, 2), PATTERNS.idempotency).violations.map((v) => v.invariant)).toEqual(['lost-acknowledged-write']);
   });
 
   it('an acknowledged write that the history does not need rolled back: ok, however many nodes failed', () => {
     const history = lostWrite(1, 1);
     // Owner b now finds a's completed record: nothing was lost.
     const kept = { ...history, ops: [...history.ops.slice(0, 2), op(2, 1, register('b'), 12_000, ['hit', 'completed', 'f', '200', '200'], 1)] };
-    expect(check(kept, models.idempotency).verdict).toBe('ok');
+    expect(check(kept, PATTERNS.idempotency).verdict).toBe('ok');
   });
 
   it('only the unacknowledged write is lost (the acknowledged one survives): replication loss, not the violation', () => {
@@ -99,7 +100,7 @@ describe('lost-acknowledged-write: a write WAIT acknowledged on N replicas, lost
       faults: [partition],
       topology: [],
     };
-    const result = check(history, models.idempotency);
+    const result = check(history, PATTERNS.idempotency);
     expect(result.verdict).toBe('replication-loss');
     expect(result.violations).toEqual([]);
   });
@@ -107,7 +108,7 @@ describe('lost-acknowledged-write: a write WAIT acknowledged on N replicas, lost
   it('an acknowledged operation that wrote nothing (a hit) guards nothing: WAIT covers its own connection\'s writes, not what it read', () => {
     const history = lostWrite(undefined, 1);
     const hit = op(5, 2, register('c'), 900, ['hit', 'completed', 'f', '200', '200'], 1);
-    const result = check({ ...history, ops: [...history.ops, hit] }, models.idempotency);
+    const result = check({ ...history, ops: [...history.ops, hit] }, PATTERNS.idempotency);
     expect(result.verdict).toBe('replication-loss');
     expect(result.violations).toEqual([]);
   });
@@ -128,12 +129,12 @@ describe('lost-acknowledged-write: a write WAIT acknowledged on N replicas, lost
       faults: [partition],
       topology: [],
     };
-    const result = check(history, models.idempotency);
+    const result = check(history, PATTERNS.idempotency);
     expect(result.violations.map((v) => v.invariant)).toEqual(['lost-acknowledged-write']);
     expect(result.violations[0].witness.map((o) => o.id)).toEqual([9]);
     // Not acknowledged, the same history is replication loss.
     const plain = { ...history, ops: history.ops.map(({ acknowledgedReplicas: _, ...o }) => o) };
-    expect(check(plain, models.idempotency).verdict).toBe('replication-loss');
+    expect(check(plain, PATTERNS.idempotency).verdict).toBe('replication-loss');
   });
 
   it('a real bug beside acknowledged writes is still named as itself', () => {
@@ -143,6 +144,6 @@ describe('lost-acknowledged-write: a write WAIT acknowledged on N replicas, lost
       faults: [],
       topology: [],
     };
-    expect(check(history, models.idempotency).violations.map((v) => v.invariant)).toEqual(['one-winner']);
+    expect(check(history, PATTERNS.idempotency).violations.map((v) => v.invariant)).toEqual(['one-winner']);
   });
 });

@@ -9,6 +9,7 @@ import { check } from '../../../src/checker/index.ts';
 import { lock } from '../../../src/model/index.ts';
 import type { LockInput, LockOutput } from '../../../src/model/index.ts';
 import { history, ok, op } from './support/ops.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
 
 const acquire = (token: string): LockInput => ({ op: 'acquire', token, ttlMs: 1_000 });
 const extend = (token: string, ttlMs: number): LockInput => ({ op: 'extend', token, ttlMs });
@@ -21,7 +22,7 @@ describe('a non-positive lease', () => {
         op<LockInput, LockOutput>(1, extend('a', ttlMs), 100, 101, ok(1)),
         op<LockInput, LockOutput>(2, acquire('b'), 200, 201, ok(1)),
       ];
-      expect(check(history(ops), lock, { eps: 0, minimise: false }).verdict).toBe('ok');
+      expect(check(history(ops), PATTERNS.lock, { eps: 0, minimise: false }).verdict).toBe('ok');
     });
   }
 
@@ -31,6 +32,6 @@ describe('a non-positive lease', () => {
       op<LockInput, LockOutput>(1, extend('a', -5), 100, 101, ok(1)),
       op<LockInput, LockOutput>(1, extend('a', 1_000), 200, 201, ok(1)),
     ];
-    expect(check(history(ops), lock, { eps: 0, minimise: false }).verdict).toBe('illegal');
+    expect(check(history(ops), PATTERNS.lock, { eps: 0, minimise: false }).verdict).toBe('illegal');
   });
 });

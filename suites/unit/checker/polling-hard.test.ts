@@ -70,7 +70,7 @@ describe('agreement with a brute-force oracle on tiny lock histories with cuts a
         const strict = bruteForceLegal(lock, ops, epsMs, [], cuts);
         const relaxed = !strict && lossy.length > 0 && bruteForceLegal(lock, ops, epsMs, lossy, cuts);
         const expected = strict ? 'ok' : relaxed ? 'replication-loss' : 'illegal';
-        expect(check(history(ops, drawn), lock, { eps: epsMs, minimise: false }).verdict).toBe(expected);
+        expect(check(history(ops, drawn), PATTERNS.lock, { eps: epsMs, minimise: false }).verdict).toBe(expected);
       }),
       { numRuns: 400 },
     );
@@ -89,7 +89,7 @@ describe('generated polling histories with cuts and lossy faults', () => {
   it('are ok, or replication-loss where the oracle rolled the key back, within a bounded number of states', () => {
     for (const seed of SEEDS) {
       const { history: generated, rollback } = pollingLockHistory(seed);
-      const result = check(generated, lock, { minimise: false });
+      const result = check(generated, PATTERNS.lock, { minimise: false });
       expect(rollback ? ['ok', 'replication-loss'] : ['ok'], `seed ${seed}`).toContain(result.verdict);
       expect(keyVerdict(result).statesExplored, `seed ${seed}`).toBeLessThan(STATES_BOUND);
     }
@@ -126,7 +126,7 @@ describe('generated polling histories with cuts and lossy faults', () => {
       const answered = generated.ops.filter((o) => o.outcome === 'ok');
       const victim = answered[seed % answered.length];
       const ops = generated.ops.map((o) => (o === victim ? corruptLock(o) : o));
-      const result = check({ ...generated, ops }, lock, { minimise: false });
+      const result = check({ ...generated, ops }, PATTERNS.lock, { minimise: false });
       expect(result.verdict, `seed ${seed}, op ${victim.id}`).toBe('illegal');
     }
   });
@@ -142,7 +142,7 @@ describe('the worst polling histories found, each once past the 500,000-state bu
   for (const file of files) {
     it(`${file} is decided within ${STATES_BOUND.toLocaleString('en-US')} states`, () => {
       const { history: recorded } = JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as { history: History<LockInput, LockOutput> };
-      const result = check(recorded, lock, { minimise: false });
+      const result = check(recorded, PATTERNS.lock, { minimise: false });
       const rolledBack = recorded.faults.some((f) => f.lossy);
       expect(rolledBack ? ['ok', 'replication-loss'] : ['ok']).toContain(result.verdict);
       expect(keyVerdict(result).statesExplored).toBeLessThan(STATES_BOUND);
@@ -167,7 +167,7 @@ describe('the lossy polling histories once undecided or decided only past the bu
     it(`seed ${seed} is replication-loss, the strict search decided, within ${LOSSY_BOUND.toLocaleString('en-US')} states`, () => {
       const file = new URL(`polling-lock-seed${seed}.json`, dir);
       const { history: recorded } = JSON.parse(readFileSync(file, 'utf8')) as { history: History<LockInput, LockOutput> };
-      const result = check(recorded, lock, { minimise: false });
+      const result = check(recorded, PATTERNS.lock, { minimise: false });
       expect(result.verdict).toBe('replication-loss');
       const key = keyVerdict(result);
       // Decided, not rescued after a strict search that ran out of budget (that note says "undecided").

@@ -18,6 +18,7 @@ import { lock } from '../../../src/model/index.ts';
 import type { LockInput, LockOutput } from '../../../src/model/index.ts';
 import { bruteForceLegal } from './support/oracle.ts';
 import { history, keyVerdict, tinyRecords } from './support/ops.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
 
 const cutFault = (id: number, startedAt: number, endedAt: number): FaultRecord => ({
   type: 'fault',
@@ -58,7 +59,7 @@ describe('agreement with a brute-force oracle on tiny polling histories with cut
       fc.property(fc.array(tinyOp, { minLength: 1, maxLength: 4 }), cuts, fc.constantFrom(0, 5), (tiny, faults, epsMs) => {
         const ops: OpRecord<LockInput, LockOutput>[] = tinyRecords(tiny);
         const expected = bruteForceLegal(lock, ops, epsMs, [], faults) ? 'ok' : 'illegal';
-        expect(check(history(ops, faults), lock, { eps: epsMs, minimise: false }).verdict).toBe(expected);
+        expect(check(history(ops, faults), PATTERNS.lock, { eps: epsMs, minimise: false }).verdict).toBe(expected);
       }),
       { numRuns: 400 },
     );
@@ -90,7 +91,7 @@ describe('identical info acquires', () => {
 
   it('are tried in either order while the later one\'s lease could not run out yet', () => {
     expect(bruteForceLegal(lock, ops, 0)).toBe(true);
-    expect(check(history(ops), lock, { eps: 0 }).verdict).toBe('ok');
+    expect(check(history(ops), PATTERNS.lock, { eps: 0 }).verdict).toBe('ok');
   });
 });
 
@@ -143,7 +144,7 @@ describe('polling histories legal by construction, with a cut', () => {
       fc.property(scenario, (s) => {
         const polled = pollingHistory(s);
         expect(polled.ops.some((o) => o.outcome === 'fail')).toBe(true);
-        const result = check(polled, lock, { budget: 20_000, minimise: false });
+        const result = check(polled, PATTERNS.lock, { budget: 20_000, minimise: false });
         expect(result.verdict).toBe('ok');
       }),
       { numRuns: 100 },
@@ -160,13 +161,13 @@ describe('the reference lock history that ran out of budget in a soak (issue 20)
   const k2 = recorded.history.ops.find((o) => o.key.endsWith(':k2'))!.key;
 
   it('is decided ok, in a few hundred states', () => {
-    const result = check(recorded.history, lock);
+    const result = check(recorded.history, PATTERNS.lock);
     expect(result.verdict).toBe('ok');
     expect(keyVerdict(result, k2).statesExplored).toBeLessThan(1_000);
   });
 
   it('reports the most states one key took beside the total', () => {
-    const { keys, stats } = check(recorded.history, lock);
+    const { keys, stats } = check(recorded.history, PATTERNS.lock);
     expect(keys.length).toBeGreaterThan(1);
     expect(stats.maxKeyStates).toBe(Math.max(...keys.map((k) => k.statesExplored)));
     expect(stats.maxKeyStates).toBeLessThan(stats.statesExplored);
@@ -177,7 +178,7 @@ describe('the reference lock history that ran out of budget in a soak (issue 20)
     const other = (output: LockOutput | undefined): LockOutput => (output === 0 ? 1 : output === 1 ? 0 : output === null ? -1 : null);
     for (const victim of answered) {
       const ops = recorded.history.ops.map((o) => (o === victim ? { ...o, output: other(o.output) } : o));
-      const verdict = keyVerdict(check({ ...recorded.history, ops }, lock, { minimise: false }), k2);
+      const verdict = keyVerdict(check({ ...recorded.history, ops }, PATTERNS.lock, { minimise: false }), k2);
       expect(verdict.verdict, `op ${victim.id}`).not.toBe('unknown');
       expect(verdict.statesExplored, `op ${victim.id}`).toBeLessThan(5_000);
     }

@@ -19,6 +19,7 @@ import type { LeaseInput, LeaseOutput } from './support/lease-register.ts';
 import { lossyHistory } from './support/lossy-history.ts';
 import { bruteForceLegal } from './support/oracle.ts';
 import { history, keyVerdict, tinyRecords } from './support/ops.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
 
 const owner = fc.constantFrom('A', 'B', 'C');
 const idempotencyInput: fc.Arbitrary<IdempotencyInput> = fc.oneof(
@@ -61,7 +62,7 @@ describe('an impossible output', () => {
         const victim = okOps[pick % okOps.length];
         const impossible = victim.input.op === 'register' ? ['bogus'] : 2;
         const ops = legal.ops.map((op) => (op === victim ? { ...op, output: impossible as never } : op));
-        const result = check({ ...legal, ops }, idempotency, { minimise: false });
+        const result = check({ ...legal, ops }, PATTERNS.idempotency, { minimise: false });
         expect(result.verdict).toBe('illegal');
         expect(keyVerdict(result, victim.key).verdict).toBe('illegal');
       }),
@@ -145,7 +146,7 @@ describe('histories with a real replication loss', () => {
         const strict = bruteForceLegal(idempotency, lossy.ops, 25);
         const relaxed = bruteForceLegal(idempotency, lossy.ops, 25, lossy.faults);
         expect(relaxed).toBe(true);
-        const result = check(lossy, idempotency);
+        const result = check(lossy, PATTERNS.idempotency);
         expect(result.verdict).toBe(strict ? 'ok' : 'replication-loss');
       }),
       { numRuns: 400 },

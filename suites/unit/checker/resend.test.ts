@@ -11,6 +11,7 @@ import type { FaultRecord, History, OpRecord } from '../../../src/history/types.
 import { idempotency, type IdempotencyInput, type IdempotencyOutput } from '../../../src/patterns/idempotency/model.ts';
 import { ratelimit, type RateLimitInput, type RateLimitOutput } from '../../../src/patterns/ratelimit/model.ts';
 import { fault, history, op } from './support/ops.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
 
 type Op = OpRecord<IdempotencyInput, IdempotencyOutput>;
 
@@ -27,27 +28,27 @@ const ownHit = (): Op[] => [register(1, 'A', [0, 50], ['hit', 'pending', 'fp', '
 
 describe('operations run twice by a resend after a cut connection', () => {
   it('a register that sees its own pending record is legal when a connection cut overlaps it', () => {
-    expect(check(history(ownHit(), [cut(10, 20)]), idempotency).verdict).toBe('ok');
+    expect(check(history(ownHit(), [cut(10, 20)]), PATTERNS.idempotency).verdict).toBe('ok');
   });
 
   it('the same history with no cut, or a fault that cut nothing, stays illegal', () => {
-    expect(check(history(ownHit()), idempotency).verdict).toBe('illegal');
-    expect(check(history(ownHit(), [uncut(10, 20)]), idempotency).verdict).toBe('illegal');
+    expect(check(history(ownHit()), PATTERNS.idempotency).verdict).toBe('illegal');
+    expect(check(history(ownHit(), [uncut(10, 20)]), PATTERNS.idempotency).verdict).toBe('illegal');
   });
 
   it('a cut before the operation does not excuse it', () => {
-    expect(check(history(ownHit(), [cut(-30, -20)]), idempotency).verdict).toBe('illegal');
+    expect(check(history(ownHit(), [cut(-30, -20)]), PATTERNS.idempotency).verdict).toBe('illegal');
   });
 
   it('a release whose first execution deleted the key may answer 0', () => {
     const ops = [register(1, 'A', [0, 5], ['fresh']), release(1, 'A', [10, 40], 0), register(2, 'B', [50, 60], ['fresh'])];
-    expect(check(history(ops, [cut(20, 30)]), idempotency).verdict).toBe('ok');
-    expect(check(history(ops), idempotency).verdict).toBe('illegal');
+    expect(check(history(ops, [cut(20, 30)]), PATTERNS.idempotency).verdict).toBe('ok');
+    expect(check(history(ops), PATTERNS.idempotency).verdict).toBe('illegal');
   });
 
   it('a second execution never excuses a second winner', () => {
     const ops = [register(1, 'A', [0, 50], ['fresh']), register(2, 'B', [60, 70], ['fresh'])];
-    const result = check(history(ops, [cut(10, 20)]), idempotency);
+    const result = check(history(ops, [cut(10, 20)]), PATTERNS.idempotency);
     expect(result.verdict).toBe('illegal');
     expect(result.violations[0].invariant).toBe('one-winner');
   });
@@ -61,12 +62,12 @@ describe('a real history: a renew resent after a reset_peer toxic on the client 
 
   it('is legal with the toxic marked as cutting connections', () => {
     expect(recorded.history.faults.some((f) => f.cutsConnections)).toBe(true);
-    expect(check(recorded.history, idempotency).verdict).toBe('ok');
+    expect(check(recorded.history, PATTERNS.idempotency).verdict).toBe('ok');
   });
 
   it('was a false alarm without it', () => {
     const faults = recorded.history.faults.map((f) => ({ ...f, cutsConnections: false }));
-    expect(check({ ...recorded.history, faults }, idempotency).verdict).toBe('illegal');
+    expect(check({ ...recorded.history, faults }, PATTERNS.idempotency).verdict).toBe('illegal');
   });
 });
 
@@ -75,9 +76,9 @@ describe('a refusal after a cut connection: the first attempt may have run', () 
     const hit = (client: number, at: [number, number], result: { output: RateLimitOutput } | 'fail') =>
       op<RateLimitInput, RateLimitOutput>(client, { op: 'hit', limit: 1, windowSeconds: 60 }, at[0], at[1], result);
     const ops = [hit(1, [0, 50], 'fail'), hit(2, [60, 70], { output: 0 })];
-    expect(check(history(ops, [cut(10, 20)]), ratelimit).verdict).toBe('ok');
-    expect(check(history(ops), ratelimit).verdict).toBe('illegal');
-    expect(check(history(ops, [uncut(10, 20)]), ratelimit).verdict).toBe('illegal');
+    expect(check(history(ops, [cut(10, 20)]), PATTERNS.ratelimit).verdict).toBe('ok');
+    expect(check(history(ops), PATTERNS.ratelimit).verdict).toBe('illegal');
+    expect(check(history(ops, [uncut(10, 20)]), PATTERNS.ratelimit).verdict).toBe('illegal');
   });
 
   // Recorded by the ratelimit soak against the reference script: three hits were sent while a timeout
@@ -88,11 +89,11 @@ describe('a refusal after a cut connection: the first attempt may have run', () 
 
   it('is legal: the refused hits that overlap the cut are indeterminate', () => {
     expect(recorded.history.ops.some((o) => o.outcome === 'fail' && /^BUSY/.test(o.error ?? ''))).toBe(true);
-    expect(check(recorded.history, ratelimit).verdict).toBe('ok');
+    expect(check(recorded.history, PATTERNS.ratelimit).verdict).toBe('ok');
   });
 
   it('was a false alarm when BUSY was taken as "never ran"', () => {
     const faults = recorded.history.faults.map((f) => ({ ...f, cutsConnections: false }));
-    expect(check({ ...recorded.history, faults }, ratelimit).verdict).toBe('illegal');
+    expect(check({ ...recorded.history, faults }, PATTERNS.ratelimit).verdict).toBe('illegal');
   });
 });

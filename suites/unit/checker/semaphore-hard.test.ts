@@ -55,7 +55,7 @@ describe('agreement with a brute-force oracle on tiny semaphore histories with c
         const strict = bruteForceLegal(semaphore, ops, epsMs, [], cuts);
         const relaxed = !strict && lossy.length > 0 && bruteForceLegal(semaphore, ops, epsMs, lossy, cuts);
         const expected = strict ? 'ok' : relaxed ? 'replication-loss' : 'illegal';
-        expect(check(history(ops, drawn), semaphore, { eps: epsMs, minimise: false }).verdict).toBe(expected);
+        expect(check(history(ops, drawn), PATTERNS.semaphore, { eps: epsMs, minimise: false }).verdict).toBe(expected);
       }),
       { numRuns: 400 },
     );
@@ -67,7 +67,7 @@ describe("the soak's undecided semaphore key", () => {
   const { history: recorded } = JSON.parse(readFileSync(fixture, 'utf8')) as { history: History<SemaphoreInput, SemaphoreOutput> };
 
   it('is decided, ok, within 1,000 states', () => {
-    const result = check(recorded, PATTERNS.semaphore.model as typeof semaphore, { minimise: false });
+    const result = check(recorded, PATTERNS.semaphore, { minimise: false });
     expect(result.verdict).toBe('ok');
     expect(keyVerdict(result, recorded.ops[0].key).statesExplored).toBeLessThan(1_000);
   });
@@ -81,6 +81,6 @@ describe("the soak's undecided semaphore key", () => {
   it('with a release answered 1 for a token nobody acquired, is illegal', () => {
     const victim = recorded.ops.findLast((o) => o.outcome === 'ok')!;
     const ops = recorded.ops.map((o) => (o === victim ? { ...o, input: { op: 'release' as const, token: 'a token nobody acquired' }, output: 1 as const } : o));
-    expect(check({ ...recorded, ops }, semaphore, { minimise: false }).verdict).toBe('illegal');
+    expect(check({ ...recorded, ops }, PATTERNS.semaphore, { minimise: false }).verdict).toBe('illegal');
   });
 });

@@ -3,6 +3,7 @@ import { check } from '../../../src/checker/index.ts';
 import type { FaultRecord, History, OpRecord } from '../../../src/history/types.ts';
 import { models } from '../../../src/model/index.ts';
 import type { IdempotencyInput, IdempotencyOutput } from '../../../src/patterns/idempotency/model.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
 
 type Op = OpRecord<IdempotencyInput, IdempotencyOutput>;
 const op = (id: number, client: number, input: IdempotencyInput, at: number, output: IdempotencyOutput): Op => ({
@@ -33,14 +34,14 @@ function splitBrain(lossy: boolean): History<IdempotencyInput, IdempotencyOutput
 
 describe('a split brain is replication loss, and only when the partition failed a shard over', () => {
   it('lossy partition: the discarded branch (register and complete of owner a) is replication loss, not a violation', () => {
-    const result = check(splitBrain(true), models.idempotency);
+    const result = check(splitBrain(true), PATTERNS.idempotency);
     expect(result.verdict).toBe('replication-loss');
     expect(result.violations).toEqual([]);
     expect(result.replicationLosses[0].message).toMatch(/partition on n1 .* rolled the key back from completed\(.*\) to absent/);
   });
 
   it('a partition that changed no master cannot lose a write: the same history is illegal', () => {
-    const result = check(splitBrain(false), models.idempotency);
+    const result = check(splitBrain(false), PATTERNS.idempotency);
     expect(result.verdict).toBe('illegal');
     expect(result.violations[0].invariant).toBe('no-resurrection');
   });
@@ -48,7 +49,7 @@ describe('a split brain is replication loss, and only when the partition failed 
   it('a real bug after the heal is still caught: a stale owner completes over the surviving record', () => {
     const history = splitBrain(true);
     const stale = op(5, 0, { op: 'complete', owner: 'a', status: '500', body: 'stale', ttlMs: 60_000 }, 13_000, 1);
-    const result = check({ ...history, ops: [...history.ops, stale] }, models.idempotency);
+    const result = check({ ...history, ops: [...history.ops, stale] }, PATTERNS.idempotency);
     expect(result.verdict).toBe('illegal');
     expect(result.violations[0].witness.map((o) => o.id)).toContain(5);
   });

@@ -94,7 +94,7 @@ describe('zero false alarms on histories an independent simulator produced', () 
       fc.assert(
         fc.property(pattern.steps, fc.constantFrom(0, 1, 25), (planned, eps) => {
           const { history } = simulate(pattern.store(), planned);
-          const result = check(history, pattern.model, { eps, minimise: false });
+          const result = check(history, pattern, { eps, minimise: false });
           expect(result.violations).toEqual([]);
           expect(result.verdict).toBe('ok');
         }),
@@ -147,7 +147,7 @@ describe('a corruption the simulator plants is rejected', () => {
         fc.pre(okOps.length > 0);
         const victim = okOps[pick % okOps.length];
         const corrupted = corrupt(victim);
-        const result = check({ ...history, ops: history.ops.map((op) => (op === victim ? corrupted : op)) }, pattern.model, { eps, minimise: false });
+        const result = check({ ...history, ops: history.ops.map((op) => (op === victim ? corrupted : op)) }, pattern, { eps, minimise: false });
         expect(result.verdict).toBe('illegal');
         expect(keyVerdict(result, victim.key).verdict).toBe('illegal');
       }),
@@ -165,7 +165,7 @@ describe('a corruption the simulator plants is rejected', () => {
     for (const planned of fc.sample(PATTERNS['semaphore (reacquire counts)'].steps, { numRuns: 200, seed: 23 })) {
       const { history } = simulate(semaphoreStore(), planned);
       const undeclared = history.ops.map((op) => ({ ...op, input: { ...(op.input as SemInput), reacquire: undefined } }));
-      if (check({ ...history, ops: undeclared }, semaphore, { eps: 0, minimise: false }).verdict === 'illegal') illegal++;
+      if (check({ ...history, ops: undeclared }, PATTERNS.semaphore, { eps: 0, minimise: false }).verdict === 'illegal') illegal++;
     }
     // Seed 23 gave 7 of 200 (a holder refused on a full set needs a full set and that holder live).
     expect(illegal).toBeGreaterThan(0);
@@ -178,7 +178,7 @@ describe('a corruption the simulator plants is rejected', () => {
         const planted = corruptRatelimit(history.ops as OpRecord<HitInput, unknown>[]);
         fc.pre(planted !== undefined);
         const ops = history.ops.map((op) => (op === planted!.original ? planted!.corrupted : op));
-        const result = check({ ...history, ops }, ratelimit, { eps, minimise: false });
+        const result = check({ ...history, ops }, PATTERNS.ratelimit, { eps, minimise: false });
         expect(result.verdict).toBe('illegal');
         expect(keyVerdict(result, planted!.original.key).verdict).toBe('illegal');
       }),

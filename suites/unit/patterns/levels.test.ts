@@ -84,7 +84,7 @@ describe('the checker with coarse answers: the search is the model\'s, only the 
       op(0, release('a'), 20, 25, ok(at('boolean', 'release', true))),
       op(1, acquire('b'), 30, 35, ok(at('boolean', 'acquire', true))),
     ]);
-    expect(check(h, lock as never).verdict).toBe('ok');
+    expect(check(h, PATTERNS.lock).verdict).toBe('ok');
   });
 
   it('a foreign release answering true is no-stale-release, even though the boolean hides -1 from nil', () => {
@@ -92,7 +92,7 @@ describe('the checker with coarse answers: the search is the model\'s, only the 
       op(0, acquire('a'), 0, 5, ok(at('boolean', 'acquire', true))),
       op(1, release('b'), 10, 15, ok(at('boolean', 'release', true))),
     ]);
-    const result = check(h, lock as never);
+    const result = check(h, PATTERNS.lock);
     expect(result.verdict).toBe('illegal');
     expect(result.violations[0].invariant).toBe('no-stale-release');
   });
@@ -103,7 +103,7 @@ describe('the checker with coarse answers: the search is the model\'s, only the 
       op(1, release('b'), 10, 15, ok(at('void', 'release', null))),
       op(2, acquire('c'), 20, 25, ok(at('boolean', 'acquire', true))),
     ]);
-    const result = check(h, lock as never);
+    const result = check(h, PATTERNS.lock);
     expect(result.verdict).toBe('illegal');
     expect(result.violations[0].invariant).toBe('one-holder');
   });
@@ -114,7 +114,7 @@ describe('the checker with coarse answers: the search is the model\'s, only the 
       op(0, register('a'), 0, 5, ok(at('outcome', 'register', ['fresh']))),
       op(1, register('b'), 10, 15, ok(at('outcome', 'register', ['fresh']))),
     ]);
-    const result = check(h, idempotency as never);
+    const result = check(h, PATTERNS.idempotency);
     expect(result.verdict).toBe('illegal');
     expect(result.violations[0].invariant).toBe('one-winner');
   });
@@ -134,10 +134,10 @@ describe('the holder lookahead reads a coarse answer for what it stands for', ()
       op(1, release('b'), 2, 3, ok(1)),
       op(0, release('a'), 200, 201, ok(1)),
     ]);
-    expect(check(h, lock as never).verdict).toBe('ok');
+    expect(check(h, PATTERNS.lock).verdict).toBe('ok');
     // The same keys with b's release at a time when a must hold: illegal, as before.
     const late = history<unknown, unknown>([op(0, acquire('a'), 0, 1, ok(withHandle(1))), op(1, release('b'), 2, 3, ok(1))]);
-    expect(check(late, lock as never).verdict).toBe('illegal');
+    expect(check(late, PATTERNS.lock).verdict).toBe('illegal');
   });
 
   it('hooks see the exact answers an envelope stands for, and the least they may say where those disagree or are unnamed', () => {

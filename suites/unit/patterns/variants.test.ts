@@ -136,13 +136,13 @@ describe('judged by the promise declared (a runner on a stub cluster, the checke
       ['counts', 0],
       [undefined, 1],
     ]);
-    expect(check(history, models.semaphore).verdict).toBe('ok');
+    expect(check(history, PATTERNS.semaphore).verdict).toBe('ok');
   });
 
   it('undeclared: the same answers judged by the default (renews) are a model-conformance violation', async () => {
     const { history } = await run(countingSubjects(undefined, 1));
     expect(history.ops.every((o) => !Object.hasOwn(o.input as object, 'reacquire'))).toBe(true);
-    const result = check(history, models.semaphore);
+    const result = check(history, PATTERNS.semaphore);
     expect(result.verdict).toBe('illegal');
     expect(result.violations.map((v) => v.invariant)).toEqual(['model-conformance']);
   });
@@ -153,7 +153,7 @@ describe('judged by the promise declared (a runner on a stub cluster, the checke
     const stripped = renewing.map((s) => ({ ...s, invoke: (key: string, input: unknown) => s.invoke(key, { ...(input as object), reacquire: undefined }) }));
     const { history } = await run(stripped);
     expect(history.ops.map((o) => o.output)).toEqual([1, 1, 1, 1]);
-    const result = check(history, models.semaphore);
+    const result = check(history, PATTERNS.semaphore);
     expect(result.verdict).toBe('illegal');
     expect(result.violations.map((v) => v.invariant)).toEqual(['model-conformance']);
   });

@@ -2,7 +2,7 @@ import { readdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { check } from '../../../src/checker/index.ts';
-import { models } from '../../../src/patterns/index.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
 import { readCounterexample } from '../../../src/report/counterexample.ts';
 
 // The report fixtures (suites/report/fixtures) hold verdicts the checker gave when they were
@@ -21,9 +21,9 @@ describe('report fixtures, re-judged', () => {
 
   it.each(counterexamples.map((file) => [path.basename(path.dirname(file)), file]))('%s: the same verdict and invariants today', (_, file) => {
     const ce = readCounterexample(file);
-    const model = models[ce.pattern as keyof typeof models];
-    expect(model, `pattern ${ce.pattern}`).toBeDefined();
-    const today = check(ce.history, model as Parameters<typeof check>[1]);
+    const pattern = PATTERNS[ce.pattern as keyof typeof PATTERNS];
+    expect(pattern, `pattern ${ce.pattern}`).toBeDefined();
+    const today = check(ce.history, pattern);
     expect(today.verdict).toBe(ce.result.verdict);
     const names = (violations: readonly { invariant: string }[]) => [...new Set(violations.map((v) => v.invariant))].sort();
     expect(names(today.violations)).toEqual(names(ce.result.violations));
