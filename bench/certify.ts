@@ -21,9 +21,9 @@ const seconds: number[] = [];
 try {
   for (let round = 1; round <= rounds; round++) {
     const options = jobOptions('certify', { pattern, seed: String(1000 + round), report: reports });
-    const dir = referenceScriptsDir(pattern);
+    const dir = referenceScriptsDir(options.pattern.name);
     const t0 = performance.now();
-    const result = await runJob(options, luaDirOpener(pattern, dir, `lua:${dir}`), quiet, cluster);
+    const result = await runJob(options, luaDirOpener(options.pattern, dir, `lua:${dir}`), quiet, cluster);
     seconds.push((performance.now() - t0) / 1000);
     console.log(`round ${round}: ${result.passed ? 'certified' : 'NOT certified'} in ${seconds.at(-1)!.toFixed(1)} s (${result.outcome.tally.runs} runs, ${result.outcome.tally.ops} ops)`);
   }

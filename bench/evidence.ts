@@ -7,20 +7,19 @@ import { LocalCluster } from '../src/cluster/local.ts';
 import { jobChaosOptions, MAX_CLIENTS } from '../src/certify/chaos-options.ts';
 import { requiredTransitions, tallyOperations } from '../src/certify/evidence.ts';
 import { luaDirOpener, referenceScriptsDir } from '../src/certify/openers/lua-dir.ts';
-import { parseFaultList, type PatternName } from '../src/generator/index.ts';
-import { PATTERNS } from '../src/patterns/index.ts';
+import { parseFaultList } from '../src/generator/index.ts';
+import { patternNamed } from '../src/patterns/index.ts';
 import { coverage } from '../src/report/coverage.ts';
 import { chaos, type ChaosContext } from '../src/certify/chaos.ts';
 
-const pattern = (process.argv[2] ?? 'idempotency') as PatternName;
+const pattern = patternNamed(process.argv[2] ?? 'idempotency', 'bench/evidence.ts');
 const runs = Number(process.argv[3] ?? 40);
 const seed = Number(process.argv[4] ?? 1);
 const faults = parseFaultList(process.argv[5] ?? 'all');
 const clients = process.argv[6] ? Number(process.argv[6]) : undefined;
 const keys = process.argv[7] ? Number(process.argv[7]) : undefined;
-const spec = PATTERNS[pattern];
-const model = spec.model;
-console.log(`npx tsx bench/evidence.ts ${[pattern, runs, seed, process.argv[5] ?? 'all', ...process.argv.slice(6, 8)].join(' ')}`);
+const { model } = pattern;
+console.log(`npx tsx bench/evidence.ts ${[pattern.name, runs, seed, process.argv[5] ?? 'all', ...process.argv.slice(6, 8)].join(' ')}`);
 console.log(`${runs} runs of the reference, no shrinking, faults ${process.argv[5] ?? 'all'}, clients ${clients ?? 'default'}, keys ${keys ?? 'default'}`);
 const required = requiredTransitions(pattern, faults);
 
@@ -28,17 +27,17 @@ const witnessedRuns = new Map<string, number>(required.map((t) => [t, 0]));
 const okPerRun = new Map<string, number[]>();
 const cluster = await LocalCluster.start();
 try {
-  const dir = referenceScriptsDir(pattern);
+  const dir = referenceScriptsDir(pattern.name);
   const opened = await luaDirOpener(pattern, dir, `lua:${dir}`)(cluster, MAX_CLIENTS);
   const onRun: ChaosContext['onRun'] = (_, last) => {
     if (last.shrinking) return;
-    const rows = new Map(coverage(last.history, model).rows.map((r) => [r.transition, r.total]));
+    const rows = new Map(coverage(last.history, model, pattern.transitions).rows.map((r) => [r.transition, r.total]));
     for (const t of required) if ((rows.get(t) ?? 0) > 0) witnessedRuns.set(t, witnessedRuns.get(t)! + 1);
     for (const o of tallyOperations(pattern, [last.history])) okPerRun.set(o.op, [...(okPerRun.get(o.op) ?? []), o.ok]);
   };
   const outcome = await chaos(
-    { cluster, subjects: opened.subjects, spec, onRun },
-    jobChaosOptions({ pattern, runs, seed, faults, timeLimitMs: 3_600_000, shrinkRuns: 0, nodeTimeoutMs: cluster.options.nodeTimeoutMs, clients, keys }),
+    { cluster, subjects: opened.subjects, pattern, onRun },
+    jobChaosOptions({ runs, seed, faults, timeLimitMs: 3_600_000, shrinkRuns: 0, nodeTimeoutMs: cluster.options.nodeTimeoutMs, clients, keys }),
   );
   await opened.close();
   const judged = outcome.tally.runs;

@@ -14,7 +14,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { check, linearHistory, type PlannedOp, type PlannedOutcome } from '../src/checker/index.ts';
 import type { FaultKind, FaultRecord, History, OpRecord } from '../src/history/types.ts';
-import { idempotency, type IdempotencyInput } from '../src/model/index.ts';
+import { idempotency, type IdempotencyInput } from '../src/patterns/models.ts';
 import { PATTERNS } from '../src/patterns/index.ts';
 import { COUNTEREXAMPLE_VERSION, type Counterexample } from '../src/report/counterexample.ts';
 import { renderReport } from '../src/report/html/page.ts';

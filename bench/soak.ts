@@ -8,16 +8,16 @@ import { writeFileSync } from 'node:fs';
 import { check } from '../src/checker/index.ts';
 import { defaultCheckOptions } from '../src/checker/options.ts';
 import { LocalCluster } from '../src/cluster/local.ts';
-import { FAULT_NAMES, type PatternName } from '../src/generator/index.ts';
-import { models } from '../src/model/index.ts';
+import { FAULT_NAMES } from '../src/generator/index.ts';
+import { models } from '../src/patterns/models.ts';
 import { describeFailure, referenceChaos } from '../src/certify/reference-chaos.ts';
-import { PATTERNS } from '../src/patterns/index.ts';
+import { patternNamed } from '../src/patterns/index.ts';
 
 const minutes = Number(process.argv[2] ?? 10);
-const pattern = (process.argv[3] ?? 'idempotency') as PatternName;
+const pattern = patternNamed(process.argv[3] ?? 'idempotency', 'bench/soak.ts');
 const runs = Number(process.argv[4] ?? 100_000);
 const seed = Number(process.argv[5] ?? Date.now() % 2 ** 31);
-console.log(`npx tsx bench/soak.ts ${minutes} ${pattern} ${runs} ${seed}`);
+console.log(`npx tsx bench/soak.ts ${minutes} ${pattern.name} ${runs} ${seed}`);
 
 /** States per key of every fresh run; re-checked here because the chaos loop keeps only the verdict. */
 const statesPerKey: number[] = [];
@@ -34,7 +34,7 @@ try {
     timeLimitMs: minutes * 60_000,
     onRun: (tally, last) => {
       if (last.shrinking) return;
-      for (const key of check(last.history, PATTERNS[pattern], { minimise: false }).keys) {
+      for (const key of check(last.history, pattern, { minimise: false }).keys) {
         statesPerKey.push(key.statesExplored);
         if (key.verdict === 'unknown') unknownKeys++;
         if (key.statesExplored > hardest.states) hardest = { states: key.statesExplored, run: tally.runs, key: key.key, ops: key.ops };

@@ -32,7 +32,7 @@ export type { Subject } from './subject/types.ts';
 export { IdempotencyStore } from './patterns/idempotency/client.ts';
 export { LockClient } from './patterns/lock/client.ts';
 export { LimiterClient } from './patterns/ratelimit/client.ts';
-export { createReferenceSubject } from './subject/reference.ts';
+export { createReferenceSubject } from './impl/reference.ts';
 export { scopedKey } from './patterns/idempotency/keys.ts';
 
 // Certification from code, as the CLI does it.

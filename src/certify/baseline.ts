@@ -5,7 +5,7 @@
  * (hang, crash, probe...) the baseline did not have. Everything else that changed is said, not judged.
  */
 import type { Certificate } from '../report/certificate.ts';
-import { describeSettings } from '../patterns/settings.ts';
+import { describeSettings } from '../plan/settings.ts';
 
 export interface BaselineComparison {
   readonly regressions: readonly string[];

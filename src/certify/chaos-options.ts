@@ -1,5 +1,4 @@
 import type { CheckOptions } from '../checker/types.ts';
-import type { PatternName } from '../generator/index.ts';
 import type { FaultName } from '../faults/index.ts';
 import type { ChaosOptions } from './chaos.ts';
 import type { Shard } from '../runner/shard.ts';
@@ -7,19 +6,10 @@ import { DRAWN_CLIENTS, DRAWN_KEYS } from './options.ts';
 
 export { MAX_CLIENTS } from './options.ts';
 
-/** One operation longer than this is recorded as indeterminate (the implementation is slow, not wrong). */
-export const OP_TIMEOUT_MS = 10_000;
-
-/** Longest an implementation may take to get ready (a cmd: program's hello, a module's createStore):
- *  it connects and loads scripts first. */
-export const HANDSHAKE_TIMEOUT_MS = 30_000;
-
-/** Longest one call may go unanswered before the implementation counts as hung (a finding): above
- *  the runner's own per-operation bound, so the runner records the operation first. */
-export const REQUEST_TIMEOUT_MS = OP_TIMEOUT_MS + 2_000;
+export { HANDSHAKE_TIMEOUT_MS, OP_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from './timeouts.ts';
+import { OP_TIMEOUT_MS } from './timeouts.ts';
 
 export interface JobChaosConstraints {
-  readonly pattern: PatternName;
   readonly runs: number;
   readonly seed: number;
   readonly faults: readonly FaultName[];
@@ -60,7 +50,6 @@ export function jobChaosOptions(c: JobChaosConstraints): ChaosOptions {
     stopEarly: c.stopEarly,
     shard: c.shard,
     schedule: {
-      pattern: c.pattern,
       faults: c.faults,
       clients: c.clients ?? DRAWN_CLIENTS,
       keys: c.keys ?? DRAWN_KEYS,

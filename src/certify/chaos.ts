@@ -1,16 +1,16 @@
 import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
-import { check } from '../checker/index.ts';
-import type { CheckOptions, CheckResult } from '../checker/types.ts';
-import type { DuplicateEffects } from '../checker/types.ts';
+import type { CheckOptions, CheckResult, DuplicateEffects } from '../checker/types.ts';
 import type { Cluster } from '../cluster/types.ts';
 import { scheduleArbitrary, type ScheduleConstraints } from '../generator/index.ts';
 import { countOps, type Schedule } from '../plan/schedule.ts';
 import type { History } from '../history/types.ts';
-import type { CheckSpec } from '../checker/spec.ts';
+import type { AnyPattern } from '../patterns/types.ts';
 import type { Subject } from '../subject/types.ts';
-import { runSchedule } from '../runner/run.ts';
 import { drawsFor, ownsDraw, type Shard } from '../runner/shard.ts';
+import { passes, runJudged } from './replay.ts';
+
+export { passes } from './replay.ts';
 
 export interface ChaosOptions {
   readonly runs: number;
@@ -21,7 +21,8 @@ export interface ChaosOptions {
   readonly timeLimitMs: number;
   /** Most re-runs spent shrinking a failure; then the smallest failure found so far is kept. */
   readonly shrinkRuns: number;
-  readonly schedule: ScheduleConstraints;
+  /** What the schedules draw, but for the pattern (the context's). */
+  readonly schedule: Omit<ScheduleConstraints, 'pattern'>;
   readonly check?: CheckOptions;
   readonly opTimeoutMs: number;
   readonly nodeTimeoutMs: number;
@@ -83,13 +84,10 @@ export const discardAllowance = (runs: number) => Math.max(5, runs);
 export interface ChaosContext {
   readonly cluster: Cluster;
   readonly subjects: readonly Subject[];
-  /** What every run's history is judged against: the pattern (its model and invariants), or a bare model's spec. */
-  readonly spec: CheckSpec;
+  /** Whose sessions are drawn, and what every run's history is judged against. */
+  readonly pattern: AnyPattern;
   readonly onRun?: (tally: RunTally, last: { verdict: string; ms: number; history: History; shrinking: boolean; unreadProbes: readonly string[]; probeNotes: readonly string[]; duplicateEffects: DuplicateEffects }) => void;
 }
-
-/** A run passes when every key is linearizable, or explained only by replication loss. */
-export const passes = (r: CheckResult) => r.verdict === 'ok' || r.verdict === 'replication-loss';
 
 /**
  * The concurrent chaos property (in certify, not in the runner: it joins the stages, so the runner
@@ -110,7 +108,7 @@ export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<C
   let environment: Error | undefined;
   let interrupted = false;
 
-  const property = fc.asyncProperty(scheduleArbitrary(options.schedule), async (schedule) => {
+  const property = fc.asyncProperty(scheduleArbitrary({ ...options.schedule, pattern: ctx.pattern }), async (schedule) => {
     if (environment) return true;
     if (!failure && !ownsDraw(options.shard, draws++)) return true;
     if (failure && shrinkRunsLeft-- <= 0) return true; // budget spent: keep the smallest failure so far
@@ -121,10 +119,11 @@ export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<C
       interrupted = true;
       return true;
     }
-    let run;
+    let judged;
     try {
       // Every execution, shrinking ones too, gets its own namespace: runs never see each other's keys.
-      run = await runSchedule(schedule, { ...ctx, namespace: `${runId}-${executions++}`, opTimeoutMs: options.opTimeoutMs, nodeTimeoutMs: options.nodeTimeoutMs });
+      const replayer = { cluster: ctx.cluster, subjects: ctx.subjects, pattern: ctx.pattern, opTimeoutMs: options.opTimeoutMs, nodeTimeoutMs: options.nodeTimeoutMs, check: options.check };
+      judged = await runJudged(schedule, replayer, `${runId}-${executions++}`);
     } catch (error) {
       // The cluster could not be healed: not the implementation's fault, and not a verdict. One more
       // heal; if the cluster comes back the run is discarded (its history is incomplete), else the
@@ -139,7 +138,7 @@ export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<C
       }
       return true;
     }
-    const result = check(run.history, ctx.spec, options.check);
+    const { run, result } = judged;
     const shrinking = failure !== undefined;
     if (shrinking) tally.shrinks++;
     else tally.runs++;

@@ -5,7 +5,7 @@
  * the summary; it withholds the certificate only when the pattern marks it a violation. Pure.
  */
 import type { DuplicateEffects } from '../checker/index.ts';
-import { PATTERNS, type AnyPattern, type PatternName } from '../patterns/index.ts';
+import type { AnyPattern } from '../patterns/types.ts';
 import { operationNames } from './evidence.ts';
 
 /** result.json's `duplicateEffects`: per operation, how many ran twice, and which (run, op id). */
@@ -17,7 +17,7 @@ export interface DuplicateRun {
 }
 
 /** Every operation of the pattern is listed, 0 included, so an absence reads as measured. */
-export function tallyDuplicates(pattern: PatternName, runs: readonly DuplicateRun[]): DuplicateTally {
+export function tallyDuplicates(pattern: AnyPattern, runs: readonly DuplicateRun[]): DuplicateTally {
   const tally: Record<string, { count: number; ops: { run: number; id: number }[] }> = {};
   for (const op of operationNames(pattern)) tally[op] = { count: 0, ops: [] };
   for (const { run, effects } of runs) {
@@ -41,8 +41,8 @@ export interface DuplicateFinding {
 }
 
 /** One finding per operation the pattern declares a duplicate of to be one, when it happened. */
-export function duplicateFindings(pattern: PatternName, tally: DuplicateTally): DuplicateFinding[] {
-  const declared = (PATTERNS[pattern] as AnyPattern).duplicates ?? {};
+export function duplicateFindings(pattern: AnyPattern, tally: DuplicateTally): DuplicateFinding[] {
+  const declared = pattern.duplicates ?? {};
   const findings: DuplicateFinding[] = [];
   for (const [op, t] of Object.entries(tally)) {
     const declaration = declared[op];

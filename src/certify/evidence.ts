@@ -8,15 +8,15 @@
 import type { FaultName } from '../faults/index.ts';
 import type { History } from '../history/types.ts';
 import { reachableTransitions, type Capabilities } from '../patterns/capabilities.ts';
-import { PATTERNS, type PatternName, type RequiredTransition } from '../patterns/index.ts';
+import type { AnyPattern, RequiredTransition } from '../patterns/types.ts';
 import type { CoverageTable } from '../report/coverage.ts';
 
 /**
  * The operations of a pattern, as the model's inputs name them (`input.op`); with capabilities,
  * only those the implementation supports (a certificate asks nothing of an operation it lacks).
  */
-export const operationNames = (pattern: PatternName, caps?: Capabilities): readonly string[] =>
-  Object.keys(PATTERNS[pattern].operations).filter((op) => caps === undefined || Object.hasOwn(caps.operations, op));
+export const operationNames = (pattern: AnyPattern, caps?: Capabilities): readonly string[] =>
+  Object.keys(pattern.operations).filter((op) => caps === undefined || Object.hasOwn(caps.operations, op));
 
 /**
  * Acknowledged outcomes each operation needs, per judged run: one per four runs (at least one in
@@ -41,7 +41,7 @@ export const minOkPerOperation = (runs: number) => Math.max(1, Math.ceil(runs * 
  * chance near 1% at 40 runs). Their operations still need acknowledged outcomes, and the checker
  * judges every answer.
  */
-export const requiredTransitionsOf = (pattern: PatternName): readonly RequiredTransition[] => PATTERNS[pattern].requiredTransitions;
+export const requiredTransitionsOf = (pattern: AnyPattern): readonly RequiredTransition[] => pattern.requiredTransitions;
 
 /** The budget the thresholds were measured with: below it a shortfall is first of all a small budget. */
 export const MEASURED_BUDGET_RUNS = 40;
@@ -66,7 +66,7 @@ export interface Evidence {
 }
 
 /** Operation counts of judged histories, per operation of the pattern. */
-export function tallyOperations(pattern: PatternName, histories: Iterable<History>, caps?: Capabilities): OperationTally[] {
+export function tallyOperations(pattern: AnyPattern, histories: Iterable<History>, caps?: Capabilities): OperationTally[] {
   const byOp = new Map<string, OperationTally>(operationNames(pattern, caps).map((op) => [op, { op, issued: 0, ok: 0, fail: 0, info: 0 }]));
   for (const history of histories) {
     for (const record of history.ops) {
@@ -81,14 +81,14 @@ export function tallyOperations(pattern: PatternName, histories: Iterable<Histor
 }
 
 /** Required transitions for the faults asked and, with capabilities, the operations supported. */
-export function requiredTransitions(pattern: PatternName, faults: readonly FaultName[], caps?: Capabilities): string[] {
+export function requiredTransitions(pattern: AnyPattern, faults: readonly FaultName[], caps?: Capabilities): string[] {
   const reachable = caps === undefined ? requiredTransitionsOf(pattern) : reachableTransitions(requiredTransitionsOf(pattern), caps);
   return reachable.filter((t) => !t.needsAnyOf || t.needsAnyOf.some((f) => faults.includes(f))).map((t) => t.transition);
 }
 
 /** Judge the evidence of a job: what operations were acknowledged, which transitions were witnessed. */
 export function judgeEvidence(input: {
-  readonly pattern: PatternName;
+  readonly pattern: AnyPattern;
   readonly faults: readonly FaultName[];
   readonly runs: number;
   readonly operations: readonly OperationTally[];

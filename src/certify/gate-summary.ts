@@ -1,4 +1,4 @@
-import { corpusLines } from '../corpus/job.ts';
+import { corpusLines } from './corpus-report.ts';
 import { describeShard } from '../runner/shard.ts';
 import type { JobOptions, JobResult } from './types.ts';
 

@@ -15,7 +15,8 @@ import { minOkPerOperation, OK_PER_RUN } from './evidence.ts';
 import type { Certificate } from '../report/certificate.ts';
 import { operationJson } from './summary.ts';
 import { isPatternName, PATTERNS } from '../patterns/index.ts';
-import { describeSettings, fillSettings } from '../patterns/settings.ts';
+import { describeSettings } from '../plan/settings.ts';
+import { fillSettings } from '../generator/settings.ts';
 
 export class MergeError extends Error {
   override readonly name = 'MergeError';

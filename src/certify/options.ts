@@ -8,13 +8,14 @@
 import path from 'node:path';
 import { FAULT_NAMES, isFaultName, type FaultName } from '../faults/index.ts';
 import { DEFAULT_PATTERN, isPatternName, PATTERN_NAMES, PATTERNS } from '../patterns/index.ts';
-import { fillSettings, SettingError } from '../patterns/settings.ts';
+import type { AnyPattern } from '../patterns/types.ts';
+import { fillSettings, SettingError } from '../generator/settings.ts';
 import type { Durability } from '../plan/durability.ts';
 import type { JobOptions } from './types.ts';
 
 export interface JobConstraints {
-  /** Default DEFAULT_PATTERN (the registry's first). */
-  pattern?: string;
+  /** A registry name, or a pattern of one's own. Default DEFAULT_PATTERN (the registry's first). */
+  pattern?: string | AnyPattern;
   /** Schedules to run. Default 40. */
   runs?: number;
   /** Seed of everything random. Default: time-based. */
@@ -121,8 +122,7 @@ function integer(c: JobConstraints, option: JobInteger): number | undefined {
 
 /** The job's options, defaults filled, or a JobOptionError naming the first option out of its limits. */
 export function jobOptionsFrom(command: JobOptions['command'], c: JobConstraints = {}): JobOptions {
-  const pattern = c.pattern ?? JOB_DEFAULTS.pattern;
-  if (!isPatternName(pattern)) throw new JobOptionError('pattern', `must be ${PATTERN_NAMES.slice(0, -1).join(', ')} or ${PATTERN_NAMES.at(-1)}`, c.pattern);
+  const pattern = resolvePattern(c.pattern ?? JOB_DEFAULTS.pattern);
   const unknown = (c.faults ?? []).filter((f) => !isFaultName(f));
   if (unknown.length) throw new JobOptionError('faults', 'must name known faults (FAULT_NAMES, PARTITION_FAULT_NAMES)', unknown);
   // A path is a place in the runs one seed drew: with another seed it names another schedule.
@@ -160,10 +160,17 @@ export function jobOptionsFrom(command: JobOptions['command'], c: JobConstraints
   };
 }
 
+/** The pattern a name stands for (resolved here once: everything below is handed the value). */
+function resolvePattern(given: string | AnyPattern): AnyPattern {
+  if (typeof given !== 'string') return given;
+  if (!isPatternName(given)) throw new JobOptionError('pattern', `must be ${PATTERN_NAMES.slice(0, -1).join(', ')} or ${PATTERN_NAMES.at(-1)}`, given);
+  return PATTERNS[given];
+}
+
 /** The pattern's settings filled, or a JobSettingError for the first one given that it refuses. */
-function patternSettings(pattern: keyof typeof PATTERNS, given: JobConstraints['settings']): Readonly<Record<string, number>> {
+function patternSettings(pattern: AnyPattern, given: JobConstraints['settings']): Readonly<Record<string, number>> {
   try {
-    return fillSettings(PATTERNS[pattern], given);
+    return fillSettings(pattern, given);
   } catch (error) {
     if (error instanceof SettingError) throw new JobSettingError(error.setting, error.problem, error.got);
     throw error;

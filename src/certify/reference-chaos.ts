@@ -1,15 +1,14 @@
 import type { CheckOptions } from '../checker/types.ts';
 import { EnvironmentError } from '../cluster/errors.ts';
 import type { LocalCluster } from '../cluster/local.ts';
-import type { PatternName } from '../generator/index.ts';
 import { FAULT_NAMES, type FaultName } from '../faults/index.ts';
-import { PATTERNS } from '../patterns/index.ts';
+import type { AnyPattern } from '../patterns/types.ts';
 import { chaos, type ChaosContext, type ChaosOutcome } from './chaos.ts';
 import { jobChaosOptions, MAX_CLIENTS } from './chaos-options.ts';
 import { luaDirOpener, referenceScriptsDir } from './openers/lua-dir.ts';
 
 export interface ReferenceChaosRun {
-  readonly pattern: PatternName;
+  readonly pattern: AnyPattern;
   /** A scripts directory for the reference client; default the project's lua/<pattern>. */
   readonly scriptsDir?: string;
   readonly runs: number;
@@ -28,13 +27,12 @@ export interface ReferenceChaosRun {
  * started local cluster, without the report: what the zero-false-alarms suite and the soak run.
  */
 export async function referenceChaos(cluster: LocalCluster, run: ReferenceChaosRun): Promise<ChaosOutcome> {
-  const dir = run.scriptsDir ?? referenceScriptsDir(run.pattern);
+  const dir = run.scriptsDir ?? referenceScriptsDir(run.pattern.name);
   const opened = await luaDirOpener(run.pattern, dir, `lua:${dir}`)(cluster, MAX_CLIENTS);
   try {
     const outcome = await chaos(
-      { cluster, subjects: opened.subjects, spec: PATTERNS[run.pattern], onRun: run.onRun },
+      { cluster, subjects: opened.subjects, pattern: run.pattern, onRun: run.onRun },
       jobChaosOptions({
-        pattern: run.pattern,
         runs: run.runs,
         seed: run.seed,
         faults: run.faults ?? FAULT_NAMES,

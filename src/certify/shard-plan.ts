@@ -1,6 +1,6 @@
 import type { JobOptions } from './types.ts';
 import { describeDurability } from '../plan/durability.ts';
-import { describeSettings } from '../patterns/settings.ts';
+import { describeSettings } from '../plan/settings.ts';
 
 /**
  * What decides which schedules a shard draws, besides the seed and n: the runs asked, the faults,

@@ -2,22 +2,21 @@ import path from 'node:path';
 import { describeSchedule } from '../generator/index.ts';
 import { capabilitiesJson, capabilitiesText } from '../patterns/capabilities.ts';
 import { variantsJson, variantsText } from '../patterns/variants.ts';
-import { PATTERNS } from '../patterns/index.ts';
 import { answerShares, answersText } from './answers.ts';
 import type { OperationTally } from './evidence.ts';
 import type { JobOptions, JobResult } from './types.ts';
-import { corpusJson } from '../corpus/job.ts';
+import { corpusJson } from './corpus-report.ts';
 import { gateLines } from './gate-summary.ts';
 import { duplicatesLine } from './duplicates.ts';
 import { describeDurability } from '../plan/durability.ts';
-import { describeSettings } from '../patterns/settings.ts';
+import { describeSettings } from '../plan/settings.ts';
 
 /** result.json: the job's outcome, machine-readable. */
 export function resultJson(options: JobOptions, r: JobResult) {
   return {
     command: options.command,
     passed: r.passed,
-    pattern: options.pattern,
+    pattern: options.pattern.name,
     impl: r.impl,
     ...(options.durability ? { durability: describeDurability(options.durability) } : {}),
     ...(options.settings ? { settings: options.settings } : {}),
@@ -70,14 +69,14 @@ export function summaryText(options: JobOptions, r: JobResult): string {
   const t = r.outcome.tally;
   const faults = Object.entries(t.faultCounts).map(([k, n]) => `${k} ${n}`).join(', ') || 'none fired';
   const lines = [
-    `chaoslua ${options.command}: ${r.passed ? 'PASSED' : r.incomplete ? 'INCOMPLETE' : 'FAILED'} — ${options.pattern}, ${r.impl}${options.settings ? `, settings ${describeSettings(options.settings)}` : ''}${options.durability ? `, --durability ${describeDurability(options.durability)}` : ''}`,
+    `chaoslua ${options.command}: ${r.passed ? 'PASSED' : r.incomplete ? 'INCOMPLETE' : 'FAILED'} — ${options.pattern.name}, ${r.impl}${options.settings ? `, settings ${describeSettings(options.settings)}` : ''}${options.durability ? `, --durability ${describeDurability(options.durability)}` : ''}`,
     ...(r.incomplete ? [`  the environment ended the job: ${t.runs} of ${options.runs} runs finished, kept as evidence in the report folder`] : []),
     `  runs ${t.runs}${r.outcome.interrupted ? ` (time limit reached before ${options.runs})` : ''}${t.shrinks ? ` + ${t.shrinks} shrinking` : ''}${t.discarded ? ` judged (${t.discarded} more discarded and replaced: ${t.discardCauses[0]})` : ''} · operations ${t.ops} · ${(r.outcome.ms / 1000).toFixed(1)} s · seed ${r.outcome.seed} · Redis ${r.redisVersion}`,
     `  faults: ${faults}${r.skippedFaults.length ? ` · not run on this cluster: ${r.skippedFaults.join(', ')}` : ''}`,
     `  evidence: transitions ${Object.values(r.evidence.transitions).filter((n) => n > 0).length}/${Object.keys(r.evidence.transitions).length} witnessed; answers per operation (${r.evidence.minOkPerOperation} ok needed each):`,
     ...r.evidence.operations.map((o) => `    ${answersText(o)}`),
-    ...(r.capabilities.declared ? [`  capabilities: ${capabilitiesText(PATTERNS[options.pattern], r.capabilities)}`] : []),
-    ...(r.capabilities.variants ? [`  semantics declared: ${variantsText(PATTERNS[options.pattern], r.capabilities)}`] : []),
+    ...(r.capabilities.declared ? [`  capabilities: ${capabilitiesText(options.pattern, r.capabilities)}`] : []),
+    ...(r.capabilities.variants ? [`  semantics declared: ${variantsText(options.pattern, r.capabilities)}`] : []),
     ...(r.keyMapping ? [`  keys: the implementation's own, ${r.keyMapping} (probes read those)`] : []),
     `  replication losses (not violations): ${t.replicationLosses}`,
     duplicatesLine(r.duplicateEffects),
@@ -92,7 +91,7 @@ export function summaryText(options: JobOptions, r: JobResult): string {
     const f = r.outcome.failure;
     const fromCorpus = r.corpus?.entries.some((e) => e.failure === f) ?? false;
     lines.push(fromCorpus ? `  a saved counterexample failed again (${f.firstFailure.seconds.toFixed(1)} s); its schedule:` : `  first failure after ${f.firstFailure.run} runs (${f.firstFailure.seconds.toFixed(1)} s); shrunk schedule:`);
-    const model = PATTERNS[options.pattern].model as { describeInput(i: unknown): string };
+    const { model } = options.pattern;
     lines.push(...describeSchedule(f.schedule, (i) => model.describeInput(i)).split('\n').map((l) => `    ${l}`));
     if (f.result.verdict === 'unknown') lines.push('  the checker ran out of search budget: verdict unknown, not a pass');
     lines.push(`  replay: chaoslua replay ${r.counterexampleFile}`);

@@ -1,13 +1,12 @@
-import type { PatternName } from '../generator/index.ts';
 import type { FaultName } from '../faults/index.ts';
 import type { ChaosOutcome } from './chaos.ts';
 import type { Cluster } from '../cluster/types.ts';
 import type { Subject } from '../subject/types.ts';
 import type { Capabilities } from '../patterns/capabilities.ts';
+import type { AnyPattern } from '../patterns/types.ts';
 import type { Evidence } from './evidence.ts';
 import type { DuplicateTally } from './duplicates.ts';
-import type { CorpusOptions } from '../corpus/job.ts';
-import type { CorpusReplay } from '../corpus/replay.ts';
+import type { CorpusOptions, CorpusReplay } from './corpus.ts';
 import type { Shard } from '../runner/shard.ts';
 import type { Durability } from '../plan/durability.ts';
 
@@ -17,10 +16,11 @@ export interface Io {
   readonly stderr: { write(text: string): unknown };
 }
 
-/** What `run` and `certify` share: the options of one chaos job. */
+/** What `run` and `certify` share: the options of one chaos job, resolved (./options.ts). */
 export interface JobOptions {
   readonly command: 'run' | 'certify';
-  readonly pattern: PatternName;
+  /** The pattern, resolved once from its name at the edge and handed down as a value. */
+  readonly pattern: AnyPattern;
   readonly runs: number;
   readonly seed: number;
   readonly path?: string;

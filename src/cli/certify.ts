@@ -6,7 +6,7 @@ import { formatFinding, lintPath } from '../lint/index.ts';
 import type { Certificate } from '../report/certificate.ts';
 import { createRunFolder, writeJson } from '../report/folder.ts';
 import { junitXml } from '../report/junit.ts';
-import { describeImpl, ImplSpecError, implDigest, parseImplSpec, type ImplSpec } from '../subject/impl-spec.ts';
+import { describeImpl, ImplSpecError, implDigest, parseImplSpec, type ImplSpec } from '../impl/impl-spec.ts';
 import { parse } from './args.ts';
 import { CHAOS_FLAGS, CHAOS_FLAGS_HELP, FAULTS_HELP, jobOptions } from './chaos-flags.ts';
 import { EXIT, jobExitCode, UsageError } from './exit-codes.ts';
@@ -18,9 +18,9 @@ import type { JobOptions, JobResult } from '../certify/types.ts';
 import { openerFor } from '../certify/openers/index.ts';
 import { describeDurability } from '../plan/durability.ts';
 import { minOkPerOperation, operationNames } from '../certify/evidence.ts';
-import { checkModuleSyntax } from '../subject/module-syntax.ts';
+import { checkModuleSyntax } from '../impl/module-syntax.ts';
 import { CORPUS_FLAGS, CORPUS_FLAGS_HELP, SHARD_FLAGS, SHARD_FLAGS_HELP, corpusOption, shardOption } from './gate-flags.ts';
-import { corpusJson } from '../corpus/job.ts';
+import { corpusJson } from '../certify/corpus-report.ts';
 import { readBaseline, reportBaseline } from './baseline.ts';
 import { shardPlan } from '../certify/shard-plan.ts';
 
@@ -58,7 +58,7 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   }
   if (!values.impl) throw new UsageError("certify: --impl is required (lua:DIR, module:PATH or cmd:'COMMAND ARGS')");
   const options = { ...jobOptions('certify', values), shard: shardOption('certify', values) };
-  const baseline = values.baseline === undefined ? undefined : readBaseline('certify', values.baseline, options.pattern);
+  const baseline = values.baseline === undefined ? undefined : readBaseline('certify', values.baseline, options.pattern.name);
   let spec: ImplSpec;
   try {
     spec = parseImplSpec(values.impl, options.pattern);
@@ -73,7 +73,7 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     if (error instanceof ImplSpecError) throw new UsageError(`certify: ${error.message}`);
     throw error;
   }
-  const corpus = corpusOption('certify', values, describeImpl(spec), options.pattern, implDigest(spec, options.pattern));
+  const corpus = corpusOption('certify', values, describeImpl(spec), options.pattern.name, implDigest(spec, options.pattern));
   if (spec.kind === 'lua' && !values['no-lint']) {
     const findings = await lintPath(spec.dir);
     const syntax = findings.find((f) => f.rule === 'syntax');
@@ -100,7 +100,7 @@ export function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): 
   return {
     version: 1,
     certified: r.passed,
-    pattern: options.pattern,
+    pattern: options.pattern.name,
     implementation: { spec: describeImpl(spec), sha256: implDigest(spec, options.pattern) },
     redis: { version: r.redisVersion, topology: r.topology, cluster: options.cluster },
     ...(options.durability ? { durability: describeDurability(options.durability) } : {}),
@@ -141,7 +141,7 @@ function lintRejection(options: JobOptions, spec: ImplSpec, findings: string[], 
   const cert: Certificate = {
     version: 1,
     certified: false,
-    pattern: options.pattern,
+    pattern: options.pattern.name,
     implementation: { spec: describeImpl(spec), sha256: implDigest(spec, options.pattern) },
     redis: { version: 'not started', topology: '', cluster: options.cluster },
     ...(options.settings ? { settings: options.settings } : {}),
@@ -169,10 +169,10 @@ function lintRejection(options: JobOptions, spec: ImplSpec, findings: string[], 
     shard: options.shard && { ...options.shard, plan: shardPlan(options) },
   };
   writeJson(dir, 'certificate.json', cert);
-  writeFileSync(path.join(dir, 'junit.xml'), junitXml(`chaoslua certify ${options.pattern}`, findings.map((f) => ({ name: 'lint', passed: false, message: f })), 0));
+  writeFileSync(path.join(dir, 'junit.xml'), junitXml(`chaoslua certify ${options.pattern.name}`, findings.map((f) => ({ name: 'lint', passed: false, message: f })), 0));
   if (options.json) io.stdout.write(JSON.stringify(cert, null, 2) + '\n');
   else {
-    io.stdout.write(`chaoslua certify: FAILED — ${options.pattern}, ${describeImpl(spec)}: static checks found ${findings.length} defect(s) before any run\n`);
+    io.stdout.write(`chaoslua certify: FAILED — ${options.pattern.name}, ${describeImpl(spec)}: static checks found ${findings.length} defect(s) before any run\n`);
     for (const f of findings) io.stdout.write(`  ${f}\n`);
     io.stdout.write(`  (--no-lint runs the schedules anyway)\n  report: ${dir}\n`);
   }

@@ -4,9 +4,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { CorpusOptions } from '../corpus/job.ts';
+import type { CorpusOptions } from '../certify/corpus.ts';
 import { CorpusError, defaultCorpusDir, readCorpus } from '../corpus/store.ts';
-import type { PatternName } from '../patterns/index.ts';
 import { parseShard, ShardError, type Shard } from '../runner/shard.ts';
 import { UsageError } from './exit-codes.ts';
 
@@ -34,7 +33,7 @@ export const SHARD_FLAGS_HELP = `  --shard k/n        run shard k (0-based) of n
                      changed (invariants, findings, replication losses)`;
 
 /** The corpus a job uses, or undefined with --no-corpus; its entries are read once here to fail early. */
-export function corpusOption(command: string, values: { corpus?: string; 'no-corpus'?: boolean }, implSpec: string, pattern: PatternName, sha256: string): CorpusOptions | undefined {
+export function corpusOption(command: string, values: { corpus?: string; 'no-corpus'?: boolean }, implSpec: string, pattern: string, sha256: string): CorpusOptions | undefined {
   if (values['no-corpus']) {
     if (values.corpus !== undefined) throw new UsageError(`${command}: --corpus and --no-corpus together`);
     return undefined;

@@ -5,9 +5,9 @@ import { startCluster } from '../cluster/select.ts';
 import { checkables } from '../patterns/checkable.ts';
 import { isPatternName, PATTERNS } from '../patterns/index.ts';
 import { readCounterexample, type Counterexample } from '../report/counterexample.ts';
-import { passes } from '../certify/chaos.ts';
-import { runSchedule } from '../runner/run.ts';
-import { ImplSpecError, parseImplSpec } from '../subject/impl-spec.ts';
+import { JOB_DEFAULTS } from '../certify/options.ts';
+import { passes, replaySchedule } from '../certify/replay.ts';
+import { ImplSpecError, parseImplSpec } from '../impl/impl-spec.ts';
 import { intFlag, parse } from './args.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
 import { processIo, type Io } from './io.ts';
@@ -72,8 +72,8 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
 
 async function rerunSchedule(ce: Counterexample, clusterSpec: string, reruns: number) {
   if (!ce.implSpec) throw new UsageError('replay: the counterexample does not say which implementation produced it (no implSpec); use --no-rerun');
-  const pattern = ce.pattern;
-  if (!isPatternName(pattern)) throw new UsageError(`replay: '${pattern}' is a model, not a pattern with implementations to re-run; use --no-rerun`);
+  if (!isPatternName(ce.pattern)) throw new UsageError(`replay: '${ce.pattern}' is a model, not a pattern with implementations to re-run; use --no-rerun`);
+  const pattern = PATTERNS[ce.pattern];
   let spec;
   try {
     spec = parseImplSpec(ce.implSpec, pattern);
@@ -81,31 +81,16 @@ async function rerunSchedule(ce: Counterexample, clusterSpec: string, reruns: nu
     if (error instanceof ImplSpecError) throw new UsageError(`replay: ${error.message}`);
     throw error;
   }
-  const nodeTimeoutMs = Number((ce.options as { nodeTimeoutMs?: number }).nodeTimeoutMs ?? 1_000);
-  const cluster = await startCluster(clusterSpec, { local: { nodeTimeoutMs } });
+  const recorded = Number((ce.options as { nodeTimeoutMs?: number }).nodeTimeoutMs);
+  const nodeTimeoutMs = Number.isSafeInteger(recorded) ? recorded : JOB_DEFAULTS.nodeTimeoutMs;
+  await using cluster = await startCluster(clusterSpec, { local: { nodeTimeoutMs } });
+  // A counterexample found with --durability is re-run with it: its verdict may rest on WAIT's answers.
+  const opened = await openerFor(pattern, spec, recordedDurability(ce.options))(cluster, ce.schedule.clients.length);
   try {
-    // A counterexample found with --durability is re-run with it: its verdict may rest on WAIT's answers.
-    const opened = await openerFor(pattern, spec, recordedDurability(ce.options))(cluster, ce.schedule.clients.length);
-    try {
-      const spec = PATTERNS[pattern];
-      let result: CheckResult | undefined;
-      for (let attempt = 1; attempt <= reruns; attempt++) {
-        const run = await runSchedule(ce.schedule, {
-          cluster,
-          subjects: opened.subjects,
-          namespace: `replay-${randomBytes(3).toString('hex')}-${attempt}`,
-          nodeTimeoutMs,
-          opTimeoutMs: 10_000,
-        });
-        result = check(run.history, spec);
-        if (!passes(result)) return { attempts: attempt, result, failedAgain: true };
-      }
-      return { attempts: reruns, result, failedAgain: false };
-    } finally {
-      await opened.close();
-    }
+    const replay = await replaySchedule(ce.schedule, { cluster, subjects: opened.subjects, pattern, nodeTimeoutMs }, reruns, `replay-${randomBytes(3).toString('hex')}`);
+    return { attempts: replay.attempts, result: replay.last.result, failedAgain: replay.failing !== undefined };
   } finally {
-    await cluster.dispose();
+    await opened.close();
   }
 }
 

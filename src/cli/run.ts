@@ -5,7 +5,7 @@ import { processIo, type Io } from './io.ts';
 import { runJob } from '../certify/job.ts';
 import { resultJson, summaryText } from '../certify/summary.ts';
 import { luaDirOpener, referenceScriptsDir } from '../certify/openers/lua-dir.ts';
-import { implDigest } from '../subject/impl-spec.ts';
+import { implDigest } from '../impl/impl-spec.ts';
 import { CORPUS_FLAGS, CORPUS_FLAGS_HELP, corpusOption } from './gate-flags.ts';
 
 export const summary = 'chaos-test the bundled reference implementation (random schedules + faults, checked)';
@@ -29,8 +29,8 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     return EXIT.ok;
   }
   const options = jobOptions('run', values);
-  const dir = referenceScriptsDir(options.pattern);
-  const corpus = corpusOption('run', values, `lua:${dir}`, options.pattern, implDigest({ kind: 'lua', dir }, options.pattern));
+  const dir = referenceScriptsDir(options.pattern.name);
+  const corpus = corpusOption('run', values, `lua:${dir}`, options.pattern.name, implDigest({ kind: 'lua', dir }, options.pattern));
   const result = await runJob({ ...options, implSpec: `lua:${dir}`, corpus }, luaDirOpener(options.pattern, dir, `reference (lua:${dir})`, options.durability), io);
   io.stdout.write(options.json ? JSON.stringify(resultJson(options, result), null, 2) + '\n' : summaryText(options, result));
   return jobExitCode(result);

@@ -11,7 +11,6 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { PatternName } from '../patterns/index.ts';
 import { readCounterexample, type Counterexample } from '../report/counterexample.ts';
 
 export interface CorpusMeta {
@@ -44,7 +43,7 @@ export class CorpusError extends Error {
  * implementation (next to a lua: folder or a module: file; the working directory for cmd:), so it
  * travels with the code it guards and can be committed with it.
  */
-export function defaultCorpusDir(implSpec: string, pattern: PatternName): string {
+export function defaultCorpusDir(implSpec: string, pattern: string): string {
   const colon = implSpec.indexOf(':');
   const kind = implSpec.slice(0, colon);
   const target = implSpec.slice(colon + 1);
@@ -60,7 +59,7 @@ export const entryId = (schedule: Counterexample['schedule']) => createHash('sha
  * CorpusError naming the file for anything else (a file where the folder should be, an entry that is
  * not a counterexample, one of another pattern), before any cluster starts.
  */
-export function readCorpus(dir: string, pattern?: PatternName): StoredEntry[] {
+export function readCorpus(dir: string, pattern?: string): StoredEntry[] {
   if (!fs.existsSync(dir)) return [];
   let names: string[];
   try {

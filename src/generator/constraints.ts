@@ -1,5 +1,5 @@
-import { DEFAULT_PATTERN, PATTERNS, type PatternName } from '../patterns/index.ts';
-import { fillSettings, SettingError } from '../patterns/settings.ts';
+import { fillSettings, SettingError } from './settings.ts';
+import type { SessionSource } from './source.ts';
 import { FAULT_DESCRIPTORS, FAULT_NAMES, PARTITION_FAULT_NAMES, isFaultName, type FaultName } from '../faults/index.ts';
 
 export { FAULT_NAMES, PARTITION_FAULT_NAMES, type FaultName };
@@ -8,7 +8,8 @@ const KNOWN: readonly string[] = FAULT_DESCRIPTORS.map((f) => f.name);
 
 /** What a caller may set on the schedule generator (fast-check's Constraints pattern). */
 export interface ScheduleConstraints {
-  pattern?: PatternName;
+  /** The pattern whose sessions are drawn (handed in by the caller, who resolved it). */
+  pattern: SessionSource;
   /** Logical clients: a fixed count or [min, max]. Default [2, 8]. */
   clients?: number | readonly [number, number];
   /** Logical keys: a fixed count or [min, max]. Default [1, 4]. */
@@ -30,7 +31,7 @@ export interface ScheduleConstraints {
 }
 
 export interface ScheduleOptions {
-  readonly pattern: PatternName;
+  readonly pattern: SessionSource;
   readonly clients: readonly [number, number];
   readonly keys: readonly [number, number];
   readonly maxSessionsPerClient: number;
@@ -68,7 +69,7 @@ export function parseFaultList(list: string): FaultName[] {
   return [...new Set(names)] as FaultName[];
 }
 
-export function scheduleOptions(c: ScheduleConstraints = {}): ScheduleOptions {
+export function scheduleOptions(c: ScheduleConstraints): ScheduleOptions {
   const faults = new Set(c.faults ?? FAULT_NAMES);
   for (const f of faults) {
     if (!isFaultName(f)) throw new RangeError(`scheduleArbitrary: unknown fault '${f}'`);
@@ -81,15 +82,15 @@ export function scheduleOptions(c: ScheduleConstraints = {}): ScheduleOptions {
   if (!Number.isInteger(maxSessions) || maxSessions < 1 || maxSessions > 20) throw new RangeError('scheduleArbitrary: maxSessionsPerClient must be an integer in [1, 20]');
   const maxFaults = c.maxFaults ?? 3;
   if (!Number.isInteger(maxFaults) || maxFaults < 0 || maxFaults > 10) throw new RangeError('scheduleArbitrary: maxFaults must be an integer in [0, 10]');
-  const pattern = c.pattern ?? DEFAULT_PATTERN;
-  const known = Object.keys(PATTERNS[pattern].operations);
+  const { pattern } = c;
+  const known = Object.keys(pattern.operations);
   if (c.operations !== undefined) {
     const unknown = c.operations.filter((op) => !known.includes(op));
-    if (unknown.length || c.operations.length === 0) throw new RangeError(`scheduleArbitrary: operations must be a non-empty list of ${pattern} operations (${known.join(', ')}), got ${JSON.stringify(c.operations)}`);
+    if (unknown.length || c.operations.length === 0) throw new RangeError(`scheduleArbitrary: operations must be a non-empty list of ${pattern.name} operations (${known.join(', ')}), got ${JSON.stringify(c.operations)}`);
   }
   let settings;
   try {
-    settings = fillSettings(PATTERNS[pattern], c.settings);
+    settings = fillSettings(pattern, c.settings);
   } catch (error) {
     if (error instanceof SettingError) throw new RangeError(`scheduleArbitrary: settings: ${error.message}`);
     throw error;

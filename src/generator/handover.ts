@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import type { ScheduleOptions } from './constraints.ts';
 import { aimedFaultArbitrary } from './faults.ts';
 import type { ClientStep, FaultStep } from '../plan/schedule.ts';
-import { patternNamed } from '../patterns/index.ts';
 
 export interface Staged {
   /** The schedule's keys: one more when a handover was staged (its own). */
@@ -23,7 +22,7 @@ export interface Staged {
  * a handover draws nothing more at all.
  */
 export function withHandover(options: ScheduleOptions, keys: number, clients: ClientStep[][]): fc.Arbitrary<Staged> {
-  const handover = patternNamed(options.pattern).handover;
+  const { handover } = options.pattern;
   const none = fc.constant<Staged>({ keys, clients, aimed: [] });
   const supported = options.operations;
   if (!handover || clients.length < 2 || (supported && !handover.needs.every((op) => supported.has(op)))) return none;

@@ -5,18 +5,17 @@ import { withHandover } from './handover.ts';
 import { expectedSpanMs, withLateLooks } from './late-looks.ts';
 import type { ClientStep, Schedule } from '../plan/schedule.ts';
 import type { SessionContext } from './sessions/common.ts';
-import { PATTERNS } from '../patterns/index.ts';
 
 export * from '../plan/schedule.ts';
-export type { PatternName } from '../patterns/index.ts';
+export type { SessionSource } from './source.ts';
 export { FAULT_NAMES, PARTITION_FAULT_NAMES, parseFaultList, scheduleOptions, type FaultName, type ScheduleConstraints, type ScheduleOptions } from './constraints.ts';
 
 /** A session's context, with the generator's whole options (which name the pattern). */
 type ClientContext = SessionContext & { readonly options: ScheduleOptions };
 
-/** One session of the pattern's own shape (src/patterns/<name>/sessions.ts). */
+/** One session of the pattern's own shape (its `session`: src/patterns/<name>/sessions.ts). */
 function session(ctx: ClientContext, attempt: number): fc.Arbitrary<ClientStep[]> {
-  const drawn = PATTERNS[ctx.options.pattern].session(ctx, attempt) as fc.Arbitrary<ClientStep[]>;
+  const drawn: fc.Arbitrary<ClientStep[]> = ctx.options.pattern.session(ctx, attempt);
   const supported = ctx.options.operations;
   // An implementation without some operations never gets them: the session keeps its shape (its
   // pauses too) with those steps left out. No restriction, no map: the draws stay as they were.
@@ -39,7 +38,7 @@ export { expectedSpanMs } from './late-looks.ts';
  * Schedules of concurrent sessions over few keys (so they collide), with nemesis faults placed
  * within the span the clients are expected to take.
  */
-export function scheduleArbitrary(constraints: ScheduleConstraints = {}): fc.Arbitrary<Schedule> {
+export function scheduleArbitrary(constraints: ScheduleConstraints): fc.Arbitrary<Schedule> {
   const options: ScheduleOptions = scheduleOptions(constraints);
   return fc
     .record({
@@ -54,7 +53,7 @@ export function scheduleArbitrary(constraints: ScheduleConstraints = {}): fc.Arb
           return fc.tuple(faultsArbitrary(options, keys, horizon), networkArbitrary(options)).chain(([faults, network]) =>
             withHandover(options, keys, perClient).map(
               ({ keys: stagedKeys, clients: staged, aimed }): Schedule => ({
-                pattern: options.pattern,
+                pattern: options.pattern.name,
                 keys: stagedKeys,
                 clients: withLateLooks(staged, faults, options.nodeTimeoutMs),
                 // An aimed hold last, out of time order: it waits for its operation, not for an instant.

@@ -9,11 +9,11 @@
  * evidence a certificate can ask for. Pure: reads the pattern object, never a pattern's name.
  */
 import { EXACT, levelNames } from './levels.ts';
-import type { Capabilities, OperationCapability } from './capability-types.ts';
+import type { Capabilities, OperationCapability } from '../subject/capability-types.ts';
 import type { AnyPattern, RequiredTransition } from './types.ts';
 import { parseVariants, VariantError } from './variants.ts';
 
-export type { Capabilities, OperationCapability } from './capability-types.ts';
+export type { Capabilities, OperationCapability } from '../subject/capability-types.ts';
 
 /** What an implementation that declares nothing gets: every operation, exact, no handles. */
 export function exactCapabilities(pattern: AnyPattern): Capabilities {

@@ -10,6 +10,7 @@ import type { Cluster as IORedisCluster } from 'ioredis';
 import type { Classifier } from '../checker/invariants/types.ts';
 import type { FaultName } from '../faults/index.ts';
 import type { Handover, HandoverContext, SessionContext } from '../generator/sessions/common.ts';
+import type { SessionSetting } from '../generator/settings.ts';
 import type { Model } from '../model/types.ts';
 import type { ClientStep } from '../plan/schedule.ts';
 import type { ReferenceSubject } from '../subject/adapter.ts';
@@ -45,19 +46,8 @@ export interface DuplicateDeclaration {
   readonly violation?: true;
 }
 
-/**
- * A number a job may set for the pattern's sessions (`--set NAME=VALUE`): an integer within its
- * limits, the default when not set. A setting changes what the sessions draw, never how the model
- * judges: whatever it sets reaches the history inside the operations' own arguments.
- */
-export interface PatternSetting {
-  /** What it sets, with its unit, as --help and the README list it. */
-  readonly description: string;
-  readonly min: number;
-  readonly max: number;
-  /** What the sessions drew before the setting existed: pinned seeds draw the same schedules with it. */
-  readonly default: number;
-}
+/** A number a job may set for the pattern's sessions (`--set NAME=VALUE`; src/generator/settings.ts). */
+export type PatternSetting = SessionSetting;
 
 /** A transition a certificate needs witnessed, with the faults the generator needs to reach it. */
 export interface RequiredTransition {

@@ -4,7 +4,7 @@
  * records the semantics each operation was judged by. Pure: reads the pattern object, never a
  * pattern's name.
  */
-import type { Capabilities } from './capability-types.ts';
+import type { Capabilities } from '../subject/capability-types.ts';
 import type { AnyPattern } from './types.ts';
 
 /** A declaration naming a variant or a choice the pattern does not have (the opener makes it a usage error). */

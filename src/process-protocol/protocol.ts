@@ -3,7 +3,6 @@
  * over the implementation's stdin (harness -> program) and stdout (program -> harness).
  * This file only names the messages and validates what a program sends; it does no I/O.
  */
-import type { PatternName } from '../patterns/index.ts';
 
 export const PROTOCOL_VERSION = 'chaoslua-process/1';
 /**
@@ -26,7 +25,8 @@ export interface HelloMessage {
   readonly protocol: typeof PROTOCOL_VERSION;
   /** The versions the harness accepts in the hello reply (1.1: the reply may declare capabilities and keys). */
   readonly versions: readonly string[];
-  readonly pattern: PatternName;
+  /** The pattern's name (one of the registry's). */
+  readonly pattern: string;
   /** Addresses any client may dial first (client proxies of a local cluster). */
   readonly seeds: readonly Address[];
   /** Announced "host:port" (what CLUSTER SLOTS / MOVED name) -> the address to dial instead. */

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import { CapabilitiesError, parseCapabilities, type Capabilities } from '../patterns/capabilities.ts';
-import { PATTERNS, type PatternName } from '../patterns/index.ts';
+import type { AnyPattern } from '../patterns/types.ts';
 import { KeyMappingError, parseKeyMapping, type KeyMapping } from '../patterns/key-mapping.ts';
 import { spawnProgram, type ProgramProcess } from './child.ts';
 import { LineSplitter } from './lines.ts';
@@ -11,7 +11,7 @@ import { ACCEPTED_VERSIONS, excerpt, parseProgramLine, PROTOCOL_VERSION, PROTOCO
 export interface ProcessSessionOptions {
   /** Shell command line of the implementation. */
   readonly command: string;
-  readonly pattern: PatternName;
+  readonly pattern: AnyPattern;
   readonly seeds: readonly Address[];
   readonly natMap: Readonly<Record<string, Address>>;
   readonly clients: number;
@@ -157,7 +157,7 @@ export class ProcessSession {
       type: 'hello',
       protocol: PROTOCOL_VERSION,
       versions: ACCEPTED_VERSIONS,
-      pattern: options.pattern,
+      pattern: options.pattern.name,
       seeds: options.seeds,
       natMap: options.natMap,
       options: {
@@ -183,21 +183,22 @@ export class ProcessSession {
 
   private checkHello(reply: ProgramMessage): void {
     const { pattern } = this.options;
+    const { name } = pattern;
     if (reply.type === 'refuse') return this.fail(`handshake refused by the implementation: ${reply.reason}`);
     if (reply.type !== 'hello') return this.fail(`handshake: expected a hello reply, got a ${reply.type} message first`);
     if (!(ACCEPTED_VERSIONS as readonly string[]).includes(reply.protocol)) {
       return this.fail(`handshake: the implementation speaks ${JSON.stringify(reply.protocol)}, the harness speaks ${ACCEPTED_VERSIONS.map((v) => JSON.stringify(v)).join(' or ')}`);
     }
-    if (!reply.patterns.includes(pattern)) {
-      return this.fail(`handshake: the implementation does not support pattern ${pattern} (it supports: ${reply.patterns.join(', ') || 'none'})`);
+    if (!reply.patterns.includes(name)) {
+      return this.fail(`handshake: the implementation does not support pattern ${name} (it supports: ${reply.patterns.join(', ') || 'none'})`);
     }
     // A 1.0 reply's extra fields are ignored, as the protocol says of unknown fields.
     if (reply.protocol === PROTOCOL_VERSION_1_1) {
       try {
-        if (reply.capabilities !== undefined) this.capabilities = parseCapabilities(PATTERNS[pattern], reply.capabilities, 'hello capabilities');
+        if (reply.capabilities !== undefined) this.capabilities = parseCapabilities(pattern, reply.capabilities, 'hello capabilities');
         if (reply.keys !== undefined) {
           if (typeof reply.keys !== 'object' || reply.keys === null) throw new KeyMappingError(`hello keys: expected { prefix, suffix }, got ${JSON.stringify(reply.keys)}`);
-          this.keys = parseKeyMapping(reply.keys, 'hello keys', pattern);
+          this.keys = parseKeyMapping(reply.keys, 'hello keys', name);
         }
       } catch (error) {
         if (error instanceof CapabilitiesError || error instanceof KeyMappingError) return this.fail(`handshake: ${error.message}`);

@@ -1,4 +1,3 @@
-import type { PatternName } from '../patterns/index.ts';
 
 /**
  * certificate.json — a stable, documented format (docs/certificate.md). Add fields, never change
@@ -7,7 +6,8 @@ import type { PatternName } from '../patterns/index.ts';
 export interface Certificate {
   readonly version: 1;
   readonly certified: boolean;
-  readonly pattern: PatternName;
+  /** The pattern's name (a registry name). */
+  readonly pattern: string;
   readonly implementation: { readonly spec: string; readonly sha256: string };
   readonly redis: { readonly version: string; readonly topology: string; readonly cluster: string };
   /** `--durability wait:N:T` when the job ran with it: writes were WAITed for, lost-acknowledged-write judged. */

@@ -11,12 +11,8 @@
 import { overlaps } from '../history/overlap.ts';
 import { FAULT_KINDS, type FaultKind, type FaultRecord, type History, type OpRecord } from '../history/types.ts';
 import type { Model } from '../model/types.ts';
-import { patternOfModel } from '../patterns/index.ts';
 
 export const NO_FAULT = 'no fault';
-
-/** Rows every table of the pattern shows, exercised or not, so a gap is visible (none for a model without a pattern). */
-export const expectedTransitions = (pattern: string): readonly string[] => patternOfModel(pattern)?.transitions ?? [];
 
 /** Column order: the quiet case first, then faults in the order the history's vocabulary lists them. */
 const FAULT_ORDER: readonly FaultKind[] = FAULT_KINDS;
@@ -143,11 +139,14 @@ export function activeFaults(faults: readonly FaultRecord[], from: number, to: n
   return [...kinds];
 }
 
-/** The transitions × faults table of one history. */
-export function coverage(history: History, model: AnyModel, eps = 25): CoverageTable {
+/**
+ * The transitions × faults table of one history. `expected`: rows the table shows exercised or not,
+ * first and in that order, so a gap is visible (a pattern's `transitions`; none for a bare model).
+ */
+export function coverage(history: History, model: AnyModel, expected: readonly string[] = [], eps = 25): CoverageTable {
   const transitions = replay(history, model, eps);
   const rows = new Map<string, { counts: Record<string, number>; total: number }>();
-  for (const name of expectedTransitions(model.name)) rows.set(name, { counts: {}, total: 0 });
+  for (const name of expected) rows.set(name, { counts: {}, total: 0 });
   let ops = 0;
   let unexplained = 0;
   for (const t of transitions) {
@@ -159,14 +158,14 @@ export function coverage(history: History, model: AnyModel, eps = 25): CoverageT
     const kinds = activeFaults(history.faults, t.from, t.to);
     for (const column of kinds.length ? kinds : [NO_FAULT]) row.counts[column] = (row.counts[column] ?? 0) + 1;
   }
-  return table(model.name, rows, ops, unexplained, 1);
+  return table(model.name, expected, rows, ops, unexplained, 1);
 }
 
-/** Tables of several histories (several runs of one job) as one. */
-export function mergeCoverage(tables: readonly CoverageTable[]): CoverageTable | undefined {
+/** Tables of several histories (several runs of one job) as one; `expected` as for coverage(). */
+export function mergeCoverage(tables: readonly CoverageTable[], expected: readonly string[] = []): CoverageTable | undefined {
   if (tables.length === 0) return undefined;
   const rows = new Map<string, { counts: Record<string, number>; total: number }>();
-  for (const name of expectedTransitions(tables[0].pattern)) rows.set(name, { counts: {}, total: 0 });
+  for (const name of expected) rows.set(name, { counts: {}, total: 0 });
   for (const t of tables) {
     for (const r of t.rows) {
       let row = rows.get(r.transition);
@@ -176,14 +175,13 @@ export function mergeCoverage(tables: readonly CoverageTable[]): CoverageTable |
     }
   }
   const sum = (f: (t: CoverageTable) => number) => tables.reduce((n, t) => n + f(t), 0);
-  return table(tables[0].pattern, rows, sum((t) => t.ops), sum((t) => t.unexplained), sum((t) => t.histories));
+  return table(tables[0].pattern, expected, rows, sum((t) => t.ops), sum((t) => t.unexplained), sum((t) => t.histories));
 }
 
-function table(pattern: string, rows: Map<string, { counts: Record<string, number>; total: number }>, ops: number, unexplained: number, histories: number): CoverageTable {
+function table(pattern: string, expected: readonly string[], rows: Map<string, { counts: Record<string, number>; total: number }>, ops: number, unexplained: number, histories: number): CoverageTable {
   const seen = new Set<string>();
   for (const r of rows.values()) for (const c of Object.keys(r.counts)) seen.add(c);
   const faultColumns = [...seen].filter((c) => c !== NO_FAULT).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
-  const expected = expectedTransitions(pattern);
   const ordered = [...rows].sort(([a, ra], [b, rb]) => {
     const ia = expected.indexOf(a);
     const ib = expected.indexOf(b);

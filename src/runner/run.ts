@@ -10,8 +10,6 @@ import { OperationBoard } from './operation-board.ts';
 import { probeTtls, type ProbeOutcome } from './probe.ts';
 import { startClock } from '../history/clock.ts';
 import { Recorder } from '../history/recorder.ts';
-import { patternOfModel } from '../patterns/index.ts';
-import { withVariants } from '../patterns/variants.ts';
 
 export interface RunContext {
   readonly cluster: Cluster;
@@ -22,6 +20,11 @@ export interface RunContext {
   readonly nodeTimeoutMs: number;
   /** Longest the harness waits for one operation before recording it as indeterminate. */
   readonly opTimeoutMs: number;
+  /**
+   * The input as client c's operation sends and the history records it: with the semantics its
+   * subject declared (a pattern's semantic variants). Absent: as the schedule has it.
+   */
+  readonly declared?: (client: number, input: unknown) => unknown;
 }
 
 export interface RunResult {
@@ -52,14 +55,13 @@ export async function runSchedule(schedule: Schedule, ctx: RunContext): Promise<
   let probed: ProbeOutcome = { unread: [], notes: [] };
   // The history records each input with the semantics the subject declared (a schedule is the same
   // whoever runs it: one kept in a corpus or a counterexample is judged by the subject re-running it).
-  const pattern = patternOfModel(schedule.pattern);
-  const declared = (c: number) => (input: unknown) => (pattern ? withVariants(pattern, ctx.subjects[c].capabilities, input) : input);
+  const declared = ctx.declared && ((c: number) => (input: unknown) => ctx.declared!(c, input));
   // Only a run with a fault aimed at an operation posts its operations (the per-operation path stays as it was otherwise).
   const operations = schedule.faults.some(isAimedDelay) ? new OperationBoard(schedule.clients.length) : undefined;
   try {
     await applyNetwork(ctx.cluster, schedule.network);
     await Promise.all([
-      ...schedule.clients.map((steps, c) => runClient(c, steps, ctx.subjects[c], (k) => keys[k], recorder, ctx.opTimeoutMs, declared(c), operations)),
+      ...schedule.clients.map((steps, c) => runClient(c, steps, ctx.subjects[c], (k) => keys[k], recorder, ctx.opTimeoutMs, declared?.(c), operations)),
       runNemesis(schedule.faults, {
         cluster: ctx.cluster,
         recorder,

@@ -1,4 +1,4 @@
-import type { Capabilities } from '../patterns/capability-types.ts';
+import type { Capabilities } from './capability-types.ts';
 import type { Receipt } from '../plan/durability.ts';
 
 /**

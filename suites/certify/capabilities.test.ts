@@ -7,10 +7,10 @@ import { moduleOpener } from '../../src/certify/openers/module.ts';
 import { summaryText } from '../../src/certify/summary.ts';
 import { certificate } from '../../src/cli/certify.ts';
 import type { LocalCluster } from '../../src/cluster/local.ts';
-import { parseImplSpec } from '../../src/subject/impl-spec.ts';
+import { parseImplSpec } from '../../src/impl/impl-spec.ts';
 import { sharedCluster } from '../support/shared-cluster.ts';
 import { check } from '../../src/checker/index.ts';
-import { models } from '../../src/model/index.ts';
+import { models } from '../../src/patterns/models.ts';
 import { runSchedule } from '../../src/runner/run.ts';
 import type { Subject } from '../../src/subject/types.ts';
 import { behaviourFindings, certifyOptions, quietIo, removeReportRoots } from './fixtures/process/job.ts';
@@ -32,7 +32,7 @@ afterAll(() => removeReportRoots());
 
 // Short jobs (latency only; every fault is capabilities.full.test.ts's, at the default budget).
 const flags = { pattern: 'lock', seed: '12', faults: 'latency', 'shrink-runs': '0' } as const;
-const job = (file: string, runs: number) => runJob(certifyOptions({ ...flags, runs: String(runs) }), moduleOpener('lock', path.join(FIXTURES, file)), quietIo, cluster);
+const job = (file: string, runs: number) => runJob(certifyOptions({ ...flags, runs: String(runs) }), moduleOpener(PATTERNS.lock, path.join(FIXTURES, file)), quietIo, cluster);
 
 describe('a module declaring capabilities', () => {
   it('answering booleans with its own random lock values, handed back as handles: every invariant holds, releases included', async () => {
@@ -46,7 +46,7 @@ describe('a module declaring capabilities', () => {
     // A release can only answer true with the handle its acquire handed out: these were judged against the model.
     expect(result.evidence.transitions['held → absent by release']).toBeGreaterThan(0);
     expect(result.evidence.transitions['held → held by extend']).toBeGreaterThan(0);
-    const cert = certificate(certifyOptions({ ...flags, runs: '2' }), parseImplSpec(`module:${path.join(FIXTURES, 'lock-handles-store.ts')}`, 'lock'), result);
+    const cert = certificate(certifyOptions({ ...flags, runs: '2' }), parseImplSpec(`module:${path.join(FIXTURES, 'lock-handles-store.ts')}`, PATTERNS.lock), result);
     expect(cert.capabilities).toEqual({ acquire: 'boolean+handle', release: 'boolean', extend: 'boolean' });
   });
 
@@ -77,7 +77,7 @@ describe('a module declaring a semantic variant', () => {
   const file = path.join(import.meta.dirname, 'fixtures/variants/semaphore-counts-store.ts');
 
   it('a holder acquiring again on a full set: refused, recorded with the variant, legal by the promise declared and illegal by the default', async () => {
-    const opened = await moduleOpener('semaphore', file)(cluster, 1);
+    const opened = await moduleOpener(PATTERNS.semaphore, file)(cluster, 1);
     try {
       const acquire = (token: string) => ({ type: 'op' as const, key: 0, input: { op: 'acquire', token, limit: 2, ttlMs: 5_000 } });
       const schedule = { pattern: 'semaphore', keys: 1, clients: [[acquire('a'), acquire('b'), acquire('b'), { type: 'op' as const, key: 0, input: { op: 'release', token: 'b' } }]], faults: [] };

@@ -10,8 +10,9 @@ import { openerFor } from '../../src/certify/openers/index.ts';
 import { projectRoot } from '../../src/cluster/binaries.ts';
 import { readCorpus } from '../../src/corpus/store.ts';
 import { countOps } from '../../src/plan/schedule.ts';
-import { describeImpl, implDigest, parseImplSpec } from '../../src/subject/impl-spec.ts';
+import { describeImpl, implDigest, parseImplSpec } from '../../src/impl/impl-spec.ts';
 import { withSharedCluster } from '../support/shared-cluster.ts';
+import { PATTERNS } from '../../src/patterns/index.ts';
 
 // The regression corpus on a real cluster: a counterexample found against a mutant is saved; the
 // next certify of the same code fails on it, from the corpus, before exploring anything, whatever
@@ -28,14 +29,14 @@ const reference = path.join(projectRoot, 'lua', 'lock');
 
 /** certify's job (runJob, the production opener) with a corpus, on the shared cluster. */
 async function certify(dir: string, seed: number, runs: number) {
-  const spec = parseImplSpec(`lua:${dir}`, 'lock');
+  const spec = parseImplSpec(`lua:${dir}`, PATTERNS.lock);
   // Shrinking is kept short but on (each shrink re-run costs a run): a corpus entry is the shrunk schedule.
   const options = {
     ...jobOptions('certify', { pattern: 'lock', runs: String(runs), seed: String(seed), report: reports, 'shrink-runs': '3' }),
     implSpec: describeImpl(spec),
-    corpus: { dir: corpusDir, sha256: implDigest(spec, 'lock') },
+    corpus: { dir: corpusDir, sha256: implDigest(spec, PATTERNS.lock) },
   };
-  const result = await withSharedCluster((cluster) => runJob(options, openerFor('lock', spec), quiet, cluster));
+  const result = await withSharedCluster((cluster) => runJob(options, openerFor(PATTERNS.lock, spec), quiet, cluster));
   return { ...result, summary: summaryText(options, result) };
 }
 
@@ -48,7 +49,7 @@ describe('the regression corpus', () => {
     expect(result.corpus?.saved).toHaveLength(1);
     const [entry] = readCorpus(corpusDir, 'lock');
     expect(entry.file).toBe(result.corpus!.saved[0]);
-    expect(entry.entry.corpus.sha256).toBe(implDigest(parseImplSpec(`lua:${mutant}`, 'lock'), 'lock'));
+    expect(entry.entry.corpus.sha256).toBe(implDigest(parseImplSpec(`lua:${mutant}`, PATTERNS.lock), PATTERNS.lock));
     expect(entry.entry.seed).toBe(1000);
     expect(entry.entry.path).toEqual(expect.any(String));
     expect(entry.entry.result.verdict).toBe('illegal');
@@ -86,7 +87,7 @@ describe('the regression corpus', () => {
     expect(result.outcome.failure).toBeUndefined();
     expect(result.outcome.tally.runs).toBe(2);
     const [entry] = readCorpus(corpusDir, 'lock');
-    expect(entry.entry.corpus.lastReplay).toMatchObject({ status: 'passing', sha256: implDigest(parseImplSpec(`lua:${reference}`, 'lock'), 'lock') });
+    expect(entry.entry.corpus.lastReplay).toMatchObject({ status: 'passing', sha256: implDigest(parseImplSpec(`lua:${reference}`, PATTERNS.lock), PATTERNS.lock) });
 
     const out: string[] = [];
     const code = await corpusCli(['prune', corpusDir], { stdout: { write: (s: string) => out.push(s) }, stderr: quiet.stderr });

@@ -8,8 +8,9 @@ import { summaryText } from '../../src/certify/summary.ts';
 import { runJob } from '../../src/certify/job.ts';
 import { openerFor } from '../../src/certify/openers/index.ts';
 import { projectRoot } from '../../src/cluster/binaries.ts';
-import { describeImpl, parseImplSpec } from '../../src/subject/impl-spec.ts';
+import { describeImpl, parseImplSpec } from '../../src/impl/impl-spec.ts';
 import { withSharedCluster } from '../support/shared-cluster.ts';
+import { PATTERNS } from '../../src/patterns/index.ts';
 
 // Duplicate effects on the real cluster: the reference limiter under the two faults that cut a
 // connection while a command is in flight (reply-loss after the command ran, reset-peer), so that
@@ -21,13 +22,13 @@ import { withSharedCluster } from '../support/shared-cluster.ts';
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-duplicates-'));
 afterAll(() => fs.rmSync(reports, { recursive: true, force: true }));
 const quiet = { stdout: { write: () => true }, stderr: { write: () => true } };
-const spec = parseImplSpec(`lua:${path.join(projectRoot, 'lua', 'ratelimit')}`, 'ratelimit');
+const spec = parseImplSpec(`lua:${path.join(projectRoot, 'lua', 'ratelimit')}`, PATTERNS.ratelimit);
 
 describe('duplicate effects of a ratelimit certify job', () => {
   it('are reported alike in result.json, the certificate, junit.xml and the summary', async () => {
     const flags = { pattern: 'ratelimit', runs: '3', seed: '1313', faults: 'reply-loss,reset-peer', 'shrink-runs': '0', report: reports };
     const options = { ...jobOptions('certify', flags), implSpec: describeImpl(spec) };
-    const result = await withSharedCluster((cluster) => runJob(options, openerFor('ratelimit', spec), quiet, cluster));
+    const result = await withSharedCluster((cluster) => runJob(options, openerFor(PATTERNS.ratelimit, spec), quiet, cluster));
     const cert = certificate(options, spec, result);
     const json = JSON.parse(fs.readFileSync(path.join(result.dir, 'result.json'), 'utf8')) as {
       duplicateEffects: Record<string, { count: number; ops: { run: number; id: number }[] }>;

@@ -8,6 +8,7 @@ import { behaviourFindings } from './fixtures/process/job.ts';
 import { luaDirOpener, referenceScriptsDir } from '../../src/certify/openers/lua-dir.ts';
 import type { LocalCluster } from '../../src/cluster/local.ts';
 import { sharedCluster } from '../support/shared-cluster.ts';
+import { PATTERNS } from '../../src/patterns/index.ts';
 
 let cluster: LocalCluster;
 let reports: string;
@@ -31,7 +32,7 @@ describe('certify against an external cluster (--cluster redis://...)', () => {
     const io = { stdout: { write: () => true }, stderr: { write: (s: string) => stderr.push(s) } };
     const dir = referenceScriptsDir('idempotency');
     const options = jobOptions('certify', { runs: '3', seed: '5', report: reports, cluster: `redis://${seed.host}:${seed.port}` });
-    const result = await runJob(options, luaDirOpener('idempotency', dir, `lua:${dir}`), io);
+    const result = await runJob(options, luaDirOpener(PATTERNS.idempotency, dir, `lua:${dir}`), io);
     // Three runs prove the behaviour, not the evidence a certificate needs (see behaviourFindings).
     expect(result.outcome.failure).toBeUndefined();
     expect(behaviourFindings(result)).toEqual([]);

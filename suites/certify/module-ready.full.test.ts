@@ -7,6 +7,7 @@ import { main } from '../../src/cli/main.ts';
 import type { LocalCluster } from '../../src/cluster/local.ts';
 import { sharedCluster } from '../support/shared-cluster.ts';
 import { behaviourFindings, certifyOptions, quietIo, removeReportRoots, reportRoot } from './fixtures/process/job.ts';
+import { PATTERNS } from '../../src/patterns/index.ts';
 
 // A ready client for module: implementations (issue 18): createStore gets an ioredis Cluster whose
 // slot table covers every slot and whose masters all answer; whatever createStore throws or rejects
@@ -21,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => removeReportRoots());
 
 const job = (file: string, runs = 2) =>
-  runJob(certifyOptions({ pattern: 'lock', runs: String(runs), seed: '18', faults: 'latency,lease-expiry', 'shrink-runs': '0' }), moduleOpener('lock', path.join(FIXTURES, file)), quietIo, cluster);
+  runJob(certifyOptions({ pattern: 'lock', runs: String(runs), seed: '18', faults: 'latency,lease-expiry', 'shrink-runs': '0' }), moduleOpener(PATTERNS.lock, path.join(FIXTURES, file)), quietIo, cluster);
 
 describe('module: createStore gets a ready client', () => {
   it('one that reads the slot table and every master at once opens, runs and breaks nothing', async () => {

@@ -5,12 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { jobOptions } from '../../src/cli/chaos-flags.ts';
 import { runJob } from '../../src/certify/job.ts';
 import { openerFor as productionOpener } from '../../src/certify/openers/index.ts';
-import { describeImpl, parseImplSpec } from '../../src/subject/impl-spec.ts';
+import { describeImpl, parseImplSpec } from '../../src/impl/impl-spec.ts';
 import { projectRoot } from '../../src/cluster/binaries.ts';
 import { sharedCluster, withSharedCluster } from '../support/shared-cluster.ts';
 import { acceptableNames, loadMutants, type Mutant } from './support/catalogue.ts';
 import { chaosJob, openerFor } from './support/job.ts';
 import { mergeEvidence, mutantLabel, readEvidence, SWEEP_FILE, SWEEP_SEEDS, SWEEP_SHRINK_RUNS, writeEvidence, type SweepJob } from './support/sweep.ts';
+import { PATTERNS } from '../../src/patterns/index.ts';
 
 // `npm run test:full`: every CI mutant over SWEEP_SEEDS seeds (every fault, its CI cap in runs, no
 // shrinking); each job must reject the mutant, with only names its mutant.json accepts. The known
@@ -84,11 +85,11 @@ describe.runIf(process.env.CHAOSLUA_SWEEP === '1')(`every mutant over ${SWEEP_SE
 describe.runIf(process.env.CHAOSLUA_SWEEP !== '1')('runJob on a finding-only mutant', () => {
   it('rejects evalsha-no-fallback with the noscript-unhandled finding, no invariant broken', async () => {
     const m = mutants.find((x) => mutantLabel(x) === 'idempotency/evalsha-no-fallback')!;
-    const spec = parseImplSpec(`${m.kind}:${m.impl}`, m.pattern);
+    const spec = parseImplSpec(`${m.kind}:${m.impl}`, PATTERNS[m.pattern]);
     const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-mutant-job-'));
     try {
       const options = { ...jobOptions('certify', { pattern: m.pattern, runs: '4', seed: '20261130', report: reports, 'shrink-runs': '0' }), implSpec: describeImpl(spec) };
-      const result = await withSharedCluster((cluster) => runJob(options, productionOpener(m.pattern, spec), { stdout: { write: () => true }, stderr: { write: () => true } }, cluster));
+      const result = await withSharedCluster((cluster) => runJob(options, productionOpener(PATTERNS[m.pattern], spec), { stdout: { write: () => true }, stderr: { write: () => true } }, cluster));
       expect(result.passed).toBe(false);
       expect(result.findings.map((f) => f.split(':', 1)[0])).toEqual(['noscript-unhandled']);
       expect(result.invariants.filter((s) => !s.passed)).toEqual([]);

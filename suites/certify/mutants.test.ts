@@ -8,7 +8,7 @@ import { openerFor as productionOpener } from '../../src/certify/openers/index.t
 import { projectRoot } from '../../src/cluster/binaries.ts';
 import { lintPath } from '../../src/lint/index.ts';
 import { PATTERNS } from '../../src/patterns/index.ts';
-import { describeImpl, parseImplSpec } from '../../src/subject/impl-spec.ts';
+import { describeImpl, parseImplSpec } from '../../src/impl/impl-spec.ts';
 import { acceptableNames, loadMutants, operationsOf, type Mutant } from './support/catalogue.ts';
 import { chaosJob, openerFor, type JobLimits, type JobVerdict } from './support/job.ts';
 import { bestSeed, observedOtherNames, readEvidence } from './support/sweep.ts';
@@ -168,9 +168,9 @@ describe('every mutant is rejected by the chaos job', () => {
 
   /** `certify`'s own job (runJob, the production opener) on the shared cluster. */
   async function certify(m: Mutant, runs: number) {
-    const spec = parseImplSpec(`${m.kind}:${m.impl}`, m.pattern);
+    const spec = parseImplSpec(`${m.kind}:${m.impl}`, PATTERNS[m.pattern]);
     const options = { ...jobOptions('certify', { pattern: m.pattern, runs: String(runs), seed: '20261130', report: reports, 'shrink-runs': '0' }), implSpec: describeImpl(spec) };
-    return withSharedCluster((cluster) => runJob(options, productionOpener(m.pattern, spec), { stdout: { write: () => true }, stderr: { write: () => true } }, cluster));
+    return withSharedCluster((cluster) => runJob(options, productionOpener(PATTERNS[m.pattern], spec), { stdout: { write: () => true }, stderr: { write: () => true } }, cluster));
   }
 
   it('runJob itself rejects a mutant, naming its invariant and writing a counterexample', async () => {

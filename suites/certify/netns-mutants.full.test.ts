@@ -11,11 +11,11 @@ import { NetnsCluster } from '../../src/cluster/netns/cluster.ts';
 import { netnsUnavailable } from '../../src/cluster/netns/host.ts';
 import type { Schedule } from '../../src/generator/index.ts';
 import type { History } from '../../src/history/types.ts';
-import { models } from '../../src/model/index.ts';
+import { models } from '../../src/patterns/models.ts';
 import type { IdempotencyInput, IdempotencyOutput } from '../../src/patterns/idempotency/model.ts';
 import type { Durability } from '../../src/plan/durability.ts';
 import { runSchedule } from '../../src/runner/run.ts';
-import { describeImpl, parseImplSpec } from '../../src/subject/impl-spec.ts';
+import { describeImpl, parseImplSpec } from '../../src/impl/impl-spec.ts';
 import { loadBackendMutants, type Mutant } from './support/catalogue.ts';
 import { PATTERNS } from '../../src/patterns/index.ts';
 
@@ -81,7 +81,7 @@ describe.skipIf(unavailable !== undefined)(`mutants rejected on the netns backen
 
     it('the reference with WAIT 1: the isolated master\'s write is acknowledged by no replica (0 recorded), so its loss is replication loss', async () => {
       const dir = referenceScriptsDir('idempotency');
-      const history = await record(luaDirOpener('idempotency', dir, `lua:${dir}`, waitOne), 'wait-reference');
+      const history = await record(luaDirOpener(PATTERNS.idempotency, dir, `lua:${dir}`, waitOne), 'wait-reference');
       const first = splitBrainHappened(history);
       // Cut off from its replica, the isolated master's WAIT 1 times out with 0: the client knew.
       expect(first.acknowledgedReplicas).toBe(0);
@@ -92,7 +92,7 @@ describe.skipIf(unavailable !== undefined)(`mutants rejected on the netns backen
 
     it('the mutant: the same write claimed acknowledged on 1 replica, lost to a partition that failed 1 node: lost-acknowledged-write', async () => {
       const m = mutants.find((x) => x.name === 'wait-claimed-not-sent')!;
-      const history = await record(openerFor('idempotency', parseImplSpec(`module:${m.impl}`, 'idempotency'), waitOne), 'wait-mutant');
+      const history = await record(openerFor(PATTERNS.idempotency, parseImplSpec(`module:${m.impl}`, PATTERNS.idempotency), waitOne), 'wait-mutant');
       const first = splitBrainHappened(history);
       expect(first.acknowledgedReplicas).toBe(1);
       const result = check(history, PATTERNS.idempotency);
@@ -115,7 +115,7 @@ describe.skipIf(unavailable !== undefined)(`mutants rejected on the netns backen
 
     /** The job `chaoslua certify --cluster netns --durability ... --faults partition-one` runs. */
     async function certify(m: Mutant) {
-      const spec = parseImplSpec(`${m.kind}:${m.impl}`, m.pattern);
+      const spec = parseImplSpec(`${m.kind}:${m.impl}`, PATTERNS[m.pattern]);
       const options = {
         ...jobOptions('certify', {
           pattern: m.pattern,
@@ -132,7 +132,7 @@ describe.skipIf(unavailable !== undefined)(`mutants rejected on the netns backen
         }),
         implSpec: describeImpl(spec),
       };
-      return runJob(options, openerFor(m.pattern, spec, options.durability), quietIo);
+      return runJob(options, openerFor(PATTERNS[m.pattern], spec, options.durability), quietIo);
     }
 
     for (const m of mutants) {

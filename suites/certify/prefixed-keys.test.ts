@@ -6,6 +6,7 @@ import type { LocalCluster } from '../../src/cluster/local.ts';
 import type { PatternName } from '../../src/patterns/index.ts';
 import { sharedCluster } from '../support/shared-cluster.ts';
 import { behaviourFindings, certifyOptions, quietIo, removeReportRoots } from './fixtures/process/job.ts';
+import { PATTERNS } from '../../src/patterns/index.ts';
 
 // The post-run TTL probe and libraries that prefix their keys (issue 18): it used to read only the
 // key handed over, find it absent, and check nothing without saying so.
@@ -19,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => removeReportRoots());
 
 const job = (pattern: PatternName, file: string, runs = 2) =>
-  runJob(certifyOptions({ pattern, runs: String(runs), seed: '18', faults: 'latency', 'shrink-runs': '0' }), moduleOpener(pattern, path.join(FIXTURES, file)), quietIo, cluster);
+  runJob(certifyOptions({ pattern, runs: String(runs), seed: '18', faults: 'latency', 'shrink-runs': '0' }), moduleOpener(PATTERNS[pattern], path.join(FIXTURES, file)), quietIo, cluster);
 
 describe('post-run probes of prefixed keys', () => {
   it('a correct lock under mutex:<key>: each probe says which name it read, nothing is a finding', async () => {

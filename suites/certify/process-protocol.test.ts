@@ -6,6 +6,7 @@ import { runJob } from '../../src/certify/job.ts';
 import type { LocalCluster } from '../../src/cluster/local.ts';
 import { sharedCluster } from '../support/shared-cluster.ts';
 import { behaviourFindings, certifyOptions, counting, quietIo, removeReportRoots, reportRoot } from './fixtures/process/job.ts';
+import { PATTERNS } from '../../src/patterns/index.ts';
 
 // cmd: certification against misbehaving programs: each misbehaviour is its own finding, the job
 // fails (passed false) instead of hanging, and the program is gone afterwards.
@@ -35,7 +36,7 @@ function processesWith(tag: string): number[] {
 // fault needs the default, above the longest legitimate wait (a 2.5 s node freeze plus failover).
 async function certify(command: string, flags: Parameters<typeof certifyOptions>[0] = {}, requestTimeoutMs = 1_500) {
   let opened: OpenedProcessImpl | undefined;
-  const open = cmdOpener('idempotency', command, { requestTimeoutMs, handshakeTimeoutMs: 5_000, stderrFile: path.join(reportRoot(), 'stderr.log') });
+  const open = cmdOpener(PATTERNS.idempotency, command, { requestTimeoutMs, handshakeTimeoutMs: 5_000, stderrFile: path.join(reportRoot(), 'stderr.log') });
   const counted = counting(async (cluster, clients) => (opened = await open(cluster, clients)));
   const result = await runJob(certifyOptions({ runs: '2', seed: '11', faults: 'none', clients: '2', keys: '1', ...flags }), counted.open, quietIo, cluster);
   return { result, opened: opened!, answers: counted.answers };
@@ -99,7 +100,7 @@ describe('cmd: with a misbehaving program', () => {
 
   it('a program that never answers the handshake is killed after the handshake timeout', async () => {
     const seconds = `3${process.pid % 1000}.25`;
-    const open = cmdOpener('idempotency', `sleep ${seconds}`, { handshakeTimeoutMs: 1_000, stderrFile: path.join(reportRoot(), 'stderr.log') });
+    const open = cmdOpener(PATTERNS.idempotency, `sleep ${seconds}`, { handshakeTimeoutMs: 1_000, stderrFile: path.join(reportRoot(), 'stderr.log') });
     const opened = await open(cluster, 2);
     try {
       expect(opened.findings()).toEqual(['handshake: no hello reply within 1000 ms']);

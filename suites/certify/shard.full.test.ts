@@ -9,8 +9,9 @@ import { runJob } from '../../src/certify/job.ts';
 import { openerFor } from '../../src/certify/openers/index.ts';
 import { projectRoot } from '../../src/cluster/binaries.ts';
 import type { Shard } from '../../src/runner/shard.ts';
-import { describeImpl, parseImplSpec } from '../../src/subject/impl-spec.ts';
+import { describeImpl, parseImplSpec } from '../../src/impl/impl-spec.ts';
 import { withSharedCluster } from '../support/shared-cluster.ts';
+import { PATTERNS } from '../../src/patterns/index.ts';
 
 // One small real run of `certify --shard`: two shards of 2 runs, merged, against one job of 4 runs
 // from the same seed, on the reference lock. What must agree whatever the timing: the runs judged,
@@ -21,11 +22,11 @@ import { withSharedCluster } from '../support/shared-cluster.ts';
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-shard-'));
 afterAll(() => fs.rmSync(reports, { recursive: true, force: true }));
 const quiet = { stdout: { write: () => true }, stderr: { write: () => true } };
-const spec = parseImplSpec(`lua:${path.join(projectRoot, 'lua', 'lock')}`, 'lock');
+const spec = parseImplSpec(`lua:${path.join(projectRoot, 'lua', 'lock')}`, PATTERNS.lock);
 
 async function certify(runs: number, shard?: Shard) {
   const options = { ...jobOptions('certify', { pattern: 'lock', runs: String(runs), seed: '31337', faults: 'none', report: reports }), implSpec: describeImpl(spec), shard };
-  const result = await withSharedCluster((cluster) => runJob(options, openerFor('lock', spec), quiet, cluster));
+  const result = await withSharedCluster((cluster) => runJob(options, openerFor(PATTERNS.lock, spec), quiet, cluster));
   return certificate(options, spec, result);
 }
 

@@ -7,6 +7,7 @@ import { moduleOpener } from '../../src/certify/openers/module.ts';
 import type { PatternName } from '../../src/patterns/index.ts';
 import { sharedCluster } from '../support/shared-cluster.ts';
 import { certifyOptions, quietIo, removeReportRoots } from './fixtures/process/job.ts';
+import { PATTERNS } from '../../src/patterns/index.ts';
 
 // Each library of examples/third-party, certified at the default budget (40 runs, every fault) with
 // the seed its kept certificate was earned with: the verdict must be the one the results table
@@ -70,7 +71,7 @@ describe('libraries teams already run (examples/third-party), each verdict pinne
       else expect(pinned.set).toBeUndefined();
       // Restored (or replaced) before each job: a job's faults must not leave the next one a damaged cluster.
       const cluster = await sharedCluster();
-      const result = await runJob(options, moduleOpener(pinned.pattern, file), quietIo, cluster);
+      const result = await runJob(options, moduleOpener(PATTERNS[pinned.pattern], file), quietIo, cluster);
       console.log(`${pinned.folder}/${pinned.module}: ${result.passed ? 'certified' : 'not certified'}; findings ${JSON.stringify(result.findings)}`);
       const violated = result.invariants.filter((s) => s.violations.length > 0).map((s) => s.invariant);
       if (pinned.verdict === 'certified') {

@@ -6,7 +6,7 @@ import { NetnsCluster } from '../../src/cluster/netns/cluster.ts';
 import { netnsUnavailable } from '../../src/cluster/netns/host.ts';
 import type { Schedule } from '../../src/generator/index.ts';
 import type { History, OpRecord } from '../../src/history/types.ts';
-import { models } from '../../src/model/index.ts';
+import { models } from '../../src/patterns/models.ts';
 import type { IdempotencyInput, IdempotencyOutput } from '../../src/patterns/idempotency/model.ts';
 import { runSchedule } from '../../src/runner/run.ts';
 import { PATTERNS } from '../../src/patterns/index.ts';
@@ -43,7 +43,7 @@ describe.skipIf(unavailable !== undefined)(`a split brain on the netns backend${
   beforeAll(async () => {
     cluster = await NetnsCluster.start({ nodeTimeoutMs: NODE_TIMEOUT_MS });
     const dir = referenceScriptsDir('idempotency');
-    opened = await luaDirOpener('idempotency', dir, `lua:${dir}`)(cluster, 2);
+    opened = await luaDirOpener(PATTERNS.idempotency, dir, `lua:${dir}`)(cluster, 2);
     const run = await runSchedule(schedule, { cluster, subjects: opened.subjects, namespace: 'split-brain', nodeTimeoutMs: NODE_TIMEOUT_MS, opTimeoutMs: 10_000 });
     history = run.history as History<IdempotencyInput, IdempotencyOutput>;
   });

@@ -8,6 +8,7 @@ import { main } from '../../src/cli/main.ts';
 import { luaDirOpener } from '../../src/certify/openers/lua-dir.ts';
 import { readCounterexample } from '../../src/report/counterexample.ts';
 import { sharedCluster } from '../support/shared-cluster.ts';
+import { PATTERNS } from '../../src/patterns/index.ts';
 
 /** A copy of the reference scripts whose complete forgets the owner check (seed 000's warning). */
 function mutantDir(): string {
@@ -43,7 +44,7 @@ beforeAll(async () => {
   dir = mutantDir();
   reports = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-replay-reports-'));
   const options = { ...jobOptions('certify', { runs: '40', seed: '11', report: reports, 'shrink-runs': '4' }), implSpec: `lua:${dir}` };
-  const result = await runJob(options, luaDirOpener('idempotency', dir, `lua:${dir}`), capture().io, await sharedCluster());
+  const result = await runJob(options, luaDirOpener(PATTERNS.idempotency, dir, `lua:${dir}`), capture().io, await sharedCluster());
   expect(result.passed).toBe(false);
   counterexample = result.counterexampleFile!;
 });

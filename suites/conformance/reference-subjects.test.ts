@@ -3,11 +3,12 @@ import type { Cluster as IORedisCluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalCluster } from '../../src/cluster/local.ts';
 import { sharedCluster } from '../support/shared-cluster.ts';
-import { idempotency, lock, ratelimit, type Model } from '../../src/model/index.ts';
-import type { IdempotencyInput, LockInput, RateLimitInput } from '../../src/model/index.ts';
+import { type Model } from '../../src/model/index.ts';
+import { idempotency, lock, ratelimit } from '../../src/patterns/models.ts';
+import type { IdempotencyInput, LockInput, RateLimitInput } from '../../src/patterns/models.ts';
 import { LimiterClient } from '../../src/patterns/ratelimit/client.ts';
 import { LockClient } from '../../src/patterns/lock/client.ts';
-import { createReferenceSubject, type ReferenceSubject } from '../../src/subject/reference.ts';
+import { createReferenceSubject, type ReferenceSubject } from '../../src/impl/reference.ts';
 
 // Lock and limiter clients, and the three Subject adapters checked against the reference models.
 

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { PatternName } from '../../patterns/index.ts';
+import type { AnyPattern } from '../../patterns/types.ts';
 import { ProcessSession } from '../../process-protocol/session.ts';
-import { processSubjects } from '../../subject/process-subjects.ts';
+import { processSubjects } from '../../impl/process-subjects.ts';
 import { HANDSHAKE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../chaos-options.ts';
 import type { OpenedImpl } from '../types.ts';
 import type { Durability } from '../../plan/durability.ts';
@@ -45,7 +45,7 @@ function ms(name: string, value: number | undefined, fallback: number): number {
  * every logical client. Its misbehaviour (refused handshake, garbage, crash, hang) is reported by
  * findings(), which fails the job; it never throws for it.
  */
-export function cmdOpener(pattern: PatternName, command: string, constraints: CmdOpenerConstraints = {}): (cluster: Cluster, clients: number) => Promise<OpenedProcessImpl> {
+export function cmdOpener(pattern: AnyPattern, command: string, constraints: CmdOpenerConstraints = {}): (cluster: Cluster, clients: number) => Promise<OpenedProcessImpl> {
   const handshakeTimeoutMs = ms('handshakeTimeoutMs', constraints.handshakeTimeoutMs, HANDSHAKE_TIMEOUT_MS);
   const requestTimeoutMs = ms('requestTimeoutMs', constraints.requestTimeoutMs, REQUEST_TIMEOUT_MS);
   const shutdownTimeoutMs = ms('shutdownTimeoutMs', constraints.shutdownTimeoutMs, 3_000);

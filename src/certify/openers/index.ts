@@ -1,5 +1,5 @@
-import type { PatternName } from '../../patterns/index.ts';
-import { describeImpl, type ImplSpec } from '../../subject/impl-spec.ts';
+import type { AnyPattern } from '../../patterns/types.ts';
+import { describeImpl, type ImplSpec } from '../../impl/impl-spec.ts';
 import { cmdOpener } from './cmd.ts';
 import type { ImplOpener } from '../types.ts';
 import type { Durability } from '../../plan/durability.ts';
@@ -7,7 +7,7 @@ import { moduleOpener } from './module.ts';
 import { luaDirOpener } from './lua-dir.ts';
 
 /** How each kind of --impl is opened on a started cluster (with `--durability`, told to WAIT). */
-export function openerFor(pattern: PatternName, spec: ImplSpec, durability?: Durability): ImplOpener {
+export function openerFor(pattern: AnyPattern, spec: ImplSpec, durability?: Durability): ImplOpener {
   switch (spec.kind) {
     case 'lua':
       return luaDirOpener(pattern, spec.dir, describeImpl(spec), durability);

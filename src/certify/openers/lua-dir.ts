@@ -2,16 +2,17 @@ import { quiet } from '../../cluster/quiet.ts';
 import path from 'node:path';
 import type { Cluster as IORedisCluster } from 'ioredis';
 import { projectRoot } from '../../cluster/binaries.ts';
-import type { PatternName } from '../../patterns/index.ts';
-import { createReferenceSubject, HARNESS_REDIS_OPTIONS, type ReferenceSubject } from '../../subject/reference.ts';
+import type { AnyPattern } from '../../patterns/types.ts';
+import { HARNESS_REDIS_OPTIONS, openReferenceSubject, type ReferenceSubject } from '../../impl/reference.ts';
 import type { ImplOpener } from '../types.ts';
 import type { Durability } from '../../plan/durability.ts';
 import { durableReference } from '../../subject/durable-reference.ts';
 
-export const referenceScriptsDir = (pattern: PatternName) => path.join(projectRoot, 'lua', pattern);
+/** The project's own scripts of a pattern (lua/<name>). */
+export const referenceScriptsDir = (patternName: string) => path.join(projectRoot, 'lua', patternName);
 
 /** The reference client over a scripts directory: one cluster connection per logical client (so WAIT, with `durability`, measures that client's writes). */
-export function luaDirOpener(pattern: PatternName, scriptsDir: string, label: string, durability?: Durability): ImplOpener {
+export function luaDirOpener(pattern: AnyPattern, scriptsDir: string, label: string, durability?: Durability): ImplOpener {
   return async (cluster, clients) => {
     const connections: IORedisCluster[] = [];
     try {
@@ -19,7 +20,7 @@ export function luaDirOpener(pattern: PatternName, scriptsDir: string, label: st
       for (let c = 0; c < clients; c++) {
         const redis = quiet(cluster.connect(HARNESS_REDIS_OPTIONS));
         connections.push(redis);
-        const subject: ReferenceSubject<unknown, unknown> = await createReferenceSubject(pattern, redis, { scriptsDir });
+        const subject: ReferenceSubject<unknown, unknown> = await openReferenceSubject(pattern, redis, { scriptsDir });
         subjects.push(durability ? durableReference(subject, redis, durability) : subject);
       }
       return {

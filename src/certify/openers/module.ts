@@ -2,11 +2,11 @@ import { inspect } from 'node:util';
 import { quiet } from '../../cluster/quiet.ts';
 import { waitForClientReady } from '../../subject/ready-client.ts';
 import type { Cluster as IORedisCluster } from 'ioredis';
-import type { PatternName } from '../../patterns/index.ts';
-import { ImplSpecError } from '../../subject/impl-spec.ts';
-import { loadModule, moduleSubject } from '../../subject/module-subject.ts';
+import type { AnyPattern } from '../../patterns/types.ts';
+import { ImplSpecError } from '../../impl/impl-spec.ts';
+import { loadModule, moduleSubject } from '../../impl/module-subject.ts';
 import type { Subject } from '../../subject/types.ts';
-import { HARNESS_REDIS_OPTIONS } from '../../subject/reference.ts';
+import { HARNESS_REDIS_OPTIONS } from '../../impl/reference.ts';
 import { HANDSHAKE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../chaos-options.ts';
 import { OpenFailure } from '../open-failure.ts';
 import type { ImplOpener } from '../types.ts';
@@ -68,14 +68,14 @@ function watched(subject: Subject, ms: number, findings: Set<string>): Subject {
 }
 
 /** module:PATH — one store per logical client, each on its own cluster connection. */
-export function moduleOpener(pattern: PatternName, file: string, constraints: ModuleOpenerConstraints = {}): ImplOpener {
+export function moduleOpener(pattern: AnyPattern, file: string, constraints: ModuleOpenerConstraints = {}): ImplOpener {
   const createMs = constraints.createTimeoutMs ?? HANDSHAKE_TIMEOUT_MS;
   const callMs = constraints.callTimeoutMs ?? REQUEST_TIMEOUT_MS;
   return async (cluster, clients) => {
     const loaded = await loadModule(file);
     const connections: IORedisCluster[] = [];
     const subjects: Subject[] = [];
-    // One table of holder handles for all the logical clients (src/subject/declared-answers.ts).
+    // One table of holder handles for all the logical clients (src/impl/declared-answers.ts).
     const handles = new Map<string, unknown>();
     const findings = new Set<string>();
     const closeAll = async () => {

@@ -8,7 +8,7 @@ export interface SessionOptions {
   readonly faults: ReadonlySet<FaultName>;
   readonly leasesMs: readonly number[];
   readonly maxSessionsPerClient: number;
-  /** The pattern's settings, every one filled (src/patterns/settings.ts); empty for a pattern without any. */
+  /** The pattern's settings, every one filled (src/generator/settings.ts); empty for a pattern without any. */
   readonly settings: Readonly<Record<string, number>>;
 }
 

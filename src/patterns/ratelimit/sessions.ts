@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { RateLimitInput } from './model.ts';
 import type { ClientStep } from '../../plan/schedule.ts';
 import type { SessionContext } from '../../generator/sessions/common.ts';
-import { setting } from '../settings.ts';
+import { setting } from '../../generator/settings.ts';
 
 type Step = ClientStep<RateLimitInput>;
 

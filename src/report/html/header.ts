@@ -1,7 +1,7 @@
 /** The verdict banner: what ran, what it found, and the one command that reproduces it. */
 import { COUNTEREXAMPLE_FILE, type OperationAnswers, type ReportData, type RunSummary } from './data.ts';
 import { duration, esc } from './escape.ts';
-import { describeSettings, settingsFlags } from '../../patterns/settings.ts';
+import { describeSettings, settingsFlags } from '../../plan/settings.ts';
 
 export function verdictOf(data: ReportData): 'PASSED' | 'FAILED' {
   return data.result.passed === true && !data.counterexample ? 'PASSED' : 'FAILED';

@@ -9,7 +9,6 @@ import {
   type HistogramSeries,
   type Metrics,
 } from '../metrics-file.ts';
-import { DEFAULT_PATTERN } from '../../patterns/index.ts';
 import { esc, r1 } from './escape.ts';
 
 /** Seed 000: alert if register_or_get p99 exceeds 15 ms; if the body p99 exceeds 64 KB. */
@@ -20,8 +19,8 @@ export function renderMetrics(metrics: Metrics | undefined, pattern: string | un
   if (!metrics) {
     return '<p class="muted" id="no-metrics">No metrics were recorded for this run (the folder has no metrics.prom), so none are shown.</p>';
   }
-  // A folder that names no pattern holds the default pattern's metrics.
-  const prefix = pattern ?? DEFAULT_PATTERN;
+  // A folder that names no pattern was written before there were others: the idempotency store's.
+  const prefix = pattern ?? 'idempotency';
   const latencyName = [...metrics.keys()].find((n) => n === `${prefix}_script_duration_ms`) ?? [...metrics.keys()].find((n) => n.endsWith('_script_duration_ms'));
   const cards = [
     latencyCard(metrics, latencyName),

@@ -3,7 +3,7 @@
  * file), so it opens by double-click and survives being attached to a CI run.
  */
 import { defaultCheckOptions } from '../../checker/options.ts';
-import { checkableModels, type CheckableModelName } from '../../patterns/checkable.ts';
+import { checkables, type CheckableModelName } from '../../patterns/checkable.ts';
 import type { Model } from '../../model/types.ts';
 import { coverage } from '../coverage.ts';
 import { renderCoverage } from './coverage-view.ts';
@@ -19,14 +19,18 @@ import { renderViolations } from './violations.ts';
 
 type AnyModel = Model<unknown, unknown, unknown>;
 
-export function modelFor(pattern: string | undefined): AnyModel | undefined {
-  return pattern !== undefined && Object.hasOwn(checkableModels, pattern) ? (checkableModels[pattern as CheckableModelName] as unknown as AnyModel) : undefined;
+/** What a report folder names (its counterexample's pattern, or result.json's), as the page needs it. */
+function specFor(pattern: string | undefined): { readonly model: AnyModel; readonly transitions?: readonly string[] } | undefined {
+  return pattern !== undefined && Object.hasOwn(checkables, pattern) ? (checkables[pattern as CheckableModelName] as unknown as { model: AnyModel; transitions?: readonly string[] }) : undefined;
 }
+
+export const modelFor = (pattern: string | undefined): AnyModel | undefined => specFor(pattern)?.model;
 
 export function renderReport(data: ReportData): string {
   const ce = data.counterexample;
   const pattern = ce?.pattern ?? data.result.pattern;
-  const model = modelFor(pattern);
+  const spec = specFor(pattern);
+  const model = spec?.model;
   const verdict = verdictOf(data);
   const sections: string[] = [renderHeader(data)];
 
@@ -47,7 +51,7 @@ export function renderReport(data: ReportData): string {
 
   sections.push(`<h2>Metrics (SRE checklist)</h2>${renderMetrics(data.metrics, pattern)}`);
 
-  const table = data.coverage ?? (ce && model ? coverage(ce.history, model) : undefined);
+  const table = data.coverage ?? (ce && model ? coverage(ce.history, model, spec?.transitions) : undefined);
   const source = data.coverage ? `All ${data.coverage.histories} run(s) of the job` : 'The shrunk counterexample only';
   sections.push(`<h2>Coverage: transitions × faults</h2>${renderCoverage(table, source)}`);
 

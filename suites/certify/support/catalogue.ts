@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { projectRoot } from '../../../src/cluster/binaries.ts';
-import type { PatternName } from '../../../src/generator/index.ts';
+import type { PatternName } from '../../../src/patterns/index.ts';
 import { PATTERN_NAMES } from '../../../src/patterns/index.ts';
 
 /** One entry of scenarios/mutants/<pattern>/<name>/mutant.json. */

@@ -9,6 +9,7 @@ import type { ImplOpener } from '../../../src/certify/types.ts';
 import type { PatternName } from '../../../src/patterns/index.ts';
 import { withSharedCluster } from '../../support/shared-cluster.ts';
 import { certifyOptions, quietIo } from '../fixtures/process/job.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
 
 // Implementations that never do anything (issue 11), shared by bad-implementations.test.ts (one
 // pattern, `npm test`) and bad-implementations.full.test.ts (the others, `npm run test:full`).
@@ -26,9 +27,9 @@ export const junitCase = (dir: string, name: string) =>
 
 /** The three kinds of implementation, each erroring on every operation. */
 export const ERRORS_ONLY_KINDS: readonly (readonly [string, (p: PatternName) => ImplOpener])[] = [
-  ['lua: scripts that return an error reply', (p) => luaDirOpener(p, path.join(FIXTURES, 'errors-only-lua', p), `lua:errors-only-${p}`)],
-  ['module: a store whose calls all throw', (p) => moduleOpener(p, path.join(FIXTURES, 'errors-only-store.ts'))],
-  ['cmd: a program that answers every request with an error', (p) => cmdOpener(p, ERRORS_ONLY_CMD)],
+  ['lua: scripts that return an error reply', (p) => luaDirOpener(PATTERNS[p], path.join(FIXTURES, 'errors-only-lua', p), `lua:errors-only-${p}`)],
+  ['module: a store whose calls all throw', (p) => moduleOpener(PATTERNS[p], path.join(FIXTURES, 'errors-only-store.ts'))],
+  ['cmd: a program that answers every request with an error', (p) => cmdOpener(PATTERNS[p], ERRORS_ONLY_CMD)],
 ];
 
 export const errorsOnlyCases = (patterns: readonly PatternName[], kinds = ERRORS_ONLY_KINDS) =>

@@ -4,14 +4,15 @@ import { moduleOpener } from '../../../src/certify/openers/module.ts';
 import { luaDirOpener } from '../../../src/certify/openers/lua-dir.ts';
 import type { ImplOpener } from '../../../src/certify/types.ts';
 import type { LocalCluster } from '../../../src/cluster/local.ts';
-import { countOps, FAULT_NAMES, type PatternName } from '../../../src/generator/index.ts';
+import { countOps, FAULT_NAMES } from '../../../src/generator/index.ts';
+import type { PatternName } from '../../../src/patterns/index.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';
 import { chaos, type ChaosContext, type Failure } from '../../../src/certify/chaos.ts';
 import { EnvironmentError } from '../../../src/cluster/errors.ts';
 
 /** How `certify` opens an implementation (lint is not part of it). */
 export function openerFor(pattern: PatternName, kind: 'lua' | 'module', impl: string): ImplOpener {
-  return kind === 'lua' ? luaDirOpener(pattern, impl, `lua:${impl}`) : moduleOpener(pattern, impl);
+  return kind === 'lua' ? luaDirOpener(PATTERNS[pattern], impl, `lua:${impl}`) : moduleOpener(PATTERNS[pattern], impl);
 }
 
 /** The name of a finding string ("name: message"). */
@@ -57,7 +58,7 @@ export async function chaosJob(cluster: LocalCluster, pattern: PatternName, open
     const ctx: ChaosContext = {
       cluster,
       subjects: opened.subjects,
-      spec: PATTERNS[pattern],
+      pattern: PATTERNS[pattern],
       onRun: (tally, last) => {
         // As runJob does: findings from fresh runs' histories, plus what the opener reports.
         const noscript = last.shrinking ? undefined : noscriptFinding(last.history);
@@ -68,7 +69,6 @@ export async function chaosJob(cluster: LocalCluster, pattern: PatternName, open
     const outcome = await chaos(
       ctx,
       jobChaosOptions({
-        pattern,
         runs: limits.runs,
         seed: limits.seed,
         faults: FAULT_NAMES,

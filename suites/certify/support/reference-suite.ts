@@ -9,7 +9,8 @@ import { openerFor } from '../../../src/certify/openers/index.ts';
 import type { LocalCluster } from '../../../src/cluster/local.ts';
 import { sharedCluster } from '../../support/shared-cluster.ts';
 import type { PatternName } from '../../../src/patterns/index.ts';
-import { describeImpl, parseImplSpec } from '../../../src/subject/impl-spec.ts';
+import { describeImpl, parseImplSpec } from '../../../src/impl/impl-spec.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
 
 /**
  * The reference implementation of a pattern is certified through lua: or through module:
@@ -36,9 +37,9 @@ export function referenceSuite(routes: readonly (readonly [PatternName, Route])[
   });
 
   async function certify(pattern: PatternName, impl: string) {
-    const spec = parseImplSpec(impl, pattern);
+    const spec = parseImplSpec(impl, PATTERNS[pattern]);
     const options = { ...jobOptions('certify', { pattern, runs: String(RUNS), seed: '2026', report: reports }), implSpec: describeImpl(spec) };
-    return runJob(options, openerFor(pattern, spec), quiet, cluster);
+    return runJob(options, openerFor(PATTERNS[pattern], spec), quiet, cluster);
   }
 
   describe('the reference implementations are certified', () => {

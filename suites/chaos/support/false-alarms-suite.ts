@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeFailure, referenceChaos } from '../../../src/certify/reference-chaos.ts';
-import { FAULT_NAMES, type PatternName } from '../../../src/generator/index.ts';
+import { FAULT_NAMES } from '../../../src/generator/index.ts';
+import { PATTERNS, type PatternName } from '../../../src/patterns/index.ts';
 import { withSharedCluster } from '../../support/shared-cluster.ts';
 
 export type FalseAlarmRuns = Readonly<Record<PatternName, { readonly runs: number; readonly seed: number }>>;
@@ -15,7 +16,7 @@ export function falseAlarmSuite(plan: FalseAlarmRuns): void {
   describe('zero false alarms: the reference implementations pass under every fault', () => {
     for (const [pattern, { runs, seed }] of Object.entries(plan) as [PatternName, FalseAlarmRuns[PatternName]][]) {
       it(`${pattern}: ${runs} seeded runs (seed ${seed}), all faults`, async () => {
-        const outcome = await withSharedCluster((cluster) => referenceChaos(cluster, { pattern, runs, seed, faults: FAULT_NAMES }));
+        const outcome = await withSharedCluster((cluster) => referenceChaos(cluster, { pattern: PATTERNS[pattern], runs, seed, faults: FAULT_NAMES }));
         expect(outcome.failure, describeFailure(outcome)).toBeUndefined();
         expect(outcome.tally.runs).toBe(runs); // judged, not discarded
         // Judged runs, not only the absence of failure: a job whose every run was discarded proves nothing.

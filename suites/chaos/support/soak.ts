@@ -4,7 +4,8 @@ import { check } from '../../../src/checker/index.ts';
 import { projectRoot } from '../../../src/cluster/binaries.ts';
 import { LocalCluster } from '../../../src/cluster/local.ts';
 import { describeFailure, referenceChaos } from '../../../src/certify/reference-chaos.ts';
-import { FAULT_NAMES, type PatternName } from '../../../src/generator/index.ts';
+import { FAULT_NAMES } from '../../../src/generator/index.ts';
+import type { AnyPattern, PatternName } from '../../../src/patterns/index.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';
 import { describeSchedule } from '../../../src/plan/schedule.ts';
 import { COUNTEREXAMPLE_VERSION, type Counterexample } from '../../../src/report/counterexample.ts';
@@ -46,7 +47,7 @@ export async function soak(cluster: LocalCluster, pattern: PatternName, runs: nu
   let unknownKeys = 0;
   let acknowledged = 0;
   const outcome = await referenceChaos(cluster, {
-    pattern,
+    pattern: PATTERNS[pattern],
     runs,
     seed,
     faults: FAULT_NAMES,
@@ -55,7 +56,7 @@ export async function soak(cluster: LocalCluster, pattern: PatternName, runs: nu
     onRun: (tally, last) => {
       if (last.shrinking) return;
       acknowledged += last.history.ops.filter((op) => op.outcome === 'ok').length;
-      for (const key of check(last.history, PATTERNS[pattern], { minimise: false }).keys) {
+      for (const key of check(last.history, PATTERNS[pattern] as AnyPattern, { minimise: false }).keys) {
         states.push(key.statesExplored);
         if (key.verdict === 'unknown') unknownKeys++;
         if (key.statesExplored > max.states) max = { states: key.statesExplored, at: `run ${tally.runs}, key ${key.key}, ${key.ops} ops` };
@@ -66,7 +67,7 @@ export async function soak(cluster: LocalCluster, pattern: PatternName, runs: nu
   // A false alarm on a reference is a bug to find: keep the history that shows it.
   let counterexampleFile: string | undefined;
   if (outcome.failure) {
-    const model = PATTERNS[pattern].model as unknown as { describeInput: (i: unknown) => string };
+    const { model } = PATTERNS[pattern] as AnyPattern;
     const counterexample: Counterexample = {
       version: COUNTEREXAMPLE_VERSION,
       pattern,

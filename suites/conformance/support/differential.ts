@@ -6,19 +6,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Cluster as IORedisCluster } from 'ioredis';
 import type { LocalCluster } from '../../../src/cluster/local.ts';
 import { sharedCluster } from '../../support/shared-cluster.ts';
-import {
-  idempotency,
-  initialCandidates,
-  leaseWindows,
-  lock,
-  observeStep,
-  ratelimit,
-  type Candidate,
-  type IdempotencyInput,
-  type LockInput,
-  type Model,
-  type RateLimitInput,
-} from '../../../src/model/index.ts';
+import { initialCandidates, leaseWindows, observeStep, type Candidate, type Model } from '../../../src/model/index.ts';
+import { idempotency, lock, ratelimit, type IdempotencyInput, type LockInput, type RateLimitInput } from '../../../src/patterns/models.ts';
 import { IDEMPOTENCY_FUNCTIONS, IDEMPOTENCY_LIBRARY_PATH } from '../../../lua/build-library.ts';
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { answerShares, answersText, barelyWitnessed } from '../../../src/certify/answers.ts';
 import { junitXml } from '../../../src/report/junit.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
 
 const tally = (op: string, ok: number, fail: number, info: number) => ({ op, issued: ok + fail + info, ok, fail, info });
 
@@ -13,11 +14,11 @@ describe('answer counts', () => {
 
   it('an invariant is barely witnessed when an operation witnessing it answered at least half indeterminate', () => {
     const ops = [tally('acquire', 90, 0, 10), tally('release', 0, 0, 358), tally('extend', 115, 0, 178)];
-    expect(barelyWitnessed('lock', 'one-holder', ops)).toBeUndefined();
-    expect(barelyWitnessed('lock', 'no-stale-release', ops)).toBe('barely witnessed: 358 of 358 release answers indeterminate (100%), 178 of 293 extend answers indeterminate (61%)');
+    expect(barelyWitnessed(PATTERNS.lock, 'one-holder', ops)).toBeUndefined();
+    expect(barelyWitnessed(PATTERNS.lock, 'no-stale-release', ops)).toBe('barely witnessed: 358 of 358 release answers indeterminate (100%), 178 of 293 extend answers indeterminate (61%)');
     // model-conformance is witnessed by every operation.
-    expect(barelyWitnessed('lock', 'model-conformance', [tally('acquire', 5, 0, 5)])).toBe('barely witnessed: 5 of 10 acquire answers indeterminate (50%)');
-    expect(barelyWitnessed('lock', 'model-conformance', [tally('acquire', 6, 0, 5), tally('release', 0, 0, 0)])).toBeUndefined();
+    expect(barelyWitnessed(PATTERNS.lock, 'model-conformance', [tally('acquire', 5, 0, 5)])).toBe('barely witnessed: 5 of 10 acquire answers indeterminate (50%)');
+    expect(barelyWitnessed(PATTERNS.lock, 'model-conformance', [tally('acquire', 6, 0, 5), tally('release', 0, 0, 0)])).toBeUndefined();
   });
 
   it('junit.xml carries them as suite properties', () => {

@@ -43,11 +43,11 @@ describe('Pattern.duplicates', () => {
     const tally = { hit: { count: 1, ops: [{ run: 1, id: 5 }] } };
     try {
       declared.violation = true;
-      expect(duplicateFindings('ratelimit', tally)[0].violation).toBe(true);
+      expect(duplicateFindings(PATTERNS.ratelimit, tally)[0].violation).toBe(true);
     } finally {
       delete declared.violation;
     }
-    expect(duplicateFindings('ratelimit', tally)[0].violation).toBe(false);
+    expect(duplicateFindings(PATTERNS.ratelimit, tally)[0].violation).toBe(false);
   });
 });
 
@@ -55,9 +55,9 @@ describe('a ratelimit job', () => {
   it('raises duplicate-hit when a cut hit\'s second execution is needed to explain the counter', () => {
     const doubled = hit(1, 2, [0, 50], 1);
     const result = check(history([doubled, hit(2, 2, [60, 70], 0)], [cut(10, 20)]), PATTERNS.ratelimit);
-    const tally = tallyDuplicates('ratelimit', [{ run: 3, effects: result.duplicateEffects! }]);
+    const tally = tallyDuplicates(PATTERNS.ratelimit, [{ run: 3, effects: result.duplicateEffects! }]);
     expect(tally).toEqual({ hit: { count: 1, ops: [{ run: 3, id: doubled.id }] } });
-    const findings = duplicateFindings('ratelimit', tally);
+    const findings = duplicateFindings(PATTERNS.ratelimit, tally);
     expect(findings).toHaveLength(1);
     expect(findings[0].text).toMatch(new RegExp(`^duplicate-hit: 1 hit only a second execution explains \\(run 3: op ${doubled.id}\\): the client was charged twice`));
     // Over-counting against the client is safe for a limiter: reported, not a violation.
@@ -67,9 +67,9 @@ describe('a ratelimit job', () => {
 
   it('reports 0 and no finding when the second execution is not needed', () => {
     const result = check(history([hit(1, 3, [0, 50], 1), hit(2, 3, [60, 70], 1)], [cut(10, 20)]), PATTERNS.ratelimit);
-    const tally = tallyDuplicates('ratelimit', [{ run: 1, effects: result.duplicateEffects! }]);
+    const tally = tallyDuplicates(PATTERNS.ratelimit, [{ run: 1, effects: result.duplicateEffects! }]);
     expect(duplicateCounts(tally)).toEqual({ hit: 0 });
-    expect(duplicateFindings('ratelimit', tally)).toEqual([]);
+    expect(duplicateFindings(PATTERNS.ratelimit, tally)).toEqual([]);
   });
 });
 
@@ -77,10 +77,10 @@ describe('an idempotency job', () => {
   it('counts a register resent by the same attempt, and declares it no finding', () => {
     const own = op<IdempotencyInput, IdempotencyOutput>(1, { op: 'register', fingerprint: 'fp', owner: 'A', leaseMs: 60_000 }, 0, 50, { output: ['hit', 'pending', 'fp', '', ''] });
     const result = check(history([own], [cut(10, 20)]), PATTERNS.idempotency);
-    const tally = tallyDuplicates('idempotency', [{ run: 1, effects: result.duplicateEffects! }]);
+    const tally = tallyDuplicates(PATTERNS.idempotency, [{ run: 1, effects: result.duplicateEffects! }]);
     expect(duplicateCounts(tally)).toEqual({ register: 1, complete: 0, release: 0, renew: 0 });
     expect(PATTERNS.idempotency.duplicates.register.consequence).toMatch(/same attempt/);
-    expect(duplicateFindings('idempotency', tally)).toEqual([]);
+    expect(duplicateFindings(PATTERNS.idempotency, tally)).toEqual([]);
   });
 });
 

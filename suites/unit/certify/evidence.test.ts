@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { evidenceFindings, judgeEvidence, minOkPerOperation, requiredTransitions, tallyOperations } from '../../../src/certify/evidence.ts';
 import { FAULT_NAMES } from '../../../src/generator/index.ts';
 import type { History, OpRecord, Outcome } from '../../../src/history/types.ts';
-import { models } from '../../../src/model/index.ts';
-import { coverage, expectedTransitions, mergeCoverage } from '../../../src/report/coverage.ts';
+import { models } from '../../../src/patterns/models.ts';
+import { coverage, mergeCoverage } from '../../../src/report/coverage.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
 
 let nextId = 0;
 const op = (key: string, input: Record<string, unknown>, at: number, outcome: Outcome, output?: unknown): OpRecord => ({
@@ -36,7 +37,7 @@ function fullIdempotencyHistory(): History {
 /** Evidence of judged runs, one history each. */
 function judge(histories: History[], faults = [...FAULT_NAMES]) {
   const model = models.idempotency as Parameters<typeof coverage>[1];
-  return judgeEvidence({ pattern: 'idempotency', faults, runs: histories.length, operations: tallyOperations('idempotency', histories), coverage: mergeCoverage(histories.map((h) => coverage(h, model))) });
+  return judgeEvidence({ pattern: PATTERNS.idempotency, faults, runs: histories.length, operations: tallyOperations(PATTERNS.idempotency, histories), coverage: mergeCoverage(histories.map((h) => coverage(h, model, PATTERNS.idempotency.transitions)), PATTERNS.idempotency.transitions) });
 }
 
 const without = (op: string) => history(fullIdempotencyHistory().ops.filter((o) => (o.input as { op: string }).op !== op));
@@ -80,14 +81,14 @@ describe('evidence before a certificate', () => {
   });
 
   it('expiry transitions are required only when the faults asked let sessions outlive a lease', () => {
-    expect(requiredTransitions('idempotency', [])).not.toContain('pending → absent by expiry');
-    expect(requiredTransitions('idempotency', ['lease-expiry'])).toContain('pending → absent by expiry');
-    expect(requiredTransitions('ratelimit', ['client-freeze'])).not.toContain('window → absent by expiry');
+    expect(requiredTransitions(PATTERNS.idempotency, [])).not.toContain('pending → absent by expiry');
+    expect(requiredTransitions(PATTERNS.idempotency, ['lease-expiry'])).toContain('pending → absent by expiry');
+    expect(requiredTransitions(PATTERNS.ratelimit, ['client-freeze'])).not.toContain('window → absent by expiry');
   });
 
   it('every required transition is one coverage.json reports', () => {
     for (const pattern of ['idempotency', 'lock', 'ratelimit'] as const) {
-      for (const t of requiredTransitions(pattern, [...FAULT_NAMES])) expect(expectedTransitions(pattern)).toContain(t);
+      for (const t of requiredTransitions(PATTERNS[pattern], [...FAULT_NAMES])) expect(PATTERNS[pattern].transitions).toContain(t);
     }
   });
 });

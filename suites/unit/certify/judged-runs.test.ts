@@ -15,14 +15,14 @@ import { inMemorySubjects, StubCluster } from '../runner/stub-cluster.ts';
 // either: a run is discarded when the cluster fails around it, a probe is a cluster read).
 
 const model = models.lock;
-const options = (runs: number) => jobChaosOptions({ pattern: 'lock', runs, seed: 42, faults: [], timeLimitMs: 600_000, shrinkRuns: 0, nodeTimeoutMs: 1_000, clients: 2, keys: 1 });
+const options = (runs: number) => jobChaosOptions({ runs, seed: 42, faults: [], timeLimitMs: 600_000, shrinkRuns: 0, nodeTimeoutMs: 1_000, clients: 2, keys: 1 });
 const roots: string[] = [];
 afterAll(() => roots.forEach((r) => fs.rmSync(r, { recursive: true, force: true })));
 
 describe('judged runs', () => {
   it('a discarded run is replaced: the runs asked are all judged, the discards reported with their cause', async () => {
     const stub = new StubCluster({ topologyFails: (call) => call % 3 === 0 });
-    const outcome = await chaos({ cluster: stub.asCluster(), subjects: inMemorySubjects(model, 8), spec: PATTERNS.lock }, options(6));
+    const outcome = await chaos({ cluster: stub.asCluster(), subjects: inMemorySubjects(model, 8), pattern: PATTERNS.lock }, options(6));
     expect(outcome.failure).toBeUndefined();
     expect(outcome.tally.runs).toBe(6);
     expect(outcome.tally.discarded).toBeGreaterThan(0);
@@ -33,7 +33,7 @@ describe('judged runs', () => {
 
   it('when every run is discarded, none is judged and the outcome says it fell short', async () => {
     const stub = new StubCluster({ topologyFails: () => true });
-    const outcome = await chaos({ cluster: stub.asCluster(), subjects: inMemorySubjects(model, 8), spec: PATTERNS.lock }, options(4));
+    const outcome = await chaos({ cluster: stub.asCluster(), subjects: inMemorySubjects(model, 8), pattern: PATTERNS.lock }, options(4));
     expect(outcome.tally.runs).toBe(0);
     expect(outcome.tally.discarded).toBe(4 + discardAllowance(4));
     expect(outcome.shortOfRuns).toBe(true);

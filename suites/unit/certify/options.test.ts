@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { JOB_DEFAULTS, JOB_INTEGERS, jobOptionsFrom, JobOptionError } from '../../../src/certify/options.ts';
 import { jobOptions } from '../../../src/cli/chaos-flags.ts';
 import { FAULT_NAMES } from '../../../src/faults/index.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
 
 const refused = (f: () => unknown): JobOptionError => {
   try {
@@ -21,7 +22,7 @@ describe('jobOptionsFrom', () => {
     const o = jobOptionsFrom('certify', { seed: 5 });
     expect(o).toEqual({
       command: 'certify',
-      pattern: JOB_DEFAULTS.pattern,
+      pattern: PATTERNS[JOB_DEFAULTS.pattern],
       runs: 40,
       seed: 5,
       path: undefined,
@@ -62,7 +63,8 @@ describe('jobOptionsFrom', () => {
 describe('the CLI over the job options', () => {
   it('gives the same options the flags gave', () => {
     const o = jobOptions('run', { pattern: 'lock', runs: '3', seed: '7', faults: 'latency', 'time-limit': '90s', clients: '2', keys: '1', 'node-timeout': '2000', 'shrink-runs': '0', durability: 'wait:1:50' });
-    expect(o).toMatchObject({ command: 'run', pattern: 'lock', runs: 3, seed: 7, faults: ['latency'], timeLimitMs: 90_000, clients: 2, keys: 1, nodeTimeoutMs: 2_000, shrinkRuns: 0, durability: { replicas: 1, timeoutMs: 50 } });
+    expect(o.pattern).toBe(PATTERNS.lock);
+    expect(o).toMatchObject({ command: 'run', runs: 3, seed: 7, faults: ['latency'], timeLimitMs: 90_000, clients: 2, keys: 1, nodeTimeoutMs: 2_000, shrinkRuns: 0, durability: { replicas: 1, timeoutMs: 50 } });
   });
 
   it('names the flag and the text given when the job options refuse it', () => {

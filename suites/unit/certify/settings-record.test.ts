@@ -12,7 +12,7 @@ import { exactCapabilities } from '../../../src/patterns/capabilities.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';
 import { renderHeader, replayCommand } from '../../../src/report/html/header.ts';
 import type { RunSummary } from '../../../src/report/html/data.ts';
-import { parseImplSpec } from '../../../src/subject/impl-spec.ts';
+import { parseImplSpec } from '../../../src/impl/impl-spec.ts';
 
 /** A finished job of 2 runs, nothing failed: what the record is written from. */
 function finished(options: JobOptions): JobResult {
@@ -21,7 +21,7 @@ function finished(options: JobOptions): JobResult {
     passed: true,
     dir: '/tmp/r',
     outcome: { tally, seed: options.seed, ms: 1_000, interrupted: false, shortOfRuns: false },
-    invariants: PATTERNS[options.pattern].invariants.map((invariant) => ({ invariant, passed: true, violations: [] })),
+    invariants: options.pattern.invariants.map((invariant) => ({ invariant, passed: true, violations: [] })),
     findings: [],
     impl: 'lua:lua/ratelimit',
     redisVersion: '7.0.15',
@@ -30,14 +30,14 @@ function finished(options: JobOptions): JobResult {
     skippedFaults: [],
     incomplete: false,
     probeNotes: [],
-    capabilities: exactCapabilities(PATTERNS[options.pattern]),
+    capabilities: exactCapabilities(options.pattern),
     duplicateEffects: {},
     duplicateFindings: [],
   };
 }
 
 const options = jobOptionsFrom('certify', { pattern: 'ratelimit', seed: 1303, runs: 2, settings: { window: 3 } });
-const spec = parseImplSpec('lua:lua/ratelimit', 'ratelimit');
+const spec = parseImplSpec('lua:lua/ratelimit', PATTERNS.ratelimit);
 
 describe('a job\'s settings in what it writes', () => {
   it('the certificate records every setting, the defaults filled', () => {
@@ -45,7 +45,7 @@ describe('a job\'s settings in what it writes', () => {
     const defaults = jobOptionsFrom('certify', { pattern: 'ratelimit', seed: 1 });
     expect(certificate(defaults, spec, finished(defaults)).settings).toEqual({ limit: 3, window: 1 });
     const lock = jobOptionsFrom('certify', { pattern: 'lock', seed: 1 });
-    expect(certificate(lock, parseImplSpec('lua:lua/lock', 'lock'), finished(lock))).not.toHaveProperty('settings');
+    expect(certificate(lock, parseImplSpec('lua:lua/lock', PATTERNS.lock), finished(lock))).not.toHaveProperty('settings');
   });
 
   it('a shard\'s certificate names them in its plan', () => {
@@ -65,7 +65,7 @@ describe('a job\'s settings in what it writes', () => {
   it('a counterexample\'s schedule holds them in every hit: replay and the corpus re-run it as drawn', () => {
     // The counterexample stores the schedule whole (src/report/counterexample.ts) and the job's options
     // beside it; replay and the corpus run that schedule, never a fresh draw.
-    const [schedule] = fc.sample(scheduleArbitrary({ pattern: 'ratelimit', settings: options.settings }), { seed: 4, numRuns: 1 });
+    const [schedule] = fc.sample(scheduleArbitrary({ pattern: PATTERNS.ratelimit, settings: options.settings }), { seed: 4, numRuns: 1 });
     const inputs = schedule.clients.flat().flatMap((s) => (s.type === 'op' ? [s.input] : []));
     expect(inputs.length).toBeGreaterThan(0);
     for (const input of inputs) expect(input).toMatchObject({ limit: 3, windowSeconds: 3 });

@@ -3,7 +3,8 @@
 // through the CLI, before any cluster starts), and every setting filled in the job's options.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { jobOptionsFrom, JobOptionError, JobSettingError } from '../../../src/certify/options.ts';
-import { describeSettings, fillSettings, SettingError, settingsFlags } from '../../../src/patterns/settings.ts';
+import { fillSettings, SettingError } from '../../../src/generator/settings.ts';
+import { describeSettings, settingsFlags } from '../../../src/plan/settings.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';
 import { cli, forbidClusters, STACK_FRAME } from '../cli/support.ts';
 

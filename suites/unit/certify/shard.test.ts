@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { jobChaosOptions } from '../../../src/certify/chaos-options.ts';
-import { FAULT_NAMES, scheduleArbitrary, type PatternName } from '../../../src/generator/index.ts';
+import { FAULT_NAMES, scheduleArbitrary } from '../../../src/generator/index.ts';
+import { PATTERNS, type PatternName } from '../../../src/patterns/index.ts';
 import { discardAllowance } from '../../../src/certify/chaos.ts';
 import { shardPlan } from '../../../src/certify/shard-plan.ts';
 import { jobOptionsFrom } from '../../../src/certify/options.ts';
@@ -15,11 +16,11 @@ import { drawsFor, ownsDraw, parseShard, ShardError, type Shard } from '../../..
 
 /** The schedules a job (or a shard of one) would run: its first `runs` owned draws, as the chaos loop takes them. */
 async function drawn(pattern: PatternName, seed: number, runs: number, shard?: Shard, settings?: Record<string, number>): Promise<string[]> {
-  const options = jobChaosOptions({ pattern, runs, seed, faults: FAULT_NAMES, timeLimitMs: 1, shrinkRuns: 0, nodeTimeoutMs: 1_000, shard, settings });
+  const options = jobChaosOptions({ runs, seed, faults: FAULT_NAMES, timeLimitMs: 1, shrinkRuns: 0, nodeTimeoutMs: 1_000, shard, settings });
   const taken: string[] = [];
   let draws = 0;
   await fc.check(
-    fc.asyncProperty(scheduleArbitrary(options.schedule), async (schedule) => {
+    fc.asyncProperty(scheduleArbitrary({ ...options.schedule, pattern: PATTERNS[pattern] }), async (schedule) => {
       if (!ownsDraw(options.shard, draws++)) return true;
       if (taken.length < runs) taken.push(JSON.stringify(schedule));
       return true;
@@ -69,7 +70,7 @@ describe('certify --shard k/n', () => {
 });
 
 describe('shardPlan', () => {
-  const base: JobOptions = { command: 'certify', pattern: 'idempotency', runs: 10, seed: 1, faults: ['node-freeze', 'failover'], timeLimitMs: 1, cluster: 'local', reportRoot: 'reports', json: false, nodeTimeoutMs: 1_000, shrinkRuns: 0 };
+  const base: JobOptions = { command: 'certify', pattern: PATTERNS.idempotency, runs: 10, seed: 1, faults: ['node-freeze', 'failover'], timeLimitMs: 1, cluster: 'local', reportRoot: 'reports', json: false, nodeTimeoutMs: 1_000, shrinkRuns: 0 };
 
   it('names every option that decides what a shard runs, durability included when set', () => {
     expect(shardPlan(base)).toBe('runs 10; faults failover,node-freeze; clients drawn; keys drawn; node-timeout 1000');

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { check } from '../../../src/checker/index.ts';
-import { lock } from '../../../src/model/index.ts';
-import type { LockInput, LockOutput } from '../../../src/model/index.ts';
+import { lock } from '../../../src/patterns/models.ts';
+import type { LockInput, LockOutput } from '../../../src/patterns/models.ts';
 import { appendLog } from './support/append-log.ts';
 import type { AppendInput, AppendOutput } from './support/append-log.ts';
 import { history, keyVerdict, op } from './support/ops.ts';

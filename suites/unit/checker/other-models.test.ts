@@ -4,8 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { check } from '../../../src/checker/index.ts';
-import { lock, ratelimit } from '../../../src/model/index.ts';
-import type { LockInput, LockOutput, RateLimitInput, RateLimitOutput } from '../../../src/model/index.ts';
+import { lock, ratelimit } from '../../../src/patterns/models.ts';
+import type { LockInput, LockOutput, RateLimitInput, RateLimitOutput } from '../../../src/patterns/models.ts';
 import { history, op } from './support/ops.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';
 

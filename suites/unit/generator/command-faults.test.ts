@@ -1,13 +1,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeFault, isCommandFault, parseFaultList, scheduleArbitrary, type CommandFaultStep } from '../../../src/generator/index.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
 
 const sample = <T>(arb: fc.Arbitrary<T>, n = 400) => fc.sample(arb, { numRuns: n, seed: 15 });
-const commandFaults = (faults: Parameters<typeof scheduleArbitrary>[0]) => sample(scheduleArbitrary(faults)).flatMap((s) => s.faults.filter(isCommandFault));
+const commandFaults = (faults: Omit<Parameters<typeof scheduleArbitrary>[0], 'pattern'>) => sample(scheduleArbitrary({ pattern: PATTERNS.idempotency, ...faults })).flatMap((s) => s.faults.filter(isCommandFault));
 
 describe('command faults in schedules', () => {
   it('are drawn on their own lane: up to 3 a run, beside up to maxFaults cluster faults', () => {
-    const schedules = sample(scheduleArbitrary({ maxFaults: 3 }));
+    const schedules = sample(scheduleArbitrary({ pattern: PATTERNS.idempotency,  maxFaults: 3 }));
     for (const s of schedules) {
       expect(s.faults.filter(isCommandFault).length).toBeLessThanOrEqual(3);
       expect(s.faults.filter((f) => !isCommandFault(f)).length).toBeLessThanOrEqual(3);

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeFault, isAimedDelay, scheduleArbitrary, type ClientStep, type ScheduleConstraints } from '../../../src/generator/index.ts';
 import type { LockInput } from '../../../src/patterns/lock/model.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
 
 const sample = (c: ScheduleConstraints, n = 400) => fc.sample(scheduleArbitrary(c), { numRuns: n, seed: 15 });
 const ops = (steps: readonly ClientStep[]) => steps.flatMap((s) => (s.type === 'op' ? [s as { key: number; input: LockInput }] : []));
@@ -10,7 +11,7 @@ const staged = (clients: readonly (readonly ClientStep[])[]) => clients.flatMap(
 
 describe('handovers', () => {
   it('three lock runs in four begin with one: a holder releasing just before its TTL, a contender asking from just after until past it', () => {
-    const schedules = sample({ pattern: 'lock' });
+    const schedules = sample({ pattern: PATTERNS.lock });
     const withOne = schedules.filter((s) => staged(s.clients).length > 0);
     expect(withOne.length / schedules.length).toBeGreaterThan(0.65);
     expect(withOne.length / schedules.length).toBeLessThan(0.85);
@@ -55,23 +56,23 @@ describe('handovers', () => {
   });
 
   it('need two clients, and the operations they use; their hold needs command-delay and a fault budget', () => {
-    expect(sample({ pattern: 'lock', clients: 1 }, 100).every((s) => staged(s.clients).length === 0)).toBe(true);
-    expect(sample({ pattern: 'lock', operations: ['acquire', 'extend'] }, 100).every((s) => staged(s.clients).length === 0)).toBe(true);
-    const noDelay = sample({ pattern: 'lock', faults: ['lease-expiry', 'reply-loss'] }, 100);
+    expect(sample({ pattern: PATTERNS.lock, clients: 1 }, 100).every((s) => staged(s.clients).length === 0)).toBe(true);
+    expect(sample({ pattern: PATTERNS.lock, operations: ['acquire', 'extend'] }, 100).every((s) => staged(s.clients).length === 0)).toBe(true);
+    const noDelay = sample({ pattern: PATTERNS.lock, faults: ['lease-expiry', 'reply-loss'] }, 100);
     expect(noDelay.some((s) => staged(s.clients).length > 0)).toBe(true);
     expect(noDelay.every((s) => !s.faults.some(isAimedDelay))).toBe(true);
-    const noBudget = sample({ pattern: 'lock', maxFaults: 0 }, 100);
+    const noBudget = sample({ pattern: PATTERNS.lock, maxFaults: 0 }, 100);
     expect(noBudget.some((s) => staged(s.clients).length > 0) && noBudget.every((s) => s.faults.length === 0)).toBe(true);
   });
 
   it('are staged only by a pattern that declares one', () => {
     for (const pattern of ['idempotency', 'ratelimit', 'semaphore'] as const) {
-      expect(sample({ pattern }, 100).every((s) => !s.faults.some(isAimedDelay)), pattern).toBe(true);
+      expect(sample({ pattern: PATTERNS[pattern] }, 100).every((s) => !s.faults.some(isAimedDelay)), pattern).toBe(true);
     }
   });
 
   it('read in a counterexample as what they do', () => {
-    const aimed = sample({ pattern: 'lock' }).flatMap((s) => s.faults.filter(isAimedDelay))[0];
+    const aimed = sample({ pattern: PATTERNS.lock }).flatMap((s) => s.faults.filter(isAimedDelay))[0];
     expect(describeFault(aimed)).toMatch(/^at c\d+'s operation #1: hold the (reply to|forwarding of) its first command on its key until its key's TTL has run out and another client touched it, \+\d+ms \(\d+ms if it has no TTL\)$/);
   });
 });

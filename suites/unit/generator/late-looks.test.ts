@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { expectedSpanMs, scheduleArbitrary, type ClientStep, type FaultStep } from '../../../src/generator/index.ts';
 import { withLateLooks } from '../../../src/generator/late-looks.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
 
 const op = (key: number, owner: string): ClientStep => ({ type: 'op', key, input: { op: 'register', fingerprint: 'f', owner, leaseMs: 1_000 } });
 const partition = (ms: number, key = 0, seed = 0): FaultStep => ({ kind: 'partition', atMs: 100, shape: 'one', key, ms, seed });
@@ -35,7 +36,7 @@ describe('a long partition gets a late look at its key', () => {
   });
 
   it('drawn netns schedules end every long partition\'s key with a look after it', () => {
-    const arb = scheduleArbitrary({ pattern: 'idempotency', faults: ['partition-one'], nodeTimeoutMs: 1_000 });
+    const arb = scheduleArbitrary({ pattern: PATTERNS.idempotency, faults: ['partition-one'], nodeTimeoutMs: 1_000 });
     fc.assert(
       fc.property(arb, (schedule) => {
         for (const f of schedule.faults) {

@@ -5,6 +5,7 @@ import { parseClusterNodes, topologyFrom } from '../../../src/cluster/topology.t
 import type { NodeRef } from '../../../src/cluster/types.ts';
 import { FAULT_NAMES, parseFaultList, PARTITION_FAULT_NAMES, scheduleArbitrary } from '../../../src/generator/index.ts';
 import { describePlan, partitionPlan } from '../../../src/faults/partition-shapes.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
 
 // n0, n1, n2 masters; n3 follows n0, n4 n1, n5 n2 (as a netns cluster starts).
 const nodes: NodeRef[] = Array.from({ length: 6 }, (_, i) => ({ index: i, name: `n${i}`, announced: `10.0.0.${i}:6379`, client: '', direct: '' }));
@@ -88,7 +89,7 @@ describe('partition faults reach only the netns backend', () => {
 
   it('the generator draws them when asked, and never when not', () => {
     const kinds = (faults: readonly string[]) =>
-      fc.sample(scheduleArbitrary({ faults: faults as never, maxFaults: 3 }), { numRuns: 200, seed: 3 }).flatMap((s) => s.faults.map((f) => f.kind));
+      fc.sample(scheduleArbitrary({ pattern: PATTERNS.idempotency,  faults: faults as never, maxFaults: 3 }), { numRuns: 200, seed: 3 }).flatMap((s) => s.faults.map((f) => f.kind));
     expect(new Set(kinds(PARTITION_FAULT_NAMES))).toEqual(new Set(['partition']));
     expect(kinds(FAULT_NAMES)).not.toContain('partition');
   });

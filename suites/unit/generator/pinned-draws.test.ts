@@ -6,12 +6,13 @@ import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeFault, FAULT_NAMES, isAimedDelay, PARTITION_FAULT_NAMES, scheduleArbitrary, type ScheduleConstraints } from '../../../src/generator/index.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
 
 const CASES: readonly (readonly [string, ScheduleConstraints, number])[] = [
-  ['lock, every fault of all', { pattern: 'lock' }, 7],
-  ['idempotency, all and the partitions', { pattern: 'idempotency', faults: [...FAULT_NAMES, ...PARTITION_FAULT_NAMES], maxFaults: 4 }, 11],
-  ['ratelimit, busy scripts, command faults, slow network', { pattern: 'ratelimit', faults: ['busy-script', 'command-delay', 'reply-loss', 'slow-network'] }, 3],
-  ['semaphore, latency, forced failover, kill-restart', { pattern: 'semaphore', faults: ['latency', 'failover-force', 'kill-restart'], nodeTimeoutMs: 2000 }, 5],
+  ['lock, every fault of all', { pattern: PATTERNS.lock }, 7],
+  ['idempotency, all and the partitions', { pattern: PATTERNS.idempotency, faults: [...FAULT_NAMES, ...PARTITION_FAULT_NAMES], maxFaults: 4 }, 11],
+  ['ratelimit, busy scripts, command faults, slow network', { pattern: PATTERNS.ratelimit, faults: ['busy-script', 'command-delay', 'reply-loss', 'slow-network'] }, 3],
+  ['semaphore, latency, forced failover, kill-restart', { pattern: PATTERNS.semaphore, faults: ['latency', 'failover-force', 'kill-restart'], nodeTimeoutMs: 2000 }, 5],
 ];
 
 const PINNED: Record<string, readonly { faults: readonly string[]; sha: string }[]> = {

@@ -2,13 +2,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { describeFault, FAULT_NAMES, parseFaultList, scheduleArbitrary, type FaultStep } from '../../../src/generator/index.ts';
 import type { LockInput } from '../../../src/patterns/lock/model.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
 
 const sample = <T>(arb: fc.Arbitrary<T>, n = 300) => fc.sample(arb, { numRuns: n, seed: 42 });
 
 describe('scheduleArbitrary', () => {
   it('draws schedules that are plain data, with faults in time order and only of the enabled kinds', () => {
     fc.assert(
-      fc.property(scheduleArbitrary({ faults: ['busy-script', 'latency'], maxFaults: 4 }), (schedule) => {
+      fc.property(scheduleArbitrary({ pattern: PATTERNS.idempotency,  faults: ['busy-script', 'latency'], maxFaults: 4 }), (schedule) => {
         expect(JSON.parse(JSON.stringify(schedule))).toEqual(schedule);
         const at = schedule.faults.map((f) => f.atMs);
         expect(at).toEqual([...at].sort((a, b) => a - b));
@@ -24,23 +25,23 @@ describe('scheduleArbitrary', () => {
       if (f.kind === 'failover') return f.mode === 'default' ? 'failover' : `failover-${f.mode}`;
       return f.kind;
     };
-    const names = new Set(sample(scheduleArbitrary({ maxFaults: 3 }), 600).flatMap((s) => s.faults.map(name)));
+    const names = new Set(sample(scheduleArbitrary({ pattern: PATTERNS.idempotency,  maxFaults: 3 }), 600).flatMap((s) => s.faults.map(name)));
     const clientSide = ['lease-expiry', 'client-freeze', 'slow-network'];
     expect([...names].sort()).toEqual(FAULT_NAMES.filter((f) => !clientSide.includes(f)).sort());
   });
 
   it('gives a third of the runs a slow network, only when slow-network is enabled', () => {
-    const slow = sample(scheduleArbitrary({ faults: ['slow-network'] }), 600).filter((s) => s.network);
+    const slow = sample(scheduleArbitrary({ pattern: PATTERNS.idempotency,  faults: ['slow-network'] }), 600).filter((s) => s.network);
     expect(slow.length).toBeGreaterThan(100);
     expect(slow.length).toBeLessThan(300);
     for (const s of slow) expect(s.network!.clientLatencyMs).toBeGreaterThanOrEqual(5);
     for (const s of slow) expect(s.network!.clientLatencyMs).toBeLessThanOrEqual(150);
-    expect(sample(scheduleArbitrary({ faults: ['latency'] })).filter((s) => s.network)).toEqual([]);
+    expect(sample(scheduleArbitrary({ pattern: PATTERNS.idempotency,  faults: ['latency'] })).filter((s) => s.network)).toEqual([]);
   });
 
   it('keeps busy-script bursts well inside the node timeout, so a busy shard never fails over', () => {
     for (const nodeTimeoutMs of [1_000, 15_000]) {
-      const faults = sample(scheduleArbitrary({ faults: ['busy-script'], maxFaults: 2, nodeTimeoutMs })).flatMap((s) => s.faults);
+      const faults = sample(scheduleArbitrary({ pattern: PATTERNS.idempotency,  faults: ['busy-script'], maxFaults: 2, nodeTimeoutMs })).flatMap((s) => s.faults);
       expect(faults.length).toBeGreaterThan(0);
       for (const f of faults) {
         if (f.kind !== 'busy-script') throw new Error(`unexpected ${f.kind}`);
@@ -51,7 +52,7 @@ describe('scheduleArbitrary', () => {
   });
 
   it('draws lock sessions whose release races the TTL: released within 300 ms of the expiry', () => {
-    const edges = sample(scheduleArbitrary({ pattern: 'lock', faults: [] }), 200).flatMap((s) =>
+    const edges = sample(scheduleArbitrary({ pattern: PATTERNS.lock, faults: [] }), 200).flatMap((s) =>
       s.clients.flatMap((steps) =>
         steps.flatMap((step, i) => {
           const next = steps[i + 1];

@@ -16,9 +16,9 @@ const hits = (schedules: readonly Schedule[]) =>
 describe('pattern settings in the generator', () => {
   it.each(SEEDS)('seed %i: the ratelimit defaults given explicitly draw exactly what no settings draw', (seed) => {
     for (const faults of [FAULT_NAMES, ['lease-expiry', 'client-freeze'], []] as const) {
-      const none = draw({ pattern: 'ratelimit', faults }, seed);
-      const explicit = draw({ pattern: 'ratelimit', faults, settings: { limit: 3, window: 1 } }, seed);
-      const partial = draw({ pattern: 'ratelimit', faults, settings: { window: 1 } }, seed);
+      const none = draw({ pattern: PATTERNS.ratelimit, faults }, seed);
+      const explicit = draw({ pattern: PATTERNS.ratelimit, faults, settings: { limit: 3, window: 1 } }, seed);
+      const partial = draw({ pattern: PATTERNS.ratelimit, faults, settings: { window: 1 } }, seed);
       expect(JSON.stringify(explicit)).toBe(JSON.stringify(none));
       expect(JSON.stringify(partial)).toBe(JSON.stringify(none));
       // And the defaults are the constants every pinned ratelimit draw was made with.
@@ -27,7 +27,7 @@ describe('pattern settings in the generator', () => {
   });
 
   it('draws every hit with the limit and window set, and waits a whole window out', () => {
-    const schedules = draw({ pattern: 'ratelimit', faults: ['lease-expiry'], settings: { limit: 5, window: 3 } }, 11, 40);
+    const schedules = draw({ pattern: PATTERNS.ratelimit, faults: ['lease-expiry'], settings: { limit: 5, window: 3 } }, 11, 40);
     const all = hits(schedules);
     expect(all.length).toBeGreaterThan(0);
     for (const input of all) expect(input).toEqual({ op: 'hit', limit: 5, windowSeconds: 3 });
@@ -38,15 +38,15 @@ describe('pattern settings in the generator', () => {
   });
 
   it('fills every declared setting, and a pattern without settings has none', () => {
-    expect(scheduleOptions({ pattern: 'ratelimit' }).settings).toEqual({ limit: 3, window: 1 });
-    expect(scheduleOptions({ pattern: 'ratelimit', settings: { window: 4 } }).settings).toEqual({ limit: 3, window: 4 });
-    expect(scheduleOptions({ pattern: 'lock' }).settings).toEqual({});
+    expect(scheduleOptions({ pattern: PATTERNS.ratelimit }).settings).toEqual({ limit: 3, window: 1 });
+    expect(scheduleOptions({ pattern: PATTERNS.ratelimit, settings: { window: 4 } }).settings).toEqual({ limit: 3, window: 4 });
+    expect(scheduleOptions({ pattern: PATTERNS.lock }).settings).toEqual({});
     for (const [name, s] of Object.entries(PATTERNS.ratelimit.settings)) expect(s.min <= s.default && s.default <= s.max, name).toBe(true);
   });
 
   it('refuses a setting the pattern lacks or a value out of its limits, naming it', () => {
-    expect(() => scheduleOptions({ pattern: 'ratelimit', settings: { windw: 3 } })).toThrow("scheduleArbitrary: settings: ratelimit has no setting 'windw' (its settings: limit, window), got 3");
-    expect(() => scheduleOptions({ pattern: 'ratelimit', settings: { window: 0 } })).toThrow('scheduleArbitrary: settings: window must be an integer in [1, 10], got 0');
-    expect(() => scheduleOptions({ pattern: 'lock', settings: { window: 3 } })).toThrow("lock has no setting 'window' (it has none)");
+    expect(() => scheduleOptions({ pattern: PATTERNS.ratelimit, settings: { windw: 3 } })).toThrow("scheduleArbitrary: settings: ratelimit has no setting 'windw' (its settings: limit, window), got 3");
+    expect(() => scheduleOptions({ pattern: PATTERNS.ratelimit, settings: { window: 0 } })).toThrow('scheduleArbitrary: settings: window must be an integer in [1, 10], got 0');
+    expect(() => scheduleOptions({ pattern: PATTERNS.lock, settings: { window: 3 } })).toThrow("lock has no setting 'window' (it has none)");
   });
 });

@@ -1,6 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { models, type Model } from '../../../src/model/index.ts';
+import { type Model } from '../../../src/model/index.ts';
+import { models } from '../../../src/patterns/models.ts';
 import { liveLeaseTags } from '../../../src/model/leases.ts';
 
 const owner = fc.constantFrom('o1', 'o2', 'o3');

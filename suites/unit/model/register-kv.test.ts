@@ -1,7 +1,9 @@
 /** The generic models `chaoslua check` offers beside the Redis patterns. */
 import { describe, expect, it } from 'vitest';
 import { check } from '../../../src/checker/index.ts';
-import { checkableModels, kv, models, register } from '../../../src/model/index.ts';
+import { kv, register } from '../../../src/model/index.ts';
+import { models } from '../../../src/patterns/models.ts';
+import { checkableModels } from '../../../src/patterns/checkable.ts';
 import type { KvInput, KvOutput, RegisterInput, RegisterOutput } from '../../../src/model/index.ts';
 import { history, op } from '../checker/support/ops.ts';
 

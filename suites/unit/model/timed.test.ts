@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { idempotency, lock, ratelimit, stepAt, timed, expireAt } from '../../../src/model/index.ts';
+import { stepAt, timed, expireAt } from '../../../src/model/index.ts';
+import { idempotency, lock, ratelimit } from '../../../src/patterns/models.ts';
 
 describe('stepAt: sequential mode with a known clock', () => {
   it('records the deadline of the lease an operation stamps', () => {

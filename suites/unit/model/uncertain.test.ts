@@ -1,5 +1,6 @@
 import { describe, it, expect } from 'vitest';
-import { initialCandidates, leaseWindows, lock, observeStep, ratelimit, type LockInput } from '../../../src/model/index.ts';
+import { initialCandidates, leaseWindows, observeStep } from '../../../src/model/index.ts';
+import { lock, ratelimit, type LockInput } from '../../../src/patterns/models.ts';
 
 const acquire = (token: string, ttlMs = 100): LockInput => ({ op: 'acquire', token, ttlMs });
 const at = (sentAt: number, repliedAt: number, observed: unknown) => ({ sentAt, repliedAt, observed, slackMs: 2 });

@@ -11,9 +11,9 @@ import { applicability, capabilitiesJson, exactCapabilities, parseCapabilities, 
 import { PATTERNS } from '../../../src/patterns/index.ts';
 import type { Certificate } from '../../../src/report/certificate.ts';
 import { junitXml } from '../../../src/report/junit.ts';
-import { DeclaredAnswers } from '../../../src/subject/declared-answers.ts';
+import { DeclaredAnswers } from '../../../src/impl/declared-answers.ts';
 import { parseKeyMapping } from '../../../src/patterns/key-mapping.ts';
-import { moduleDeclarations } from '../../../src/subject/module-subject.ts';
+import { moduleDeclarations } from '../../../src/impl/module-subject.ts';
 
 const lock = PATTERNS.lock;
 const notApplicable = (pattern: typeof lock | typeof PATTERNS.idempotency, declared: unknown) =>
@@ -71,22 +71,22 @@ describe('evidence and the generator follow the supported operations', () => {
   const noExtend = parseCapabilities(lock, { acquire: 'boolean', release: 'boolean' }, 'caps');
 
   it('asks no transition an unsupported operation makes, and tallies only supported operations', () => {
-    expect(requiredTransitions('lock', ['lease-expiry'])).toContain('held → held by extend');
-    expect(requiredTransitions('lock', ['lease-expiry'], noExtend)).toEqual(['absent → held by acquire', 'held → absent by release', 'held → absent by expiry']);
-    const tallies = tallyOperations('lock', [], noExtend);
+    expect(requiredTransitions(PATTERNS.lock, ['lease-expiry'])).toContain('held → held by extend');
+    expect(requiredTransitions(PATTERNS.lock, ['lease-expiry'], noExtend)).toEqual(['absent → held by acquire', 'held → absent by release', 'held → absent by expiry']);
+    const tallies = tallyOperations(PATTERNS.lock, [], noExtend);
     expect(tallies.map((t) => t.op)).toEqual(['acquire', 'release']);
-    const evidence = judgeEvidence({ pattern: 'lock', faults: [], runs: 4, operations: tallies.map((t) => ({ ...t, issued: 5, ok: 5 })), coverage: undefined, capabilities: noExtend });
+    const evidence = judgeEvidence({ pattern: PATTERNS.lock, faults: [], runs: 4, operations: tallies.map((t) => ({ ...t, issued: 5, ok: 5 })), coverage: undefined, capabilities: noExtend });
     expect(evidence.missing.join('\n')).not.toMatch(/extend/);
     expect(evidence.missing).toContain('transition held -> absent by release never observed');
   });
 
   it('draws only supported operations, and the same schedules as before when every operation is supported', () => {
-    const restricted = fc.sample(scheduleArbitrary({ pattern: 'lock', operations: ['acquire', 'release'] }), { numRuns: 60, seed: 7 });
+    const restricted = fc.sample(scheduleArbitrary({ pattern: PATTERNS.lock, operations: ['acquire', 'release'] }), { numRuns: 60, seed: 7 });
     const ops = new Set(restricted.flatMap((s) => s.clients.flat().flatMap((step) => (step.type === 'op' ? [(step.input as { op: string }).op] : []))));
     expect([...ops].sort()).toEqual(['acquire', 'release']);
-    const all = fc.sample(scheduleArbitrary({ pattern: 'lock', operations: ['acquire', 'release', 'extend'] }), { numRuns: 20, seed: 7 });
-    expect(all).toEqual(fc.sample(scheduleArbitrary({ pattern: 'lock' }), { numRuns: 20, seed: 7 }));
-    expect(() => scheduleArbitrary({ pattern: 'lock', operations: ['unlock'] })).toThrow(/operations must be a non-empty list of lock operations/);
+    const all = fc.sample(scheduleArbitrary({ pattern: PATTERNS.lock, operations: ['acquire', 'release', 'extend'] }), { numRuns: 20, seed: 7 });
+    expect(all).toEqual(fc.sample(scheduleArbitrary({ pattern: PATTERNS.lock }), { numRuns: 20, seed: 7 }));
+    expect(() => scheduleArbitrary({ pattern: PATTERNS.lock, operations: ['unlock'] })).toThrow(/operations must be a non-empty list of lock operations/);
   });
 });
 
@@ -158,16 +158,16 @@ describe('declared key mappings', () => {
 describe('a module\'s declarations', () => {
   const factory = () => ({});
   it('none: every operation, exactly, and the key handed over', () => {
-    const declared = moduleDeclarations({ factory }, 'm.ts', 'lock');
+    const declared = moduleDeclarations({ factory }, 'm.ts', PATTERNS.lock);
     expect(declared.capabilities).toEqual(exactCapabilities(lock));
     expect(declared.keys).toBeUndefined();
   });
 
   it('keyed by pattern; a mistake is a usage error naming the module and the export', () => {
-    expect(moduleDeclarations({ factory, capabilities: { lock: { acquire: 'boolean' } } }, 'm.ts', 'lock').capabilities.operations).toEqual({ acquire: { level: 'boolean', handle: false } });
-    expect(() => moduleDeclarations({ factory, capabilities: { acquire: 'boolean' } }, 'm.ts', 'lock')).toThrow(/^--impl module:m\.ts: export capabilities declares no lock capabilities \(it names: acquire\)/);
-    expect(() => moduleDeclarations({ factory, capabilities: { lock: { acquire: 'bool' } } }, 'm.ts', 'lock')).toThrow(/^--impl module:m\.ts: capabilities\.lock\.acquire: unknown level "bool"/);
-    expect(() => moduleDeclarations({ factory, keys: () => 'elsewhere' }, 'm.ts', 'lock')).toThrow(/^--impl module:m\.ts: keys: the mapping of lock:\{chaoslua:declaration-check\} gave elsewhere/);
+    expect(moduleDeclarations({ factory, capabilities: { lock: { acquire: 'boolean' } } }, 'm.ts', PATTERNS.lock).capabilities.operations).toEqual({ acquire: { level: 'boolean', handle: false } });
+    expect(() => moduleDeclarations({ factory, capabilities: { acquire: 'boolean' } }, 'm.ts', PATTERNS.lock)).toThrow(/^--impl module:m\.ts: export capabilities declares no lock capabilities \(it names: acquire\)/);
+    expect(() => moduleDeclarations({ factory, capabilities: { lock: { acquire: 'bool' } } }, 'm.ts', PATTERNS.lock)).toThrow(/^--impl module:m\.ts: capabilities\.lock\.acquire: unknown level "bool"/);
+    expect(() => moduleDeclarations({ factory, keys: () => 'elsewhere' }, 'm.ts', PATTERNS.lock)).toThrow(/^--impl module:m\.ts: keys: the mapping of lock:\{chaoslua:declaration-check\} gave elsewhere/);
   });
 });
 

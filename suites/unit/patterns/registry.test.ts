@@ -58,7 +58,7 @@ describe('the pattern registry', () => {
   it.each(PATTERN_NAMES)('%s: every input its sessions draw has exactly the declared arguments, of the declared types', (name) => {
     const operations = operationsOf(name);
     fc.assert(
-      fc.property(scheduleArbitrary({ pattern: name, clients: [1, 3], keys: [1, 2] }), (schedule) => {
+      fc.property(scheduleArbitrary({ pattern: PATTERNS[name], clients: [1, 3], keys: [1, 2] }), (schedule) => {
         for (const steps of schedule.clients) {
           for (const step of steps) {
             if (step.type !== 'op') continue;

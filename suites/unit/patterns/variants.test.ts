@@ -12,14 +12,14 @@ import { runJob } from '../../../src/certify/job.ts';
 import { summaryText } from '../../../src/certify/summary.ts';
 import { certificate } from '../../../src/cli/certify.ts';
 import { jobOptions } from '../../../src/cli/chaos-flags.ts';
-import { models } from '../../../src/model/index.ts';
+import { models } from '../../../src/patterns/models.ts';
 import { parseCapabilities, type Capabilities } from '../../../src/patterns/capabilities.ts';
 import { PATTERNS, type AnyPattern } from '../../../src/patterns/index.ts';
 import { withVariants } from '../../../src/patterns/variants.ts';
 import { COUNTEREXAMPLE_VERSION } from '../../../src/report/counterexample.ts';
 import { validateCounterexample } from '../../../src/report/counterexample-schema.ts';
-import { runSchedule } from '../../../src/runner/run.ts';
-import { moduleDeclarations } from '../../../src/subject/module-subject.ts';
+import { runJudged } from '../../../src/certify/replay.ts';
+import { moduleDeclarations } from '../../../src/impl/module-subject.ts';
 import type { Subject } from '../../../src/subject/types.ts';
 import { inMemorySubjects, StubCluster } from '../runner/stub-cluster.ts';
 
@@ -54,8 +54,8 @@ describe('declaring a semantic variant', () => {
 
   it('in a module, a mistake is a usage error naming the module', () => {
     const factory = () => ({});
-    expect(moduleDeclarations({ factory, capabilities: { semaphore: { ...LEVELS, variants: { reacquire: 'counts' } } } }, 'm.mjs', 'semaphore').capabilities.variants).toEqual({ reacquire: 'counts' });
-    expect(() => moduleDeclarations({ factory, capabilities: { semaphore: { ...LEVELS, variants: { reacquire: 'count' } } } }, 'm.mjs', 'semaphore')).toThrow(
+    expect(moduleDeclarations({ factory, capabilities: { semaphore: { ...LEVELS, variants: { reacquire: 'counts' } } } }, 'm.mjs', PATTERNS.semaphore).capabilities.variants).toEqual({ reacquire: 'counts' });
+    expect(() => moduleDeclarations({ factory, capabilities: { semaphore: { ...LEVELS, variants: { reacquire: 'count' } } } }, 'm.mjs', PATTERNS.semaphore)).toThrow(
       /^--impl module:m\.mjs: capabilities\.semaphore\.variants\.reacquire: unknown choice "count" \(reacquire is one of renews, counts; default renews\)$/,
     );
   });
@@ -125,7 +125,8 @@ describe('judged by the promise declared (a runner on a stub cluster, the checke
   const acquire = (token: string) => step({ op: 'acquire', token, limit: 2, ttlMs: 60_000 });
   // Two holders fill the set; the second acquires again, then releases.
   const schedule = { pattern: 'semaphore', keys: 1, clients: [[acquire('a'), acquire('b'), acquire('b'), step({ op: 'release', token: 'b' })]], faults: [] };
-  const run = (subjects: Subject[]) => runSchedule(schedule, { cluster: new StubCluster().asCluster(), subjects, namespace: 'variants', nodeTimeoutMs: 1_000, opTimeoutMs: 1_000 });
+  // Through the one replay path (src/certify/replay.ts): it records each input as the subject declared it.
+  const run = async (subjects: Subject[]) => (await runJudged(schedule, { cluster: new StubCluster().asCluster(), subjects, pattern: PATTERNS.semaphore, nodeTimeoutMs: 1_000, opTimeoutMs: 1_000 }, 'variants')).run;
   const exact = parseCapabilities(semaphore, { acquire: 'exact', release: 'exact', refresh: 'exact', variants: { reacquire: 'counts' } }, 'caps');
 
   it('declared counts: every acquire records the choice, and the refusal of the holder is legal', async () => {

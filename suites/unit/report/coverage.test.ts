@@ -1,10 +1,11 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { FaultRecord, History, OpRecord } from '../../../src/history/types.ts';
-import { idempotency, lock } from '../../../src/model/index.ts';
+import { idempotency, lock } from '../../../src/patterns/models.ts';
 import type { Model } from '../../../src/model/types.ts';
 import type { Counterexample } from '../../../src/report/counterexample.ts';
-import { coverage, expectedTransitions, mergeCoverage, NO_FAULT } from '../../../src/report/coverage.ts';
+import { coverage, mergeCoverage, NO_FAULT } from '../../../src/report/coverage.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
 import { leaseWindows } from '../../../src/report/html/leases.ts';
 
 const model = idempotency as unknown as Model<unknown, unknown, unknown>;
@@ -45,7 +46,7 @@ const row = (t: ReturnType<typeof coverage>, name: string) => t.rows.find((r) =>
 
 describe('coverage', () => {
   it('counts each transition under the faults active at the time', () => {
-    const t = coverage(story(), model);
+    const t = coverage(story(), model, PATTERNS.idempotency.transitions);
     expect(t.columns).toEqual([NO_FAULT, 'client-freeze', 'toxic']);
     expect(t.ops).toBe(11);
     expect(t.unexplained).toBe(0);
@@ -59,13 +60,13 @@ describe('coverage', () => {
     expect(row(t, 'completed → completed by release (no change)')?.total).toBe(1);
     expect(row(t, 'pending → pending by register (no change)')?.total).toBe(1);
     // The expected rows come first, in the seed's order.
-    expect(t.rows.slice(0, 6).map((r) => r.transition)).toEqual(expectedTransitions('idempotency'));
+    expect(t.rows.slice(0, 6).map((r) => r.transition)).toEqual(PATTERNS.idempotency.transitions);
   });
 
   it('does not invent an expiry the observations do not need', () => {
     nextId = 0;
     const h: History = { ops: [op(0, reg('a'), [0, 1], ['fresh']), op(1, reg('b'), [90, 91], ['hit', 'pending', 'fp', '', ''])], faults: [], topology: [] };
-    const t = coverage(h, model);
+    const t = coverage(h, model, PATTERNS.idempotency.transitions);
     expect(row(t, 'pending → absent by expiry')?.total).toBe(0);
     expect(row(t, 'pending → pending by register (no change)')?.total).toBe(1);
   });
@@ -73,21 +74,21 @@ describe('coverage', () => {
   it('counts an op no replay explains (two fresh registers within one lease) as unexplained', () => {
     nextId = 0;
     const h: History = { ops: [op(0, reg('a', 1000), [0, 1], ['fresh']), op(1, reg('b', 1000), [5, 6], ['fresh'])], faults: [], topology: [] };
-    expect(coverage(h, model).unexplained).toBe(1);
+    expect(coverage(h, model, PATTERNS.idempotency.transitions).unexplained).toBe(1);
   });
 
   it('shows every expected row of another pattern, exercised or not, and merges tables', () => {
     const l = lock as unknown as Model<unknown, unknown, unknown>;
     nextId = 0;
     const h: History = { ops: [op(0, { op: 'acquire', token: 't', ttlMs: 100 }, [0, 1], 1), op(0, { op: 'release', token: 't' }, [5, 6], 1)], faults: [], topology: [] };
-    const one = coverage(h, l);
+    const one = coverage(h, l, PATTERNS.lock.transitions);
     expect(one.rows.map((r) => [r.transition, r.total])).toEqual([
       ['absent → held by acquire', 1],
       ['held → absent by release', 1],
       ['held → absent by expiry', 0],
       ['held → held by extend', 0],
     ]);
-    const both = mergeCoverage([one, one]);
+    const both = mergeCoverage([one, one], PATTERNS.lock.transitions);
     expect(both?.histories).toBe(2);
     expect(both?.ops).toBe(4);
     expect(both?.rows[0]).toMatchObject({ transition: 'absent → held by acquire', total: 2, counts: { [NO_FAULT]: 2 } });
@@ -96,7 +97,7 @@ describe('coverage', () => {
 
   it('replays a real shrunk counterexample (suites/report/fixtures, a mutant without the owner check)', () => {
     const ce = JSON.parse(fs.readFileSync(new URL('../../report/fixtures/20261130-081012-run-7/counterexample.json', import.meta.url), 'utf8')) as Counterexample;
-    const t = coverage(ce.history, model);
+    const t = coverage(ce.history, model, PATTERNS.idempotency.transitions);
     // 8 acknowledged ops; the mutant's complete for a non-owner (op 3) is the one the model cannot explain.
     expect(t.ops).toBe(ce.history.ops.filter((o) => o.outcome === 'ok').length);
     expect(t.unexplained).toBeGreaterThanOrEqual(1);

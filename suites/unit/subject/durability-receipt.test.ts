@@ -1,8 +1,9 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
 import { describe, expect, it } from 'vitest';
 import { parseProgramLine } from '../../../src/process-protocol/protocol.ts';
-import { moduleSubject, type StoreFactoryOptions } from '../../../src/subject/module-subject.ts';
+import { moduleSubject, type StoreFactoryOptions } from '../../../src/impl/module-subject.ts';
 import type { Receipt } from '../../../src/subject/types.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
 
 // How an implementation reports WAIT's answer with an operation (docs/module-contract.md,
 // docs/process-protocol.md). No Redis here: the store below answers from memory, and the module
@@ -29,13 +30,13 @@ function reportingFactory(seen: StoreFactoryOptions[]) {
 describe('module: durability in createStore\'s options, acknowledged(n) pinned on the call that made it', () => {
   it('createStore is told replicas and timeout only when asked; concurrent calls each get their own count', async () => {
     const seen: StoreFactoryOptions[] = [];
-    const plain = await moduleSubject(reportingFactory(seen), 'store.ts', 'idempotency', {} as IORedisCluster, 'ns');
+    const plain = await moduleSubject(reportingFactory(seen), 'store.ts', PATTERNS.idempotency, {} as IORedisCluster, 'ns');
     expect(seen[0].durability).toBeUndefined();
     const receipt: Receipt = {};
     await plain.invoke('k', { op: 'release', owner: 'r1' }, receipt);
     expect(receipt).toEqual({});
 
-    const subject = await moduleSubject(reportingFactory(seen), 'store.ts', 'idempotency', {} as IORedisCluster, 'ns', new Map(), { replicas: 1, timeoutMs: 100 });
+    const subject = await moduleSubject(reportingFactory(seen), 'store.ts', PATTERNS.idempotency, {} as IORedisCluster, 'ns', new Map(), { replicas: 1, timeoutMs: 100 });
     expect(seen[1].durability).toMatchObject({ replicas: 1, timeoutMs: 100 });
     const receipts: Receipt[] = [{}, {}, {}, {}];
     await Promise.all([
@@ -49,7 +50,7 @@ describe('module: durability in createStore\'s options, acknowledged(n) pinned o
 
   it('a count that is not an integer >= 0 is ignored, not recorded', async () => {
     const seen: StoreFactoryOptions[] = [];
-    const subject = await moduleSubject(reportingFactory(seen), 'store.ts', 'idempotency', {} as IORedisCluster, 'ns', new Map(), { replicas: 1, timeoutMs: 100 });
+    const subject = await moduleSubject(reportingFactory(seen), 'store.ts', PATTERNS.idempotency, {} as IORedisCluster, 'ns', new Map(), { replicas: 1, timeoutMs: 100 });
     const receipt: Receipt = {};
     await subject.invoke('k', { op: 'release', owner: 'r-1' }, receipt);
     expect(receipt.acknowledgedReplicas).toBeUndefined();

@@ -27,7 +27,7 @@ function load(file: string): string {
   const script = `
     import { register } from 'tsx/esm/api';
     register();
-    const { loadStoreFactory } = await import(${JSON.stringify(path.join(ROOT, 'src/subject/module-subject.ts'))});
+    const { loadStoreFactory } = await import(${JSON.stringify(path.join(ROOT, 'src/impl/module-subject.ts'))});
     try { const f = await loadStoreFactory(${JSON.stringify(file)}); console.log('factory ' + typeof f + ' ' + (await f())); }
     catch (e) { console.log('error ' + e.message); }`;
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });

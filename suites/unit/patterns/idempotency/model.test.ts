@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { idempotency, type IdempotencyInput, type IdempotencyOutput, type IdempotencyState } from '../../../../src/model/index.ts';
+import { idempotency, type IdempotencyInput, type IdempotencyOutput, type IdempotencyState } from '../../../../src/patterns/models.ts';
 
 const reg = (owner: string, fingerprint = 'fp1', leaseMs = 1000): IdempotencyInput => ({ op: 'register', fingerprint, owner, leaseMs });
 const complete = (owner: string, status = '201', body = '{"id":1}', ttlMs = 5000): IdempotencyInput => ({ op: 'complete', owner, status, body, ttlMs });

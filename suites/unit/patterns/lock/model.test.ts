@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { lock, type LockInput, type LockOutput, type LockState } from '../../../../src/model/index.ts';
+import { lock, type LockInput, type LockOutput, type LockState } from '../../../../src/patterns/models.ts';
 
 const acquire = (token: string, ttlMs = 1000): LockInput => ({ op: 'acquire', token, ttlMs });
 const release = (token: string): LockInput => ({ op: 'release', token });

@@ -1,5 +1,5 @@
 import { describe, it, expect } from 'vitest';
-import { ratelimit, type RateLimitOutput, type RateLimitState } from '../../../../src/model/index.ts';
+import { ratelimit, type RateLimitOutput, type RateLimitState } from '../../../../src/patterns/models.ts';
 
 const hit = (limit = 5, windowSeconds = 60) => ({ op: 'hit', limit, windowSeconds }) as const;
 

@@ -1,8 +1,7 @@
 import { exactCapabilities } from '../patterns/capabilities.ts';
-import { PATTERNS, type PatternName } from '../patterns/index.ts';
+import type { AnyPattern } from '../patterns/types.ts';
 import { DeclaredAnswers } from './declared-answers.ts';
-import { redisKeyFor } from './redis-keys.ts';
-import type { Receipt, Subject } from './types.ts';
+import type { Receipt, Subject } from '../subject/types.ts';
 import { requestParts } from '../process-protocol/protocol.ts';
 import type { ProcessSession } from '../process-protocol/session.ts';
 
@@ -11,12 +10,12 @@ import type { ProcessSession } from '../process-protocol/session.ts';
  * key and the model input's fields (and, when its 1.1 hello declared holder handles, `args.handle`),
  * and may run any number of requests at once.
  */
-export function processSubjects(session: ProcessSession, pattern: PatternName, clients: number, name: string, namespace = 'chaoslua'): Subject[] {
-  const capabilities = session.capabilities ?? exactCapabilities(PATTERNS[pattern]);
+export function processSubjects(session: ProcessSession, pattern: AnyPattern, clients: number, name: string, namespace = 'chaoslua'): Subject[] {
+  const capabilities = session.capabilities ?? exactCapabilities(pattern);
   const mapping = session.keys;
-  const handed = (key: string) => redisKeyFor(pattern, namespace, key);
-  // One table of holder handles for every view (src/subject/declared-answers.ts says why).
-  const answers = new DeclaredAnswers(PATTERNS[pattern], capabilities);
+  const handed = (key: string) => pattern.redisKey(namespace, key);
+  // One table of holder handles for every view (./declared-answers.ts says why).
+  const answers = new DeclaredAnswers(pattern, capabilities);
   return Array.from({ length: clients }, (_, client) => {
     return {
       name,

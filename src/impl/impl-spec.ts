@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { PATTERNS, type PatternName } from '../patterns/index.ts';
+import type { AnyPattern } from '../patterns/types.ts';
 
 /** What `certify --impl` names: scripts, a JS/TS module, or a program speaking the process protocol. */
 export type ImplSpec =
@@ -15,9 +15,9 @@ export class ImplSpecError extends Error {
 }
 
 /** The scripts a lua:DIR implementation of the pattern must hold (DIR/<name>.lua). */
-export const requiredScripts = (pattern: PatternName): readonly string[] => PATTERNS[pattern].scripts;
+export const requiredScripts = (pattern: AnyPattern): readonly string[] => pattern.scripts;
 
-export function parseImplSpec(spec: string, pattern: PatternName): ImplSpec {
+export function parseImplSpec(spec: string, pattern: AnyPattern): ImplSpec {
   const colon = spec.indexOf(':');
   const kind = colon > 0 ? spec.slice(0, colon) : '';
   const rest = spec.slice(colon + 1).trim();
@@ -34,7 +34,7 @@ export function parseImplSpec(spec: string, pattern: PatternName): ImplSpec {
   if (!fs.statSync(resolved).isDirectory()) throw new ImplSpecError(`--impl lua: not a directory: ${rest}`);
   const missing = requiredScripts(pattern).filter((name) => !fs.existsSync(path.join(resolved, `${name}.lua`)));
   if (missing.length) {
-    throw new ImplSpecError(`--impl lua:${rest} lacks ${missing.map((m) => `${m}.lua`).join(', ')} (a ${pattern} implementation needs ${requiredScripts(pattern).map((m) => `${m}.lua`).join(', ')})`);
+    throw new ImplSpecError(`--impl lua:${rest} lacks ${missing.map((m) => `${m}.lua`).join(', ')} (a ${pattern.name} implementation needs ${requiredScripts(pattern).map((m) => `${m}.lua`).join(', ')})`);
   }
   return { kind: 'lua', dir: resolved };
 }
@@ -44,14 +44,14 @@ export function describeImpl(spec: ImplSpec): string {
 }
 
 /** The files that make up the implementation, for the certificate's sha256. */
-export function implFiles(spec: ImplSpec, pattern: PatternName): string[] {
+export function implFiles(spec: ImplSpec, pattern: AnyPattern): string[] {
   if (spec.kind === 'lua') return requiredScripts(pattern).map((n) => path.join(spec.dir, `${n}.lua`));
   if (spec.kind === 'module') return [spec.file];
   return [];
 }
 
 /** sha256 over the implementation's files (name and bytes, in order); the command line for cmd:. */
-export function implDigest(spec: ImplSpec, pattern: PatternName): string {
+export function implDigest(spec: ImplSpec, pattern: AnyPattern): string {
   const hash = createHash('sha256');
   if (spec.kind === 'cmd') hash.update(spec.command);
   for (const file of implFiles(spec, pattern)) hash.update(path.basename(file)).update('\0').update(fs.readFileSync(file));

@@ -1,14 +1,33 @@
 /**
- * A pattern's settings (types.ts `PatternSetting`) as a job fills them: every one the pattern
- * declares, the value given or its default, in the order the pattern declares them. Checked here
- * once for every caller (the job options, the generator's own constraints), each problem one line:
- * a name the pattern does not have names the pattern and the settings it has; a value out of its
- * limits names the setting and the limits.
+ * A pattern's settings as a job fills them: every one the pattern declares, the value given or its
+ * default, in the order the pattern declares them. Checked here once for every caller (the job
+ * options, the generator's own constraints), each problem one line: a name the pattern does not
+ * have names the pattern and the settings it has; a value out of its limits names the setting and
+ * the limits. A setting changes what the sessions draw, never how the model judges.
  */
-import type { AnyPattern } from './types.ts';
+import type { Settings } from '../plan/settings.ts';
 
-/** Settings by name: given (some) or filled (every one the pattern declares). */
-export type Settings = Readonly<Record<string, number>>;
+export type { Settings } from '../plan/settings.ts';
+
+/**
+ * A number a job may set for the pattern's sessions (`--set NAME=VALUE`): an integer within its
+ * limits, the default when not set. Whatever it sets reaches the history inside the operations' own
+ * arguments.
+ */
+export interface SessionSetting {
+  /** What it sets, with its unit, as --help and the README list it. */
+  readonly description: string;
+  readonly min: number;
+  readonly max: number;
+  /** What the sessions drew before the setting existed: pinned seeds draw the same schedules with it. */
+  readonly default: number;
+}
+
+/** What the settings are filled against: the pattern's name (for messages) and its declaration. */
+export interface SettingsDeclaration {
+  readonly name: string;
+  readonly settings?: Readonly<Record<string, SessionSetting>>;
+}
 
 export class SettingError extends RangeError {
   override readonly name = 'SettingError';
@@ -24,7 +43,7 @@ export class SettingError extends RangeError {
 }
 
 /** The pattern's settings, every one filled; a SettingError for the first one given that is wrong. */
-export function fillSettings(pattern: AnyPattern, given: Settings = {}): Settings {
+export function fillSettings(pattern: SettingsDeclaration, given: Settings = {}): Settings {
   const declared = pattern.settings ?? {};
   for (const [name, value] of Object.entries(given)) {
     const setting = Object.hasOwn(declared, name) ? declared[name] : undefined;
@@ -35,16 +54,10 @@ export function fillSettings(pattern: AnyPattern, given: Settings = {}): Setting
 }
 
 /** `its settings: limit, window` or `it has none`. */
-function settingNames(pattern: AnyPattern): string {
+function settingNames(pattern: SettingsDeclaration): string {
   const names = Object.keys(pattern.settings ?? {});
   return names.length ? `its settings: ${names.join(', ')}` : 'it has none';
 }
-
-/** `limit=3 window=1`, as --set takes them and in the order given ('' for none). */
-export const describeSettings = (settings: Settings): string => Object.entries(settings).map(([name, value]) => `${name}=${value}`).join(' ');
-
-/** `--set limit=3 --set window=1`: the flags that ask for them again. */
-export const settingsFlags = (settings: Settings): string[] => Object.entries(settings).flatMap(([name, value]) => ['--set', `${name}=${value}`]);
 
 /** One filled setting, for a session: a name the pattern does not declare is a programming error. */
 export function setting(settings: Settings, name: string): number {

@@ -1,11 +1,12 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
 import { PATTERN_NAMES, PATTERNS, type PatternName } from '../patterns/index.ts';
-import type { ReferenceSubject } from './adapter.ts';
+import type { AnyPattern } from '../patterns/types.ts';
+import type { ReferenceSubject } from '../subject/adapter.ts';
 import { projectScriptsDir } from '../scripts/paths.ts';
 import type { ScriptMode } from '../scripts/runner.ts';
 import { knownKeys, nonEmptyString, oneOf } from '../scripts/validate.ts';
 
-export type { ReferenceSubject } from './adapter.ts';
+export type { ReferenceSubject } from '../subject/adapter.ts';
 
 /** Client options every harness connection uses: RESP2, and a bound on a stuck command. */
 export const HARNESS_REDIS_OPTIONS = { redisOptions: { commandTimeout: 2_000 } } as const;
@@ -29,20 +30,28 @@ export type ReferenceSubjectOf<P extends PatternName> = Awaited<ReturnType<(type
 
 const WHERE = 'createReferenceSubject';
 
-/** The reference client over a scripts directory, as a Subject: loads the scripts on every master first. */
+/**
+ * The reference client of a pattern named in the registry, over a scripts directory, as a Subject:
+ * loads the scripts on every master first. For code that certifies from a program (the public API);
+ * the harness itself hands the pattern down as a value (openReferenceSubject).
+ */
 export async function createReferenceSubject<P extends PatternName>(pattern: P, redis: IORedisCluster, options: ReferenceSubjectOptions = {}): Promise<ReferenceSubjectOf<P>> {
-  knownKeys(WHERE, options, ['scriptsDir', 'mode', 'namespace', 'variant', 'quitOnClose']);
   oneOf(WHERE, 'pattern', pattern, PATTERN_NAMES);
-  const spec = PATTERNS[pattern];
-  const variants: readonly string[] | undefined = 'referenceVariants' in spec ? spec.referenceVariants : undefined;
+  return (await openReferenceSubject(PATTERNS[pattern], redis, options)) as ReferenceSubjectOf<P>;
+}
+
+/** The pattern's reference client over a scripts directory, as a Subject (options checked as createReferenceSubject's). */
+export async function openReferenceSubject(pattern: AnyPattern, redis: IORedisCluster, options: ReferenceSubjectOptions = {}): Promise<ReferenceSubject<unknown, unknown>> {
+  knownKeys(WHERE, options, ['scriptsDir', 'mode', 'namespace', 'variant', 'quitOnClose']);
+  const variants = pattern.referenceVariants;
   if (options.variant !== undefined && variants === undefined) {
     const having = PATTERN_NAMES.filter((name) => 'referenceVariants' in PATTERNS[name]);
-    throw new RangeError(`${WHERE}: variant applies to ${having.join(', ')} only, not ${pattern}`);
+    throw new RangeError(`${WHERE}: variant applies to ${having.join(', ')} only, not ${pattern.name}`);
   }
-  const scriptsDir = nonEmptyString(WHERE, 'scriptsDir', options.scriptsDir ?? projectScriptsDir(pattern));
+  const scriptsDir = nonEmptyString(WHERE, 'scriptsDir', options.scriptsDir ?? projectScriptsDir(pattern.name));
   const mode = oneOf(WHERE, 'mode', options.mode ?? 'evalsha', ['evalsha', 'fcall']);
   const namespace = nonEmptyString(WHERE, 'namespace', options.namespace ?? 'chaoslua');
   if (/[{}]/.test(namespace)) throw new RangeError(`${WHERE}: namespace must not contain braces (it sits inside the hash tag), got ${namespace}`);
   const quitOnClose = options.quitOnClose ?? false;
-  return (await spec.openReference(redis, { scriptsDir, mode, namespace, quitOnClose, ...(options.variant === undefined ? {} : { variant: options.variant }) })) as ReferenceSubjectOf<P>;
+  return pattern.openReference(redis, { scriptsDir, mode, namespace, quitOnClose, ...(options.variant === undefined ? {} : { variant: options.variant }) });
 }

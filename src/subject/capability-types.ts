@@ -1,7 +1,6 @@
 /**
- * The shape of declared capabilities (./capabilities.ts parses and reads them), in a file of its
- * own that imports nothing: the Subject interface carries them, and the pattern types import the
- * subject adapters.
+ * The shape of declared capabilities, in a file of its own that imports nothing: the Subject
+ * interface carries them; src/patterns/capabilities.ts parses and reads them against a pattern.
  */
 export interface OperationCapability {
   /** `exact`, or one of the operation's coarse levels (the pattern's `levels`). */

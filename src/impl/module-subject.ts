@@ -2,21 +2,21 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Cluster as IORedisCluster } from 'ioredis';
 import { CapabilitiesError, exactCapabilities, parseCapabilities, type Capabilities } from '../patterns/capabilities.ts';
 import type { Durability } from '../plan/durability.ts';
-import { operationsOf, PATTERNS, type PatternName } from '../patterns/index.ts';
+import type { AnyPattern } from '../patterns/types.ts';
 import { DeclaredAnswers, type HandleTable } from './declared-answers.ts';
 import { ImplSpecError } from './impl-spec.ts';
 import { KeyMappingError, parseKeyMapping, type KeyMapping } from '../patterns/key-mapping.ts';
 import { checkModuleSyntax } from './module-syntax.ts';
 import { importImplementation, storeFactoryOf } from './module-import.ts';
-import { redisKeyFor } from './redis-keys.ts';
-import type { Receipt, Subject } from './types.ts';
+import type { Receipt, Subject } from '../subject/types.ts';
 
 /** The methods a module's store must have: one per supported operation of the pattern, in its order. */
-const methodsOf = (pattern: PatternName, caps: Capabilities): string[] => Object.keys(caps.operations).map((op) => operationsOf(pattern)[op].method);
+const methodsOf = (pattern: AnyPattern, caps: Capabilities): string[] => Object.keys(caps.operations).map((op) => pattern.operations[op].method);
 
 /** `createStore`'s options; `durability` only with `--durability wait:N:T` (docs/module-contract.md). */
 export interface StoreFactoryOptions {
-  readonly pattern: PatternName;
+  /** The pattern's name. */
+  readonly pattern: string;
   readonly namespace: string;
   readonly durability?: ModuleDurability;
 }
@@ -86,21 +86,22 @@ export async function loadStoreFactory(file: string): Promise<StoreFactory> {
 }
 
 /** A module's declarations for the pattern, checked; a mistake in them is a usage error naming the export. */
-export function moduleDeclarations(loaded: LoadedModule, file: string, pattern: PatternName): ModuleDeclarations {
+export function moduleDeclarations(loaded: LoadedModule, file: string, pattern: AnyPattern): ModuleDeclarations {
   const where = `--impl module:${file}`;
+  const { name } = pattern;
   try {
-    let capabilities = exactCapabilities(PATTERNS[pattern]);
+    let capabilities = exactCapabilities(pattern);
     if (loaded.capabilities !== undefined) {
       const byPattern = loaded.capabilities as Record<string, unknown> | null;
-      if (typeof byPattern !== 'object' || byPattern === null || !Object.hasOwn(byPattern, pattern)) {
+      if (typeof byPattern !== 'object' || byPattern === null || !Object.hasOwn(byPattern, name)) {
         const named = typeof byPattern === 'object' && byPattern !== null ? Object.keys(byPattern).join(', ') || 'none' : 'none';
-        throw new CapabilitiesError(`export capabilities declares no ${pattern} capabilities (it names: ${named}); keyed by pattern: { ${pattern}: { <operation>: '<level>' } }`);
+        throw new CapabilitiesError(`export capabilities declares no ${name} capabilities (it names: ${named}); keyed by pattern: { ${name}: { <operation>: '<level>' } }`);
       }
-      capabilities = parseCapabilities(PATTERNS[pattern], byPattern[pattern], `capabilities.${pattern}`);
+      capabilities = parseCapabilities(pattern, byPattern[name], `capabilities.${name}`);
     }
-    const keys = loaded.keys === undefined ? undefined : parseKeyMapping(loaded.keys, 'keys', pattern);
+    const keys = loaded.keys === undefined ? undefined : parseKeyMapping(loaded.keys, 'keys', name);
     // A mapping function that breaks the rules should say so now, not in the middle of a run's probes.
-    keys?.map(redisKeyFor(pattern, 'chaoslua', 'declaration-check'));
+    keys?.map(pattern.redisKey('chaoslua', 'declaration-check'));
     return { capabilities, ...(keys ? { keys } : {}) };
   } catch (error) {
     if (error instanceof CapabilitiesError || error instanceof KeyMappingError) throw new ImplSpecError(`${where}: ${error.message}`);
@@ -113,18 +114,18 @@ export function moduleDeclarations(loaded: LoadedModule, file: string, pattern: 
  * (and, when it declared holder handles, the holder's handle as one more, last argument). `handles`:
  * the table every logical client of the implementation shares (declared-answers.ts says why).
  */
-export async function moduleSubject(loaded: LoadedModule | StoreFactory, file: string, pattern: PatternName, redis: IORedisCluster, namespace: string, handles: HandleTable = new Map(), durability?: Durability): Promise<Subject> {
+export async function moduleSubject(loaded: LoadedModule | StoreFactory, file: string, pattern: AnyPattern, redis: IORedisCluster, namespace: string, handles: HandleTable = new Map(), durability?: Durability): Promise<Subject> {
   const module: LoadedModule = typeof loaded === 'function' ? { factory: loaded } : loaded;
   const declared = moduleDeclarations(module, file, pattern);
-  const options: StoreFactoryOptions = { pattern, namespace, ...(durability ? { durability: moduleDurability(durability) } : {}) };
+  const options: StoreFactoryOptions = { pattern: pattern.name, namespace, ...(durability ? { durability: moduleDurability(durability) } : {}) };
   const store = (await module.factory(redis, options)) as Record<string, unknown> | undefined;
-  const operations = operationsOf(pattern);
+  const { operations } = pattern;
   const methods = methodsOf(pattern, declared.capabilities);
   const missing = methods.filter((m) => typeof store?.[m] !== 'function');
-  if (missing.length) throw new ImplSpecError(`--impl module:${file}: the store lacks ${missing.join(', ')} (a ${pattern} store ${declared.capabilities.declared ? 'declaring these capabilities ' : ''}needs ${methods.join(', ')})`);
+  if (missing.length) throw new ImplSpecError(`--impl module:${file}: the store lacks ${missing.join(', ')} (a ${pattern.name} store ${declared.capabilities.declared ? 'declaring these capabilities ' : ''}needs ${methods.join(', ')})`);
   const callable = store as Record<string, (...args: unknown[]) => Promise<unknown>>;
-  const answers = new DeclaredAnswers(PATTERNS[pattern], declared.capabilities, handles);
-  const handed = (key: string) => redisKeyFor(pattern, namespace, key);
+  const answers = new DeclaredAnswers(pattern, declared.capabilities, handles);
+  const handed = (key: string) => pattern.redisKey(namespace, key);
   const mapping = declared.keys;
   return {
     name: `module:${file}`,
@@ -135,7 +136,7 @@ export async function moduleSubject(loaded: LoadedModule | StoreFactory, file: s
       const fields = input as Record<string, unknown>;
       const op = fields.op as string;
       const operation = Object.hasOwn(declared.capabilities.operations, op) ? operations[op] : undefined;
-      if (!operation) throw new TypeError(`module subject: no supported ${pattern} method for op ${op}`);
+      if (!operation) throw new TypeError(`module subject: no supported ${pattern.name} method for op ${op}`);
       const redisKey = handed(key);
       // The method takes the model input's arguments in the order the pattern declares them.
       const args = Object.keys(operation.args).map((name) => fields[name]);

@@ -7,7 +7,7 @@
 import { inspect } from 'node:util';
 import type { Capabilities } from '../patterns/capabilities.ts';
 import { EXACT, isLeveledAnswer, voidLevel, type LeveledAnswer } from '../patterns/levels.ts';
-import type { AnyPattern } from '../patterns/index.ts';
+import type { AnyPattern } from '../patterns/types.ts';
 
 /** Longest handle text kept in a history. */
 const HANDLE_TEXT = 80;
