@@ -6,7 +6,7 @@ import { projectRoot } from './binaries.ts';
 import { requireDocker } from './docker.ts';
 import { ClusterUsageError, EnvironmentError } from './errors.ts';
 import { healCluster } from './heal.ts';
-import { RemotePlane, type Address } from './external.ts';
+import { RemotePlane, type Address } from './remote-plane.ts';
 import { Toxiproxy } from './toxiproxy.ts';
 import type { Cluster, FailoverMode, Link, NodeRef, ToxicSpec, Topology } from './types.ts';
 import { waitUntil } from './wait.ts';
