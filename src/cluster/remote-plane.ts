@@ -1,6 +1,6 @@
 import type { ConnectionOptions } from 'node:tls';
 import { Redis } from 'ioredis';
-import { parseInfo } from './admin.ts';
+import { parseInfo } from '../resp/info.ts';
 import { ClusterUsageError, EnvironmentError } from './errors.ts';
 import { parseClusterNodes, topologyFrom, type ClusterNodesLine } from './topology.ts';
 import type { FailoverMode, NodeRef, Topology } from './types.ts';
