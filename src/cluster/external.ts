@@ -1,9 +1,9 @@
 import type { ConnectionOptions } from 'node:tls';
 import { Cluster as IORedisCluster, type ClusterOptions } from 'ioredis';
 import { ClusterUsageError, EnvironmentError } from './errors.ts';
-import { RemotePlane, splitAddress, type Address, type Auth } from './remote-plane.ts';
+import { PlaneCluster, RemotePlane, splitAddress, type Address, type Auth } from './remote-plane.ts';
 import { parseClusterNodes, type ClusterNodesLine } from './topology.ts';
-import type { Cluster, FailoverMode, Link, NodeRef, ToxicSpec, Topology } from './types.ts';
+import type { Cluster, FailoverMode, Link, NodeRef, ToxicSpec } from './types.ts';
 import { waitUntil } from './wait.ts';
 
 // ---- seeds ---------------------------------------------------------------------------------
@@ -160,7 +160,7 @@ const UNUSABLE = ['fail', 'noaddr', 'handshake'];
  * (failover, SCRIPT FLUSH) is possible. The harness's keys live under `namespace(runId)` and are
  * removed by `dispose()`.
  */
-export class ExternalCluster implements Cluster {
+export class ExternalCluster extends PlaneCluster implements Cluster {
   readonly kind = 'external' as const;
   private readonly namespaces = new Set<string>();
   private readonly claimed = new Set<string>();
@@ -169,8 +169,10 @@ export class ExternalCluster implements Cluster {
   private constructor(
     readonly options: ExternalClusterOptions,
     readonly nodes: readonly NodeRef[],
-    private readonly plane: RemotePlane,
-  ) {}
+    protected readonly plane: RemotePlane,
+  ) {
+    super();
+  }
 
   get destructive(): boolean {
     return this.options.allowDestructive;
@@ -220,18 +222,6 @@ export class ExternalCluster implements Cluster {
       ...options,
       redisOptions: { username, password, tls, ...options.redisOptions },
     });
-  }
-
-  command(node: number, ...args: (string | number)[]): Promise<unknown> {
-    return this.plane.call(node, ...args);
-  }
-
-  topology(): Promise<Topology> {
-    return this.plane.topology();
-  }
-
-  redisVersion(): Promise<string> {
-    return this.plane.redisVersion();
   }
 
   async failover(replica: number, mode: FailoverMode): Promise<void> {
@@ -305,7 +295,7 @@ export class ExternalCluster implements Cluster {
     return this.dispose();
   }
 
-  toString(): string {
+  override toString(): string {
     const masters = this.nodes.length;
     return `external cluster ${redact(this.options.seedSpec)} (${masters} nodes${this.destructive ? ', destructive allowed' : ''})`;
   }

@@ -231,3 +231,20 @@ export class RemotePlane {
     return failures;
   }
 }
+
+/** The Cluster methods that are one RemotePlane call, alike on the backends that have one (ExternalCluster, ComposeCluster). */
+export abstract class PlaneCluster {
+  protected abstract readonly plane: RemotePlane;
+
+  command(node: number, ...args: (string | number)[]): Promise<unknown> {
+    return this.plane.call(node, ...args);
+  }
+
+  topology(): Promise<Topology> {
+    return this.plane.topology();
+  }
+
+  redisVersion(): Promise<string> {
+    return this.plane.redisVersion();
+  }
+}
