@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { Cluster as IORedisCluster } from 'ioredis';
 import { LocalCluster } from '../src/cluster/local.ts';
 import { LimiterClient } from '../src/patterns/ratelimit/client.ts';
-import { parseInfoFields } from '../src/scripts/metrics.ts';
+import { parseInfo } from '../src/resp/info.ts';
 import { median } from './stats.ts';
 
 const { values } = parseArgs({
@@ -57,7 +57,7 @@ function directClient(cluster: LocalCluster): IORedisCluster {
 async function serverCommands(cluster: LocalCluster, masters: number[]): Promise<number> {
   let total = 0;
   for (const node of masters) {
-    for (const [name, value] of Object.entries(parseInfoFields(String(await cluster.command(node, 'INFO', 'commandstats'))))) {
+    for (const [name, value] of Object.entries(parseInfo(String(await cluster.command(node, 'INFO', 'commandstats'))))) {
       if (/^cmdstat_(get|incr|expire|evalsha)$/.test(name)) total += Number(/calls=(\d+)/.exec(value)?.[1] ?? 0);
     }
   }

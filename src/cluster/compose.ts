@@ -6,9 +6,9 @@ import { projectRoot } from './binaries.ts';
 import { requireDocker } from './docker.ts';
 import { ClusterUsageError, EnvironmentError } from './errors.ts';
 import { healCluster } from './heal.ts';
-import { RemotePlane, type Address } from './external.ts';
+import { PlaneCluster, RemotePlane, type Address } from './remote-plane.ts';
 import { Toxiproxy } from './toxiproxy.ts';
-import type { Cluster, FailoverMode, Link, NodeRef, ToxicSpec, Topology } from './types.ts';
+import type { Cluster, FailoverMode, Link, NodeRef, ToxicSpec } from './types.ts';
 import { waitUntil } from './wait.ts';
 
 /** The shape of docker-compose.cluster.yml; the unit suite checks the file against it. */
@@ -82,10 +82,10 @@ interface ComposeNode {
  * Node faults become container operations (freeze = pause, kill = SIGKILL, restart = start), network
  * faults go to the Toxiproxy API on its mapped port, everything else is redis commands.
  */
-export class ComposeCluster implements Cluster {
+export class ComposeCluster extends PlaneCluster implements Cluster {
   readonly kind = 'compose' as const;
   readonly destructive = true;
-  private readonly plane: RemotePlane;
+  protected readonly plane: RemotePlane;
   private disposed = false;
 
   private constructor(
@@ -94,6 +94,7 @@ export class ComposeCluster implements Cluster {
     private readonly toxiproxy: Toxiproxy,
     private readonly composeNodes: readonly ComposeNode[],
   ) {
+    super();
     this.plane = new RemotePlane(() => this.nodes, {}, (i) => this.composeNodes[i]?.status === 'running');
   }
 
@@ -185,18 +186,6 @@ export class ComposeCluster implements Cluster {
     return new IORedisCluster(this.seeds(), { natMap: this.natMap(), ...options, redisOptions: { ...options.redisOptions } });
   }
 
-  command(node: number, ...args: (string | number)[]): Promise<unknown> {
-    return this.plane.call(node, ...args);
-  }
-
-  topology(): Promise<Topology> {
-    return this.plane.topology();
-  }
-
-  redisVersion(): Promise<string> {
-    return this.plane.redisVersion();
-  }
-
   failover(replica: number, mode: FailoverMode): Promise<void> {
     return this.plane.failover(replica, mode, Math.max(10_000, this.options.nodeTimeoutMs * 10));
   }
@@ -269,7 +258,7 @@ export class ComposeCluster implements Cluster {
     return this.dispose();
   }
 
-  toString(): string {
+  override toString(): string {
     return `compose cluster ${COMPOSE_LAYOUT.masters}+${COMPOSE_LAYOUT.masters * COMPOSE_LAYOUT.replicasPerMaster} (${path.basename(this.options.composeFile)}, node timeout ${this.options.nodeTimeoutMs} ms)`;
   }
 

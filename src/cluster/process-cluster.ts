@@ -1,5 +1,6 @@
 import { Cluster as IORedisCluster, type ClusterOptions } from 'ioredis';
-import { AdminPool, parseInfo } from './admin.ts';
+import { parseInfo } from '../resp/info.ts';
+import { AdminPool } from './admin.ts';
 import { ClusterUsageError, EnvironmentError } from './errors.ts';
 import { promoteReplica } from './failover.ts';
 import { healCluster } from './heal.ts';

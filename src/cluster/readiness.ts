@@ -1,4 +1,4 @@
-import { parseInfo } from './admin.ts';
+import { parseInfo } from '../resp/info.ts';
 import type { ServerProcess } from './server-process.ts';
 import { parseClusterNodes } from './topology.ts';
 

@@ -1,6 +1,6 @@
 import type { LocalCluster } from '../cluster/local.ts';
-import { parseInfo } from '../cluster/admin.ts';
 import type { Topology } from '../cluster/types.ts';
+import { parseInfo } from '../resp/info.ts';
 import { keySlot } from '../resp/key-slot.ts';
 
 export interface Shard {

@@ -1,5 +1,6 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { parseInfo } from '../resp/info.ts';
 import { masters, nodeAddress } from './cluster-nodes.ts';
 import type { ScriptObserver } from './runner.ts';
 
@@ -49,7 +50,7 @@ export class ScriptMetrics {
   /** INFO memory on every master the client knows; replaces the previous figures. */
   async refreshMemory(redis: IORedisCluster): Promise<void> {
     const figures = await Promise.all(
-      (await masters(redis)).map(async (node) => ({ node: nodeAddress(node), info: parseInfoFields(await node.info('memory')) })),
+      (await masters(redis)).map(async (node) => ({ node: nodeAddress(node), info: parseInfo(await node.info('memory')) })),
     );
     this.memoryUsed.reset();
     this.memoryMax.reset();
@@ -63,13 +64,4 @@ export class ScriptMetrics {
   text(): Promise<string> {
     return this.registry.metrics();
   }
-}
-
-export function parseInfoFields(text: string): Record<string, string> {
-  const fields: Record<string, string> = {};
-  for (const line of text.split(/\r?\n/)) {
-    const colon = line.indexOf(':');
-    if (colon > 0 && !line.startsWith('#')) fields[line.slice(0, colon)] = line.slice(colon + 1).trim();
-  }
-  return fields;
 }

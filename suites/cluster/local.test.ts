@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parseInfo } from '../../src/cluster/admin.ts';
+import { parseInfo } from '../../src/resp/info.ts';
 import type { LocalCluster } from '../../src/cluster/local.ts';
 import { sharedCluster } from '../support/shared-cluster.ts';
 import type { Topology } from '../../src/cluster/types.ts';

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { Cluster as IORedisCluster } from 'ioredis';
 import type { LocalCluster } from '../../src/cluster/local.ts';
 import { sharedCluster } from '../support/shared-cluster.ts';
-import { parseInfo } from '../../src/cluster/admin.ts';
+import { parseInfo } from '../../src/resp/info.ts';
 
 // Seed 004's fixed-window limiter, both variants, against the real cluster.
 const VARIANTS = ['fixed_window', 'fixed_window_incr_first'] as const;

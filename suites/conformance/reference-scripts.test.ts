@@ -9,7 +9,7 @@ import { IDEMPOTENCY_SCRIPTS } from '../../src/patterns/idempotency/calls.ts';
 import { IdempotencyStore } from '../../src/patterns/idempotency/client.ts';
 import { scopedKey } from '../../src/patterns/idempotency/keys.ts';
 import { keySlot } from '../../src/resp/key-slot.ts';
-import { parseInfoFields } from '../../src/scripts/metrics.ts';
+import { parseInfo } from '../../src/resp/info.ts';
 import { projectScriptsDir } from '../../src/scripts/paths.ts';
 import { NoScriptAfterReloadError, ScriptLoadError } from '../../src/scripts/errors.ts';
 import { MissingScriptError, sha1Hex, type ScriptSource } from '../../src/scripts/source.ts';
@@ -95,7 +95,7 @@ describe('script loader on a cluster', () => {
     expect((error as Error).message).toContain(`Redis hashed the body to ${registerSha}, not ${pinned}`);
     expect(runner.fallbacks).toBe(1);
 
-    const stats = parseInfoFields(String(await cluster.command(masterNodes[1], 'INFO', 'commandstats')));
+    const stats = parseInfo(String(await cluster.command(masterNodes[1], 'INFO', 'commandstats')));
     expect(stats.cmdstat_evalsha).toMatch(/^calls=2,.*failed_calls=2$/);
     expect(await redis.exists(key)).toBe(0);
   });

@@ -3,11 +3,10 @@ import { IDEMPOTENCY_SCRIPTS, IdempotencyCalls } from './calls.ts';
 import { defaultInstanceId, makeOwner } from './keys.ts';
 import { parseRegistration, type Registration } from './replies.ts';
 import { IdempotencyMetrics } from './metrics.ts';
-import { openScriptRunner } from '../../scripts/open-runner.ts';
-import { projectScriptsDir } from '../../scripts/paths.ts';
+import { openScriptRunner, scriptOptions } from '../../scripts/open-runner.ts';
 import { zeroOrOne } from '../../scripts/replies.ts';
 import type { ScriptMode, ScriptRunner } from '../../scripts/runner.ts';
-import { knownKeys, nonEmptyString, oneOf, positiveInt } from '../../scripts/validate.ts';
+import { knownKeys, nonEmptyString, positiveInt } from '../../scripts/validate.ts';
 import { executeOnce, type ExecuteOutcome, type Handler } from './execute.ts';
 
 export const DEFAULT_LEASE_MS = 60_000;
@@ -52,11 +51,9 @@ export class IdempotencyStore {
 
   /** Read the scripts, load them on every master, and return a ready store. */
   static async open(redis: IORedisCluster, options: IdempotencyStoreOptions = {}): Promise<IdempotencyStore> {
-    knownKeys(WHERE, options, KNOWN);
-    const mode = oneOf(WHERE, 'mode', options.mode ?? 'evalsha', ['evalsha', 'fcall']);
-    const scriptsDir = nonEmptyString(WHERE, 'scriptsDir', options.scriptsDir ?? projectScriptsDir('idempotency'));
+    const { mode, dir } = scriptOptions(WHERE, options, KNOWN, 'idempotency');
     const metrics = new IdempotencyMetrics();
-    const runner = await openScriptRunner(redis, { dir: scriptsDir, names: IDEMPOTENCY_SCRIPTS, mode, functionPrefix: 'idem' }, metrics.observer());
+    const runner = await openScriptRunner(redis, { dir, names: IDEMPOTENCY_SCRIPTS, mode, functionPrefix: 'idem' }, metrics.observer());
     return IdempotencyStore.withRunner(redis, runner, metrics, options);
   }
 

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Cluster as IORedisCluster } from 'ioredis';
 import { ScriptMetrics } from '../../scripts/metrics.ts';
-import { openScriptRunner } from '../../scripts/open-runner.ts';
-import { projectScriptsDir } from '../../scripts/paths.ts';
+import { openScriptRunner, scriptOptions } from '../../scripts/open-runner.ts';
 import { UnexpectedReplyError, zeroOrOne } from '../../scripts/replies.ts';
 import type { ScriptMode, ScriptRunner } from '../../scripts/runner.ts';
-import { knownKeys, nonEmptyString, oneOf, positiveInt } from '../../scripts/validate.ts';
+import { positiveInt } from '../../scripts/validate.ts';
 
 export const LOCK_SCRIPTS = ['acquire', 'remove_if_matches', 'extend_if_matches'] as const;
 export const DEFAULT_LOCK_TTL_MS = 30_000;
@@ -40,9 +39,7 @@ export class LockClient {
   }
 
   static async open(redis: IORedisCluster, options: LockClientOptions = {}): Promise<LockClient> {
-    knownKeys(WHERE, options, ['scriptsDir', 'mode', 'ttlMs']);
-    const mode = oneOf(WHERE, 'mode', options.mode ?? 'evalsha', ['evalsha', 'fcall']);
-    const dir = nonEmptyString(WHERE, 'scriptsDir', options.scriptsDir ?? projectScriptsDir('lock'));
+    const { mode, dir } = scriptOptions(WHERE, options, ['scriptsDir', 'mode', 'ttlMs'], 'lock');
     const ttlMs = positiveInt(WHERE, 'ttlMs', options.ttlMs ?? DEFAULT_LOCK_TTL_MS);
     const metrics = new ScriptMetrics('lock');
     const runner = await openScriptRunner(redis, { dir, names: LOCK_SCRIPTS, mode, functionPrefix: 'lock' }, metrics.observer());

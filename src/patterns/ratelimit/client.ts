@@ -1,10 +1,9 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
 import { ScriptMetrics } from '../../scripts/metrics.ts';
-import { openScriptRunner } from '../../scripts/open-runner.ts';
-import { projectScriptsDir } from '../../scripts/paths.ts';
+import { openScriptRunner, scriptOptions } from '../../scripts/open-runner.ts';
 import { zeroOrOne } from '../../scripts/replies.ts';
 import type { ScriptMode, ScriptRunner } from '../../scripts/runner.ts';
-import { knownKeys, nonEmptyString, oneOf, positiveInt } from '../../scripts/validate.ts';
+import { oneOf, positiveInt } from '../../scripts/validate.ts';
 
 export type LimiterVariant = 'get-first' | 'incr-first';
 export const LIMITER_SCRIPTS = ['fixed_window', 'fixed_window_incr_first'] as const;
@@ -28,10 +27,8 @@ export class LimiterClient {
   private constructor(readonly runner: ScriptRunner, readonly metrics: ScriptMetrics, readonly variant: LimiterVariant) {}
 
   static async open(redis: IORedisCluster, options: LimiterClientOptions = {}): Promise<LimiterClient> {
-    knownKeys(WHERE, options, ['scriptsDir', 'mode', 'variant']);
-    const mode = oneOf(WHERE, 'mode', options.mode ?? 'evalsha', ['evalsha', 'fcall']);
+    const { mode, dir } = scriptOptions(WHERE, options, ['scriptsDir', 'mode', 'variant'], 'ratelimit');
     const variant = oneOf(WHERE, 'variant', options.variant ?? 'get-first', ['get-first', 'incr-first']);
-    const dir = nonEmptyString(WHERE, 'scriptsDir', options.scriptsDir ?? projectScriptsDir('ratelimit'));
     const metrics = new ScriptMetrics('ratelimit');
     const runner = await openScriptRunner(redis, { dir, names: LIMITER_SCRIPTS, mode, functionPrefix: 'ratelimit' }, metrics.observer());
     return new LimiterClient(runner, metrics, variant);

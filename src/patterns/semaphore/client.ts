@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Cluster as IORedisCluster } from 'ioredis';
 import { ScriptMetrics } from '../../scripts/metrics.ts';
-import { openScriptRunner } from '../../scripts/open-runner.ts';
-import { projectScriptsDir } from '../../scripts/paths.ts';
+import { openScriptRunner, scriptOptions } from '../../scripts/open-runner.ts';
 import { zeroOrOne } from '../../scripts/replies.ts';
 import type { ScriptMode, ScriptRunner } from '../../scripts/runner.ts';
-import { knownKeys, nonEmptyString, oneOf, positiveInt } from '../../scripts/validate.ts';
+import { positiveInt } from '../../scripts/validate.ts';
 
 export const SEMAPHORE_SCRIPTS = ['acquire', 'release', 'refresh'] as const;
 export const DEFAULT_SEMAPHORE_TTL_MS = 30_000;
@@ -25,9 +24,7 @@ export class SemaphoreClient {
   private constructor(readonly runner: ScriptRunner, readonly metrics: ScriptMetrics, readonly ttlMs: number) {}
 
   static async open(redis: IORedisCluster, options: SemaphoreClientOptions = {}): Promise<SemaphoreClient> {
-    knownKeys(WHERE, options, ['scriptsDir', 'mode', 'ttlMs']);
-    const mode = oneOf(WHERE, 'mode', options.mode ?? 'evalsha', ['evalsha', 'fcall']);
-    const dir = nonEmptyString(WHERE, 'scriptsDir', options.scriptsDir ?? projectScriptsDir('semaphore'));
+    const { mode, dir } = scriptOptions(WHERE, options, ['scriptsDir', 'mode', 'ttlMs'], 'semaphore');
     const ttlMs = positiveInt(WHERE, 'ttlMs', options.ttlMs ?? DEFAULT_SEMAPHORE_TTL_MS);
     const metrics = new ScriptMetrics('semaphore');
     const runner = await openScriptRunner(redis, { dir, names: SEMAPHORE_SCRIPTS, mode, functionPrefix: 'semaphore' }, metrics.observer());

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ScriptMetrics, parseInfoFields } from '../../../src/scripts/metrics.ts';
+import { ScriptMetrics } from '../../../src/scripts/metrics.ts';
 import { IdempotencyMetrics } from '../../../src/patterns/idempotency/metrics.ts';
 
 describe('metrics', () => {
@@ -18,9 +18,5 @@ describe('metrics', () => {
     const text = await m.text();
     expect(text).toMatch(/^lock_script_duration_ms_bucket\{le="15",script="acquire"\} 1$/m);
     expect(text).toMatch(/^lock_script_duration_ms_count\{script="acquire"\} 2$/m);
-  });
-
-  it('reads INFO fields', () => {
-    expect(parseInfoFields('# Memory\r\nused_memory:1024\r\nmaxmemory:0\r\n')).toEqual({ used_memory: '1024', maxmemory: '0' });
   });
 });
