@@ -3,6 +3,7 @@ import { describeOutcome, type ExecuteOutcome, type Handler } from '../../src/pa
 import type { IdempotencyStore } from '../../src/patterns/idempotency/client.ts';
 import { metricSum, openStore, sleep, withConnection, type Scenario, type StepContext, type Variant } from '../../src/scenario/index.ts';
 import { executeWithoutHeartbeat } from './execute-no-heartbeat.ts';
+import { idempotencyStores } from '../../src/patterns/idempotency/stores.ts';
 
 /** Renewed every lease/3 by the heartbeat: a renew may be ~330 ms late before the lease is lost. */
 const LEASE_MS = 500;
@@ -29,7 +30,7 @@ function variant(label: string, source: string, execute: Executor): Variant<Leas
 
 async function trial(ctx: StepContext, execute: Executor): Promise<LeaseOutlivedObservations> {
   return withConnection(ctx.cluster, async (redis) => {
-    const store = await openStore(redis, {}, { leaseMs: LEASE_MS, ttlMs: TTL_MS });
+    const store = await openStore(idempotencyStores, redis, {}, { leaseMs: LEASE_MS, ttlMs: TTL_MS });
     const key = scopedKey(ctx.namespace, 'POST/v1/exports', 'export-1');
     const request = { report: 'q3', format: 'csv' };
     let executions = 0;

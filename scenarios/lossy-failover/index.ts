@@ -7,6 +7,8 @@ import {
   OpLog, checkLine, nodeInfo, openStore, shardOf, sleep, summariseCheck, withConnection,
   type CheckSummary, type Scenario, type StepContext, type Variant,
 } from '../../src/scenario/index.ts';
+import { idempotencyStores } from '../../src/patterns/idempotency/stores.ts';
+import { idempotency } from '../../src/patterns/idempotency/index.ts';
 
 /** Replication held back this long: far longer than a TAKEOVER takes, so nothing sneaks through before it. */
 const REPLICATION_DELAY_MS = 3_000;
@@ -41,11 +43,11 @@ function replicaAcked(info: Record<string, string>): number {
 async function trial(ctx: StepContext, beforeAck: BeforeAck): Promise<LossyFailoverObservations> {
   const { cluster } = ctx;
   return withConnection(cluster, async (redis) => {
-    const store = await openStore(redis, {}, { ttlMs: TTL_MS });
+    const store = await openStore(idempotencyStores, redis, {}, { ttlMs: TTL_MS });
     const key = scopedKey(ctx.namespace, 'POST/v1/charges', 'order-9');
     const { master, replicas } = await shardOf(cluster, key);
     const replica = replicas[0];
-    const log = new OpLog();
+    const log = new OpLog(idempotency);
     const text = (reply: unknown) => (Array.isArray(reply) ? reply.map((r) => replyText(r)).join(',') : String(replyText(reply) ?? reply));
 
     const toxicAt = log.now();

@@ -7,6 +7,7 @@ import {
 } from '../../src/scenario/index.ts';
 import { flushStorm } from './flush-storm.ts';
 import { NoFallbackRunner } from './no-fallback-runner.ts';
+import { idempotencyStores } from '../../src/patterns/idempotency/stores.ts';
 
 const KEYS_PER_GROUP = 4;
 const ROUNDS_AFTER_FAILOVER = 3;
@@ -61,7 +62,7 @@ async function trial(ctx: StepContext, factory: RunnerFactory): Promise<NoScript
   // Same start for both variants: empty caches everywhere, then the client loads what it needs.
   await cluster.scriptFlush();
   return withConnection(cluster, async (redis) => {
-    const store = await openStoreWith(redis, factory);
+    const store = await openStoreWith(idempotencyStores, redis, factory, {}, {});
     const noscriptTotal = async () => metricSum(await store.metricsText(), 'idempotency_noscript_total');
     const make = (i: number) => scopedKey(ctx.namespace, 'POST/v1/charges', `req-${i}`);
     const shard = await shardOf(cluster, make(0));
@@ -108,7 +109,7 @@ async function stormCall(ctx: StepContext, factory: RunnerFactory, key: string):
   const shard = await shardOf(ctx.cluster, key);
   return withConnection(ctx.cluster, async (redis) => {
     const storm = flushStorm(redis, () => ctx.cluster.command(shard.master, 'SCRIPT', 'FLUSH'));
-    const stormy = await openStoreWith(storm.redis, (_, sources, observer) => factory(storm.redis, sources, observer));
+    const stormy = await openStoreWith(idempotencyStores, storm.redis, (_, sources, observer) => factory(storm.redis, sources, observer), {}, {});
     const started = performance.now();
     let timer: NodeJS.Timeout | undefined;
     const outcome = await Promise.race([

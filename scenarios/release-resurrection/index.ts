@@ -5,6 +5,8 @@ import {
   OpLog, checkLine, metricSum, openStore, summariseCheck, withConnection,
   type CheckSummary, type Scenario, type ScriptOverrides, type StepContext, type Variant,
 } from '../../src/scenario/index.ts';
+import { idempotencyStores } from '../../src/patterns/idempotency/stores.ts';
+import { idempotency } from '../../src/patterns/idempotency/index.ts';
 
 const LEASE_MS = 10_000;
 const TTL_MS = 60_000;
@@ -26,8 +28,8 @@ function variant(label: string, overrides: ScriptOverrides, source: string): Var
 
 async function trial(ctx: StepContext, overrides: ScriptOverrides): Promise<ReleaseResurrectionObservations> {
   return withConnection(ctx.cluster, async (redis) => {
-    const store = await openStore(redis, overrides, { ttlMs: TTL_MS, leaseMs: LEASE_MS });
-    const log = new OpLog();
+    const store = await openStore(idempotencyStores, redis, overrides, { ttlMs: TTL_MS, leaseMs: LEASE_MS });
+    const log = new OpLog(idempotency);
     const key = scopedKey(ctx.namespace, 'POST/v1/charges', 'order-7');
     let executions = 0;
     const text = (reply: unknown) => (Array.isArray(reply) ? reply.map((r) => replyText(r)).join(',') : String(replyText(reply) ?? reply));

@@ -7,6 +7,8 @@ import {
   OpLog, checkLine, metricSum, openStore, sleep, summariseCheck, withConnection,
   type CheckSummary, type Scenario, type ScriptOverrides, type StepContext, type Variant,
 } from '../../src/scenario/index.ts';
+import { idempotencyStores } from '../../src/patterns/idempotency/stores.ts';
+import { idempotency } from '../../src/patterns/idempotency/index.ts';
 
 const LEASE_MS = 300;
 /** A's stall: well past its lease, and long enough for B to register and complete meanwhile. */
@@ -34,8 +36,8 @@ async function trial(ctx: StepContext, overrides: ScriptOverrides): Promise<Stal
   const lintOwnerFindings = (await lintPath(completeFile)).filter((f) => f.rule === 'owner-check-first').length;
   ctx.say(`lint owner-check-first on ${path.basename(completeFile)}: ${lintOwnerFindings} finding(s)`);
   return withConnection(ctx.cluster, async (redis) => {
-    const store = await openStore(redis, overrides, { ttlMs: TTL_MS });
-    const log = new OpLog();
+    const store = await openStore(idempotencyStores, redis, overrides, { ttlMs: TTL_MS });
+    const log = new OpLog(idempotency);
     const key = scopedKey(ctx.namespace, 'POST/v1/charges', 'order-1');
     const [A, B, C] = ['owner-A', 'owner-B', 'owner-C'];
     const replies: Record<string, string> = {};

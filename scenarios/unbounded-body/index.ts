@@ -5,6 +5,7 @@ import {
   histogramBucketQuantile, keysOn, masterIndexes, metricSum, nodeInfo, openStore, withConnection,
   type Scenario, type StepContext, type Variant,
 } from '../../src/scenario/index.ts';
+import { idempotencyStores } from '../../src/patterns/idempotency/stores.ts';
 
 const MAXMEMORY = '32mb';
 const MAXMEMORY_BYTES = 32 * 1024 * 1024;
@@ -47,7 +48,7 @@ async function trial(ctx: StepContext, storer: Storer): Promise<UnboundedBodyObs
   const evictedBefore = await evicted(ctx, masters);
   const policy = (await cluster.command(masters[0], 'CONFIG', 'GET', 'maxmemory-policy') as string[])[1];
   return withConnection(cluster, async (redis) => {
-    const store = await openStore(redis, {}, { leaseMs: LEASE_MS, ttlMs: TTL_MS });
+    const store = await openStore(idempotencyStores, redis, {}, { leaseMs: LEASE_MS, ttlMs: TTL_MS });
     const topology = await cluster.topology();
     const make = (kind: string) => (i: number) => scopedKey(ctx.namespace, 'POST/v1/reports', `${kind}-${i}`);
     const pending = masters.flatMap((m) => keysOn(topology, m, PENDING_PER_MASTER, make('pending')));

@@ -1,7 +1,7 @@
 /**
  * One chaos job, `certify` or `run`, in three steps with narrow inputs: run its schedules against
  * the implementation (./run.ts), judge what they showed (./judge.ts, pure), write the run folder
- * (./write.ts). This file opens what the steps need and hands each its part.
+ * (./write.ts). runJobOn hands each step its part; runJob first opens what the job runs on.
  */
 import { randomBytes } from 'node:crypto';
 import { ExternalCluster } from '../cluster/external.ts';
@@ -18,9 +18,16 @@ import { runSchedules } from './run.ts';
 import type { ImplOpener, Io, JobOptions, JobResult, OpenedImpl } from './types.ts';
 import { writeJob } from './write.ts';
 
+/** What a job runs on, opened by its caller: the cluster, and the implementation on it. */
+export interface JobEnvironment {
+  readonly cluster: Cluster;
+  readonly opened: OpenedImpl;
+}
+
 /**
- * Run one chaos job. With `cluster` given (tests sharing one), it is used as is and left running;
- * otherwise the job starts the cluster `options.cluster` names and disposes it at the end.
+ * Run one chaos job, opening what it needs: the cluster `options.cluster` names (unless `cluster`
+ * is given, as tests that share one do: used as is and left running) and the implementation on
+ * it. Whatever it opened is closed and disposed at the end, on every exit.
  */
 export async function runJob(options: JobOptions, open: ImplOpener, io: Io, cluster?: Cluster): Promise<JobResult> {
   const owned = cluster === undefined;
@@ -31,9 +38,9 @@ export async function runJob(options: JobOptions, open: ImplOpener, io: Io, clus
       external: { allowDestructive: options.allowDestructive ?? false },
     }));
   try {
-    const opened = await open(active, options.clients ?? MAX_CLIENTS).catch((error: unknown) => unopened(options, error));
+    const opened = await open(active, options.clients ?? MAX_CLIENTS).catch((error: unknown) => unopened(options.implSpec, error));
     try {
-      return await execute(options, active, opened, io);
+      return await runJobOn({ cluster: active, opened }, options, io);
     } finally {
       await opened.close();
     }
@@ -42,7 +49,9 @@ export async function runJob(options: JobOptions, open: ImplOpener, io: Io, clus
   }
 }
 
-async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl, io: Io): Promise<JobResult> {
+/** The job on an environment already opened: run its schedules, judge them, write the run folder. */
+export async function runJobOn(environment: JobEnvironment, options: JobOptions, io: Io): Promise<JobResult> {
+  const { cluster, opened } = environment;
   const { pattern } = options;
   const { faults, skipped: skippedFaults } = externalFaultsFor(cluster.kind === 'external', cluster.destructive, options.faults);
   if (skippedFaults.length && !options.json) {
@@ -78,10 +87,10 @@ async function execute(options: JobOptions, cluster: Cluster, opened: OpenedImpl
  * The implementation could not be opened (Redis refused a script, createStore threw or hung): the
  * job goes on to its report with that finding and no runs. Anything else is not the job's to judge.
  */
-function unopened(options: JobOptions, error: unknown): OpenedImpl {
+function unopened(implSpec: string | undefined, error: unknown): OpenedImpl {
   let finding: string;
   if (error instanceof OpenFailure) finding = `${error.finding}: ${error.message}`;
   else if (error instanceof ScriptLoadError) finding = `script-load: ${error.message.split('\n')[0]}`;
   else throw error;
-  return { impl: options.implSpec ?? 'implementation', subjects: [], findings: () => [finding], close: async () => undefined };
+  return { impl: implSpec ?? 'implementation', subjects: [], findings: () => [finding], close: async () => undefined };
 }

@@ -12,6 +12,7 @@ import type { AnyPattern } from '../patterns/types.ts';
 import { fillSettings, SettingError } from '../generator/settings.ts';
 import type { Durability } from '../plan/durability.ts';
 import type { JobOptions } from './types.ts';
+import { NODE_TIMEOUT_MS } from '../plan/node-timeout.ts';
 
 export interface JobConstraints {
   /** A registry name, or a pattern of one's own. Default DEFAULT_PATTERN (the registry's first). */
@@ -35,7 +36,7 @@ export interface JobConstraints {
   /** Where run folders go. Default reports/ (resolved against the working directory). */
   reportRoot?: string;
   json?: boolean;
-  /** cluster-node-timeout of a local cluster, ms. Default 1000. */
+  /** cluster-node-timeout of a local cluster, ms. Default NODE_TIMEOUT_MS.default. */
   nodeTimeoutMs?: number;
   /** Most re-runs spent shrinking a failure. Default 30. */
   shrinkRuns?: number;
@@ -58,7 +59,7 @@ export const JOB_INTEGERS = {
   seed: { min: 0, max: 2 ** 31 - 1 },
   clients: { min: 1, max: MAX_CLIENTS },
   keys: { min: 1, max: 16 },
-  nodeTimeoutMs: { min: 100, max: 60_000, default: 1_000 },
+  nodeTimeoutMs: NODE_TIMEOUT_MS,
   shrinkRuns: { min: 0, max: 10_000, default: 30 },
 } as const satisfies Record<string, { min: number; max: number; default?: number }>;
 

@@ -2,6 +2,7 @@ import { LocalCluster } from '../cluster/local.ts';
 import { intFlag, parse } from './args.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
 import { processIo, type Io } from './io.ts';
+import { NODE_TIMEOUT_MS } from '../plan/node-timeout.ts';
 
 const HELP = `usage: chaoslua cluster up [options]
 
@@ -11,7 +12,7 @@ node table, and keep it up until Ctrl-C or SIGTERM; then tear everything down.
 options:
   --masters N        masters (default 3)
   --replicas N       replicas per master (default 1)
-  --node-timeout MS  cluster-node-timeout in ms (default 1000)
+  --node-timeout MS  cluster-node-timeout in ms (default ${NODE_TIMEOUT_MS.default})
   --seed N           Toxiproxy seed (default 1)
   -h, --help         this text
 `;
@@ -39,7 +40,7 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   const cluster = await LocalCluster.start({
     masters: intFlag('cluster up', 'masters', values.masters, 3, 1, 16),
     replicasPerMaster: intFlag('cluster up', 'replicas', values.replicas, 1, 0, 4),
-    nodeTimeoutMs: intFlag('cluster up', 'node-timeout', values['node-timeout'], 1_000, 100, 60_000),
+    nodeTimeoutMs: intFlag('cluster up', 'node-timeout', values['node-timeout'], NODE_TIMEOUT_MS.default, NODE_TIMEOUT_MS.min, NODE_TIMEOUT_MS.max),
     seed: intFlag('cluster up', 'seed', values.seed, 1),
   });
   const [seed] = cluster.seeds();

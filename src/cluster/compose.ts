@@ -1,3 +1,4 @@
+import { NODE_TIMEOUT_MS } from '../plan/node-timeout.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Cluster as IORedisCluster, type ClusterOptions } from 'ioredis';
@@ -35,7 +36,7 @@ export interface ComposeClusterConstraints {
   composeFile?: string;
   /** Toxiproxy's -seed. Default 1. */
   seed?: number;
-  /** cluster-node-timeout in ms. Default 1000. */
+  /** cluster-node-timeout in ms. Default NODE_TIMEOUT_MS.default. */
   nodeTimeoutMs?: number;
   /** How long start() (images pulled, containers up, cluster formed) and heal() may take. Default 120 s. */
   readyTimeoutMs?: number;
@@ -55,7 +56,7 @@ export function composeClusterOptions(c: ComposeClusterConstraints = {}): Compos
   return {
     composeFile,
     seed: integer('seed', c.seed ?? 1, 0, 2 ** 31 - 1),
-    nodeTimeoutMs: integer('nodeTimeoutMs', c.nodeTimeoutMs ?? 1_000, 100, 60_000),
+    nodeTimeoutMs: integer('nodeTimeoutMs', c.nodeTimeoutMs ?? NODE_TIMEOUT_MS.default, NODE_TIMEOUT_MS.min, NODE_TIMEOUT_MS.max),
     readyTimeoutMs: integer('readyTimeoutMs', c.readyTimeoutMs ?? 120_000, 1_000, 900_000),
   };
 }

@@ -1,10 +1,11 @@
+import { NODE_TIMEOUT_MS } from '../plan/node-timeout.ts';
 /** What a caller may set on a LocalCluster; validated once, here (fast-check's Constraints pattern). */
 export interface LocalClusterConstraints {
   /** Masters (shards). Default 3. */
   masters?: number;
   /** Replicas per master. Default 1. */
   replicasPerMaster?: number;
-  /** cluster-node-timeout in ms: how long a node may be silent before failover. Default 1000. */
+  /** cluster-node-timeout in ms: how long a node may be silent before failover. Default NODE_TIMEOUT_MS.default. */
   nodeTimeoutMs?: number;
   /** How long start() and heal() wait for ready. Default 30 s. */
   readyTimeoutMs?: number;
@@ -36,7 +37,7 @@ export function localClusterOptions(c: LocalClusterConstraints = {}): LocalClust
   return {
     masters: integer('masters', c.masters ?? 3, 1, 16),
     replicasPerMaster: integer('replicasPerMaster', c.replicasPerMaster ?? 1, 0, 4),
-    nodeTimeoutMs: integer('nodeTimeoutMs', c.nodeTimeoutMs ?? 1_000, 100, 60_000),
+    nodeTimeoutMs: integer('nodeTimeoutMs', c.nodeTimeoutMs ?? NODE_TIMEOUT_MS.default, NODE_TIMEOUT_MS.min, NODE_TIMEOUT_MS.max),
     readyTimeoutMs: integer('readyTimeoutMs', c.readyTimeoutMs ?? 30_000, 1_000, 600_000),
     seed: integer('seed', c.seed ?? 1, 0, 2 ** 31 - 1),
     maxmemory: c.maxmemory,

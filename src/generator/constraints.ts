@@ -1,6 +1,7 @@
 import { fillSettings, SettingError } from './settings.ts';
 import type { SessionSource } from './source.ts';
 import { FAULT_DESCRIPTORS, FAULT_NAMES, PARTITION_FAULT_NAMES, isFaultName, type FaultName } from '../faults/index.ts';
+import { NODE_TIMEOUT_MS } from '../plan/node-timeout.ts';
 
 export { FAULT_NAMES, PARTITION_FAULT_NAMES, type FaultName };
 /** Every fault's name, in registry order (what an unknown name's message lists). */
@@ -22,7 +23,7 @@ export interface ScheduleConstraints {
   maxFaults?: number;
   /** Leases the clients ask for, ms. Default [250, 500]. */
   leasesMs?: readonly number[];
-  /** cluster-node-timeout of the cluster, to size short and long node freezes. Default 1000. */
+  /** cluster-node-timeout of the cluster, to size short and long node freezes. Default NODE_TIMEOUT_MS.default. */
   nodeTimeoutMs?: number;
   /** The operations the implementation supports (its capabilities): the only ones drawn. Default: all the pattern's. */
   operations?: readonly string[];
@@ -104,7 +105,7 @@ export function scheduleOptions(c: ScheduleConstraints): ScheduleOptions {
     faults,
     maxFaults,
     leasesMs,
-    nodeTimeoutMs: c.nodeTimeoutMs ?? 1_000,
+    nodeTimeoutMs: c.nodeTimeoutMs ?? NODE_TIMEOUT_MS.default,
     settings,
     ...(restricted ? { operations: new Set(c.operations) } : {}),
   };

@@ -6,5 +6,5 @@ export { ClusterPool } from './pool.ts';
 export { OpLog, summariseCheck, checkLine } from './oplog.ts';
 export type { CheckSummary } from './oplog.ts';
 export { histogramBucketQuantile, openStore, openStoreWith, withConnection, metricSum, SCENARIO_REDIS_OPTIONS } from './stores.ts';
-export type { RunnerFactory, ScriptOverrides } from './stores.ts';
+export type { RunnerFactory, ScriptOverrides, StoreSource } from './stores.ts';
 export { shardOf, shardOfSlot, keysOn, masterIndexes, nodeInfo, sleep } from './topology.ts';

@@ -1,33 +1,34 @@
 import { check, describeViolation } from '../checker/index.ts';
 import type { CheckResult } from '../checker/index.ts';
 import type { FaultKind, FaultRecord, History, OpRecord } from '../history/types.ts';
-import { idempotency } from '../patterns/idempotency/index.ts';
-import type { IdempotencyInput, IdempotencyOutput } from '../patterns/idempotency/model.ts';
+import type { Checkable } from '../checker/spec.ts';
 import { classifyError } from '../runner/classify.ts';
 import { startClock, type Clock } from '../history/clock.ts';
 
 /**
  * The history of a scripted scenario, recorded the way the runner records a generated one: each
  * operation with the instants it was invoked and answered, each fault with its window. The checker
- * then judges it exactly as it judges a chaos run.
+ * then judges it against `spec` (the scenario's pattern) exactly as it judges a chaos run.
  */
-export class OpLog {
+export class OpLog<I = unknown, O = unknown> {
   private readonly clock: Clock = startClock();
-  private readonly ops: OpRecord<IdempotencyInput, IdempotencyOutput>[] = [];
+  private readonly ops: OpRecord<I, O>[] = [];
   private readonly faults: FaultRecord[] = [];
   private nextId = 0;
+
+  constructor(private readonly spec: Checkable) {}
 
   now(): number {
     return this.clock.now();
   }
 
   /** Run `call` (which sends `input` for `key`) and record it; rethrows nothing, returns the reply or undefined. */
-  async op(client: number, key: string, input: IdempotencyInput, call: () => Promise<unknown>): Promise<unknown> {
+  async op(client: number, key: string, input: I, call: () => Promise<unknown>): Promise<unknown> {
     const id = this.nextId++;
     const invokedAt = this.clock.now();
     try {
       const output = await call();
-      this.ops.push({ type: 'op', id, client, key, input, invokedAt, completedAt: this.clock.now(), outcome: 'ok', output: output as IdempotencyOutput });
+      this.ops.push({ type: 'op', id, client, key, input, invokedAt, completedAt: this.clock.now(), outcome: 'ok', output: output as O });
       return output;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
@@ -40,12 +41,12 @@ export class OpLog {
     this.faults.push({ type: 'fault', id: this.nextId++, kind, target, startedAt, endedAt: this.clock.now(), lossy, detail });
   }
 
-  history(): History<IdempotencyInput, IdempotencyOutput> {
+  history(): History<I, O> {
     return { ops: [...this.ops].sort((a, b) => a.invokedAt - b.invokedAt), faults: [...this.faults], topology: [] };
   }
 
-  check(): CheckResult<IdempotencyInput, IdempotencyOutput> {
-    return check(this.history(), idempotency);
+  check(): CheckResult<I, O> {
+    return check(this.history(), this.spec);
   }
 }
 

@@ -1,8 +1,5 @@
 import type { Cluster as IORedisCluster, ClusterOptions } from 'ioredis';
 import type { LocalCluster } from '../cluster/local.ts';
-import { IDEMPOTENCY_SCRIPTS } from '../patterns/idempotency/calls.ts';
-import { IdempotencyStore, type IdempotencyStoreOptions } from '../patterns/idempotency/client.ts';
-import { IdempotencyMetrics } from '../patterns/idempotency/metrics.ts';
 import { projectScriptsDir } from '../scripts/paths.ts';
 import { loadScriptDir, scriptFromBody } from '../scripts/source.ts';
 import { EvalshaRunner, type ScriptObserver, type ScriptRunner } from '../scripts/runner.ts';
@@ -12,29 +9,41 @@ import { readFileSync } from 'node:fs';
 /** Client options of scenario connections: RESP2 defaults, and a bound on a stuck command that no step waits longer than. */
 export const SCENARIO_REDIS_OPTIONS: ClusterOptions = { redisOptions: { commandTimeout: 15_000 } };
 
-export type ScriptOverrides = Partial<Record<(typeof IDEMPOTENCY_SCRIPTS)[number], string>>;
-
 /**
- * The reference IdempotencyStore over the project's scripts, with some replaced by files of a
- * broken variant: a scenario keeps only the script it breaks, never a copy of the other three.
+ * What a pattern offers the scenarios (src/patterns/<name>/stores.ts): the scripts of lua/<pattern>,
+ * and its reference client over a script runner the scenario chooses. `observer` goes to the
+ * runner; `build` makes the client once the runner has loaded the scripts.
  */
-export function openStore(redis: IORedisCluster, overrides: ScriptOverrides = {}, options: StoreOptions = {}): Promise<IdempotencyStore> {
-  return openStoreWith(redis, (r, sources, observer) => new EvalshaRunner(r, sources, observer), overrides, options);
+export interface StoreSource<Store, Options> {
+  readonly pattern: string;
+  readonly scripts: readonly string[];
+  client(options: Options): { readonly observer: ScriptObserver; build(redis: IORedisCluster, runner: ScriptRunner): Store };
 }
 
-type StoreOptions = Omit<IdempotencyStoreOptions, 'scriptsDir' | 'mode'>;
+/** Scripts of the pattern replaced by files of a broken variant, by script name. */
+export type ScriptOverrides = Readonly<Record<string, string>>;
+
+/**
+ * The pattern's reference client over the project's scripts, with some replaced by files of a
+ * broken variant: a scenario keeps only the script it breaks, never a copy of the others.
+ */
+export function openStore<Store, Options>(source: StoreSource<Store, Options>, redis: IORedisCluster, overrides: ScriptOverrides, options: Options): Promise<Store> {
+  return openStoreWith(source, redis, (r, sources, observer) => new EvalshaRunner(r, sources, observer), overrides, options);
+}
 
 /** How a client variant calls its scripts (the reference EvalshaRunner, or a broken loader). */
 export type RunnerFactory = (redis: IORedisCluster, sources: Iterable<ScriptSource>, observer: ScriptObserver) => ScriptRunner;
 
-/** The reference store over a script loader of the scenario's choosing; scripts are loaded on every master before it returns. */
-export async function openStoreWith(redis: IORedisCluster, factory: RunnerFactory, overrides: ScriptOverrides = {}, options: StoreOptions = {}): Promise<IdempotencyStore> {
-  const sources = loadScriptDir(projectScriptsDir('idempotency'), IDEMPOTENCY_SCRIPTS);
+/** The reference client over a script loader of the scenario's choosing; scripts are loaded on every master before it returns. */
+export async function openStoreWith<Store, Options>(source: StoreSource<Store, Options>, redis: IORedisCluster, factory: RunnerFactory, overrides: ScriptOverrides, options: Options): Promise<Store> {
+  const unknown = Object.keys(overrides).filter((name) => !source.scripts.includes(name));
+  if (unknown.length) throw new RangeError(`openStore: ${source.pattern} has no script ${unknown.join(', ')} (its scripts: ${source.scripts.join(', ')})`);
+  const sources = loadScriptDir(projectScriptsDir(source.pattern), source.scripts);
   for (const [name, path] of Object.entries(overrides)) sources.set(name, scriptFromBody(name, readFileSync(path), path));
-  const metrics = new IdempotencyMetrics();
-  const runner = factory(redis, sources.values(), metrics.observer());
+  const client = source.client(options);
+  const runner = factory(redis, sources.values(), client.observer);
   await runner.prepare();
-  return IdempotencyStore.withRunner(redis, runner, metrics, options);
+  return client.build(redis, runner);
 }
 
 /** A cluster connection for one step, always closed afterwards. */

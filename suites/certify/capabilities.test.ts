@@ -11,7 +11,7 @@ import { parseImplSpec } from '../../src/impl/impl-spec.ts';
 import { sharedCluster } from '../support/shared-cluster.ts';
 import { check } from '../../src/checker/index.ts';
 import { models } from '../../src/patterns/models.ts';
-import { runSchedule } from '../../src/runner/run.ts';
+import { runJudged } from '../../src/certify/replay.ts';
 import type { Subject } from '../../src/subject/types.ts';
 import { behaviourFindings, certifyOptions, quietIo, removeReportRoots } from './fixtures/process/job.ts';
 import { PATTERNS } from '../../src/patterns/index.ts';
@@ -81,7 +81,8 @@ describe('a module declaring a semantic variant', () => {
     try {
       const acquire = (token: string) => ({ type: 'op' as const, key: 0, input: { op: 'acquire', token, limit: 2, ttlMs: 5_000 } });
       const schedule = { pattern: 'semaphore', keys: 1, clients: [[acquire('a'), acquire('b'), acquire('b'), { type: 'op' as const, key: 0, input: { op: 'release', token: 'b' } }]], faults: [] };
-      const run = (subjects: readonly Subject[]) => runSchedule(schedule, { cluster, subjects, namespace: `variant-${randomBytes(4).toString('hex')}`, nodeTimeoutMs: 1_000, opTimeoutMs: 10_000 });
+      // Through the one replay path (src/certify/replay.ts), which records each input as its subject declared it.
+      const run = async (subjects: readonly Subject[]) => (await runJudged(schedule, { cluster, subjects, pattern: PATTERNS.semaphore, nodeTimeoutMs: 1_000 }, `variant-${randomBytes(4).toString('hex')}`)).run;
       const declared = await run(opened.subjects);
       expect(declared.history.ops.map((o) => [o.input, o.outcome, o.output])).toEqual([
         [{ op: 'acquire', token: 'a', limit: 2, ttlMs: 5_000, reacquire: 'counts' }, 'ok', { level: 'boolean', op: 'acquire', answer: true }],

@@ -1,6 +1,7 @@
 // The flow one way (generator -> runner -> history -> checker -> report), the plan's vocabulary owned
-// by no stage, patterns as plugins the stages read, and no import cycle: checked on the import graph
-// of src, so a change that breaks one fails here, naming the importing file and what it imported.
+// by no stage, patterns handed to the stages as values (only the edge looks one up in the registry),
+// and no import cycle, between files or between folders: checked on the import graph of src, so a
+// change that breaks one fails here, naming the importing file and what it imported.
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -90,6 +91,13 @@ describe('the import graph of src', () => {
     expect(edges.filter((e) => folderOf(e.from) === 'faults' && folderOf(e.to) === 'cluster' && !e.typeOnly).map(show)).toEqual([]);
   });
 
+  it('hands the pattern down as a value: no stage imports the pattern registry, or any pattern', () => {
+    // A stage is given the pattern (a SessionSource, a CheckSpec, a declared-input hook); looking one
+    // up by name is the edge's (cli, certify, check, replay) and nobody else's.
+    const stages = ['checker', 'model', 'generator', 'runner', 'nemesis', 'faults', 'cluster', 'resp', 'plan', 'history', 'subject', 'scripts', 'lint'];
+    for (const stage of stages) expect(crossing(stage, ['patterns']), stage).toEqual([]);
+  });
+
   it('keeps patterns plugins: a pattern knows the stages\' vocabulary, not their machinery', () => {
     expect(crossing('patterns', ['runner', 'nemesis', 'cluster', 'report', 'certify', 'cli'])).toEqual([]);
   });
@@ -112,6 +120,11 @@ describe('the import graph of src', () => {
 
   it('has no cycle between the pipeline\'s folders either: the stages and their vocabularies form one order', () => {
     expect(cycles(PIPELINE, folderEdges(PIPELINE))).toEqual([]);
+  });
+
+  it('has no cycle between any two folders of src: every import runs down one order of folders', () => {
+    const folders = [...new Set(files.map(folderOf))];
+    expect(cycles(folders, folderEdges(folders))).toEqual([]);
   });
 
   it('finds a cycle between folders when there is one (the check can fail)', () => {
