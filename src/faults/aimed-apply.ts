@@ -27,6 +27,7 @@ export async function applyAimedDelay(fault: AimedDelayStep, ctx: NemesisContext
     holdMs: fault.holdMs,
     limit: 1,
     ...(fault.pastExpiryMs === undefined ? {} : { pastExpiryMs: fault.pastExpiryMs, ttlOf: ttlReader(ctx) }),
+    ...(fault.pastTouchMs === undefined ? {} : { pastTouchMs: fault.pastTouchMs }),
   });
   try {
     await Promise.race([invoked.ended, armed.full]);

@@ -59,17 +59,23 @@ export const commandDelay = defineFault({
         })
         .map(withoutAbsent);
     },
-    // Aimed at a handover's release: held until the lease it was taken with has run out and the
-    // contender has stepped in (then 0-60 ms, so what the held command does next lands while the
-    // contender still polls), or a lease or two at most.
-    aimed: ({ client, op, leaseMs }) =>
-      fc
-        .record({
-          on: fc.constantFrom('reply' as const, 'request' as const),
-          holdMs: fc.integer({ min: leaseMs, max: Math.min(1_500, leaseMs * 2) }),
-          pastExpiryMs: fc.integer({ min: 0, max: 60 }),
-        })
-        .map((hold): AimedDelayStep => ({ kind: 'aimed-delay', atMs: 0, client, op, ...hold })),
+    // Aimed at a race's operation (src/generator/races.ts). At a lease's end: held until the lease it
+    // was taken with has run out and the contender has stepped in (then 0-60 ms, so what the held
+    // command does next lands while the contender still polls), or a lease or two at most. At a last
+    // place: held until the contender's first command there was answered (then 0-60 ms: its write
+    // may not have landed yet, and both reads then saw the place free), or half a second at most.
+    aimed: ({ client, op, leaseMs, instant }) =>
+      instant === 'last-place'
+        ? fc
+            .record({ on: fc.constant('reply' as const), holdMs: fc.integer({ min: 200, max: 500 }), pastTouchMs: fc.integer({ min: 0, max: 60 }) })
+            .map((hold): AimedDelayStep => ({ kind: 'aimed-delay', atMs: 0, client, op, ...hold }))
+        : fc
+            .record({
+              on: fc.constantFrom('reply' as const, 'request' as const),
+              holdMs: fc.integer({ min: leaseMs, max: Math.min(1_500, leaseMs * 2) }),
+              pastExpiryMs: fc.integer({ min: 0, max: 60 }),
+            })
+            .map((hold): AimedDelayStep => ({ kind: 'aimed-delay', atMs: 0, client, op, ...hold })),
   },
   is: (step): step is CommandDelayStep => step.kind === 'command-delay' || step.kind === 'aimed-delay',
   lossy: () => false,

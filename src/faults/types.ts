@@ -43,13 +43,19 @@ export interface InvokedOperation {
   readonly ended: Promise<void>;
 }
 
-/** What an aimed fault's draw is told: the one operation it aims at (a handover's, src/generator/handover.ts), and the lease at stake. */
+/** What an aimed fault's draw is told: the one operation it aims at (a race's, src/generator/races.ts), and what its read must outlast. */
 export interface AimContext {
   readonly client: number;
   /** Its number among the client's operations, from 0. */
   readonly op: number;
   /** The lease the operation's key was taken with: the hold must outlast what is left of it. */
   readonly leaseMs: number;
+  /**
+   * What the operation races: `lease-end`, a lease running out (hold until the key's TTL has run out
+   * and another client touched it); `last-place`, another client taking the key's last place (hold
+   * until another client's command on the key was answered).
+   */
+  readonly instant: 'lease-end' | 'last-place';
 }
 
 /** What one applied fault says about itself, for its record in the history. */

@@ -1,13 +1,14 @@
 import fc from 'fast-check';
 import { scheduleOptions, type ScheduleConstraints, type ScheduleOptions } from './constraints.ts';
 import { faultsArbitrary, networkArbitrary } from './faults.ts';
-import { withHandover } from './handover.ts';
+import { withRace } from './races.ts';
 import { expectedSpanMs, withLateLooks } from './late-looks.ts';
 import type { ClientStep, Schedule } from '../plan/schedule.ts';
 import type { SessionContext } from './sessions/common.ts';
 
 export * from '../plan/schedule.ts';
 export type { SessionSource } from './source.ts';
+export type { RaceSource } from './races.ts';
 export { FAULT_NAMES, PARTITION_FAULT_NAMES, parseFaultList, scheduleOptions, type FaultName, type ScheduleConstraints, type ScheduleOptions } from './constraints.ts';
 
 /** A session's context, with the generator's whole options (which name the pattern). */
@@ -51,14 +52,15 @@ export function scheduleArbitrary(constraints: ScheduleConstraints): fc.Arbitrar
         .chain((perClient) => {
           const horizon = Math.max(...perClient.map(expectedSpanMs));
           return fc.tuple(faultsArbitrary(options, keys, horizon), networkArbitrary(options)).chain(([faults, network]) =>
-            withHandover(options, keys, perClient).map(
-              ({ keys: stagedKeys, clients: staged, aimed }): Schedule => ({
+            withRace(options, keys, perClient).map(
+              ({ keys: stagedKeys, clients: staged, aimed, race }): Schedule => ({
                 pattern: options.pattern.name,
                 keys: stagedKeys,
                 clients: withLateLooks(staged, faults, options.nodeTimeoutMs),
                 // An aimed hold last, out of time order: it waits for its operation, not for an instant.
                 faults: [...faults, ...aimed],
                 ...(network ? { network } : {}),
+                ...(race ? { race } : {}),
               }),
             ),
           );

@@ -1,11 +1,11 @@
 /**
  * What the generator reads of a pattern, handed to it as a value (a `Pattern` of src/patterns is
  * one as it stands): the operations it may draw, the settings its sessions read, one client's
- * session, and the handover it stages. The generator never looks a pattern up by name.
+ * session, and the races it stages. The generator never looks a pattern up by name.
  */
 import type fc from 'fast-check';
 import type { ClientStep } from '../plan/schedule.ts';
-import type { Handover, HandoverContext, SessionContext } from './sessions/common.ts';
+import type { RaceSource, SessionContext } from './sessions/common.ts';
 import type { SessionSetting } from './settings.ts';
 
 export interface SessionSource<I = any> {
@@ -17,9 +17,6 @@ export interface SessionSource<I = any> {
   readonly settings?: Readonly<Record<string, SessionSetting>>;
   /** One client's session under attempt number `attempt` (owner/token c<client>a<attempt>). */
   session(ctx: SessionContext, attempt: number): fc.Arbitrary<ClientStep<I>[]>;
-  /**
-   * The race a session drawn alone rarely makes, staged at the start of most runs (./handover.ts).
-   * `needs`: the operations its steps use, so an implementation without one of them gets none.
-   */
-  readonly handover?: { readonly needs: readonly string[]; draw(ctx: HandoverContext): fc.Arbitrary<Handover<I>> };
+  /** Its critical instants: the races a session drawn alone rarely makes, one staged at the start of most runs (./races.ts). */
+  readonly races?: readonly RaceSource<I>[];
 }

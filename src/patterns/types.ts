@@ -9,7 +9,7 @@ import type fc from 'fast-check';
 import type { Cluster as IORedisCluster } from 'ioredis';
 import type { Classifier } from '../checker/invariants/types.ts';
 import type { FaultName } from '../faults/index.ts';
-import type { Handover, HandoverContext, SessionContext } from '../generator/sessions/common.ts';
+import type { RaceSource, SessionContext } from '../generator/sessions/common.ts';
 import type { SessionSetting } from '../generator/settings.ts';
 import type { Model } from '../model/types.ts';
 import type { ClientStep } from '../plan/schedule.ts';
@@ -107,12 +107,12 @@ export interface Pattern<S, I, O, R extends ReferenceSubject<I, O> = ReferenceSu
   /** One client's session under attempt number `attempt` (owner/token c<client>a<attempt>). */
   session(ctx: SessionContext, attempt: number): fc.Arbitrary<ClientStep<I>[]>;
   /**
-   * A handover the generator stages in most runs (src/generator/handover.ts): the race a session
-   * drawn alone rarely makes, one client giving a key up as another asks for it, with a hold aimed
-   * at the hand-over. `needs`: the operations its steps use (only those), so an implementation
-   * without one of them gets none. Absent: the pattern's runs have none.
+   * The pattern's critical instants (src/generator/races.ts): for each operation that reads before
+   * it writes, the instant its read can go stale at (a lease running out, another client taking the
+   * last place) and how to put a contender just after it. The generator stages one in most runs,
+   * with a hold aimed at the racing operation. Absent: the pattern's runs stage none.
    */
-  readonly handover?: { readonly needs: readonly string[]; draw(ctx: HandoverContext): fc.Arbitrary<Handover<I>> };
+  readonly races?: readonly RaceSource<I>[];
   /** The named invariants certified, in the order reports list them; model-conformance last. */
   readonly invariants: readonly string[];
   /** The operations whose answers witness each invariant (a violation of it is pinned on one of their

@@ -129,6 +129,9 @@ export interface AimedDelayStep {
   readonly holdMs: number;
   /** As command-delay's: hold until the key's TTL has run out and another client's command on it was answered, then this long. */
   readonly pastExpiryMs?: number;
+  /** Or hold until another client's command on the key was answered, then this long, whatever its TTL
+   *  (a race for a key's last place, where no lease runs out); at most holdMs. */
+  readonly pastTouchMs?: number;
 }
 
 export const isAimedDelay = (f: FaultStep): f is AimedDelayStep => f.kind === 'aimed-delay';
@@ -140,6 +143,22 @@ export interface NetworkProfile {
   readonly clientLatencyMs: number;
 }
 
+/**
+ * A race staged at one of the pattern's critical instants (src/generator/races.ts): on its own key,
+ * the holder's racing operation (it reads before it writes) and a contender timed to land just
+ * after the instant its read can go stale at.
+ */
+export interface StagedRace {
+  /** In words: "release at its TTL's end". */
+  readonly name: string;
+  readonly instant: 'lease-end' | 'last-place';
+  readonly key: number;
+  readonly holder: number;
+  /** The holder's racing operation: its number among the holder's operations, from 0. */
+  readonly op: number;
+  readonly contender: number;
+}
+
 export interface Schedule<I = unknown> {
   /** A name in the pattern registry (src/patterns/index.ts); a schedule read from a file is checked against it. */
   readonly pattern: string;
@@ -148,6 +167,8 @@ export interface Schedule<I = unknown> {
   readonly faults: readonly FaultStep[];
   /** Absent: the network adds nothing. */
   readonly network?: NetworkProfile;
+  /** Absent: the run stages none. */
+  readonly race?: StagedRace;
 }
 
 export function describeTarget(t: FaultTarget): string {
@@ -155,7 +176,8 @@ export function describeTarget(t: FaultTarget): string {
 }
 
 /** How long a command delay, windowed or aimed, holds what it caught. */
-function holdPhrase(f: { readonly holdMs: number; readonly pastExpiryMs?: number }): string {
+function holdPhrase(f: { readonly holdMs: number; readonly pastExpiryMs?: number; readonly pastTouchMs?: number }): string {
+  if (f.pastTouchMs !== undefined) return `until another client's command on its key was answered, +${f.pastTouchMs}ms (at most ${f.holdMs}ms)`;
   return f.pastExpiryMs === undefined ? `for ${f.holdMs}ms` : `until its key's TTL has run out and another client touched it, +${f.pastExpiryMs}ms (${f.holdMs}ms if it has no TTL)`;
 }
 
@@ -202,8 +224,14 @@ export function describeStep<I>(step: ClientStep<I>, describeInput: (input: I) =
 export function describeSchedule<I>(schedule: Schedule<I>, describeInput: (input: I) => string): string {
   const lines = schedule.clients.map((steps, c) => `c${c}: ${steps.map((s) => describeStep(s, describeInput)).join('; ') || '(idle)'}`);
   if (schedule.network) lines.push(`network: +${schedule.network.clientLatencyMs}ms on every reply to a client, all run`);
+  if (schedule.race) lines.push(`race: ${describeRace(schedule.race)}`);
   for (const f of schedule.faults) lines.push(`nemesis: ${describeFault(f)}`);
   return lines.join('\n');
+}
+
+/** `release at its TTL's end on k3: c1's operation #1 against c4` */
+export function describeRace(race: StagedRace): string {
+  return `${race.name} on k${race.key}: c${race.holder}'s operation #${race.op} against c${race.contender}`;
 }
 
 export function countOps(schedule: Schedule): number {

@@ -86,6 +86,7 @@ const FAULT_STEP = tagged('kind', {
     on: oneOf(['request', 'reply']),
     holdMs: int(0),
     pastExpiryMs: optional(int(0)),
+    pastTouchMs: optional(int(0)),
   },
 });
 
@@ -113,7 +114,13 @@ function counterexampleCheck(pattern: string): Check {
     seed: int(0),
     path: optional(str),
     options: object({}),
-    schedule: object({ pattern: oneOf([pattern]), keys: int(1), clients: array(array(step)), faults: array(FAULT_STEP) }),
+    schedule: object({
+      pattern: oneOf([pattern]),
+      keys: int(1),
+      clients: array(array(step)),
+      faults: array(FAULT_STEP),
+      race: optional(object({ name: str, instant: oneOf(['lease-end', 'last-place']), key: int(0), holder: int(0), op: int(0), contender: int(0) })),
+    }),
     scheduleText: optional(str),
     history: object({
       ops: array(op),

@@ -23,6 +23,10 @@ export interface CommandRule {
    *  connection's command on that key has since been answered, then this many ms more; never longer
    *  than holdMs past the TTL nor MAX_TTL_HOLD_MS in all (holdMs alone for a key without a TTL). Needs `ttlOf`. */
   readonly pastExpiryMs?: number;
+  /** Delays only: hold instead until another connection's command on the caught command's key has
+   *  been answered, then this many ms more; never longer than holdMs (a race for a key's last place:
+   *  the command that read it waits until a contender has been answered, whatever the key's TTL). */
+  readonly pastTouchMs?: number;
   /** The remaining TTL of a key on a node, in ms (PTTL: -2 absent, -1 no TTL). */
   readonly ttlOf?: (node: string, key: Buffer) => Promise<number>;
   /** Most commands caught; then the rule does nothing more. */
@@ -61,6 +65,11 @@ export function validateRule(rule: CommandRule): CommandRule {
     if (!delays) throw bad('pastExpiryMs is for delays only');
     if (!(Number.isInteger(rule.pastExpiryMs) && rule.pastExpiryMs >= 0)) throw bad(`pastExpiryMs must be a non-negative integer, got ${rule.pastExpiryMs}`);
     if (typeof rule.ttlOf !== 'function') throw bad('pastExpiryMs needs ttlOf');
+  }
+  if (rule.pastTouchMs !== undefined) {
+    if (!delays) throw bad('pastTouchMs is for delays only');
+    if (!(Number.isInteger(rule.pastTouchMs) && rule.pastTouchMs >= 0)) throw bad(`pastTouchMs must be a non-negative integer, got ${rule.pastTouchMs}`);
+    if (rule.pastExpiryMs !== undefined) throw bad('pastTouchMs and pastExpiryMs are two ways to end a hold: give one');
   }
   return rule;
 }
@@ -117,10 +126,11 @@ export class ArmedRule {
     return { action: this.rule.sideFor?.(name) ?? this.rule.action, until: this.holdEnd(node, connection, k, at, touched), done };
   }
 
-  /** A fixed hold, or one that ends once the key's TTL has run out and another client has touched the key. */
+  /** A fixed hold, or one that ends once another client has touched the key (after its TTL ran out, with pastExpiryMs). */
   private holdEnd(node: string, connection: number, key: Buffer | undefined, at: number, touched: TouchWatch): number | Promise<number> {
     const fixed = at + (this.rule.holdMs ?? 0);
-    const { pastExpiryMs, ttlOf } = this.rule;
+    const { pastExpiryMs, pastTouchMs, ttlOf } = this.rule;
+    if (pastTouchMs !== undefined && key) return touched(key.toString('latin1'), at, connection, fixed).then((touch) => Math.min(fixed, touch + pastTouchMs));
     if (pastExpiryMs === undefined || !ttlOf || !key) return fixed;
     return ttlOf(node, key).then(
       async (pttl) => {

@@ -45,26 +45,40 @@ export function otherToken(ctx: SessionContext): fc.Arbitrary<string> {
     .map(({ client, attempt }) => token(client, attempt));
 }
 
-/** Context for drawing a handover (a pattern's `handover`): the two clients it stages, and the attempt their tokens name. */
-export interface HandoverContext {
+/** Context for drawing a race (a pattern's `races`): the two clients it stages, and the attempt their tokens name. */
+export interface RaceContext {
   readonly holder: number;
   readonly contender: number;
-  /** The handover's own logical key (one past the sessions' keys): nobody else holds it when the holder asks. */
+  /** The race's own logical key (one past the sessions' keys): nobody else is on it when the holder starts. */
   readonly key: number;
   readonly options: SessionOptions;
-  /** Past every session's attempt number, so that no session's token and no stray one is a handover's. */
+  /** Past every session's attempt number, so that no session's token and no stray one is a race's. */
   readonly attempt: number;
 }
 
 /**
- * A handover a pattern stages at the start of a run: a holder gives a key up just before its lease
- * runs out, while a contender asks for it. The steps go before each client's sessions.
+ * A race a pattern stages at the start of a run, at one of its critical instants: the holder's steps
+ * lead to the operation that reads before it writes (`aim`), the contender's land just after the
+ * instant that read can go stale at. The steps go before each client's sessions.
  */
-export interface Handover<I = unknown> {
+export interface Race<I = unknown> {
   readonly holder: ClientStep<I>[];
   readonly contender: ClientStep<I>[];
-  /** The holder's operation that hands over (its number among the holder's operations, from 0): where a hold is aimed. */
+  /** The holder's operation that races (its number among the holder's operations, from 0): where a hold is aimed. */
   readonly aim: number;
-  /** The lease the holder took its key with. */
+  /** The lease the holder took its key with (a last-place race: the one it would take). */
   readonly leaseMs: number;
 }
+
+/** One critical instant of a pattern: the operation whose read can go stale there, and how to stage it. */
+export interface RaceSource<I = any> {
+  /** In words, for docs and reports: "release at its lease's end". */
+  readonly name: string;
+  readonly instant: 'lease-end' | 'last-place';
+  /** The operation that reads before it writes (the one held across the instant). */
+  readonly victim: string;
+  /** The operations the race's steps use (only those): an implementation without one of them gets none. */
+  readonly needs: readonly string[];
+  draw(ctx: RaceContext): fc.Arbitrary<Race<I>>;
+}
+

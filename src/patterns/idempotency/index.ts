@@ -9,6 +9,7 @@ import { idempotencyLevels } from './levels.ts';
 import { idempotency as model, type IdempotencyInput, type IdempotencyOutput, type IdempotencyState } from './model.ts';
 import { idempotencySession } from './sessions.ts';
 import { IdempotencySubject } from './subject.ts';
+import { idempotencyRaces } from './races.ts';
 
 const redisKey = (namespace: string, logicalKey: string) => scopedKey(namespace, 'certify', logicalKey);
 
@@ -23,6 +24,7 @@ export const idempotency = {
   model: withLevels(model, idempotencyLevels),
   levels: idempotencyLevels,
   session: idempotencySession,
+  races: idempotencyRaces,
   invariants: ['one-winner', 'no-stale-overwrite', 'no-resurrection', 'model-conformance'],
   witnesses: { 'one-winner': ['register'], 'no-stale-overwrite': ['complete', 'release', 'renew'], 'no-resurrection': ['register', 'release', 'renew'] },
   classify: classifyIdempotency,

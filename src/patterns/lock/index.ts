@@ -5,7 +5,8 @@ import { LOCK_SCRIPTS, LockClient } from './client.ts';
 import { classifyLock } from './invariants.ts';
 import { lockLevels } from './levels.ts';
 import { lock as model, type LockInput, type LockOutput, type LockState } from './model.ts';
-import { lockHandover, lockSession } from './sessions.ts';
+import { lockRaces } from './races.ts';
+import { lockSession } from './sessions.ts';
 import { LockSubject } from './subject.ts';
 
 const redisKey = (namespace: string, logicalKey: string) => `lock:{${namespace}:${logicalKey}}`;
@@ -22,7 +23,7 @@ export const lock = {
   levels: lockLevels,
   holder: { arg: 'token', handedOutBy: ['acquire'] },
   session: lockSession,
-  handover: { needs: ['acquire', 'release'], draw: lockHandover },
+  races: lockRaces,
   invariants: ['one-holder', 'no-stale-release', 'model-conformance'],
   witnesses: { 'one-holder': ['acquire'], 'no-stale-release': ['release', 'extend'] },
   classify: classifyLock,

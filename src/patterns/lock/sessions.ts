@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { LockInput } from './model.ts';
 import type { ClientStep } from '../../plan/schedule.ts';
-import { otherToken, outliveLease, thinkTime, token, type Handover, type HandoverContext, type SessionContext } from '../../generator/sessions/common.ts';
+import { otherToken, outliveLease, thinkTime, token, type SessionContext } from '../../generator/sessions/common.ts';
 
 type Step = ClientStep<LockInput>;
 const op = (key: number, input: LockInput): Step => ({ type: 'op', key, input });
@@ -63,43 +63,4 @@ export function lockSession(ctx: SessionContext, attempt: number): fc.Arbitrary<
         return steps;
       }),
     );
-}
-
-/** How long after the holder's release is due the contender first asks: after the release's first command is out. */
-const CONTENDER_LAG_MS = 15;
-/** How long the contender keeps asking after the holder's TTL: past a hold that ends when it steps in, and what follows. */
-const ASKING_PAST_TTL_MS = 250;
-
-/**
- * The handover seed 003's release must survive: the holder acquires, works until just before its
- * TTL runs out (a round trip or a few short of it, so the release is sent while it still holds),
- * and releases; the contender asks every 10-25 ms from just after the release is sent until well
- * past the TTL, then releases. A release that reads the token and then deletes, held between the
- * two past the TTL, deletes the contender's lock: the contender's next ask is granted a second time.
- */
-export function lockHandover(ctx: HandoverContext): fc.Arbitrary<Handover<LockInput>> {
-  const holder = token(ctx.holder, ctx.attempt);
-  const contender = token(ctx.contender, ctx.attempt);
-  return fc
-    .record({
-      ttlMs: fc.constantFrom(...ctx.options.leasesMs),
-      early: fc.integer({ min: 30, max: 120 }),
-      every: fc.integer({ min: 10, max: 25 }),
-    })
-    .map(({ ttlMs, early, every }) => {
-      const key = ctx.key;
-      const releaseAt = Math.max(0, ttlMs - early);
-      const asks = Math.ceil((early + ASKING_PAST_TTL_MS) / every);
-      const ask = op(key, { op: 'acquire', token: contender, ttlMs });
-      return {
-        holder: [op(key, { op: 'acquire', token: holder, ttlMs }), { type: 'pause', ms: releaseAt }, op(key, { op: 'release', token: holder })],
-        contender: [
-          { type: 'pause', ms: releaseAt + CONTENDER_LAG_MS },
-          ...Array.from({ length: asks }, (_, i): Step[] => (i === 0 ? [ask] : [{ type: 'pause', ms: every }, ask])).flat(),
-          op(key, { op: 'release', token: contender }),
-        ],
-        aim: 1,
-        leaseMs: ttlMs,
-      };
-    });
 }

@@ -8,6 +8,7 @@ import { ratelimit as model, type RateLimitInput, type RateLimitOutput, type Rat
 import { ratelimitSession } from './sessions.ts';
 import { ratelimitSettings } from './settings.ts';
 import { RateLimitSubject } from './subject.ts';
+import { ratelimitRaces } from './races.ts';
 
 const redisKey = (namespace: string, logicalKey: string) => `ratelimit:{${namespace}:${logicalKey}}`;
 
@@ -20,6 +21,7 @@ export const ratelimit = {
   levels: ratelimitLevels,
   settings: ratelimitSettings,
   session: (ctx) => ratelimitSession(ctx),
+  races: ratelimitRaces,
   invariants: ['limit-respected', 'counter-has-ttl', 'model-conformance'],
   witnesses: { 'limit-respected': ['hit'], 'counter-has-ttl': ['hit'] },
   classify: classifyRateLimit,

@@ -23,6 +23,8 @@ describe('scheduleArbitrary', () => {
     const name = (f: FaultStep): string => {
       if (f.kind === 'toxic') return f.toxic === 'reset_peer' ? 'reset-peer' : f.toxic;
       if (f.kind === 'failover') return f.mode === 'default' ? 'failover' : `failover-${f.mode}`;
+      // A race's hold is a command delay aimed at its operation.
+      if (f.kind === 'aimed-delay') return 'command-delay';
       return f.kind;
     };
     const names = new Set(sample(scheduleArbitrary({ pattern: PATTERNS.idempotency,  maxFaults: 3 }), 600).flatMap((s) => s.faults.map(name)));

@@ -1,0 +1,35 @@
+/**
+ * The idempotency store's critical instants (src/generator/races.ts). A register reads whether the
+ * key is taken before it takes it: another request registering at the same instant (the key's one
+ * place). Complete, release and renew read the owner before they write: the owner goes stale when
+ * its lease runs out and another request registers, and a write made on the stale read stores a
+ * response over the new owner's record, deletes it, or extends it.
+ */
+import type { RaceSource } from '../../generator/races.ts';
+import { lastPlaceRace, leaseEndRace } from '../../generator/sessions/race-shapes.ts';
+import type { IdempotencyInput } from './model.ts';
+
+const register = (owner: string, leaseMs: number): IdempotencyInput => ({ op: 'register', fingerprint: 'fp-race', owner, leaseMs });
+const complete = (owner: string): IdempotencyInput => ({ op: 'complete', owner, status: '200', body: `resp-${owner}`, ttlMs: 800 });
+
+/** A race at the holder's lease's end, `victim` its racing operation; the contender completes once it stops asking. */
+const atLeaseEnd = (victim: 'complete' | 'release' | 'renew', input: (owner: string, leaseMs: number) => IdempotencyInput): RaceSource<IdempotencyInput> => ({
+  name: `${victim} at its lease's end`,
+  instant: 'lease-end',
+  victim,
+  needs: [...new Set(['register', victim, 'complete'])],
+  draw: (ctx) => leaseEndRace(ctx, { take: register, victim: input, finish: (owner) => [complete(owner)] }),
+});
+
+export const idempotencyRaces: readonly RaceSource<IdempotencyInput>[] = [
+  {
+    name: "register for the key's one place",
+    instant: 'last-place',
+    victim: 'register',
+    needs: ['register', 'complete'],
+    draw: (ctx) => lastPlaceRace(ctx, { fill: () => [], take: register, finish: (owner) => [complete(owner)] }),
+  },
+  atLeaseEnd('complete', (owner) => complete(owner)),
+  atLeaseEnd('release', (owner) => ({ op: 'release', owner })),
+  atLeaseEnd('renew', (owner, leaseMs) => ({ op: 'renew', owner, leaseMs })),
+];
