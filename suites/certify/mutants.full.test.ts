@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { LocalCluster } from '../../src/cluster/local.ts';
 import { jobOptions } from '../../src/cli/chaos-flags.ts';
 import { runJob } from '../../src/certify/job.ts';
 import { openerFor as productionOpener } from '../../src/certify/openers/index.ts';
@@ -10,6 +11,7 @@ import { projectRoot } from '../../src/cluster/binaries.ts';
 import { sharedCluster, withSharedCluster } from '../support/shared-cluster.ts';
 import { acceptableNames, loadMutants, type Mutant } from './support/catalogue.ts';
 import { chaosJob, openerFor } from './support/job.ts';
+import { SharedCluster } from './support/shared-cluster.ts';
 import { mergeEvidence, mutantLabel, readEvidence, SWEEP_FILE, SWEEP_SEEDS, SWEEP_SHRINK_RUNS, writeEvidence, type SweepJob } from './support/sweep.ts';
 import { PATTERNS } from '../../src/patterns/index.ts';
 
@@ -31,7 +33,7 @@ const swept = (m: Mutant) => !only || (mutants.some((o) => mutantLabel(o) === on
 const jobs: Record<string, SweepJob[]> = {};
 const capOf = (m: Mutant) => (m.gap ? 200 : (m.ciRuns ?? 50));
 // A hang guard, not a speed bound: no run of the job takes near this long.
-const guardMs = (m: Mutant) => 120_000 + capOf(m) * seedsFor(m).length * 30_000;
+const guardMs = (m: Mutant) => 180_000 + capOf(m) * seedsFor(m).length * 30_000;
 
 /** After every mutant, so that an interrupted sweep keeps what it found. */
 function record(label: string, results: SweepJob[]): void {
@@ -58,18 +60,31 @@ describe.runIf(process.env.CHAOSLUA_SWEEP !== '1')('the slow mutants are rejecte
   }
 });
 
-// The sweep is a measurement (about half an hour): CHAOSLUA_SWEEP=1 runs it; skipped, it is counted as skipped.
+// The sweep is a measurement (an hour or more): CHAOSLUA_SWEEP=1 runs it; skipped, it is counted as
+// skipped. Its jobs are independent: CHAOSLUA_SWEEP_CLUSTERS=k runs a mutant's seeds k at a time,
+// each on a cluster of its own (the worker's shared one, and k - 1 started here).
+const SWEEP_CLUSTERS = Number(process.env.CHAOSLUA_SWEEP_CLUSTERS ?? 1);
 describe.runIf(process.env.CHAOSLUA_SWEEP === '1')(`every mutant over ${SWEEP_SEEDS.length} seeds`, () => {
+  const extra = Array.from({ length: Math.max(0, SWEEP_CLUSTERS - 1) }, () => new SharedCluster());
+  afterAll(() => Promise.all(extra.map((c) => c.dispose())));
+  /** Runs job(cluster) for each item, as many at once as there are clusters; results in the items' order. */
+  async function onClusters<T, R>(items: readonly T[], job: (cluster: LocalCluster, item: T) => Promise<R>): Promise<R[]> {
+    const results: R[] = new Array(items.length);
+    let next = 0;
+    const lanes = [(j: (c: LocalCluster) => Promise<R>) => sharedCluster().then(j), ...extra.map((c) => (j: (c: LocalCluster) => Promise<R>) => c.withRetry(j))];
+    await Promise.all(lanes.map(async (lane) => {
+      for (let i = next++; i < items.length; i = next++) results[i] = await lane((cluster) => job(cluster, items[i]));
+    }));
+    return results;
+  }
   for (const m of mutants.filter(swept)) {
     it(mutantLabel(m), async () => {
-      const results: SweepJob[] = [];
-      for (const seed of seedsFor(m)) {
-        const cluster = await sharedCluster();
+      const results = await onClusters(seedsFor(m), async (cluster, seed): Promise<SweepJob> => {
         const verdict = await chaosJob(cluster, m.pattern, openerFor(m.pattern, m.kind, m.impl), { seed, runs: capOf(m), shrinkRuns: SWEEP_SHRINK_RUNS });
         const job: SweepJob = { seed, run: verdict.firstFailure?.run ?? null, cap: capOf(m), named: [...verdict.named].sort() };
-        results.push(job);
         console.log(`${mutantLabel(m)} seed ${seed}: ${job.run === null ? `SURVIVED ${verdict.runs} runs` : `run ${job.run}`}; named ${job.named.join(', ') || '-'}`);
-      }
+        return job;
+      });
       record(mutantLabel(m), results);
       if (!m.gap) expect(results.filter((j) => j.run === null).map((j) => j.seed), 'seeds that did not catch it').toEqual([]);
       const unexpected = results.filter((j) => !j.named.every((n) => acceptableNames(m).includes(n)));

@@ -5,6 +5,7 @@
 import { defaultCheckOptions } from '../../checker/options.ts';
 import { checkables, type CheckableModelName } from '../../patterns/checkable.ts';
 import type { Model } from '../../model/types.ts';
+import { describeRace } from '../../plan/schedule.ts';
 import { coverage } from '../coverage.ts';
 import { renderCoverage } from './coverage-view.ts';
 import type { ReportData } from './data.ts';
@@ -26,6 +27,18 @@ function specFor(pattern: string | undefined): { readonly model: AnyModel; reado
 
 export const modelFor = (pattern: string | undefined): AnyModel | undefined => specFor(pattern)?.model;
 
+/** The race the run staged, in words, above the timeline (nothing when it staged none). */
+function raceLine(ce: NonNullable<ReportData['counterexample']>): string {
+  return ce.schedule.race ? `<p class="small">Race staged at a critical instant: ${esc(describeRace(ce.schedule.race))}. Its operation is marked ⚡; the hold aimed at it is in the nemesis row.</p>` : '';
+}
+
+/** The history's id of the holder's racing operation: its n-th, as the runner numbers a client's operations. */
+function racedOp(ce: NonNullable<ReportData['counterexample']>) {
+  const race = ce.schedule.race!;
+  const holderOps = ce.history.ops.filter((op) => op.client === race.holder).sort((a, b) => a.invokedAt - b.invokedAt || a.id - b.id);
+  return { opId: holderOps[race.op]?.id, holder: race.holder, contender: race.contender };
+}
+
 export function renderReport(data: ReportData): string {
   const ce = data.counterexample;
   const pattern = ce?.pattern ?? data.result.pattern;
@@ -39,7 +52,8 @@ export function renderReport(data: ReportData): string {
     sections.push(`<h2>What went wrong</h2>${renderViolations(ce.result, model) || '<p class="muted">The checker reported no violation (see the per-key verdicts).</p>'}`);
     sections.push(
       `<h2>Timeline of the shrunk counterexample</h2><p class="muted small">${ce.history.ops.length} ops on ${new Set(ce.history.ops.map((o) => o.key)).size} key(s), ${ce.history.faults.length} fault(s). Bars run from invocation to completion; hover one for its input and output. Idle stretches are drawn narrow and labelled with their length.</p>`,
-      renderTimeline({ history: ce.history, model, violations: ce.result.violations, keys: ce.result.keys, eps, duplicates: Object.values(ce.result.duplicateEffects ?? {}).flat() }),
+      raceLine(ce),
+      renderTimeline({ history: ce.history, model, violations: ce.result.violations, keys: ce.result.keys, eps, duplicates: Object.values(ce.result.duplicateEffects ?? {}).flat(), ...(ce.schedule.race ? { race: racedOp(ce) } : {}) }),
     );
     if (ce.scheduleText) sections.push(`<details class="card"><summary>Shrunk schedule</summary><pre class="mono">${esc(ce.scheduleText)}</pre></details>`);
     sections.push(`<h2>Per key</h2>${renderKeys(ce.result, ce.history.ops, model)}`);

@@ -54,7 +54,7 @@ rect.op{stroke:none}
 rect.op.ok{fill:var(--ok)} rect.op.fail{fill:var(--fail)} rect.op.info{fill:var(--info)}
 rect.tail{fill:#f5e2b3;pointer-events:none}
 .mark{font-size:9px;fill:#111;pointer-events:none} .mark.unexplained-mark{fill:var(--fail)} .mark.twice-mark{font-size:10px;font-weight:700;fill:#b45309}
-span.twice-mark{font-weight:700;color:#b45309} rect.op.twice{stroke:#b45309;stroke-width:2px;stroke-dasharray:2 2;vector-effect:non-scaling-stroke}
+span.twice-mark{font-weight:700;color:#b45309} rect.op.twice{stroke:#b45309;stroke-width:2px;stroke-dasharray:2 2;vector-effect:non-scaling-stroke} .mark.race-mark{font-size:10px;fill:#7c3aed} span.race-mark{color:#7c3aed}
 rect.op.witness{stroke:#111;stroke-width:2.5px;vector-effect:non-scaling-stroke}
 rect.op.unexplained{stroke:var(--fail);stroke-width:2.5px;stroke-dasharray:4 2;vector-effect:non-scaling-stroke}
 rect.dim{opacity:.1}

@@ -27,6 +27,8 @@ export interface TimelineInput {
   readonly eps: number;
   /** Ids of the operations only a second execution explains (CheckResult.duplicateEffects). */
   readonly duplicates?: readonly number[];
+  /** The race the run staged (src/generator/races.ts): the holder's racing operation and the contender. */
+  readonly race?: { readonly opId?: number; readonly holder: number; readonly contender: number };
 }
 
 const PLOT_WIDTH = 1100;
@@ -124,7 +126,8 @@ export function renderTimeline(input: TimelineInput): string {
   }
   clients.forEach((c, i) => {
     if (i % 2 === 1) shapes.push(`<rect class="lanebg" x="0" y="${laneTop + i * laneH}" width="${W}" height="${laneH}"/>`);
-    labels.push(`<text class="lane client" x="${LABEL_WIDTH - 8}" y="${laneTop + i * laneH + laneH - 6}">client ${esc(c)}</text>`);
+    const role = c === input.race?.holder ? ' (racer)' : c === input.race?.contender ? ' (contender)' : '';
+    labels.push(`<text class="lane client" x="${LABEL_WIDTH - 8}" y="${laneTop + i * laneH + laneH - 6}">client ${esc(c)}${role}</text>`);
   });
   labels.push(`<text class="lane muted" x="${LABEL_WIDTH - 8}" y="${nemesisTop + 12}">nemesis</text>`);
   if (leaseRowCount) {
@@ -155,6 +158,10 @@ export function renderTimeline(input: TimelineInput): string {
     if (witness.has(op.id) || unexplained.has(op.id)) {
       // A marker that keeps its size at any zoom: a witness bar can be a sliver in a long history.
       texts.push(textAt((x0 + x1) / 2, y - 1, '▼', unexplained.has(op.id) ? 'mark unexplained-mark' : 'mark', { anchor: 'middle' }));
+    }
+    if (op.id === input.race?.opId) {
+      // The operation raced at a critical instant: the hold aimed at it is in the nemesis row above.
+      texts.push(textAt(x0, y - 1, '⚡', 'mark race-mark', { anchor: 'middle' }));
     }
     if (twice.has(op.id)) {
       // Beside the bar's end, so it never covers a witness marker: this op ran twice (a resend).
@@ -192,6 +199,7 @@ export function renderTimeline(input: TimelineInput): string {
     witness.size ? '<span class="sw witnesssw"></span>witness' : '',
     unexplained.size ? '<span class="sw unexpl"></span>first unexplained' : '',
     twice.size ? '<span class="twice-mark">×2</span> ran twice (only a second execution explains it)' : '',
+    input.race ? '<span class="race-mark">⚡</span> raced at a critical instant' : '',
     ...FAULT_LEGEND.filter(([c]) => present.has(c)).map(([c, name]) => `<span class="sw band ${c}"></span>${esc(name)}`),
     leases.length ? '<span class="sw lease"></span>lease held <span class="sw expiry"></span>may run out' : '',
   ].filter(Boolean);

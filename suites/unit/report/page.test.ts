@@ -41,6 +41,20 @@ describe('renderReport', () => {
     expect(html).toContain('absent → pending by register');
   });
 
+  it('marks a race the run staged: named above the timeline, its operation marked, the two lanes named', () => {
+    const data = failing();
+    const ce = data.counterexample!;
+    // The fixture predates races: stage one on its first client's second operation, against another client.
+    const [holder, contender] = [...new Set(ce.history.ops.map((o) => o.client))];
+    const race = { name: "release at its lease's end", instant: 'lease-end' as const, key: 0, holder, op: 1, contender };
+    const html = renderReport({ ...data, counterexample: { ...ce, schedule: { ...ce.schedule, race } } });
+    expect(html).toContain(`Race staged at a critical instant: release at its lease&#39;s end on k0: c${holder}&#39;s operation #1 against c${contender}.`);
+    expect(count(html, /<text class="mark race-mark"[^>]*>⚡<\/text>/g)).toBe(1);
+    expect(html).toContain(`client ${holder} (racer)`);
+    expect(html).toContain(`client ${contender} (contender)`);
+    expect(renderReport(data)).not.toContain('⚡');
+  });
+
   it('reads the SRE checklist from metrics.prom and flags nothing it has no number for', () => {
     const html = renderReport(failing());
     expect(html).toContain('data-metric="idempotency_noscript_total"');
