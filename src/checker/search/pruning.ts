@@ -17,18 +17,20 @@ export const DROP = -2;
 
 /**
  * One search's pruner. It reads the configuration it was made with (PrunerFactory), which the search
- * changes in place: it is called once per configuration entered, so it must not allocate per call.
+ * changes in place. It is called at every configuration the search enters that its caches did not
+ * drop first, and on every entry placed and unplaced: it should not allocate per call.
  */
 export interface Pruner<S> {
   /**
    * The search has just entered a configuration by placing `entry`, which left the configuration's
    * state; `before` is the state it was placed in. KEEP, DROP, or the entry of an answer that no
    * continuation can explain: the configuration is dropped and that answer noted as where it is stuck.
+   * Pruners are asked in the order the spec lists them; the first that does not KEEP decides.
    */
   enter(entry: number, before: S): number;
   /** Before any search: where every order gets stuck when the pruner can tell at once (verdict illegal), else undefined. */
   illegalUpFront?(): StuckPoint<S> | undefined;
-  /** Bookkeeping: `entry` was placed (place) or unplaced (unplace); the configuration shows it already. */
+  /** Bookkeeping: `entry` was placed (place) or unplaced (unplace); `placed` shows it already. */
   place?(entry: number): void;
   unplace?(entry: number): void;
   /**
