@@ -16,6 +16,7 @@ import type { FaultRecord, OpRecord } from '../history/types.ts';
 import type { Model } from '../model/types.ts';
 import { buildKeyProblem } from './problem.ts';
 import { searchKey } from './search.ts';
+import type { PrunerFactory } from './search/pruning.ts';
 import type { DuplicateEffects, ResolvedCheckOptions } from './types.ts';
 
 export interface NeededSecondExecutions {
@@ -33,12 +34,14 @@ export function neededSecondExecutions<S, I, O>(
   cuts: readonly FaultRecord[],
   options: ResolvedCheckOptions,
   deadline: number,
+  /** The spec's pruning (CheckSpec.pruning); absent: the model's. */
+  pruning?: readonly PrunerFactory<S, I, O>[],
 ): NeededSecondExecutions {
   const needed: number[] = [];
   const undecided: number[] = [];
   let explored = 0;
   for (const op of [...new Set(placed)]) {
-    const without = searchKey(buildKeyProblem(model, ops, options.eps, [], cuts, false, op), options.budget, false, deadline);
+    const without = searchKey(buildKeyProblem(model, ops, options.eps, [], cuts, false, op), options.budget, false, deadline, pruning);
     explored += without.explored;
     if (without.verdict === 'illegal') needed.push(op);
     else if (without.verdict === 'unknown') undecided.push(op);

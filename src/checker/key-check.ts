@@ -36,14 +36,14 @@ export function checkKey<S, I, O>(
   options: ResolvedCheckOptions,
   cuts: readonly FaultRecord[] = [],
 ): KeyCheck<I, O> {
-  const { model } = spec;
+  const { model, pruning } = spec;
   const base = { key, ops: ops.length };
   const deadline = performance.now() + options.budgetMs;
-  const strict = searchKey(buildKeyProblem(model, ops, options.eps, [], cuts), options.budget, false, deadline);
+  const strict = searchKey(buildKeyProblem(model, ops, options.eps, [], cuts), options.budget, false, deadline, pruning);
   let explored = strict.explored;
   if (strict.verdict === 'ok') {
     if (!strict.secondExecutions?.length) return { verdict: { ...base, verdict: 'ok', statesExplored: explored }, explored, minimiseExplored: 0 };
-    const second = neededSecondExecutions(model, ops, strict.secondExecutions, cuts, options, deadline);
+    const second = neededSecondExecutions(model, ops, strict.secondExecutions, cuts, options, deadline, pruning);
     const duplicates = second.needed.map((i) => ops[i]);
     const note = second.undecided.length
       ? `whether op${second.undecided.length === 1 ? '' : 's'} ${second.undecided.map((i) => ops[i].id).join(', ')} ran twice was left undecided (search budget); not counted as duplicate effects`
@@ -62,7 +62,7 @@ export function checkKey<S, I, O>(
     // strict search every order; the relaxed one needs only one. So it decides the key when it can.
     const faults = faultsThatCanMatter(ops, lossyFaults);
     if (faults.length > 0) {
-      const relaxed = searchKey(buildKeyProblem(model, ops, options.eps, faults, cuts, hasAcknowledgedWrites(ops)), options.budget, true, deadline);
+      const relaxed = searchKey(buildKeyProblem(model, ops, options.eps, faults, cuts, hasAcknowledgedWrites(ops)), options.budget, true, deadline, pruning);
       explored += relaxed.explored;
       if (relaxed.verdict === 'ok') return explainedWithoutStrictVerdict(spec, key, ops, faults, strict, relaxed, options, explored);
     }
@@ -78,10 +78,10 @@ export function checkKey<S, I, O>(
   if (faults.length > 0) {
     // Writes WAIT acknowledged are first kept out of the rollbacks' reach (see lost-acknowledged.ts).
     const guarded = hasAcknowledgedWrites(ops);
-    let relaxed = searchKey(buildKeyProblem(model, ops, options.eps, faults, cuts, guarded), options.budget, true, deadline);
+    let relaxed = searchKey(buildKeyProblem(model, ops, options.eps, faults, cuts, guarded), options.budget, true, deadline, pruning);
     explored += relaxed.explored;
     if (guarded && relaxed.verdict === 'illegal') {
-      const unguarded = searchKey(buildKeyProblem(model, ops, options.eps, faults, cuts), options.budget, true, deadline);
+      const unguarded = searchKey(buildKeyProblem(model, ops, options.eps, faults, cuts), options.budget, true, deadline, pruning);
       explored += unguarded.explored;
       if (unguarded.verdict === 'ok') {
         const violation = lostAcknowledgedWrite(model, key, ops, faults, unguarded.rollbacks ?? []);
@@ -138,7 +138,7 @@ export function checkKey<S, I, O>(
         prefix: stuck.prefix.map((i) => ops[i]),
         invariant: classified.invariant,
         probe: (candidate, budget) => {
-          const probe = searchKey(buildKeyProblem(model, candidate, options.eps, faults, cuts), budget, faults.length > 0);
+          const probe = searchKey(buildKeyProblem(model, candidate, options.eps, faults, cuts), budget, faults.length > 0, Infinity, pruning);
           const invariant =
             probe.verdict === 'illegal' && probe.stuck !== undefined
               ? classifyStuck(spec, key, candidate, probe.stuck, options.eps).invariant

@@ -1,11 +1,13 @@
 /**
  * What the checker judges a history against, handed to it whole: the model, and what a pattern adds
  * to it (the classifier that names the invariant a stuck point breaks, what a key left without a
- * TTL breaks). A pattern (src/patterns/<name>) is one as it stands; a bare model is one with
- * nothing added, so every violation of it is model-conformance. The checker never looks a pattern up.
+ * TTL breaks, the pruning its search uses). A pattern (src/patterns/<name>) is one as it stands; a
+ * bare model is one with nothing added, so every violation of it is model-conformance and its search
+ * prunes with what the model's hooks enable. The checker never looks a pattern up.
  */
 import type { Model } from '../model/types.ts';
 import type { Classifier } from './invariants/types.ts';
+import type { PrunerFactory } from './search/pruning.ts';
 
 export interface CheckSpec<S = any, I = any, O = any> {
   readonly model: Model<S, I, O>;
@@ -15,6 +17,13 @@ export interface CheckSpec<S = any, I = any, O = any> {
   readonly classifyPriority?: readonly string[];
   /** The post-run TTL probe: what a key left without a TTL breaks, and what it does then. */
   readonly noTtl?: { readonly invariant: string; readonly consequence: string };
+  /**
+   * What the pattern adds to the search (search/pruning.ts), the whole list when given; absent: the
+   * pruners the model's optional hooks enable (Model.resets/canStillObserve → growth lookahead;
+   * Model.requires/grants/holdsIdentity (+ holderOf/requiresVacant/mayEnd/answerLeaves/excludes) →
+   * holder lookahead), MODEL_PRUNING in search.ts.
+   */
+  readonly pruning?: readonly PrunerFactory<S, I, O>[];
 }
 
 /** A spec, or a model alone (a spec with nothing added). */
