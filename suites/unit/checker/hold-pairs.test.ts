@@ -1,5 +1,5 @@
 /**
- * Hold pairs (search.ts, HoldPair): an answer that leaves holder H (a lock's acquire or extend
+ * Hold pairs (search/hold-pairs.ts, HoldPair): an answer that leaves holder H (a lock's acquire or extend
  * answered 1), then an answer invoked after it that requires no holder or another, with nothing
  * between that could end H's hold, is illegal at once; each way the hold can end between them keeps
  * the history legal. The brute-force agreement in polling-hard.test.ts covers random tiny histories;
