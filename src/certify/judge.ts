@@ -13,7 +13,17 @@ import { duplicateFindings, tallyDuplicates, type DuplicateTally } from './dupli
 import { evidenceFindings, judgeEvidence, type Evidence } from './evidence.ts';
 import { FINISHED_RUNS_FILE } from './finished-runs.ts';
 import type { Observations } from './observations.ts';
-import type { InvariantStatus } from './types.ts';
+
+export interface InvariantStatus {
+  readonly invariant: string;
+  /** Never true for an invariant the declared capabilities cannot witness (notApplicable says why). */
+  readonly passed: boolean;
+  /** Present when no supported operation, at its declared level, could show this invariant broken. */
+  readonly notApplicable?: string;
+  readonly violations: { readonly message: string; readonly key: string }[];
+  /** Why the invariant was barely witnessed (its operations' answers were mostly indeterminate). */
+  readonly barelyWitnessed?: string;
+}
 
 /** What the judge is asked: the job's promise, and what its runs showed. */
 export interface JudgeInput {
@@ -39,12 +49,16 @@ export interface JudgeInput {
 }
 
 export interface Judgement {
+  /** No violation, no finding, the runs asked judged, evidence enough (a `certify`). */
   readonly passed: boolean;
   readonly invariants: readonly InvariantStatus[];
   readonly findings: readonly string[];
+  /** What the judged runs exercised, and what a certificate still lacked. */
   readonly evidence: Evidence;
-  /** The environment ended the job (the first finding says what failed). */
+  /** The environment ended the job before its runs were done (the first finding says what failed):
+   *  the finished runs are kept in finished-runs.jsonl, and the job is never certified. */
   readonly incomplete: boolean;
+  /** Operations only a second execution explains, per operation, over the judged runs. */
   readonly duplicateEffects: DuplicateTally;
   /** The findings the pattern declares for duplicate effects (those it marks a violation are in `findings` too). */
   readonly duplicateFindings: readonly string[];

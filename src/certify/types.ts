@@ -4,8 +4,7 @@ import type { Cluster } from '../cluster/types.ts';
 import type { Subject } from '../subject/types.ts';
 import type { Capabilities } from '../patterns/capabilities.ts';
 import type { AnyPattern } from '../patterns/types.ts';
-import type { Evidence } from './evidence.ts';
-import type { DuplicateTally } from './duplicates.ts';
+import type { Judgement } from './judge.ts';
 import type { CorpusOptions, CorpusReplay } from './corpus.ts';
 import type { Shard } from '../runner/shard.ts';
 import type { Durability } from '../plan/durability.ts';
@@ -69,45 +68,25 @@ export interface OpenedImpl {
 
 export type ImplOpener = (cluster: Cluster, clients: number) => Promise<OpenedImpl>;
 
-export interface InvariantStatus {
-  readonly invariant: string;
-  /** Never true for an invariant the declared capabilities cannot witness (notApplicable says why). */
-  readonly passed: boolean;
-  /** Present when no supported operation, at its declared level, could show this invariant broken. */
-  readonly notApplicable?: string;
-  readonly violations: { readonly message: string; readonly key: string }[];
-  /** Why the invariant was barely witnessed (its operations' answers were mostly indeterminate). */
-  readonly barelyWitnessed?: string;
-}
+export type { InvariantStatus } from './judge.ts';
 
-export interface JobResult {
-  readonly passed: boolean;
+/** A finished job: its verdict (./judge.ts), what ran and where its run folder is. */
+export interface JobResult extends Omit<Judgement, 'unknown'> {
   readonly dir: string;
   readonly outcome: ChaosOutcome;
-  readonly invariants: readonly InvariantStatus[];
-  readonly findings: readonly string[];
   readonly impl: string;
   readonly redisVersion: string;
   readonly topology: string;
   readonly counterexampleFile?: string;
-  /** What the judged runs exercised, and what a certificate still lacked. */
-  readonly evidence: Evidence;
   /** Faults asked (the default `all`) that an external cluster does not run. */
   readonly skippedFaults: readonly FaultName[];
   /** The corpus replayed first, entry by entry, and what this job added to it. */
   readonly corpus?: CorpusReplay;
-  /** The environment ended the job before its runs were done (the first finding says what failed):
-   *  the finished runs are kept in finished-runs.jsonl, and the job is never certified. */
-  readonly incomplete: boolean;
   /** Post-run probes read under another name than the key handed over, or skipped, with why. */
   readonly probeNotes: readonly string[];
   /** What the implementation supports and how it answers (`declared: false`: every operation, exactly). */
   readonly capabilities: Capabilities;
   /** Its declared key mapping, in words. */
   readonly keyMapping?: string;
-  /** Operations only a second execution explains, per operation, over the judged runs. */
-  readonly duplicateEffects: DuplicateTally;
-  /** The findings the pattern declares for them (those it marks a violation are in `findings` too). */
-  readonly duplicateFindings: readonly string[];
 }
 
