@@ -97,7 +97,7 @@ export type FaultDraw =
   /** Nemesis steps on the cluster lane: one at a time, each healed before the next. */
   | { readonly lane: 'cluster'; readonly class: FaultClass; readonly step: (ctx: DrawContext) => fc.Arbitrary<FaultStep> }
   /** Nemesis steps on the command lane (RESP points): nothing to heal, their own budget. `aimed`:
-   *  a step aimed at one operation the generator names (a handover's release), drawn after every
+   *  a step aimed at one operation the generator names (a race's, src/generator/races.ts), drawn after every
    *  other fault (so a seed's other faults are what they were), run when its operation comes. */
   | {
       readonly lane: 'command';
