@@ -113,6 +113,7 @@ function checkText(file: string, checked: CheckedHistory, dir: string | undefine
     `check of ${file} (${checked.format}, model ${checked.model}): ${result.verdict}`,
     `  ${s.ops} ops on ${s.keys} key(s), ${s.statesExplored} search states (at most ${s.maxKeyStates ?? 0} on one key), ${(s.ms / 1000).toFixed(2)} s`,
   ];
+  if (s.ops === 0) lines.push('  no client operations: an empty history is valid (as Knossos and Porcupine judge it)');
   for (const v of result.violations) lines.push(describeViolation(v));
   for (const k of result.keys) if (k.verdict === 'unknown') lines.push(`unknown on key ${JSON.stringify(k.key)}: ${k.note ?? 'undecided'}`);
   for (const loss of result.replicationLosses) lines.push(`replication loss on key ${JSON.stringify(loss.key)}: ${loss.message}`);
