@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { projectRoot } from '../cluster/binaries.ts';
 import { EnvironmentError, ClusterUsageError } from '../cluster/errors.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
 import { helpFooter } from './help.ts';
@@ -39,8 +41,9 @@ ${helpFooter()}`;
 }
 
 function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
+  // package.json is beside src/ in a checkout and beside dist/ in the package.
+  const file = [path.join(projectRoot, 'package.json'), path.join(projectRoot, '..', 'package.json')].find((f) => existsSync(f));
+  return file ? (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version : 'unknown';
 }
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { projectRoot } from '../cluster/binaries.ts';
@@ -39,7 +40,9 @@ ${helpFooter('scenario')}`;
  * module does): it is loaded by path when needed, so src never depends on it.
  */
 async function catalogue(): Promise<readonly AnyScenario[]> {
-  const file = path.join(projectRoot, 'scenarios', 'catalogue.ts');
+  // TypeScript in a checkout (run through tsx), compiled JavaScript in the package's dist/.
+  const file = ['catalogue.ts', 'catalogue.js'].map((name) => path.join(projectRoot, 'scenarios', name)).find((f) => fs.existsSync(f));
+  if (!file) throw new Error(`the scenario catalogue is missing from ${path.join(projectRoot, 'scenarios')}`);
   const { SCENARIOS } = (await import(pathToFileURL(file).href)) as { SCENARIOS: readonly AnyScenario[] };
   return SCENARIOS;
 }
