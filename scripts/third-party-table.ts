@@ -1,10 +1,10 @@
 /**
- * The results table of examples/third-party/README.md, generated from the certificates kept in
- * each adapter's folder (never typed): one row per certificate*.json, with the library's pinned
- * versions from the folder's package.json.
+ * The results table of docs/third-party.md, generated from the certificates kept in each adapter's
+ * folder under examples/third-party/ (never typed): one row per certificate*.json, with the library's
+ * pinned versions from the folder's package.json.
  *
- *   npm run third-party:table            rewrite the table between the README's markers
- *   npm run third-party:table -- --check exit 1 when the README's table is not what the certificates say
+ *   npm run third-party:table            rewrite the table between the page's markers
+ *   npm run third-party:table -- --check exit 1 when the page's table is not what the certificates say
  *
  * Exit codes: 0 written (or up to date), 1 --check found it stale, 2 usage, 3 a certificate or
  * package.json is missing a field the table needs (the message names the file and the field).
@@ -82,6 +82,11 @@ export function certificateFields(value: unknown, where: string): CertificateFie
   return c as unknown as CertificateFields;
 }
 
+/** The page the table is on, and the adapters' folders as that page links them. */
+export const PAGE = 'docs/third-party.md';
+export const ADAPTERS = 'examples/third-party';
+const ADAPTERS_FROM_PAGE = '../examples/third-party/';
+
 /** The module path of `module:/abs/.../examples/third-party/x/store.mjs`, from the repository's root. */
 export function modulePath(spec: string, where: string): string {
   const at = spec.indexOf('examples/third-party/');
@@ -146,7 +151,8 @@ export function tableRow(folder: AdapterFolder, value: unknown, where: string): 
   const settings = settingsOf(cert, where);
   const command = `\`chaoslua certify --impl module:${module} --pattern ${cert.pattern}${settings.flags} --seed ${cert.seed}${timeLimitFlag(cert)} --no-corpus\``;
   // The module file names the configuration when a folder certifies several (store.mjs, store.cluster.mjs).
-  const adapter = `[${folder.name}](${folder.name}/) \`${path.basename(module)}\`${folder.hasFindings ? ` ([findings](${folder.name}/findings/))` : ''}`;
+  const at = `${ADAPTERS_FROM_PAGE}${folder.name}/`;
+  const adapter = `[${folder.name}](${at}) \`${path.basename(module)}\`${folder.hasFindings ? ` ([findings](${at}findings/))` : ''}`;
   return [adapter, libraries, cert.pattern, settings.text, `${levels}${notApplicable.length ? `; n/a: ${notApplicable.join(', ')}` : ''}`, verdict, named, duplicates, first, String(cert.seed), command];
 }
 
@@ -157,7 +163,7 @@ export function renderTable(rows: readonly string[][]): string {
   return [line(HEADER), line(HEADER.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-/** The README with the text between the markers replaced by `table`. */
+/** The page with the text between the markers replaced by `table`. */
 export function withTable(readme: string, table: string, where: string): string {
   const start = readme.indexOf(START);
   const end = readme.indexOf(END);
@@ -193,17 +199,18 @@ function main(argv: string[]): number {
     process.stderr.write(`third-party-table: unknown option ${unknown[0]} (only --check)\n`);
     return 2;
   }
-  const root = path.resolve(import.meta.dirname, '../examples/third-party');
-  const readmeFile = path.join(root, 'README.md');
+  const repository = path.resolve(import.meta.dirname, '..');
+  const root = path.join(repository, ADAPTERS);
+  const pageFile = path.join(repository, PAGE);
   try {
-    const readme = fs.readFileSync(readmeFile, 'utf8');
-    const next = withTable(readme, renderTable(collectRows(root)), 'examples/third-party/README.md');
+    const page = fs.readFileSync(pageFile, 'utf8');
+    const next = withTable(page, renderTable(collectRows(root)), PAGE);
     if (check) {
-      if (next === readme) return 0;
-      process.stderr.write('third-party-table: examples/third-party/README.md is not what the certificates say: run npm run third-party:table\n');
+      if (next === page) return 0;
+      process.stderr.write(`third-party-table: ${PAGE} is not what the certificates say: run npm run third-party:table\n`);
       return 1;
     }
-    fs.writeFileSync(readmeFile, next);
+    fs.writeFileSync(pageFile, next);
     return 0;
   } catch (error) {
     if (error instanceof TableError || error instanceof SyntaxError) {

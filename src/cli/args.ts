@@ -2,15 +2,35 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from './exit-codes.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
+type FlagValue<O> = O extends { type: 'boolean' } ? (O extends { multiple: true } ? boolean[] : boolean) : O extends { multiple: true } ? string[] : string;
+/** What parse gives: each flag's value when given, and the positionals. */
+export interface Parsed<T extends Options> {
+  readonly values: { [K in keyof T]?: FlagValue<T[K]> };
+  readonly positionals: string[];
+}
 
-/** node:util parseArgs, strict, with its errors turned into one-line UsageErrors naming the flag. */
-export function parse<T extends Options>(command: string, argv: string[], options: T, allowPositionals = false) {
+/**
+ * node:util parseArgs, strict, with its errors turned into one-line UsageErrors naming the flag. A
+ * flag that takes one value given twice is refused (parseArgs would keep the last one silently);
+ * `multiple` flags (--set) repeat, and a boolean given twice is still one switch.
+ */
+export function parse<T extends Options>(command: string, argv: string[], options: T, allowPositionals = false): Parsed<T> {
+  let parsed;
   try {
-    return parseArgs({ args: attachNegativeValues(argv, options), options, strict: true, allowPositionals });
+    parsed = parseArgs({ args: attachNegativeValues(argv, options), options, strict: true, allowPositionals, tokens: true });
   } catch (error) {
     const message = (error as Error).message.split('\n')[0].replace(/\. To specify a positional.*$/, '');
     throw new UsageError(`${command}: ${message}`);
   }
+  const given = new Map<string, string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option' || token.value === undefined || options[token.name]?.multiple) continue;
+    const text = `${token.rawName} ${token.value}`;
+    const first = given.get(token.name);
+    if (first !== undefined) throw new UsageError(`${command}: --${token.name} given twice ('${first}', '${text}'); it takes one value`);
+    given.set(token.name, text);
+  }
+  return { values: parsed.values as Parsed<T>['values'], positionals: parsed.positionals };
 }
 
 /**

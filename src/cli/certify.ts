@@ -10,6 +10,7 @@ import { describeImpl, ImplSpecError, implDigest, parseImplSpec, type ImplSpec }
 import { parse } from './args.ts';
 import { CHAOS_FLAGS, CHAOS_FLAGS_HELP, FAULTS_HELP, jobOptions } from './chaos-flags.ts';
 import { EXIT, jobExitCode, UsageError } from './exit-codes.ts';
+import { helpFooter } from './help.ts';
 import { processIo, type Io } from './io.ts';
 import { runJob } from '../certify/job.ts';
 import { discardedJson, evidenceJson, operationJson, summaryText } from '../certify/summary.ts';
@@ -26,7 +27,7 @@ import { shardPlan } from '../certify/shard-plan.ts';
 
 export const summary = 'certify an implementation (lua:DIR, module:PATH or cmd:COMMAND) under chaos';
 
-const HELP = `usage: chaoslua certify --impl SPEC [options]
+export const HELP = `usage: chaoslua certify --impl SPEC [options]
 
 Certify an implementation of a pattern against the model, under random concurrent schedules and
 faults on a real cluster. Exit 0 certified, 1 not certified, 2 usage error, 3 environment failure.
@@ -38,8 +39,8 @@ SPEC:
   cmd:'COMMAND ARGS' a program speaking the process protocol (docs/process-protocol.md)
 
 options:
-  --impl SPEC        the implementation (required)
-  --no-lint          skip the static checks of lua: scripts (they run before any schedule)
+  --impl SPEC        the implementation (required; no default)
+  --no-lint          skip the static checks of lua: scripts, which run before any schedule (default: off)
 ${CORPUS_FLAGS_HELP}
 ${SHARD_FLAGS_HELP}
 ${CHAOS_FLAGS_HELP}
@@ -48,10 +49,12 @@ ${FAULTS_HELP}
 
 With --baseline the exit code follows the comparison (0 no regression, even when not certified);
 certificate.json still says whether this run was certified.
-`;
+${helpFooter('certify')}`;
+
+export const FLAGS = { ...CHAOS_FLAGS, ...CORPUS_FLAGS, ...SHARD_FLAGS, impl: { type: 'string' }, 'no-lint': { type: 'boolean' } } as const;
 
 export async function run(argv: string[], io: Io = processIo): Promise<number> {
-  const { values } = parse('certify', argv, { ...CHAOS_FLAGS, ...CORPUS_FLAGS, ...SHARD_FLAGS, impl: { type: 'string' }, 'no-lint': { type: 'boolean' } });
+  const { values } = parse('certify', argv, FLAGS);
   if (values.help) {
     io.stdout.write(HELP);
     return EXIT.ok;

@@ -42,7 +42,7 @@ const SETTINGS_HELP = PATTERN_NAMES.flatMap((name) =>
 export const CHAOS_FLAGS_HELP = `  --pattern P        ${PATTERN_NAMES.join(' | ')} (default ${DEFAULT_PATTERN})
   --runs N           schedules to run (default ${JOB_DEFAULTS.runs})
   --seed S           seed of everything random (default: time-based, printed)
-  --path P           fast-check path, with --seed, to re-run one shrunk schedule
+  --path P           fast-check path, with --seed, to re-run one shrunk schedule (default: none)
   --faults LIST      comma list of ${FAULT_NAMES.join(', ')}; or all | none (default all);
                      with --cluster netns also ${PARTITION_FAULT_NAMES.join(', ')} (in all there)
   --time-limit T     stop starting runs after T (e.g. 90s, 5m; default ${JOB_DEFAULTS.timeLimitMs / 60_000}m)
@@ -54,15 +54,16 @@ export const CHAOS_FLAGS_HELP = `  --pattern P        ${PATTERN_NAMES.join(' | '
   --node-timeout MS  cluster-node-timeout of a local cluster (default ${JOB_DEFAULTS.nodeTimeoutMs})
   --shrink-runs N    most re-runs spent shrinking a failure (default ${JOB_DEFAULTS.shrinkRuns})
   --allow-destructive  on an external cluster, allow SCRIPT FLUSH, busy scripts and failovers (other faults
-                     need process access and are never run there)
+                     need process access and are never run there; default: off)
   --durability wait:N:TIMEOUT  after each write the implementation sends WAIT N TIMEOUT on the connection
                      that ran it and reports how many replicas acknowledged (recorded with the operation);
                      a write acknowledged on N replicas and lost when at most N nodes failed is the
-                     violation lost-acknowledged-write (module: and cmd: implementations are told to)
+                     violation lost-acknowledged-write (module: and cmd: implementations are told to;
+                     default: none, no WAIT)
   --set NAME=VALUE   a setting of the pattern's sessions (repeatable; unset ones keep their default):
 ${SETTINGS_HELP}
                      recorded in the certificate and the shard plan; a counterexample replays with them
-  --json             print the result as JSON on stdout, no progress line
+  --json             print the result as JSON on stdout, no progress line (default: off)
   -h, --help         this text`;
 
 /** One line per fault, from its descriptor: what it does and where it can run. */

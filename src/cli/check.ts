@@ -11,11 +11,13 @@ import { REPORT_FILE } from '../report/html/data.ts';
 import { passes } from '../certify/chaos.ts';
 import { parse } from './args.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
+import { helpFooter } from './help.ts';
+import { checkReportDir } from './out-file.ts';
 import { processIo, type Io } from './io.ts';
 
 export const summary = 'check a recorded history (chaoslua JSON, Jepsen EDN, Porcupine logs) for linearizability';
 
-const HELP = `usage: chaoslua check FILE [--model NAME] [--format F] [options]
+export const HELP = `usage: chaoslua check FILE [--model NAME] [--format F] [options]
 
 Check a history recorded anywhere for linearizability against a model, key by key, and say
 why not: the verdict, the invariant broken, its witness operations and a minimal violating
@@ -36,36 +38,37 @@ models: ${Object.keys(checkableModels).join(', ')}
   the Redis patterns read Jepsen maps as :f OP, :value {argument map}
 
 options:
-  --model NAME    the model (implied by porcupine-etcd, porcupine-kv and a counterexample)
-  --format F      ${FORMATS.join(' | ')}
+  --model NAME    the model (default: the one porcupine-etcd, porcupine-kv and a counterexample imply;
+                  required for jepsen and a bare chaoslua history)
+  --format F      ${FORMATS.join(' | ')} (default: detected from the first line)
   --report DIR    where the run folder goes (default reports/)
-  --no-report     print only; write no folder
-  --json          print the outcome as JSON
+  --no-report     print only; write no folder (default: off)
+  --json          print the outcome as JSON (default: off)
   -h, --help      this text
 
-exit codes: 0 linearizable, 1 not linearizable or undecided (unknown), 2 usage or malformed input
-`;
+A history with no client operation is valid (as Knossos judges it): verdict ok, exit 0.
+exit codes: 0 linearizable, 1 not linearizable or undecided (unknown), 2 usage or malformed input,
+3 the report folder could not be written
+${helpFooter('check')}`;
+
+export const FLAGS = {
+  model: { type: 'string' },
+  format: { type: 'string' },
+  report: { type: 'string' },
+  'no-report': { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 export async function run(argv: string[], io: Io = processIo): Promise<number> {
-  const { values, positionals } = parse(
-    'check',
-    argv,
-    {
-      model: { type: 'string' },
-      format: { type: 'string' },
-      report: { type: 'string' },
-      'no-report': { type: 'boolean' },
-      json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    },
-    true,
-  );
+  const { values, positionals } = parse('check', argv, FLAGS, true);
   if (values.help) {
     io.stdout.write(HELP);
     return EXIT.ok;
   }
   if (positionals.length !== 1) throw new UsageError(`check: expected one history file, got ${positionals.length}`);
   const file = positionals[0];
+  if (!values['no-report']) checkReportDir('check', values.report ?? 'reports');
   const checked = checkFile(file, values.format, values.model);
   const { result } = checked;
   const passed = passes(result);
@@ -113,6 +116,7 @@ function checkText(file: string, checked: CheckedHistory, dir: string | undefine
     `check of ${file} (${checked.format}, model ${checked.model}): ${result.verdict}`,
     `  ${s.ops} ops on ${s.keys} key(s), ${s.statesExplored} search states (at most ${s.maxKeyStates ?? 0} on one key), ${(s.ms / 1000).toFixed(2)} s`,
   ];
+  if (s.ops === 0) lines.push('  no client operations: an empty history is valid (as Knossos and Porcupine judge it)');
   for (const v of result.violations) lines.push(describeViolation(v));
   for (const k of result.keys) if (k.verdict === 'unknown') lines.push(`unknown on key ${JSON.stringify(k.key)}: ${k.note ?? 'undecided'}`);
   for (const loss of result.replicationLosses) lines.push(`replication loss on key ${JSON.stringify(loss.key)}: ${loss.message}`);

@@ -1,10 +1,11 @@
 import { LocalCluster } from '../cluster/local.ts';
 import { intFlag, parse } from './args.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
+import { helpFooter } from './help.ts';
 import { processIo, type Io } from './io.ts';
 import { NODE_TIMEOUT_MS } from '../plan/node-timeout.ts';
 
-const HELP = `usage: chaoslua cluster up [options]
+export const HELP = `usage: chaoslua cluster up [options]
 
 Start a local Redis Cluster (every node behind Toxiproxy), print "ready <seed host:port>" and the
 node table, and keep it up until Ctrl-C or SIGTERM; then tear everything down.
@@ -15,7 +16,15 @@ options:
   --node-timeout MS  cluster-node-timeout in ms (default ${NODE_TIMEOUT_MS.default})
   --seed N           Toxiproxy seed (default 1)
   -h, --help         this text
-`;
+${helpFooter('cluster')}`;
+
+export const FLAGS = {
+  masters: { type: 'string' },
+  replicas: { type: 'string' },
+  'node-timeout': { type: 'string' },
+  seed: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 export const summary = 'start a local cluster behind Toxiproxy and keep it up until Ctrl-C';
 
@@ -26,13 +35,7 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     return sub === undefined ? EXIT.usage : EXIT.ok;
   }
   if (sub !== 'up') throw new UsageError(`cluster: unknown subcommand '${sub}' (expected 'up')`);
-  const { values } = parse('cluster up', rest, {
-    masters: { type: 'string' },
-    replicas: { type: 'string' },
-    'node-timeout': { type: 'string' },
-    seed: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  });
+  const { values } = parse('cluster up', rest, FLAGS);
   if (values.help) {
     io.stdout.write(HELP);
     return EXIT.ok;

@@ -5,12 +5,13 @@ import { DEFAULT_PATTERN, isPatternName, PATTERN_NAMES } from '../patterns/index
 import { countOps } from '../plan/schedule.ts';
 import { parse } from './args.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
+import { helpFooter } from './help.ts';
 import { processIo, type Io } from './io.ts';
 
 export const summary = 'list or prune the regression corpus (counterexamples replayed before every certify and run)';
 
 // The patterns come from the registry: a pattern added there has a corpus here too.
-const HELP = `usage: chaoslua corpus list|prune [DIR] [options]
+export const HELP = `usage: chaoslua corpus list|prune [DIR] [options]
 
 The regression corpus keeps every counterexample certify and run find; each later certify or run
 replays it before exploring. DIR defaults to the corpus of --impl (.chaoslua/corpus/<pattern>/
@@ -22,20 +23,18 @@ beside it), else of the reference implementation of --pattern.
                      which without removing
 
 options:
-  --impl SPEC        lua:DIR, module:PATH or cmd:COMMAND: its corpus
+  --impl SPEC        lua:DIR, module:PATH or cmd:COMMAND: its corpus (default: the reference
+                     implementation of --pattern, lua/<pattern>)
   --pattern P        ${PATTERN_NAMES.join(' | ')} (default ${DEFAULT_PATTERN})
-  --dry-run          prune: list what would be removed
-  --json             print the entries as JSON
+  --dry-run          prune: list what would be removed (default: off)
+  --json             print the entries as JSON (default: off)
   -h, --help         this text
-`;
+${helpFooter('corpus')}`;
+
+export const FLAGS = { impl: { type: 'string' }, pattern: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
 export async function run(argv: string[], io: Io = processIo): Promise<number> {
-  const { values, positionals } = parse(
-    'corpus',
-    argv,
-    { impl: { type: 'string' }, pattern: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    true,
-  );
+  const { values, positionals } = parse('corpus', argv, FLAGS, true);
   if (values.help) {
     io.stdout.write(HELP);
     return EXIT.ok;

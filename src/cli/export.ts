@@ -6,11 +6,13 @@ import { detectFormat, FormatError, isHistoryFormat, ModelChoiceError, readHisto
 import { COUNTEREXAMPLE_FILE } from '../report/html/data.ts';
 import { parse } from './args.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
+import { helpFooter } from './help.ts';
+import { checkOutFile, writeOutFile } from './out-file.ts';
 import { processIo, type Io } from './io.ts';
 
 export const summary = "write a recorded history in Porcupine's or Jepsen's format, to cross-check with other tools";
 
-const HELP = `usage: chaoslua export RUN --format porcupine|jepsen [--out FILE] [--model NAME]
+export const HELP = `usage: chaoslua export RUN --format porcupine|jepsen [--out FILE] [--model NAME]
 
 Write the history of RUN — a run folder under reports/ (its counterexample.json), a
 counterexample.json, or any history 'chaoslua check' reads — in another tool's format.
@@ -23,21 +25,18 @@ formats:
               (model kv, strings without quotes or backslashes). Failed operations are left out.
 
 options:
-  --format F    porcupine | jepsen (required)
-  --out FILE    write there instead of standard output
-  --model NAME  the model, when RUN's format does not imply it
+  --format F    porcupine | jepsen (required; no default)
+  --out FILE    write there, making its folder (default: standard output)
+  --model NAME  the model (default: the one RUN's format implies; required when it implies none)
   -h, --help    this text
 
 exit codes: 0 written, 2 usage, malformed input, or a history the format cannot hold
-`;
+${helpFooter('export')}`;
+
+export const FLAGS = { format: { type: 'string' }, out: { type: 'string' }, model: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
 
 export async function run(argv: string[], io: Io = processIo): Promise<number> {
-  const { values, positionals } = parse(
-    'export',
-    argv,
-    { format: { type: 'string' }, out: { type: 'string' }, model: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-    true,
-  );
+  const { values, positionals } = parse('export', argv, FLAGS, true);
   if (values.help) {
     io.stdout.write(HELP);
     return EXIT.ok;
@@ -46,6 +45,7 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   if (values.format !== 'porcupine' && values.format !== 'jepsen') {
     throw new UsageError(`export: --format must be porcupine or jepsen, got ${values.format === undefined ? 'nothing' : `'${values.format}'`}`);
   }
+  if (values.out !== undefined) checkOutFile('export', 'out', values.out);
   const file = historyFile(positionals[0]);
   const text = fs.readFileSync(file, 'utf8');
   const format = detectFormat(text);
@@ -60,7 +60,7 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     }
     throw error;
   }
-  if (values.out) fs.writeFileSync(values.out, written);
+  if (values.out !== undefined) writeOutFile(values.out, written);
   else io.stdout.write(written);
   return EXIT.ok;
 }

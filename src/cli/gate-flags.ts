@@ -23,14 +23,15 @@ export const CORPUS_FLAGS_HELP = `  --corpus DIR       the regression corpus: it
                      (each reported still failing or now passing; one still failing ends the job,
                      not certified), and every new counterexample is saved there
                      (default .chaoslua/corpus/<pattern>/ beside the implementation)
-  --no-corpus        neither replay nor save`;
+  --no-corpus        neither replay nor save (default: off)`;
 
 export const SHARD_FLAGS_HELP = `  --shard k/n        run shard k (0-based) of n: the draws of --seed (required) whose index is k
                      modulo n, so n shards of --runs R cover what one job of n*R runs would; evidence
-                     is judged when the shards' certificates are merged (chaoslua merge)
+                     is judged when the shards' certificates are merged (chaoslua merge; default: none,
+                     the whole job)
   --baseline FILE    a certificate.json of an earlier certify: fail (exit 1) only when an invariant
                      that passed there fails now, or it was certified and this is not; says what
-                     changed (invariants, findings, replication losses)`;
+                     changed (invariants, findings, replication losses; default: none)`;
 
 /** The corpus a job uses, or undefined with --no-corpus; its entries are read once here to fail early. */
 export function corpusOption(command: string, values: { corpus?: string; 'no-corpus'?: boolean }, implSpec: string, pattern: string, sha256: string): CorpusOptions | undefined {

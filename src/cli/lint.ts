@@ -1,17 +1,19 @@
 import { stat } from 'node:fs/promises';
 import { parse } from './args.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
+import { helpFooter } from './help.ts';
+import { printable } from './printable.ts';
 import { type Io, processIo } from './io.ts';
 import { RULES, formatFinding, lintFiles, luaFilesAt } from '../lint/index.ts';
 
 export const summary = 'static checks on Redis Lua scripts';
 
-const OPTIONS = {
+export const FLAGS = {
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-function usage(): string {
+export function usage(): string {
   const width = Math.max(...RULES.map((rule) => rule.id.length));
   const rules = RULES.map((rule) => `  ${rule.id.padEnd(width)}  ${rule.description}`);
   return `usage: chaoslua lint DIR|FILE... [--json]
@@ -20,14 +22,14 @@ Parses Redis Lua scripts (Lua 5.1, and Functions libraries starting with #!lua) 
 each finding as 'file:line:col rule message'. A directory means every *.lua under it.
 
 options:
-  --json      print the findings as a JSON array instead of one line each
+  --json      print the findings as a JSON array instead of one line each (default: off)
   -h, --help  print this help
 
 rules:
 ${rules.join('\n')}
 
 exit codes: 0 no findings, 1 findings, 2 usage error
-`;
+${helpFooter('lint')}`;
 }
 
 /** Every .lua file named on the command line; a missing path or an empty directory is a usage error. */
@@ -45,7 +47,7 @@ async function collectFiles(paths: string[]): Promise<string[]> {
 
 export async function run(argv: string[], io: Io = processIo): Promise<number> {
   try {
-    const { values, positionals } = parse('lint', argv, OPTIONS, true);
+    const { values, positionals } = parse('lint', argv, FLAGS, true);
     if (values.help) {
       io.stdout.write(usage());
       return EXIT.ok;
@@ -62,7 +64,7 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     return findings.length === 0 ? EXIT.ok : EXIT.failed;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    io.stderr.write(`chaoslua ${error.message}\n`);
+    io.stderr.write(`chaoslua ${printable(error.message)}\n`);
     return EXIT.usage;
   }
 }

@@ -1,10 +1,14 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { projectRoot } from '../cluster/binaries.ts';
 import { EnvironmentError, ClusterUsageError } from '../cluster/errors.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
+import { helpFooter } from './help.ts';
+import { printable } from './printable.ts';
 import { processIo, type Command, type Io } from './io.ts';
 
 /** Commands load lazily so `chaoslua lint` does not pay for ioredis and fast-check. */
-const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
+export const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
   cluster: { summary: 'start a local cluster behind Toxiproxy and keep it up until Ctrl-C', load: () => import('./cluster.ts') },
   certify: { summary: 'certify an implementation (lua:DIR, module:PATH or cmd:COMMAND) under chaos', load: () => import('./certify.ts') },
   run: { summary: 'chaos-test the bundled reference implementation (random schedules + faults, checked)', load: () => import('./run.ts') },
@@ -16,6 +20,7 @@ const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }
   scenario: { summary: 'reproduce a row of the seeds\' failure tables: broken variant, fault, alert, remediation', load: () => import('./scenario.ts') },
   report: { summary: 'open or serve the HTML reports of past runs', load: () => import('./report.ts') },
   lint: { summary: 'static checks on Redis Lua scripts (keys, loops, globals, owner checks)', load: () => import('./lint.ts') },
+  install: { summary: 'install what a local cluster needs and is missing: redis-server >= 7, the Toxiproxy server', load: () => import('./install.ts') },
 };
 
 function help(): string {
@@ -32,12 +37,13 @@ ${lines.join('\n')}
 Run 'chaoslua <command> --help' for a command's options; --debug (any command) prints the stack
 trace of an internal error.
 exit codes: 0 ok/certified, 1 not certified or findings, 2 usage error, 3 environment failure
-`;
+${helpFooter()}`;
 }
 
 function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
-  return pkg.version;
+  // package.json is beside src/ in a checkout and beside dist/ in the package.
+  const file = [path.join(projectRoot, 'package.json'), path.join(projectRoot, '..', 'package.json')].find((f) => existsSync(f));
+  return file ? (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version : 'unknown';
 }
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
@@ -62,7 +68,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     const command = await entry.load();
     return await command.run(rest, io);
   } catch (error) {
-    const message = (error as Error).message?.split('\n')[0] ?? String(error);
+    const message = printable((error as Error).message?.split('\n')[0] ?? String(error));
     if (error instanceof UsageError || error instanceof ClusterUsageError) {
       io.stderr.write(`chaoslua: ${message}\n`);
       return EXIT.usage;
@@ -82,7 +88,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
  */
 export function internalError(command: string, error: unknown, debug: boolean, io: Io): number {
   const err = error instanceof Error ? error : new Error(String(error));
-  const first = (err.message ?? '').split('\n')[0].trim() || err.name || 'unknown error';
+  const first = printable((err.message ?? '').split('\n')[0].trim() || err.name || 'unknown error');
   const environment = isSystemError(err);
   io.stderr.write(`chaoslua ${command}: ${environment ? 'environment' : 'internal error'}: ${first}${debug ? '' : ' (rerun with --debug for the stack trace)'}\n`);
   if (debug && err.stack) io.stderr.write(`${err.stack}\n`);

@@ -1,17 +1,16 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { CertificateError, readCertificate } from '../certify/certificate-file.ts';
 import { mergeCertificates, MergeError, type ShardCertificate } from '../certify/merge.ts';
 import type { Certificate } from '../report/certificate.ts';
 import { junitXml } from '../report/junit.ts';
 import { parse } from './args.ts';
-import { unwritableDirectory } from './chaos-flags.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
+import { helpFooter } from './help.ts';
+import { checkOutFile, writeOutFile } from './out-file.ts';
 import { processIo, type Io } from './io.ts';
 
 export const summary = "combine the certificates of 'certify --shard k/n' jobs into one verdict";
 
-const HELP = `usage: chaoslua merge CERT... --out FILE [options]
+export const HELP = `usage: chaoslua merge CERT... --out FILE [options]
 
 Combine the certificate.json of every shard of one budget (certify --shard k/n, the same --seed,
 pattern and implementation) into the certificate one job of all their runs would have written:
@@ -21,30 +20,24 @@ runs. Certified only if every shard was and the evidence suffices.
 Exit 0 certified, 1 not certified, 2 usage error (a missing, repeated or mismatched shard).
 
 options:
-  --out FILE         where the merged certificate.json goes (required)
-  --junit FILE       also write a JUnit XML of the merged verdict (one case per invariant and finding)
-  --json             print the merged certificate on stdout instead of the summary
+  --out FILE         where the merged certificate.json goes (required; no default)
+  --junit FILE       also write a JUnit XML of the merged verdict, one case per invariant and finding
+                     (default: none)
+  --json             print the merged certificate on stdout instead of the summary (default: off)
   -h, --help         this text
-`;
+${helpFooter('merge')}`;
+
+export const FLAGS = { out: { type: 'string' }, junit: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
 export async function run(argv: string[], io: Io = processIo): Promise<number> {
-  const { values, positionals } = parse(
-    'merge',
-    argv,
-    { out: { type: 'string' }, junit: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    true,
-  );
+  const { values, positionals } = parse('merge', argv, FLAGS, true);
   if (values.help) {
     io.stdout.write(HELP);
     return EXIT.ok;
   }
   if (positionals.length === 0) throw new UsageError('merge: expected the certificate.json of each shard');
   if (!values.out) throw new UsageError('merge: --out FILE is required');
-  for (const [flag, file] of [['out', values.out], ['junit', values.junit]] as const) {
-    if (file === undefined) continue;
-    const unwritable = unwritableDirectory(path.dirname(path.resolve(file)));
-    if (unwritable) throw new UsageError(`merge: --${flag} ${file}: ${unwritable}`);
-  }
+  for (const [flag, file] of [['out', values.out], ['junit', values.junit]] as const) if (file !== undefined) checkOutFile('merge', flag, file);
   let merged: Certificate;
   try {
     const inputs: ShardCertificate[] = positionals.map((file) => ({ file, certificate: readCertificate(file) }));
@@ -53,9 +46,8 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     if (error instanceof CertificateError || error instanceof MergeError) throw new UsageError(`merge: ${error.message}`);
     throw error;
   }
-  fs.mkdirSync(path.dirname(path.resolve(values.out)), { recursive: true });
-  fs.writeFileSync(values.out, JSON.stringify(merged, null, 2) + '\n');
-  if (values.junit) fs.writeFileSync(values.junit, mergedJunit(merged));
+  writeOutFile(values.out, JSON.stringify(merged, null, 2) + '\n');
+  if (values.junit) writeOutFile(values.junit, mergedJunit(merged));
   io.stdout.write(values.json ? JSON.stringify(merged, null, 2) + '\n' : mergedSummary(merged, values.out));
   return merged.certified ? EXIT.ok : EXIT.failed;
 }

@@ -10,33 +10,31 @@ import { passes, replaySchedule } from '../certify/replay.ts';
 import { ImplSpecError, parseImplSpec } from '../impl/impl-spec.ts';
 import { intFlag, parse } from './args.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
+import { helpFooter } from './help.ts';
 import { processIo, type Io } from './io.ts';
 import { openerFor } from '../certify/openers/index.ts';
 import type { Durability } from '../plan/durability.ts';
 
 export const summary = 're-check a counterexample file, and re-run its schedule against a live cluster';
 
-const HELP = `usage: chaoslua replay FILE [options]
+export const HELP = `usage: chaoslua replay FILE [options]
 
 Re-check the recorded history of a counterexample.json (deterministic), then re-run its shrunk
 schedule against a fresh cluster (best effort: timing differs) and say whether it failed again.
 Exit 1 when the failure reproduces, 0 when it does not, 2 usage, 3 environment.
 
 options:
-  --no-rerun        only re-check the recorded history
+  --no-rerun        only re-check the recorded history (default: off)
   --reruns N        re-run the schedule up to N times until it fails (default 3)
   --cluster C       local | compose | netns | redis://... (default local)
-  --json            print the outcome as JSON
+  --json            print the outcome as JSON (default: off)
   -h, --help        this text
-`;
+${helpFooter('replay')}`;
+
+export const FLAGS = { 'no-rerun': { type: 'boolean' }, reruns: { type: 'string' }, cluster: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
 export async function run(argv: string[], io: Io = processIo): Promise<number> {
-  const { values, positionals } = parse(
-    'replay',
-    argv,
-    { 'no-rerun': { type: 'boolean' }, reruns: { type: 'string' }, cluster: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
-    true,
-  );
+  const { values, positionals } = parse('replay', argv, FLAGS, true);
   if (values.help) {
     io.stdout.write(HELP);
     return EXIT.ok;

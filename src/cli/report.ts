@@ -7,13 +7,14 @@ import { writeReportFiles } from '../report/html/write.ts';
 import { listRuns } from '../report/index-page.ts';
 import { intFlag, parse } from './args.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
+import { helpFooter } from './help.ts';
 import { processIo, type Io } from './io.ts';
 
 export const summary = 'open a run\'s HTML report, or serve reports/ on 127.0.0.1';
 
 const DEFAULT_PORT = 8765;
 
-const HELP = `usage: chaoslua report open [RUN] [--report DIR]
+export const HELP = `usage: chaoslua report open [RUN] [--report DIR]
        chaoslua report serve [--port N] [--report DIR]
 
 open   print the path of reports/RUN/report.html (the newest run when RUN is omitted), writing it
@@ -24,7 +25,9 @@ options:
   --report DIR   where run folders are (default reports/)
   --port N       serve: port on 127.0.0.1, 0 for any free one (default ${DEFAULT_PORT})
   -h, --help     this text
-`;
+${helpFooter('report')}`;
+
+export const FLAGS = { report: { type: 'string' }, port: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
 
 export async function run(argv: string[], io: Io = processIo): Promise<number> {
   const [sub, ...rest] = argv;
@@ -38,7 +41,7 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
 }
 
 async function open(argv: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse('report open', argv, { report: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, true);
+  const { values, positionals } = parse('report open', argv, { report: FLAGS.report, help: FLAGS.help }, true);
   if (values.help) {
     io.stdout.write(HELP);
     return EXIT.ok;
@@ -75,7 +78,7 @@ function runFolder(root: string, run: string | undefined): string {
 }
 
 async function serve(argv: string[], io: Io): Promise<number> {
-  const { values } = parse('report serve', argv, { port: { type: 'string' }, report: { type: 'string' }, help: { type: 'boolean', short: 'h' } });
+  const { values } = parse('report serve', argv, FLAGS);
   if (values.help) {
     io.stdout.write(HELP);
     return EXIT.ok;

@@ -1,6 +1,7 @@
 import { parse } from './args.ts';
 import { CHAOS_FLAGS, CHAOS_FLAGS_HELP, FAULTS_HELP, jobOptions } from './chaos-flags.ts';
 import { EXIT, jobExitCode } from './exit-codes.ts';
+import { helpFooter } from './help.ts';
 import { processIo, type Io } from './io.ts';
 import { runJob } from '../certify/job.ts';
 import { resultJson, summaryText } from '../certify/summary.ts';
@@ -10,7 +11,7 @@ import { CORPUS_FLAGS, CORPUS_FLAGS_HELP, corpusOption } from './gate-flags.ts';
 
 export const summary = 'chaos-test the bundled reference implementation (random schedules + faults, checked)';
 
-const HELP = `usage: chaoslua run [options]
+export const HELP = `usage: chaoslua run [options]
 
 Run random concurrent schedules with faults against the bundled reference implementation on a
 real cluster, check every history against the model, shrink any failure to a minimal schedule.
@@ -20,10 +21,12 @@ ${CORPUS_FLAGS_HELP}
 ${CHAOS_FLAGS_HELP}
 
 ${FAULTS_HELP}
-`;
+${helpFooter('run')}`;
+
+export const FLAGS = { ...CHAOS_FLAGS, ...CORPUS_FLAGS } as const;
 
 export async function run(argv: string[], io: Io = processIo): Promise<number> {
-  const { values } = parse('run', argv, { ...CHAOS_FLAGS, ...CORPUS_FLAGS });
+  const { values } = parse('run', argv, FLAGS);
   if (values.help) {
     io.stdout.write(HELP);
     return EXIT.ok;

@@ -1,22 +1,25 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { projectRoot } from '../cluster/binaries.ts';
 import { parse } from './args.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
+import { helpFooter } from './help.ts';
+import { printable } from './printable.ts';
 import { processIo, type Io } from './io.ts';
 import { createRunFolder, writeJson } from '../report/folder.ts';
 import { ClusterPool, runScenarios, type AnyScenario, type ScenarioResult } from '../scenario/index.ts';
 
 export const summary = 'reproduce a row of the seed failure tables: broken variant vs remediation, on a real cluster';
 
-const OPTIONS = {
+export const FLAGS = {
   all: { type: 'boolean' },
   json: { type: 'boolean' },
   report: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
-const HELP = `usage: chaoslua scenario list
+export const HELP = `usage: chaoslua scenario list
        chaoslua scenario run NAME [--json] [--report DIR]
        chaoslua scenario run --all [--json] [--report DIR]
 
@@ -24,20 +27,22 @@ Each scenario runs a broken variant and its remediation through the same fault s
 local cluster, narrating what fires, what was observed and which SRE metric would have alerted.
 
 options:
-  --all         run every scenario
-  --json        print the results as JSON on stdout (the narrative goes to stderr)
+  --all         run every scenario (default: off)
+  --json        print the results as JSON on stdout, the narrative on stderr (default: off)
   --report DIR  where the run folder goes (default reports/)
   -h, --help    this text
 
 exit codes: 0 every scenario behaved as documented, 1 one did not, 2 usage error, 3 environment failure
-`;
+${helpFooter('scenario')}`;
 
 /**
  * The catalogue lives under scenarios/, next to the scripts it runs, and builds on src (as an --impl
  * module does): it is loaded by path when needed, so src never depends on it.
  */
 async function catalogue(): Promise<readonly AnyScenario[]> {
-  const file = path.join(projectRoot, 'scenarios', 'catalogue.ts');
+  // TypeScript in a checkout (run through tsx), compiled JavaScript in the package's dist/.
+  const file = ['catalogue.ts', 'catalogue.js'].map((name) => path.join(projectRoot, 'scenarios', name)).find((f) => fs.existsSync(f));
+  if (!file) throw new Error(`the scenario catalogue is missing from ${path.join(projectRoot, 'scenarios')}`);
   const { SCENARIOS } = (await import(pathToFileURL(file).href)) as { SCENARIOS: readonly AnyScenario[] };
   return SCENARIOS;
 }
@@ -61,7 +66,7 @@ async function select(positionals: string[], all: boolean): Promise<readonly Any
 
 export async function run(argv: string[], io: Io = processIo): Promise<number> {
   try {
-    const { values, positionals } = parse('scenario', argv, OPTIONS, true);
+    const { values, positionals } = parse('scenario', argv, FLAGS, true);
     const [sub, ...rest] = positionals;
     if (values.help) {
       io.stdout.write(HELP);
@@ -77,7 +82,7 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     return await execute(scenarios, values.json ?? false, path.resolve(values.report ?? 'reports'), io);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
-    io.stderr.write(`chaoslua ${error.message}\n`);
+    io.stderr.write(`chaoslua ${printable(error.message)}\n`);
     return EXIT.usage;
   }
 }

@@ -1,4 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import path from 'node:path';
 import { EnvironmentError } from './errors.ts';
 import type { ReapedDir } from './reaper.ts';
@@ -17,6 +18,18 @@ export interface ProxySpec {
   readonly upstream: string;
 }
 
+/** The last line a program wrote to its log (JSON-quoted, at most 300 characters), or why there is none. */
+function lastLogLine(file: string): string {
+  let text = '';
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return 'it wrote no log';
+  }
+  const last = text.trim().split('\n').pop()?.trim();
+  return last ? `its log ends ${JSON.stringify(last.length > 300 ? `${last.slice(0, 300)}...` : last)}` : 'its log is empty';
+}
+
 /** One Toxiproxy server and a thin client of its HTTP API. */
 export class Toxiproxy {
   private toxicCount = 0;
@@ -31,18 +44,16 @@ export class Toxiproxy {
   }
 
   static async start(binary: string, dir: ReapedDir, apiPort: number, seed: number): Promise<Toxiproxy> {
-    const child = dir.spawn(
-      binary,
-      ['-host', '127.0.0.1', '-port', String(apiPort), '-seed', String(seed)],
-      path.join(dir.dir, 'toxiproxy.log'),
-    );
+    const log = path.join(dir.dir, 'toxiproxy.log');
+    const child = dir.spawn(binary, ['-host', '127.0.0.1', '-port', String(apiPort), '-seed', String(seed)], log);
     const proxy = new Toxiproxy(apiPort, child);
     let exited: string | undefined;
     child.once('exit', (code, signal) => (exited = `exited with ${signal ?? code}`));
     child.once('error', (e) => (exited = e.message));
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
-      if (exited) throw new EnvironmentError(`toxiproxy-server ${exited} (log: ${path.join(dir.dir, 'toxiproxy.log')})`);
+      // The log goes with the cluster's temporary folder: its last line is quoted, not its path.
+      if (exited) throw new EnvironmentError(`toxiproxy-server ${binary} ${exited} at start: ${lastLogLine(log)}`);
       // One try per poll: the retries are for a server that was up, not one still starting.
       if ('value' in (await proxy.attempt('GET', '/version', undefined))) return proxy;
       await sleep(20);

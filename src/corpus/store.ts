@@ -87,7 +87,23 @@ function readEntry(file: string): StoredEntry {
   if (typeof meta !== 'object' || meta === null || typeof meta.sha256 !== 'string' || typeof meta.savedAt !== 'string') {
     throw new CorpusError(`corpus entry ${file}: no corpus block (sha256, savedAt): not saved by a chaoslua job`);
   }
+  const replayProblem = lastReplayProblem(meta.lastReplay);
+  if (replayProblem) throw new CorpusError(`corpus entry ${file}: corpus.lastReplay${replayProblem}`);
   return { id: path.basename(file, '.json'), file, entry: ce as CorpusEntry };
+}
+
+const STATUSES: readonly ReplayStatus[] = ['failing', 'passing', 'skipped'];
+
+/** What is wrong with a stored lastReplay (absent: never replayed), as `.field: expected ..., got ...`. */
+function lastReplayProblem(value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const got = (v: unknown) => `got ${JSON.stringify(v) ?? String(v)}`.slice(0, 80);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return `: expected an object {at, status, sha256}, ${got(value)}`;
+  const r = value as Record<string, unknown>;
+  if (typeof r.at !== 'string') return `.at: expected a date string, ${got(r.at)}`;
+  if (!STATUSES.includes(r.status as ReplayStatus)) return `.status: expected one of ${STATUSES.join(', ')}, ${got(r.status)}`;
+  if (typeof r.sha256 !== 'string') return `.sha256: expected a string, ${got(r.sha256)}`;
+  return undefined;
 }
 
 /** Saves a counterexample as an entry; an entry with the same schedule is kept as it is. */

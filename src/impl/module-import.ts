@@ -5,6 +5,7 @@ import { ImplSpecError } from './impl-spec.ts';
 
 /** Extensions whose module system the file name decides, whatever package.json says. */
 const FIXED_BY_EXTENSION = new Set(['.mts', '.mjs', '.cts', '.cjs']);
+const TYPESCRIPT = new Set(['.ts', '.mts', '.cts', '.tsx']);
 
 /** The package.json that decides how `file` loads (the nearest one above it), with its "type". */
 export function packageScope(file: string): { readonly packageJson?: string; readonly type: string } {
@@ -33,8 +34,11 @@ export async function importImplementation(file: string): Promise<Record<string,
   const url = pathToFileURL(file).href;
   const scope = packageScope(file);
   const asCommonJs = !FIXED_BY_EXTENSION.has(path.extname(file).toLowerCase()) && scope.type !== 'module';
+  // The installed package runs compiled JavaScript with no TypeScript loader: a TypeScript module is
+  // then imported through tsx's scoped import (this file's own extension says which case this is).
+  const needsLoader = TYPESCRIPT.has(path.extname(file).toLowerCase()) && !import.meta.url.endsWith('.ts');
   try {
-    if (!asCommonJs) return (await import(url)) as Record<string, unknown>;
+    if (!asCommonJs && !needsLoader) return (await import(url)) as Record<string, unknown>;
     const { tsImport } = await import('tsx/esm/api');
     return (await tsImport(url, import.meta.url)) as Record<string, unknown>;
   } catch (error) {

@@ -19,13 +19,18 @@ export const FORMAT_MODEL: Partial<Record<HistoryFormat, CheckableModelName>> = 
 // Porcupine's kv test parser matches exactly this shape; a Jepsen map with more fields is `jepsen`.
 const KV_LINE = /^\{:process \d+, :type :(invoke|ok), :f :(get|put|append), :key "[^"]*", :value (nil|"[^"]*")\}$/;
 
-/** The format of `text` from its first non-blank line, or undefined when none fits. */
+/**
+ * The format of `text` from its first line that is neither blank nor an EDN comment (`;`), or
+ * undefined when none fits. A file with no such line is an empty EDN history: Jepsen writes one for
+ * a test that invoked nothing, and Knossos calls it valid.
+ */
 export function detectFormat(text: string): HistoryFormat | undefined {
   if (looksLikeJson(text)) return 'chaoslua';
-  const first = text.split('\n').find((line) => line.trim() !== '')?.trim();
-  if (first === undefined) return undefined;
+  const first = text.split('\n').map((line) => line.trim()).find((line) => line !== '' && !line.startsWith(';'));
+  if (first === undefined) return 'jepsen';
   if (looksLikeEtcdLog(first)) return 'porcupine-etcd';
   if (KV_LINE.test(first)) return 'porcupine-kv';
-  if (first.startsWith('{:') || first.startsWith('[{') || first.startsWith('#')) return 'jepsen';
+  // One operation map per line, or the whole history as one vector or list of them (Knossos reads both).
+  if (/^(\{:|\[|\(|#)/.test(first)) return 'jepsen';
   return undefined;
 }

@@ -49,6 +49,11 @@ export function pairEvents(file: string, events: readonly LogEvent[]): OpRecord[
     if (pending.invocation.f !== event.f) {
       throw new FormatError(file, event.line, `:${event.kind} :${event.f} for process ${event.process}, whose open operation (line ${pending.invocation.line}) is :${pending.invocation.f}`);
     }
+    // Timed logs (Jepsen's :time) decide the interval by the clock: a completion recorded before its
+    // invocation is a broken log, and judging it would place the operation before it began.
+    if (event.at < pending.invocation.at) {
+      throw new FormatError(file, event.line, `:${event.kind} for process ${event.process} at ${ms(event.at)} comes before its :invoke on line ${pending.invocation.line} at ${ms(pending.invocation.at)} (expected a completion's :time after its invocation's)`);
+    }
     open.delete(event.process);
     ops[pending.id] = record(pending.invocation, pending.id, event);
   }
@@ -57,6 +62,8 @@ export function pairEvents(file: string, events: readonly LogEvent[]): OpRecord[
   }
   return ops as OpRecord[];
 }
+
+const ms = (at: number) => `${Number(at.toFixed(6))} ms`;
 
 function record(invocation: Invocation, id: number, completion: Completion): OpRecord {
   const { process: client, key, input, at: invokedAt } = invocation;

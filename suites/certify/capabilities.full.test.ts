@@ -62,7 +62,7 @@ describe('chaoslua-process/1.1', () => {
 });
 
 describe('a real library: redis-semaphore 5.8.0 Mutex (examples/third-party/redis-semaphore-mutex)', () => {
-  // Its own package.json pins it; the bootstrap (without --no-examples, as test:full runs it) installs
+  // Its own package.json pins it; the bootstrap (with --examples, as test:full runs it) installs
   // it there; the repository does not depend on it. Not installed is a failure, never a skip.
   it('acquire boolean, release void, extend boolean, keys under mutex:: certified, every invariant witnessed', async () => {
     expect(redisSemaphoreInstalled, 'examples/third-party/redis-semaphore-mutex has no node_modules: run scripts/bootstrap-examples.sh').toBe(true);

@@ -62,6 +62,10 @@ describe('cmd: with a well-behaved program', () => {
     expect(result.outcome.tally.ops).toBeGreaterThan(0);
     expect(result.outcome.tally.faults).toBeGreaterThan(0);
     expect(processesWith(tag)).toEqual([]);
+    // A cmd: program keeps its own metrics: the run folder has no metrics.prom (docs/run-folder.md
+    // says so), and the report page says none were recorded rather than showing empty panels.
+    expect(fs.existsSync(path.join(result.dir, 'metrics.prom'))).toBe(false);
+    expect(fs.readFileSync(path.join(result.dir, 'report.html'), 'utf8')).toContain('No metrics were recorded for this run');
   });
 });
 

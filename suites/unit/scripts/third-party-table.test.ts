@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { END, START, TableError, renderTable, tableRow, withTable, type AdapterFolder } from '../../../scripts/third-party-table.ts';
 
-// The results table of examples/third-party/README.md is generated from the certificates: a given
+// The results table of docs/third-party.md is generated from the certificates: a given
 // certificate renders into exactly this row, and a certificate missing a field the table needs is
 // refused with the file and the field named, never rendered with a hole.
 
@@ -30,7 +30,7 @@ const rejected = {
 describe('the third-party results table', () => {
   it('renders a rejected certificate into its row', () => {
     expect(tableRow(folder, rejected, 'redlock/certificate.json')).toEqual([
-      '[redlock](redlock/) `store.mjs` ([findings](redlock/findings/))',
+      '[redlock](../examples/third-party/redlock/) `store.mjs` ([findings](../examples/third-party/redlock/findings/))',
       'redlock 5.0.0-beta.2',
       'lock',
       '—',
@@ -59,7 +59,7 @@ describe('the third-party results table', () => {
       duplicateEffects: { acquire: 1, release: 0 },
     };
     const row = tableRow({ ...folder, hasFindings: false }, certified, 'x/certificate.json');
-    expect(row[0]).toBe('[redlock](redlock/) `store.mjs`');
+    expect(row[0]).toBe('[redlock](../examples/third-party/redlock/) `store.mjs`');
     expect(row[4]).toBe('acquire boolean, release void; n/a: no-stale-release');
     expect(row[5]).toBe('certified');
     expect(row[6]).toBe('2 replication losses (not violations)');

@@ -1,0 +1,15 @@
+/**
+ * A message made safe for a terminal: control characters (ESC, BEL, NUL, C1 codes, bidirectional
+ * overrides) and the replacement character that undecodable bytes read as are escaped (`\x1b`,
+ * `\u{fffd}`), so a message quoting a binary file shows what it holds instead of acting on the
+ * terminal. Printable text, non-ASCII included, is left as it is.
+ */
+// eslint-disable-next-line no-control-regex
+const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufffd]/g;
+
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => {
+    const code = c.charCodeAt(0);
+    return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16)}}`;
+  });
+}
