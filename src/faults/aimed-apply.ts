@@ -19,16 +19,20 @@ export async function applyAimedDelay(fault: AimedDelayStep, ctx: NemesisContext
   const startedAt = invoked.at;
   if (!points) return { kind: 'command-delay', target: 'none', lossy: false, startedAt, detail: `${detail}: this cluster has no RESP point on its client links` };
   const slot = ctx.slotOf(invoked.key);
-  const armed = points.arm({
-    action: fault.on === 'reply' ? 'delay-reply' : 'delay-request',
-    names: [ANY_DATA_COMMAND],
-    sideFor: (name) => (sideToHold(name, fault.on) === 'reply' ? 'delay-reply' : 'delay-request'),
-    slot,
-    holdMs: fault.holdMs,
-    limit: 1,
-    ...(fault.pastExpiryMs === undefined ? {} : { pastExpiryMs: fault.pastExpiryMs, ttlOf: ttlReader(ctx) }),
-    ...(fault.pastTouchMs === undefined ? {} : { pastTouchMs: fault.pastTouchMs }),
-  });
+  const armed = points.arm(
+    fault.refuse
+      ? { action: 'refuse', names: [ANY_DATA_COMMAND], slot, limit: 1 }
+      : {
+          action: fault.on === 'reply' ? 'delay-reply' : 'delay-request',
+          names: [ANY_DATA_COMMAND],
+          sideFor: (name) => (sideToHold(name, fault.on) === 'reply' ? 'delay-reply' : 'delay-request'),
+          slot,
+          holdMs: fault.holdMs,
+          limit: 1,
+          ...(fault.pastExpiryMs === undefined ? {} : { pastExpiryMs: fault.pastExpiryMs, ttlOf: ttlReader(ctx) }),
+          ...(fault.pastTouchMs === undefined ? {} : { pastTouchMs: fault.pastTouchMs }),
+        },
+  );
   try {
     await Promise.race([invoked.ended, armed.full]);
   } finally {
@@ -37,6 +41,6 @@ export async function applyAimedDelay(fault: AimedDelayStep, ctx: NemesisContext
   const settled = await Promise.race([armed.settled().then(() => true), sleep(fault.holdMs + SETTLE_GRACE_MS).then(() => false)]);
   if (!settled) points.reset();
   const caught = armed.caught[0];
-  const held = caught ? ` (${caught.name}: ${sideToHold(caught.name, fault.on) === 'reply' ? 'its reply' : 'its forwarding'} held)` : '';
+  const held = !caught ? '' : fault.refuse ? ` (${caught.name}: refused)` : ` (${caught.name}: ${sideToHold(caught.name, fault.on) === 'reply' ? 'its reply' : 'its forwarding'} held)`;
   return { kind: 'command-delay', target: `client links, slot ${slot} (k${invoked.key})`, lossy: false, startedAt, detail: `${detail}${held}; caught ${describeCaught(armed.caught, ctx)}` };
 }

@@ -64,18 +64,22 @@ export const commandDelay = defineFault({
     // command does next lands while the contender still polls), or a lease or two at most. At a last
     // place: held until the contender's first command there was answered (then 0-60 ms: its write
     // may not have landed yet, and both reads then saw the place free), or half a second at most.
-    aimed: ({ client, op, leaseMs, instant }) =>
-      instant === 'last-place'
-        ? fc
-            .record({ on: fc.constant('reply' as const), holdMs: fc.integer({ min: 200, max: 500 }), pastTouchMs: fc.integer({ min: 0, max: 60 }) })
-            .map((hold): AimedDelayStep => ({ kind: 'aimed-delay', atMs: 0, client, op, ...hold }))
-        : fc
-            .record({
-              on: fc.constantFrom('reply' as const, 'request' as const),
-              holdMs: fc.integer({ min: leaseMs, max: Math.min(1_500, leaseMs * 2) }),
-              pastExpiryMs: fc.integer({ min: 0, max: 60 }),
-            })
-            .map((hold): AimedDelayStep => ({ kind: 'aimed-delay', atMs: 0, client, op, ...hold })),
+    // A race that allows it refuses the operation's first command one time in four (BUSY; it never runs).
+    aimed: ({ client, op, leaseMs, instant, refusable }) => {
+      if (instant === 'last-place') {
+        type Hold = Pick<AimedDelayStep, 'on' | 'holdMs' | 'pastTouchMs' | 'refuse'>;
+        const hold: fc.Arbitrary<Hold> = fc.record({ on: fc.constant('reply' as const), holdMs: fc.integer({ min: 200, max: 500 }), pastTouchMs: fc.integer({ min: 0, max: 60 }) });
+        const refusal: fc.Arbitrary<Hold> = fc.constant({ on: 'request', holdMs: 0, refuse: true });
+        return (refusable ? fc.oneof({ weight: 3, arbitrary: hold }, { weight: 1, arbitrary: refusal }) : hold).map((step): AimedDelayStep => ({ kind: 'aimed-delay', atMs: 0, client, op, ...step }));
+      }
+      return fc
+        .record({
+          on: fc.constantFrom('reply' as const, 'request' as const),
+          holdMs: fc.integer({ min: leaseMs, max: Math.min(1_500, leaseMs * 2) }),
+          pastExpiryMs: fc.integer({ min: 0, max: 60 }),
+        })
+        .map((hold): AimedDelayStep => ({ kind: 'aimed-delay', atMs: 0, client, op, ...hold }));
+    },
   },
   is: (step): step is CommandDelayStep => step.kind === 'command-delay' || step.kind === 'aimed-delay',
   lossy: () => false,

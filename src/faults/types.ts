@@ -56,6 +56,8 @@ export interface AimContext {
    * until another client's command on the key was answered).
    */
   readonly instant: 'lease-end' | 'last-place';
+  /** The race allows refusing the operation's first command instead of holding it (RaceSource.refusable). */
+  readonly refusable?: boolean;
 }
 
 /** What one applied fault says about itself, for its record in the history. */

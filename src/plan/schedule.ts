@@ -132,6 +132,8 @@ export interface AimedDelayStep {
   /** Or hold until another client's command on the key was answered, then this long, whatever its TTL
    *  (a race for a key's last place, where no lease runs out); at most holdMs. */
   readonly pastTouchMs?: number;
+  /** Instead of holding it, refuse the command: it never reaches Redis and its client is answered BUSY. */
+  readonly refuse?: true;
 }
 
 export const isAimedDelay = (f: FaultStep): f is AimedDelayStep => f.kind === 'aimed-delay';
@@ -205,6 +207,7 @@ export function describeFault(f: FaultStep): string {
       return `${at} hold ${f.on === 'reply' ? 'the replies to' : 'the forwarding of'} ${what} ${holdPhrase(f)}`;
     }
     case 'aimed-delay':
+      if (f.refuse) return `at c${f.client}'s operation #${f.op}: refuse its first command on its key (it never runs; BUSY is answered)`;
       return `at c${f.client}'s operation #${f.op}: hold ${f.on === 'reply' ? 'the reply to' : 'the forwarding of'} its first command on its key ${holdPhrase(f)}`;
   }
 }

@@ -30,6 +30,10 @@ const int = (min: number): Check => (v, at) => {
 const oneOf = (values: readonly string[]): Check => (v, at) => {
   if (typeof v !== 'string' || !values.includes(v)) fail(at, `one of ${values.join(', ')}`, v);
 };
+/** A flag that is only ever `true` when present. */
+const yes: Check = (v, at) => {
+  if (v !== true) fail(at, 'true', v);
+};
 const optional = (check: Check): Check => (v, at) => {
   if (v !== undefined) check(v, at);
 };
@@ -87,6 +91,7 @@ const FAULT_STEP = tagged('kind', {
     holdMs: int(0),
     pastExpiryMs: optional(int(0)),
     pastTouchMs: optional(int(0)),
+    refuse: optional(yes),
   },
 });
 

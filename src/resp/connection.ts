@@ -17,6 +17,9 @@ export interface RuleBook {
   tryCatch(node: string, connection: number, name: string, args: readonly (Buffer | null)[]): Catch | undefined;
 }
 
+/** What Redis answers every command while a script runs past its time limit. */
+const BUSY_REPLY = Buffer.from('-BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.\r\n');
+
 /**
  * One client connection through a RESP point and its connection upstream. Every command the client
  * sends is counted, and every reply that comes back is paired with the oldest unanswered command
@@ -31,6 +34,8 @@ export class ProxiedConnection {
   private answered = 0;
   /** Reply-side catches, by the sequence number of the command they answer. */
   private readonly caught = new Map<number, Catch>();
+  /** Commands refused (never sent upstream), by sequence number: answered BUSY in their turn. */
+  private readonly refused = new Map<number, Catch>();
   /** Keys of commands not yet answered, by sequence number, kept while rules are armed or holds watch keys. */
   private readonly keys = new Map<number, string>();
   /** Replies still answer commands one to one (not after SUBSCRIBE or MONITOR, or a stream we could not read). */
@@ -85,7 +90,16 @@ export class ProxiedConnection {
       }
       if (this.paired && this.book.armed) {
         const c = this.book.tryCatch(this.node, this.id, name, b.args);
-        if (c?.action === 'delay-request') {
+        if (c?.action === 'refuse') {
+          // Redis never sees it: what came before leaves as it would, its bytes are dropped, and the
+          // client is answered BUSY once every command before it has been answered.
+          this.toUpstream.write(chunk.subarray(from, start), notBefore, sent);
+          from = b.end;
+          notBefore = 0;
+          sent = undefined;
+          this.keys.delete(seq);
+          this.refused.set(seq, c);
+        } else if (c?.action === 'delay-request') {
           // Everything before the command leaves as it would; the command and all behind it wait.
           this.toUpstream.write(chunk.subarray(from, start), notBefore, sent);
           from = start;
@@ -97,6 +111,15 @@ export class ProxiedConnection {
     }
     if (this.requests.lost) this.unpair();
     this.toUpstream.write(chunk.subarray(from), notBefore, sent);
+    if (this.refused.size > 0) this.answerRefused();
+  }
+
+  /** The BUSY answers of refused commands whose turn it is (every command before them answered). */
+  private answerRefused(): void {
+    for (let c = this.refused.get(this.answered); c !== undefined; c = this.refused.get(this.answered)) {
+      this.refused.delete(this.answered++);
+      this.toClient.write(BUSY_REPLY, 0, c.done);
+    }
   }
 
   private fromUpstream(chunk: Buffer): void {
@@ -109,6 +132,14 @@ export class ProxiedConnection {
     let sent: (() => void) | undefined;
     for (const b of boundaries) {
       if (!b.push) {
+        if (this.refused.size > 0 && this.refused.has(this.answered)) {
+          // Refused commands sent before this reply's command are answered first, in order.
+          this.toClient.write(chunk.subarray(from, start), notBefore, sent);
+          from = start;
+          notBefore = 0;
+          sent = undefined;
+          this.answerRefused();
+        }
         const c = this.caught.size > 0 ? this.caught.get(this.answered) : undefined;
         if (this.keys.size > 0) {
           const key = this.keys.get(this.answered);
@@ -135,18 +166,21 @@ export class ProxiedConnection {
     }
     if (this.replies.lost) this.unpair();
     this.toClient.write(chunk.subarray(from), notBefore, sent);
+    if (this.refused.size > 0) this.answerRefused();
   }
 
   /** Replies no longer pair with commands: forward both ways as they come, catch nothing more here. */
   private unpair(): void {
     this.paired = false;
     this.keys.clear();
+    this.answerRefused();
     for (const c of this.caught.values()) c.done();
     this.caught.clear();
   }
 
   /** Every hold ends now (heal); decided cuts still happen, in order. */
   release(): void {
+    this.answerRefused();
     for (const c of this.caught.values()) c.done();
     this.caught.clear();
     this.toUpstream.releaseAll();
@@ -166,8 +200,9 @@ export class ProxiedConnection {
     this.destroy();
     this.toUpstream.drop();
     this.toClient.drop();
-    for (const c of this.caught.values()) c.done();
+    for (const c of [...this.caught.values(), ...this.refused.values()]) c.done();
     this.caught.clear();
+    this.refused.clear();
     this.onClosed(this);
   }
 }

@@ -4,8 +4,9 @@
 import { isDataCommand } from './commands.ts';
 
 /** delay-request: hold the command before Redis sees it. delay-reply: let it run, hold its reply.
- *  lose-reply: let it run, then cut the connection before its reply reaches the client. */
-export type CommandAction = 'delay-request' | 'delay-reply' | 'lose-reply';
+ *  lose-reply: let it run, then cut the connection before its reply reaches the client.
+ *  refuse: never send it; answer the client BUSY in its turn, as Redis does while a script runs. */
+export type CommandAction = 'delay-request' | 'delay-reply' | 'lose-reply' | 'refuse';
 
 export interface CommandRule {
   readonly action: CommandAction;
@@ -50,14 +51,14 @@ export interface CaughtCommand {
 
 export function validateRule(rule: CommandRule): CommandRule {
   const bad = (why: string) => new RangeError(`command rule: ${why}`);
-  if (!['delay-request', 'delay-reply', 'lose-reply'].includes(rule.action)) throw bad(`action must be delay-request, delay-reply or lose-reply, got '${rule.action}'`);
+  if (!['delay-request', 'delay-reply', 'lose-reply', 'refuse'].includes(rule.action)) throw bad(`action must be delay-request, delay-reply, lose-reply or refuse, got '${rule.action}'`);
   if (!Array.isArray(rule.names) || rule.names.length === 0 || rule.names.some((n) => typeof n !== 'string' || n !== n.toUpperCase() || n === '')) {
     throw bad('names must be a non-empty list of upper-case command names');
   }
   if (rule.slot !== undefined && !(Number.isInteger(rule.slot) && rule.slot >= 0 && rule.slot < 16384)) throw bad(`slot must be an integer in [0, 16383], got ${rule.slot}`);
   if (rule.connection !== undefined && !(Number.isInteger(rule.connection) && rule.connection >= 1)) throw bad(`connection must be a positive integer, got ${rule.connection}`);
   if (!(Number.isInteger(rule.limit) && rule.limit >= 1)) throw bad(`limit must be a positive integer, got ${rule.limit}`);
-  const delays = rule.action !== 'lose-reply';
+  const delays = rule.action === 'delay-request' || rule.action === 'delay-reply';
   if (delays && !(Number.isInteger(rule.holdMs) && rule.holdMs! >= 1 && rule.holdMs! <= 60_000)) throw bad(`holdMs must be an integer in [1, 60000] for ${rule.action}, got ${rule.holdMs}`);
   if (!delays && rule.holdMs !== undefined) throw bad('holdMs is for delays only');
   if (rule.sideFor !== undefined && !delays) throw bad('sideFor is for delays only');

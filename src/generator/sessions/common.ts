@@ -79,6 +79,12 @@ export interface RaceSource<I = any> {
   readonly victim: string;
   /** The operations the race's steps use (only those): an implementation without one of them gets none. */
   readonly needs: readonly string[];
+  /**
+   * The racing operation's first command may be refused outright (BUSY, it never runs) instead of
+   * held, one race in four: the contender then takes the place, and what the racer does about its
+   * failed call (a retry that takes the contender's record for its own) is what races.
+   */
+  readonly refusable?: true;
   draw(ctx: RaceContext): fc.Arbitrary<Race<I>>;
 }
 

@@ -27,6 +27,9 @@ export const idempotencyRaces: readonly RaceSource<IdempotencyInput>[] = [
     instant: 'last-place',
     victim: 'register',
     needs: ['register', 'complete'],
+    // A register refused: a client that retries it, and takes the contender's pending record with
+    // its own fingerprint for its own registration, runs the request twice.
+    refusable: true,
     draw: (ctx) => lastPlaceRace(ctx, { fill: () => [], take: register, finish: (owner) => [complete(owner)] }),
   },
   atLeaseEnd('complete', (owner) => complete(owner)),

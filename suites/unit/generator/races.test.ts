@@ -46,7 +46,7 @@ describe('races at critical instants', () => {
       expect(victim.key).toBe(s.keys - 1);
       if (name !== 'ratelimit') expect(who(victim)).toBe(`c${hold.client}a3`);
       victims.add(victim.input.op);
-      const race = pattern.races!.find((r) => r.victim === victim.input.op && (hold.pastTouchMs === undefined ? r.instant === 'lease-end' : r.instant === 'last-place'));
+      const race = pattern.races!.find((r) => r.victim === victim.input.op && (hold.pastExpiryMs !== undefined ? r.instant === 'lease-end' : r.instant === 'last-place'));
       expect(race, `${victim.input.op} held ${describeFault(hold)}`).toBeDefined();
     }
     // Every critical instant the pattern declares is staged, its racing operation held.
@@ -101,6 +101,19 @@ describe('races at critical instants', () => {
     }
   });
 
+  it("refuse a racing operation only where the race allows it: an idempotency register one race in four", () => {
+    const refusals = (name: (typeof PATTERN_NAMES)[number]) => {
+      const holds = sample({ pattern: PATTERNS[name] }, 1_000).flatMap((s) => s.faults.filter(isAimedDelay).map((h) => ({ h, s })));
+      return { refused: holds.filter(({ h }) => h.refuse), lastPlace: holds.filter(({ h }) => h.pastExpiryMs === undefined) };
+    };
+    const idempotency = refusals('idempotency');
+    expect(idempotency.refused.every(({ h, s }) => ops(s.clients[h.client])[h.op].input.op === 'register' && h.op === 0)).toBe(true);
+    const share = idempotency.refused.length / idempotency.lastPlace.length;
+    expect(share).toBeGreaterThan(0.15);
+    expect(share).toBeLessThan(0.35);
+    for (const name of ['lock', 'ratelimit', 'semaphore'] as const) expect(refusals(name).refused, name).toEqual([]);
+  });
+
   it('stage only what the implementation supports, with two clients; the hold needs command-delay and a fault budget', () => {
     expect(sample({ pattern: PATTERNS.lock, clients: 1 }, 100).every((s) => racers(s).length === 0)).toBe(true);
     expect(racesFor(PATTERNS.lock.races, new Set(['acquire', 'extend']))).toEqual([]);
@@ -118,7 +131,9 @@ describe('races at critical instants', () => {
     const holds = sample({ pattern: PATTERNS.idempotency }).flatMap((s) => s.faults.filter(isAimedDelay));
     const atLeaseEnd = holds.find((h) => h.pastExpiryMs !== undefined)!;
     const atLastPlace = holds.find((h) => h.pastTouchMs !== undefined)!;
+    const refused = holds.find((h) => h.refuse)!;
     expect(describeFault(atLeaseEnd)).toMatch(/^at c\d+'s operation #1: hold the (reply to|forwarding of) its first command on its key until its key's TTL has run out and another client touched it, \+\d+ms \(\d+ms if it has no TTL\)$/);
+    expect(describeFault(refused)).toMatch(/^at c\d+'s operation #0: refuse its first command on its key \(it never runs; BUSY is answered\)$/);
     expect(describeFault(atLastPlace)).toMatch(/^at c\d+'s operation #0: hold the reply to its first command on its key until another client's command on its key was answered, \+\d+ms \(at most \d+ms\)$/);
   });
 });

@@ -94,6 +94,30 @@ describe('a RESP point on a pipelined connection', () => {
     expect(seen.slice(0, 2)).toEqual(['GET n', 'INCR n']);
   });
 
+  it('refuses one command: it never reaches the server, its client is answered BUSY in its turn, the rest flow', async () => {
+    const { points, seen, received, send, until } = await setUp();
+    const rule = points.arm({ action: 'refuse', names: ['SET'], limit: 1 });
+    send(['GET', 'a'], ['SET', 'a', '1'], ['GET', 'a'], ['SET', 'a', '2']);
+    await until('four answers', () => received.length === 4);
+    await rule.settled();
+    // The server saw three commands and numbered its replies 1-3; the refused SET was answered in its place.
+    expect(seen).toEqual(['GET a', 'GET a', 'SET a 2']);
+    expect(received).toEqual([':1', '-BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.', ':2', ':3']);
+  });
+
+  it('answers a refused command after a held reply before it, never ahead of it', async () => {
+    const { points, received, send, until } = await setUp();
+    points.arm({ action: 'delay-reply', names: ['GET'], holdMs: HOLD_MS, limit: 1 });
+    points.arm({ action: 'refuse', names: ['SET'], limit: 1 });
+    send(['GET', 'a'], ['SET', 'a', '1']);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(received).toEqual([]);
+    points.reset();
+    await until('both answers', () => received.length === 2);
+    expect(received[0]).toBe(':1');
+    expect(received[1]).toMatch(/^-BUSY /);
+  });
+
   it('ends a TTL-aimed hold once the key has run out and another connection has touched it', async () => {
     const { points, seen, received, send, until, open } = await setUp();
     const ttls: Record<string, number> = { expired: 0, forever: -1 };
