@@ -72,6 +72,11 @@ export interface LastPlaceParts<I> {
   take(owner: string, leaseMs: number): I;
   /** What each does once it has raced (give the place back, finish its work). */
   finish(owner: string, leaseMs: number): I[];
+  /**
+   * How long each works between taking the place and finishing, ms (default 0-60). A handler's work
+   * keeps the contender's place taken while the racer, refused, tries again.
+   */
+  workMs?: readonly [number, number];
 }
 
 /**
@@ -89,7 +94,7 @@ export function lastPlaceRace<I>(ctx: RaceContext, parts: LastPlaceParts<I>): fc
       leaseMs: fc.constantFrom(...ctx.options.leasesMs),
       // Both start at the run's start; the fills are done well before the holder takes.
       startMs: fc.integer({ min: 40, max: 80 }),
-      after: fc.integer({ min: 0, max: 60 }),
+      after: fc.integer({ min: parts.workMs?.[0] ?? 0, max: parts.workMs?.[1] ?? 60 }),
     })
     .map(({ leaseMs, startMs, after }) => {
       const key = ctx.key;

@@ -30,7 +30,8 @@ export const idempotencyRaces: readonly RaceSource<IdempotencyInput>[] = [
     // A register refused: a client that retries it, and takes the contender's pending record with
     // its own fingerprint for its own registration, runs the request twice.
     refusable: true,
-    draw: (ctx) => lastPlaceRace(ctx, { fill: () => [], take: register, finish: (owner) => [complete(owner)] }),
+    // A handler works a while before completing: a refused racer's retry then finds the contender's record still pending.
+    draw: (ctx) => lastPlaceRace(ctx, { fill: () => [], take: register, finish: (owner) => [complete(owner)], workMs: [80, 300] }),
   },
   atLeaseEnd('complete', (owner) => complete(owner)),
   atLeaseEnd('release', (owner) => ({ op: 'release', owner })),
