@@ -14,15 +14,16 @@ const release = (token: string): SemaphoreInput => ({ op: 'release', token });
 
 /**
  * A lease-end race on a key of one place, `victim` the holder's racing operation. The contender
- * asks with an acquire and a refresh: once it holds the place both answer 1 (an acquire renews a
- * live holder), so only the refresh shows a place taken from under it.
+ * asks with a refresh, then an acquire: once it holds the place both answer 1 (an acquire renews a
+ * live holder), so only a refresh shows a place taken from under it, and only before the next
+ * acquire takes it again.
  */
 const atLeaseEnd = (victim: 'refresh' | 'release', input: (token: string, ttlMs: number) => SemaphoreInput): RaceSource<SemaphoreInput> => ({
   name: `${victim} at its lease's end`,
   instant: 'lease-end',
   victim,
   needs: ['acquire', 'refresh', 'release'],
-  draw: (ctx) => leaseEndRace(ctx, { take: acquire(1), victim: input, ask: (token, ttlMs) => [acquire(1)(token, ttlMs), { op: 'refresh', token, ttlMs }], finish: (token) => [release(token)] }),
+  draw: (ctx) => leaseEndRace(ctx, { take: acquire(1), victim: input, ask: (token, ttlMs) => [{ op: 'refresh', token, ttlMs }, acquire(1)(token, ttlMs)], finish: (token) => [release(token)] }),
 });
 
 export const semaphoreRaces: readonly RaceSource<SemaphoreInput>[] = [

@@ -135,7 +135,7 @@ const PINNED: Record<string, readonly { faults: readonly string[]; sha: string }
       faults: [
         '@90ms CLUSTER FAILOVER FORCE of the shard of k1',
       ],
-      sha: 'c8ccf7d3d30bb27e',
+      sha: 'c0ba65e614c150dc',
     },
     {
       faults: [],
