@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { capabilitiesJson } from '../patterns/capabilities.ts';
 import { variantsJson } from '../patterns/variants.ts';
-import { formatFinding, lintPath } from '../lint/index.ts';
+import { formatFinding, isError, lintPath } from '../lint/index.ts';
 import type { Certificate } from '../report/certificate.ts';
 import { createRunFolder, writeJson } from '../report/folder.ts';
 import { junitXml } from '../report/junit.ts';
@@ -74,11 +74,15 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     throw error;
   }
   const corpus = corpusOption('certify', values, describeImpl(spec), options.pattern.name, implDigest(spec, options.pattern));
+  let lintAdvice: string[] = [];
   if (spec.kind === 'lua' && !values['no-lint']) {
     const findings = await lintPath(spec.dir);
     const syntax = findings.find((f) => f.rule === 'syntax');
     if (syntax) throw new UsageError(`certify: Lua does not compile: ${formatFinding(syntax)}`);
-    if (findings.length) return lintRejection(options, spec, findings.map(formatFinding), io);
+    // Only errors refuse; advice (TIME under effects replication, ...) rides along on the certificate.
+    const errors = findings.filter(isError);
+    if (errors.length) return lintRejection(options, spec, errors.map(formatFinding), io);
+    lintAdvice = findings.map(formatFinding);
   }
   let result: JobResult;
   try {
@@ -87,9 +91,9 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     if (error instanceof ImplSpecError) throw new UsageError(`certify: ${error.message}`);
     throw error;
   }
-  const cert = certificate(options, spec, result);
+  const cert = { ...certificate(options, spec, result), ...(lintAdvice.length ? { lintAdvice } : {}) };
   writeJson(result.dir, 'certificate.json', cert);
-  io.stdout.write(options.json ? JSON.stringify(cert, null, 2) + '\n' : summaryText(options, result));
+  io.stdout.write(options.json ? JSON.stringify(cert, null, 2) + '\n' : summaryText(options, result) + adviceText(lintAdvice));
   // An environment failure is exit 3 whatever the baseline says: the job did not run its budget.
   if (baseline && !(result.incomplete && !result.outcome.failure)) return reportBaseline(baseline, cert, result.dir, options.json, io);
   return jobExitCode(result);
@@ -133,6 +137,12 @@ export function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): 
     shard: options.shard && { ...options.shard, plan: shardPlan(options) },
     corpus: corpusJson(r.corpus),
   };
+}
+
+/** The summary's lines for lint advice: shown, never a reason to refuse. */
+function adviceText(advice: readonly string[]): string {
+  if (advice.length === 0) return '';
+  return [`  lint advice (${advice.length}, not a refusal):`, ...advice.map((a) => `    ${a}`)].join('\n') + '\n';
 }
 
 /** Static defects found before any run: not certified, with the findings as the reason. */
