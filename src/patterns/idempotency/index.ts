@@ -9,6 +9,7 @@ import { idempotencyLevels } from './levels.ts';
 import { idempotency as model, type IdempotencyInput, type IdempotencyOutput, type IdempotencyState } from './model.ts';
 import { idempotencySession } from './sessions.ts';
 import { IdempotencySubject } from './subject.ts';
+import { leaseSettings, ttlSettings } from '../time-scale.ts';
 
 const redisKey = (namespace: string, logicalKey: string) => scopedKey(namespace, 'certify', logicalKey);
 
@@ -22,6 +23,7 @@ export const idempotency = {
   },
   model: withLevels(model, idempotencyLevels),
   levels: idempotencyLevels,
+  settings: { ...leaseSettings, ...ttlSettings },
   session: idempotencySession,
   invariants: ['one-winner', 'no-stale-overwrite', 'no-resurrection', 'model-conformance'],
   witnesses: { 'one-winner': ['register'], 'no-stale-overwrite': ['complete', 'release', 'renew'], 'no-resurrection': ['register', 'release', 'renew'] },

@@ -7,6 +7,7 @@ import { lockLevels } from './levels.ts';
 import { lock as model, type LockInput, type LockOutput, type LockState } from './model.ts';
 import { lockHandover, lockSession } from './sessions.ts';
 import { LockSubject } from './subject.ts';
+import { leaseSettings } from '../time-scale.ts';
 
 const redisKey = (namespace: string, logicalKey: string) => `lock:{${namespace}:${logicalKey}}`;
 const MATCH_ANSWER = 'nil absent | -1 another token | 1 done';
@@ -21,6 +22,7 @@ export const lock = {
   model: withLevels(model, lockLevels),
   levels: lockLevels,
   holder: { arg: 'token', handedOutBy: ['acquire'] },
+  settings: { ...leaseSettings },
   session: lockSession,
   handover: { needs: ['acquire', 'release'], draw: lockHandover },
   invariants: ['one-holder', 'no-stale-release', 'model-conformance'],

@@ -7,6 +7,7 @@ import { semaphoreLevels } from './levels.ts';
 import { REACQUIRE, semaphore as model, type SemaphoreInput, type SemaphoreOutput, type SemaphoreState } from './model.ts';
 import { semaphoreSession } from './sessions.ts';
 import { SemaphoreSubject } from './subject.ts';
+import { leaseSettings } from '../time-scale.ts';
 
 const redisKey = (namespace: string, logicalKey: string) => `semaphore:{${namespace}:${logicalKey}}`;
 const LIVE_ANSWER = '1 done | 0 not a live holder';
@@ -31,6 +32,7 @@ export const semaphore = {
       },
     },
   },
+  settings: { ...leaseSettings },
   session: semaphoreSession,
   invariants: ['at-most-limit', 'no-stale-refresh', 'key-has-ttl', 'model-conformance'],
   witnesses: { 'at-most-limit': ['acquire'], 'no-stale-refresh': ['refresh'], 'key-has-ttl': ['acquire', 'refresh', 'release'] },

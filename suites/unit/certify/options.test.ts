@@ -27,6 +27,7 @@ describe('jobOptionsFrom', () => {
       seed: 5,
       path: undefined,
       faults: [...FAULT_NAMES],
+      settings: { lease: 250, lease2: 500, ttl: 800, ttl2: 3_000 },
       timeLimitMs: 300_000,
       clients: undefined,
       keys: undefined,

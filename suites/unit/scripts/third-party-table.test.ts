@@ -33,7 +33,7 @@ describe('the third-party results table', () => {
       '[redlock](redlock/) `store.mjs` ([findings](redlock/findings/))',
       'redlock 5.0.0-beta.2',
       'lock',
-      '—',
+      'lease=250, lease2=500',
       'acquire boolean+handle, release boolean, extend boolean',
       'rejected',
       'no-stale-release',
