@@ -6,7 +6,9 @@
  */
 import { inspect } from 'node:util';
 import type { Capabilities } from '../patterns/capabilities.ts';
-import { EXACT, isLeveledAnswer, voidLevel, type LeveledAnswer } from '../patterns/levels.ts';
+import { EXACT, GAVE_BACK, isLeveledAnswer, voidLevel, type LeveledAnswer } from '../patterns/levels.ts';
+import type { Receipt } from '../plan/durability.ts';
+import { RefusedError, refusalOf } from '../plan/refusal.ts';
 import type { AnyPattern } from '../patterns/types.ts';
 
 /** Longest handle text kept in a history. */
@@ -56,20 +58,20 @@ export class DeclaredAnswers {
    * Make one call of the implementation (`run` receives the holder's handle, when handles are
    * declared) and return the answer as the history records it.
    */
-  async call(key: string, input: Record<string, unknown>, run: (handle: unknown) => Promise<unknown>): Promise<unknown> {
-    if (!this.passesHandle()) return this.record(key, input, await run(undefined));
+  async call(key: string, input: Record<string, unknown>, run: (handle: unknown) => Promise<unknown>, receipt?: Receipt): Promise<unknown> {
+    if (!this.passesHandle()) return this.record(key, input, await run(undefined), receipt);
     const holder = this.holderOf(key, input);
     const gives = this.capabilities.operations[input.op as string]?.handle === true;
-    if (holder === undefined) return this.record(key, input, await run(undefined));
+    if (holder === undefined) return this.record(key, input, await run(undefined), receipt);
     if (!gives) {
       if (this.lost.has(holder) || (this.inFlight.get(holder) ?? 0) > 0) {
         throw new UnknownHandleError(`not called: the handle of holder ${String(input[this.pattern.holder!.arg])} is unknown (the answer that would have carried it was lost)`);
       }
-      return this.record(key, input, await run(this.handles.get(holder)));
+      return this.record(key, input, await run(this.handles.get(holder)), receipt);
     }
     this.inFlight.set(holder, (this.inFlight.get(holder) ?? 0) + 1);
     try {
-      return this.record(key, input, await run(this.handles.get(holder)));
+      return this.record(key, input, await run(this.handles.get(holder)), receipt);
     } catch (error) {
       this.lost.add(holder);
       throw error;
@@ -96,10 +98,17 @@ export class DeclaredAnswers {
     return Object.values(this.capabilities.operations).some((c) => c.handle);
   }
 
-  /** What the history records for the implementation's answer `raw` to `input` on `key`. */
-  record(key: string, input: Record<string, unknown>, raw: unknown): unknown {
+  /**
+   * What the history records for the implementation's answer `raw` to `input` on `key`. A refusal
+   * (`{ refused }`) throws, to be recorded as failed; an answer that gave back puts what giving back
+   * did in `receipt.alsoDid`.
+   */
+  record(key: string, input: Record<string, unknown>, raw: unknown, receipt?: Receipt): unknown {
     const op = input.op as string;
+    const refused = refusalOf(raw);
+    if (refused !== undefined) throw new RefusedError(refused);
     const declared = this.capabilities.operations[op] ?? { level: EXACT, handle: false };
+    if (declared.givesBack && isRecord(raw) && raw.gaveBack === true && Object.hasOwn(raw, 'answer')) return this.gaveBack(op, input, raw.answer, receipt);
     let answer = raw;
     let handle: string | undefined;
     if (declared.handle && isRecord(raw) && Object.hasOwn(raw, 'answer')) {
@@ -120,5 +129,18 @@ export class DeclaredAnswers {
     // A void answer is not looked at: nothing of it is kept (it may be any object a library resolves with).
     const envelope: LeveledAnswer = { level: declared.level, op, answer: declared.level === voidLevel.name ? null : (answer ?? null), ...(handle === undefined ? {} : { handle }) };
     return envelope;
+  }
+
+  /**
+   * An operation that undid itself inside its call: recorded at the gave-back level (its answer says
+   * nothing of which way it went), with the undoing operation (the pattern's `givesBack`) for the
+   * runner to record beside it. The holder keeps no handle: it holds nothing after the call.
+   */
+  private gaveBack(op: string, input: Record<string, unknown>, answer: unknown, receipt: Receipt | undefined): LeveledAnswer {
+    const undo = this.pattern.givesBack![op];
+    const undoInput = Object.fromEntries([['op', undo.op], ...undo.args.map((name) => [name, input[name]])]);
+    const undone: LeveledAnswer = { level: GAVE_BACK, op: undo.op, answer: null };
+    if (receipt) (receipt.alsoDid ??= []).push({ input: undoInput, output: undone });
+    return { level: GAVE_BACK, op, answer: answer ?? null };
   }
 }

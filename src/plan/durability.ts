@@ -15,6 +15,11 @@ export interface Durability {
 export interface Receipt {
   /** Replicas that acknowledged the operation's write (WAIT's answer), with `--durability wait:N:T`. */
   acknowledgedReplicas?: number;
+  /**
+   * What the call also did, after the operation and inside its window, as model inputs with the
+   * answers the history records (an acquire that gave the lock back: its holder's release).
+   */
+  alsoDid?: { readonly input: unknown; readonly output: unknown }[];
 }
 
 export function describeDurability(d: Durability): string {

@@ -57,10 +57,16 @@ export async function runClient(
         const receipt: Receipt = {};
         const output = await withTimeout(subject.invoke(key, input, receipt), opTimeoutMs);
         const acknowledged = receipt.acknowledgedReplicas;
+        const completedAt = clock.now();
         recorder.op({
-          type: 'op', id, client, key, input, invokedAt, completedAt: clock.now(), outcome: 'ok', output,
+          type: 'op', id, client, key, input, invokedAt, completedAt, outcome: 'ok', output,
           ...(acknowledged === undefined ? {} : { acknowledgedReplicas: acknowledged }),
         });
+        // What the call also did inside its window (an acquire given back: its release), recorded as
+        // operations of their own with the same window: the checker places them as it places any.
+        for (const also of receipt.alsoDid ?? []) {
+          recorder.op({ type: 'op', id: recorder.id(), client, key, input: also.input, invokedAt, completedAt, outcome: 'ok', output: also.output });
+        }
       } catch (error) {
         const outcome = error instanceof OperationTimeout ? 'info' : classifyError(error);
         const message = error instanceof Error ? error.message : String(error);

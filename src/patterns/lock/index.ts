@@ -22,6 +22,8 @@ export const lock = {
   model: withLevels(model, lockLevels),
   levels: lockLevels,
   holder: { arg: 'token', handedOutBy: ['acquire'] },
+  // Redlock's validity rule: an acquire that took longer than its validity deletes its own value.
+  givesBack: { acquire: { op: 'release', args: ['token'] } },
   settings: { ...leaseSettings },
   session: lockSession,
   handover: { needs: ['acquire', 'release'], draw: lockHandover },

@@ -22,6 +22,8 @@ export const semaphore = {
   model: withLevels(model, semaphoreLevels),
   levels: semaphoreLevels,
   holder: { arg: 'token', handedOutBy: ['acquire'] },
+  // Redlock's validity rule: an acquire that took longer than its validity deletes its own value.
+  givesBack: { acquire: { op: 'release', args: ['token'] } },
   variants: {
     reacquire: {
       choices: REACQUIRE,

@@ -20,7 +20,7 @@ describe('time-scale settings', () => {
   });
 
   it.each(['lock', 'semaphore', 'idempotency'] as const)('%s: whole-second leases reach every operation and every stall', (name) => {
-    const settings = name === 'idempotency' ? { lease: 1000, lease2: 2000, ttl: 2000, ttl2: 5000 } : { lease: 1000, lease2: 2000 };
+    const settings: Record<string, number> = name === 'idempotency' ? { lease: 1000, lease2: 2000, ttl: 2000, ttl2: 5000 } : { lease: 1000, lease2: 2000 };
     const schedules = draw({ pattern: PATTERNS[name], faults: ['lease-expiry', 'client-freeze'], settings }, 7);
     const all = inputs(schedules);
     const leases = all.flatMap((i) => [i.ttlMs, i.leaseMs].filter((v) => v !== undefined && !(name === 'idempotency' && i.op === 'complete')));
