@@ -6,7 +6,7 @@
  */
 import { inspect } from 'node:util';
 import type { Capabilities } from '../patterns/capabilities.ts';
-import { EXACT, GAVE_BACK, isLeveledAnswer, voidLevel, type LeveledAnswer } from '../patterns/levels.ts';
+import { EXACT, isLeveledAnswer, voidLevel, type LeveledAnswer } from '../patterns/levels.ts';
 import type { Receipt } from '../plan/durability.ts';
 import { RefusedError, refusalOf } from '../plan/refusal.ts';
 import type { AnyPattern } from '../patterns/types.ts';
@@ -39,6 +39,11 @@ export type HandleTable = Map<string, unknown>;
  */
 export class UnknownHandleError extends Error {
   override readonly name = 'UnknownHandleError';
+}
+
+/** An operation that undid itself inside its call (declared givesBack): recorded as indeterminate. */
+export class GaveBackError extends Error {
+  override readonly name = 'GaveBackError';
 }
 
 /** Answers of one implementation's subjects, recorded as declared; the holders' handles kept. */
@@ -132,15 +137,17 @@ export class DeclaredAnswers {
   }
 
   /**
-   * An operation that undid itself inside its call: recorded at the gave-back level (its answer says
-   * nothing of which way it went), with the undoing operation (the pattern's `givesBack`) for the
-   * runner to record beside it. The holder keeps no handle: it holds nothing after the call.
+   * An operation that undid itself inside its call: it throws GaveBackError (the runner records the
+   * operation as indeterminate) and puts the undoing operation (the pattern's `givesBack`) in the
+   * receipt, indeterminate too. Neither answer says which way it went (Redlock's false is "held by
+   * another" or "taken, then given back"), and a library that swallows errors (pottery) may not have
+   * reached Redis with either command, or reached it after answering: "at any instant after the
+   * call began, or never" is what is known of each. The holder keeps no handle: it holds nothing.
    */
-  private gaveBack(op: string, input: Record<string, unknown>, answer: unknown, receipt: Receipt | undefined): LeveledAnswer {
+  private gaveBack(op: string, input: Record<string, unknown>, answer: unknown, receipt: Receipt | undefined): never {
     const undo = this.pattern.givesBack![op];
     const undoInput = Object.fromEntries([['op', undo.op], ...undo.args.map((name) => [name, input[name]])]);
-    const undone: LeveledAnswer = { level: GAVE_BACK, op: undo.op, answer: null };
-    if (receipt) (receipt.alsoDid ??= []).push({ input: undoInput, output: undone });
-    return { level: GAVE_BACK, op, answer: answer ?? null };
+    if (receipt) (receipt.alsoDid ??= []).push({ input: undoInput, error: `${undo.op} inside the ${op} call that gave back` });
+    throw new GaveBackError(`gave back inside the call: ${op} answered ${JSON.stringify(answer ?? null)} after undoing whatever it took (${undo.op})`);
   }
 }

@@ -16,13 +16,6 @@ import type { Model } from '../model/types.ts';
 /** The level every operation has: the reference scripts' replies, judged as they always were. */
 export const EXACT = 'exact';
 
-/**
- * The level of an operation that gave back inside its call, and of what it did to give back (the
- * pattern's `givesBack`): each took effect as the model steps it, in its window, but the answer says
- * nothing of which way (Redlock's false is "held by another" or "taken, then given back"), so it
- * matches whatever the model prescribes. The two are judged through their effects on later answers.
- */
-export const GAVE_BACK = 'gave-back';
 
 /** A validated coarse answer, or why the implementation's answer is not one of the level's. */
 export type Parsed = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: string };
@@ -95,7 +88,6 @@ export function withLevels<S, I, O>(model: Model<S, I, O>, levels: LevelTable): 
   const matches = (expected: O, observed: unknown): boolean => {
     if (!isLeveledAnswer(observed)) return model.outputMatches(expected, observed);
     if (observed.level === EXACT) return model.outputMatches(expected, observed.answer);
-    if (observed.level === GAVE_BACK) return true;
     const level = levelOf(levels, observed.op, observed.level);
     if (!level) return false;
     const parsed = level.parse(observed.answer);

@@ -135,7 +135,7 @@ export interface Pattern<S, I, O, R extends ReferenceSubject<I, O> = ReferenceSu
    * it (`{ acquire: { op: 'release', args: ['token'] } }`: Redlock's validity rule takes the lock and,
    * when taking it took longer than its validity, deletes its own value before answering false). An
    * implementation declares `givesBack: true` for such an operation and answers `{ answer, gaveBack:
-   * true }`; the history then records the operation and the undoing one, answers not looked at.
+   * true }`; the history then records the operation and the undoing one, both indeterminate.
    */
   readonly givesBack?: Readonly<Record<string, GiveBack>>;
   /** Names the invariant a stuck point breaks (undefined: model-conformance). */

@@ -10,7 +10,7 @@ import { check } from '../../../src/checker/index.ts';
 import { moduleSubject, type LoadedModule } from '../../../src/impl/module-subject.ts';
 import { parseCapabilities } from '../../../src/patterns/capabilities.ts';
 import { parseKeyMapping } from '../../../src/patterns/key-mapping.ts';
-import { GAVE_BACK } from '../../../src/patterns/levels.ts';
+import { GaveBackError } from '../../../src/impl/declared-answers.ts';
 import type { LockInput, LockOutput } from '../../../src/patterns/models.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';
 import { RefusedError } from '../../../src/plan/refusal.ts';
@@ -28,24 +28,24 @@ describe('an acquire given back inside its call', () => {
     expect(() => parseCapabilities(PATTERNS.ratelimit, { hit: { level: 'boolean', givesBack: true } }, 'c')).toThrow('no ratelimit operation can');
   });
 
-  it('is recorded as the acquire and its holder\'s release, both at the gave-back level, in the same window', async () => {
+  it('is recorded as the acquire and its holder\'s release, both indeterminate from the call on', async () => {
     const store = { acquire: async () => ({ answer: false, gaveBack: true }), release: async () => true };
     const subject = await moduleSubject(lockModule(store, { acquire: { level: 'boolean', givesBack: true }, release: 'boolean' }), 'x.mjs', PATTERNS.lock, {} as IORedisCluster, 'ns');
     const receipt: Receipt = {};
-    const answer = await subject.invoke('k', { op: 'acquire', token: 'c1a0', ttlMs: 1000 }, receipt);
-    expect(answer).toEqual({ level: GAVE_BACK, op: 'acquire', answer: false });
-    expect(receipt.alsoDid).toEqual([{ input: { op: 'release', token: 'c1a0' }, output: { level: GAVE_BACK, op: 'release', answer: null } }]);
+    const error = await subject.invoke('k', { op: 'acquire', token: 'c1a0', ttlMs: 1000 }, receipt).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GaveBackError);
+    expect(classifyError(error)).toBe('info');
+    expect(receipt.alsoDid).toEqual([{ input: { op: 'release', token: 'c1a0' }, error: 'release inside the acquire call that gave back' }]);
     // Without the declaration such an answer is an answer like any other (judged, and wrong).
     const undeclared = await moduleSubject(lockModule(store, { acquire: 'boolean', release: 'boolean' }), 'x.mjs', PATTERNS.lock, {} as IORedisCluster, 'ns');
     expect(await undeclared.invoke('k', { op: 'acquire', token: 'c1a0', ttlMs: 1000 }, {})).toEqual({ level: 'boolean', op: 'acquire', answer: { answer: false, gaveBack: true } });
   });
 
   it('explains another client refused while the lock was briefly taken, and a double grant is still caught', () => {
-    const gaveBack = (o: string) => ok({ level: GAVE_BACK, op: o, answer: o === 'acquire' ? false : null } as never);
     const boolean = (answer: boolean) => ok({ level: 'boolean', op: 'acquire', answer } as never);
     const a = [
-      op<LockInput, LockOutput>(1, { op: 'acquire', token: 'a', ttlMs: 1000 }, 0, 100, gaveBack('acquire')),
-      op<LockInput, LockOutput>(1, { op: 'release', token: 'a' }, 0, 100, gaveBack('release')),
+      op<LockInput, LockOutput>(1, { op: 'acquire', token: 'a', ttlMs: 1000 }, 0, 100, 'info'),
+      op<LockInput, LockOutput>(1, { op: 'release', token: 'a' }, 0, 100, 'info'),
     ];
     // b was refused at 50 ms: only a's brief hold explains it; c is granted after a gave it back.
     const legal = [...a, op<LockInput, LockOutput>(2, { op: 'acquire', token: 'b', ttlMs: 1000 }, 40, 60, boolean(false)), op<LockInput, LockOutput>(3, { op: 'acquire', token: 'c', ttlMs: 1000 }, 150, 160, boolean(true))];
