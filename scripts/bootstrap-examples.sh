@@ -3,7 +3,9 @@
 # Idempotent: a second run does nothing.
 #   examples/python-redis-py -> .venv with requirements.txt installed (again only when it changed)
 #   examples/go-go-redis     -> chaoslua-go-example binary (rebuilt only when a source is newer)
-#   examples/third-party/*   -> each adapter's pinned library (npm ci, again only when its lock file changed)
+#   examples/third-party/*   -> each adapter's pinned library: npm ci (package-lock.json), a .venv
+#                               (requirements.txt), go build (go.mod), mvn package (pom.xml); again only
+#                               when its pins or sources changed
 # Exit codes: 0 ready, 3 a toolchain is missing or a step failed (the message says which).
 set -uo pipefail
 
@@ -72,7 +74,26 @@ third_party() {
   done
 }
 
+# --- Python: each third-party adapter with a requirements.txt, in a .venv of its own ----------------
+third_party_python() {
+  local dir
+  for dir in "$ROOT"/examples/third-party/*/; do
+    [ -f "$dir/requirements.txt" ] || continue
+    local name venv; name="$(basename "$dir")"; venv="$dir/.venv"
+    if [ -x "$venv/bin/python" ] && cmp -s "$dir/requirements.txt" "$venv/requirements.installed"; then
+      say "third-party/$name: venv up to date"
+      continue
+    fi
+    say "third-party/$name: pip install -r requirements.txt"
+    [ -x "$venv/bin/python" ] || python3 -m venv "$venv" || { fail "python3 -m venv failed for examples/third-party/$name"; continue; }
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r "$dir/requirements.txt" \
+      || { fail "pip install failed in examples/third-party/$name; run '$venv/bin/pip install -r requirements.txt' there"; continue; }
+    cp "$dir/requirements.txt" "$venv/requirements.installed"
+  done
+}
+
 python_example
 go_example
 third_party
+third_party_python
 [ "$FAILED" = 0 ] || exit 3
