@@ -19,6 +19,11 @@ describe('time-scale settings', () => {
     }
   });
 
+  it('lock: a handover staged with two-second leases, with every fault, draws (an aimed hold is the lease then)', () => {
+    const schedules = draw({ pattern: PATTERNS.lock, settings: { lease: 2000, lease2: 4000 } }, 1402, 40);
+    expect(schedules.length).toBe(40);
+  });
+
   it.each(['lock', 'semaphore', 'idempotency'] as const)('%s: whole-second leases reach every operation and every stall', (name) => {
     const settings: Record<string, number> = name === 'idempotency' ? { lease: 1000, lease2: 2000, ttl: 2000, ttl2: 5000 } : { lease: 1000, lease2: 2000 };
     const schedules = draw({ pattern: PATTERNS[name], faults: ['lease-expiry', 'client-freeze'], settings }, 7);
