@@ -183,7 +183,9 @@ export function tableRow(folder: AdapterFolder, value: unknown, where: string): 
     : cert.certified ? `none in ${cert.runs} runs (${fmtSeconds(cert.seconds)})` : `no failing run; finding over ${cert.runs} runs (${fmtSeconds(cert.seconds)})`;
   const { impl, file } = implementationOf(cert.implementation.spec, where);
   const settings = settingsOf(cert, where);
-  const command = `\`chaoslua certify --impl ${impl} --pattern ${cert.pattern}${settings.flags} --seed ${cert.seed}${timeLimitFlag(cert)} --no-corpus\``;
+  // A certificate earned with fewer runs than the default (the least that decides it, for CI) says so.
+  const runs = cert.certified && cert.runs !== JOB_DEFAULTS.runs ? ` --runs ${cert.runs}` : '';
+  const command = `\`chaoslua certify --impl ${impl} --pattern ${cert.pattern}${settings.flags}${runs} --seed ${cert.seed}${timeLimitFlag(cert)} --no-corpus\``;
   // The module file names the configuration when a folder certifies several (store.mjs, store.cluster.mjs).
   const adapter = `[${folder.name}](${folder.name}/) \`${file}\`${folder.hasFindings ? ` ([findings](${folder.name}/findings/))` : ''}`;
   return [adapter, libraries, cert.pattern, settings.text, `${levels}${notApplicable.length ? `; n/a: ${notApplicable.join(', ')}` : ''}`, verdict, named, duplicates, first, String(cert.seed), command];

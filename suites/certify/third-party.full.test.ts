@@ -34,6 +34,8 @@ interface Pinned {
   readonly seed: number;
   /** `--set` flags the kept certificate was earned with (its `settings` must say the same). */
   readonly set?: readonly string[];
+  /** `--runs` when the kept certificate was earned with fewer than the default (the least that decides it). */
+  readonly runs?: number;
   /** `--time-limit` when the job runs longer than the default allows with room (windows of several seconds). */
   readonly timeLimit?: string;
   /**
@@ -60,6 +62,11 @@ const PINNED: readonly Pinned[] = [
     folder: 'pottery-redlock', module: 'adapter.py', command: 'examples/third-party/pottery-redlock/.venv/bin/python examples/third-party/pottery-redlock/adapter.py',
     installed: '.venv/lib', certificate: 'certificate.json', library: 'pottery', pattern: 'lock', seed: 1401, timeLimit: '10m', verdict: { invariant: ['model-conformance'] },
   },
+  // Whole seconds (its expire is an int): certified at 16 runs, the least whose evidence decides it.
+  {
+    folder: 'python-redis-lock', module: 'adapter.py', command: 'examples/third-party/python-redis-lock/.venv/bin/python examples/third-party/python-redis-lock/adapter.py',
+    installed: '.venv/lib', certificate: 'certificate.json', library: 'python-redis-lock', pattern: 'lock', seed: 1402, set: ['lease=1000', 'lease2=2000'], runs: 16, timeLimit: '8m', verdict: 'certified',
+  },
 ];
 
 const describeVerdict = (v: Pinned['verdict']) => (v === 'certified' ? 'certified' : 'invariant' in v ? `rejected for ${v.invariant.join(' or ')}` : `not certified: ${v.finding}`);
@@ -78,7 +85,7 @@ describe('libraries teams already run (examples/third-party), each verdict pinne
       expect({ seed: kept.seed, certified: kept.certified, module: spec }).toEqual({ seed: pinned.seed, certified: pinned.verdict === 'certified', module: true });
 
       const file = path.join(dir, pinned.module);
-      const options = certifyOptions({ pattern: pinned.pattern, seed: String(pinned.seed), 'shrink-runs': '0', ...(pinned.set ? { set: [...pinned.set] } : {}), ...(pinned.timeLimit ? { 'time-limit': pinned.timeLimit } : {}) });
+      const options = certifyOptions({ pattern: pinned.pattern, seed: String(pinned.seed), 'shrink-runs': '0', ...(pinned.set ? { set: [...pinned.set] } : {}), ...(pinned.timeLimit ? { 'time-limit': pinned.timeLimit } : {}), ...(pinned.runs ? { runs: String(pinned.runs) } : {}) });
       // The settings the job runs with are the kept certificate's (one written before settings existed drew the defaults).
       if (kept.settings !== undefined) expect(options.settings).toEqual(kept.settings);
       else expect(pinned.set).toBeUndefined();
