@@ -62,6 +62,11 @@ const PINNED: readonly Pinned[] = [
     folder: 'pottery-redlock', module: 'adapter.py', command: 'examples/third-party/pottery-redlock/.venv/bin/python examples/third-party/pottery-redlock/adapter.py',
     installed: '.venv/lib', certificate: 'certificate.json', library: 'pottery', pattern: 'lock', seed: 1401, timeLimit: '10m', verdict: { invariant: ['model-conformance'] },
   },
+  // One record TTL per configuration (60 s, longer than any run), so both completed TTLs are set to it.
+  {
+    folder: 'powertools-idempotency', module: 'adapter.py', command: 'examples/third-party/powertools-idempotency/.venv/bin/python examples/third-party/powertools-idempotency/adapter.py',
+    installed: '.venv/lib', certificate: 'certificate.json', library: 'aws-lambda-powertools', pattern: 'idempotency', seed: 1403, set: ['ttl=60000', 'ttl2=60000'], verdict: { invariant: ['model-conformance', 'no-resurrection'] },
+  },
   // Whole seconds (its expire is an int): certified at 16 runs, the least whose evidence decides it.
   {
     folder: 'python-redis-lock', module: 'adapter.py', command: 'examples/third-party/python-redis-lock/.venv/bin/python examples/third-party/python-redis-lock/adapter.py',
