@@ -47,7 +47,8 @@ go_example() {
   local dir="$ROOT/examples/go-go-redis" bin="$ROOT/examples/go-go-redis/chaoslua-go-example" go
   go="$(command -v go || { [ -x /usr/local/go/bin/go ] && echo /usr/local/go/bin/go; })"
   [ -n "$go" ] || { fail "Go is missing: install Go >= 1.22 (https://go.dev/dl) to build examples/go-go-redis"; return; }
-  if [ -x "$bin" ] && [ -z "$(find "$dir" -maxdepth 1 \( -name '*.go' -o -name go.mod -o -name go.sum \) -newer "$bin")" ]; then
+  # The Go kit (examples/kits/go) is part of the build: a change there rebuilds too.
+  if [ -x "$bin" ] && [ -z "$(find "$dir" "$ROOT/examples/kits/go" -maxdepth 1 \( -name '*.go' -o -name go.mod -o -name go.sum \) -newer "$bin")" ]; then
     say "go-go-redis: binary up to date"
     return
   fi
@@ -92,8 +93,27 @@ third_party_python() {
   done
 }
 
+# --- Go: each third-party adapter with a go.mod, built into an 'adapter' binary beside it ------------
+third_party_go() {
+  local dir go
+  go="$(command -v go || { [ -x /usr/local/go/bin/go ] && echo /usr/local/go/bin/go; })"
+  for dir in "$ROOT"/examples/third-party/*/; do
+    [ -f "$dir/go.mod" ] || continue
+    local name; name="$(basename "$dir")"
+    [ -n "$go" ] || { fail "Go is missing: install Go >= 1.22 to build examples/third-party/$name"; continue; }
+    if [ -x "$dir/adapter" ] && [ -z "$(find "$dir" "$ROOT/examples/kits/go" -maxdepth 1 \( -name '*.go' -o -name go.mod -o -name go.sum \) -newer "$dir/adapter")" ]; then
+      say "third-party/$name: binary up to date"
+      continue
+    fi
+    say "third-party/$name: go build"
+    (cd "$dir" && "$go" build -buildvcs=false -o adapter .) \
+      || { fail "go build failed in examples/third-party/$name; run 'go build .' there to see why"; continue; }
+  done
+}
+
 python_example
 go_example
 third_party
 third_party_python
+third_party_go
 [ "$FAILED" = 0 ] || exit 3
