@@ -67,6 +67,9 @@ const PINNED: readonly Pinned[] = [
     folder: 'powertools-idempotency', module: 'adapter.py', command: 'examples/third-party/powertools-idempotency/.venv/bin/python examples/third-party/powertools-idempotency/adapter.py',
     installed: '.venv/lib', certificate: 'certificate.json', library: 'aws-lambda-powertools', pattern: 'idempotency', seed: 1403, set: ['ttl=60000', 'ttl2=60000'], verdict: { invariant: ['model-conformance', 'no-resurrection'] },
   },
+  // Go: certified at 12 runs each, the least whose evidence decides it (40 runs of the same seeds were certified too).
+  { folder: 'redsync', module: 'adapter', command: 'examples/third-party/redsync/adapter', installed: 'adapter', certificate: 'certificate.json', library: 'redsync', pattern: 'lock', seed: 1404, runs: 12, verdict: 'certified' },
+  { folder: 'bsm-redislock', module: 'adapter', command: 'examples/third-party/bsm-redislock/adapter', installed: 'adapter', certificate: 'certificate.json', library: 'bsm/redislock', pattern: 'lock', seed: 1405, runs: 12, verdict: 'certified' },
   // Whole seconds (its expire is an int): certified at 16 runs, the least whose evidence decides it.
   {
     folder: 'python-redis-lock', module: 'adapter.py', command: 'examples/third-party/python-redis-lock/.venv/bin/python examples/third-party/python-redis-lock/adapter.py',
