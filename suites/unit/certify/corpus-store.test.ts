@@ -143,7 +143,7 @@ describe('chaoslua corpus list|prune', () => {
     [[], /expected list or prune, got nothing/],
     [['drop'], /expected list or prune, got 'drop'/],
     [['list', '/no/such/corpus'], /no such directory/],
-    [['list', '--pattern', 'queue'], /--pattern must be idempotency, lock, ratelimit, semaphore, got 'queue'/],
+    [['list', '--pattern', 'queue'], /--pattern must be idempotency, lock, ratelimit, semaphore, gcra, got 'queue'/],
   ])('usage %j: one line, exit 2', async (argv, message) => {
     await expect(corpusCli(argv as string[], capture().io)).rejects.toThrow(UsageError);
     await expect(corpusCli(argv as string[], capture().io)).rejects.toThrow(message);
