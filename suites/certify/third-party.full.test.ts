@@ -70,6 +70,7 @@ const PINNED: readonly Pinned[] = [
   // Go: certified at 12 runs each, the least whose evidence decides it (40 runs of the same seeds were certified too).
   { folder: 'redsync', module: 'adapter', command: 'examples/third-party/redsync/adapter', installed: 'adapter', certificate: 'certificate.json', library: 'redsync', pattern: 'lock', seed: 1404, runs: 12, verdict: 'certified' },
   { folder: 'bsm-redislock', module: 'adapter', command: 'examples/third-party/bsm-redislock/adapter', installed: 'adapter', certificate: 'certificate.json', library: 'bsm/redislock', pattern: 'lock', seed: 1405, runs: 12, verdict: 'certified' },
+  { folder: 'redis-rate', module: 'adapter', command: 'examples/third-party/redis-rate/adapter', installed: 'adapter', certificate: 'certificate.json', library: 'redis_rate', pattern: 'gcra', seed: 1406, runs: 12, verdict: 'certified' },
   // Whole seconds (its expire is an int): certified at 16 runs, the least whose evidence decides it.
   {
     folder: 'python-redis-lock', module: 'adapter.py', command: 'examples/third-party/python-redis-lock/.venv/bin/python examples/third-party/python-redis-lock/adapter.py',
