@@ -111,9 +111,34 @@ third_party_go() {
   done
 }
 
+# --- Java: the kit into the local Maven repository, then each adapter with a pom.xml into a jar ------
+third_party_java() {
+  local dir kit="$ROOT/examples/kits/java" stamp
+  ls "$ROOT"/examples/third-party/*/pom.xml >/dev/null 2>&1 || return 0
+  command -v mvn >/dev/null && command -v java >/dev/null \
+    || { fail "Java 17 and Maven are missing: install them to build the Java adapters of examples/third-party"; return; }
+  stamp="$kit/target/.installed"
+  if [ ! -f "$stamp" ] || [ -n "$(find "$kit/pom.xml" "$kit/src" -newer "$stamp" -type f)" ]; then
+    say "kits/java: mvn install"
+    (cd "$kit" && mvn -q -B -Dstyle.color=never install >/dev/null) || { fail "mvn install failed in examples/kits/java; run it there to see why"; return; }
+    touch "$stamp"
+  fi
+  for dir in "$ROOT"/examples/third-party/*/; do
+    [ -f "$dir/pom.xml" ] || continue
+    local name; name="$(basename "$dir")"
+    if [ -f "$dir/target/adapters.jar" ] && [ -z "$(find "$dir/pom.xml" "$dir/src" "$stamp" -newer "$dir/target/adapters.jar" -type f)" ]; then
+      say "third-party/$name: jar up to date"
+      continue
+    fi
+    say "third-party/$name: mvn package"
+    (cd "$dir" && mvn -q -B -Dstyle.color=never package >/dev/null) || { fail "mvn package failed in examples/third-party/$name; run it there to see why"; continue; }
+  done
+}
+
 python_example
 go_example
 third_party
 third_party_python
 third_party_go
+third_party_java
 [ "$FAILED" = 0 ] || exit 3

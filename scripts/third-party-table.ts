@@ -100,9 +100,10 @@ export function implementationOf(spec: string, where: string): { readonly impl: 
     return { impl: `module:${module}`, file: path.basename(module) };
   }
   const words = spec.startsWith('cmd:') ? spec.slice(4).trim().split(/\s+/) : [];
-  const file = words.filter((w) => w.startsWith('examples/third-party/')).at(-1);
-  if (file === undefined) throw new TableError(`${where}: implementation.spec ${JSON.stringify(spec)} is neither a module nor a command under examples/third-party/ (run from the repository's root)`);
-  return { impl: `'cmd:${words.join(' ')}'`, file: path.basename(file) };
+  const at = words.findLastIndex((w) => w.startsWith('examples/third-party/'));
+  if (at < 0) throw new TableError(`${where}: implementation.spec ${JSON.stringify(spec)} is neither a module nor a command under examples/third-party/ (run from the repository's root)`);
+  // The words after it name the configuration when one program serves several (`adapters.jar lock`).
+  return { impl: `'cmd:${words.join(' ')}'`, file: [path.basename(words[at]), ...words.slice(at + 1)].join(' ') };
 }
 
 /**
@@ -123,7 +124,8 @@ export function pinnedLibraries(dir: string): Record<string, string> | undefined
   const pom = read('pom.xml');
   if (pom !== undefined) {
     const deps = [...pom.matchAll(/<dependency>\s*<groupId>([^<]+)<\/groupId>\s*<artifactId>([^<]+)<\/artifactId>\s*<version>([^<]+)<\/version>/g)];
-    return Object.fromEntries(deps.map((m) => [`${m[1]}:${m[2]}`, m[3]]));
+    // The kit (dev.chaoslua) is this repository's, not a library under test.
+    return Object.fromEntries(deps.filter((m) => m[1] !== 'dev.chaoslua').map((m) => [`${m[1]}:${m[2]}`, m[3]]));
   }
   return undefined;
 }

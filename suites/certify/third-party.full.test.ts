@@ -71,6 +71,15 @@ const PINNED: readonly Pinned[] = [
   { folder: 'redsync', module: 'adapter', command: 'examples/third-party/redsync/adapter', installed: 'adapter', certificate: 'certificate.json', library: 'redsync', pattern: 'lock', seed: 1404, runs: 12, verdict: 'certified' },
   { folder: 'bsm-redislock', module: 'adapter', command: 'examples/third-party/bsm-redislock/adapter', installed: 'adapter', certificate: 'certificate.json', library: 'bsm/redislock', pattern: 'lock', seed: 1405, runs: 12, verdict: 'certified' },
   { folder: 'redis-rate', module: 'adapter', command: 'examples/third-party/redis-rate/adapter', installed: 'adapter', certificate: 'certificate.json', library: 'redis_rate', pattern: 'gcra', seed: 1406, runs: 12, verdict: 'certified' },
+  // Java: one jar, an adapter per Redisson object.
+  {
+    folder: 'redisson', module: 'adapters.jar lock', command: 'java -jar examples/third-party/redisson/target/adapters.jar lock', installed: 'target/adapters.jar',
+    certificate: 'certificate.json', library: 'redisson', pattern: 'lock', seed: 1407, runs: 12, verdict: 'certified',
+  },
+  {
+    folder: 'redisson', module: 'adapters.jar ratelimiter', command: 'java -jar examples/third-party/redisson/target/adapters.jar ratelimiter', installed: 'target/adapters.jar',
+    certificate: 'certificate.ratelimiter.json', library: 'redisson', pattern: 'gcra', seed: 1408, set: ['burst=5', 'rate=5'], runs: 12, verdict: 'certified',
+  },
   // Whole seconds (its expire is an int): certified at 16 runs, the least whose evidence decides it.
   {
     folder: 'python-redis-lock', module: 'adapter.py', command: 'examples/third-party/python-redis-lock/.venv/bin/python examples/third-party/python-redis-lock/adapter.py',
