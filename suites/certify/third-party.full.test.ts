@@ -80,6 +80,11 @@ const PINNED: readonly Pinned[] = [
     folder: 'redisson', module: 'adapters.jar ratelimiter', command: 'java -jar examples/third-party/redisson/target/adapters.jar ratelimiter', installed: 'target/adapters.jar',
     certificate: 'certificate.ratelimiter.json', library: 'redisson', pattern: 'gcra', seed: 1408, set: ['burst=5', 'rate=5'], runs: 12, verdict: 'certified',
   },
+  // Its object keeps its permit count with no TTL: a documented non-promise (findings/README.md quotes the javadoc).
+  {
+    folder: 'redisson', module: 'adapters.jar semaphore', command: 'java -jar examples/third-party/redisson/target/adapters.jar semaphore', installed: 'target/adapters.jar',
+    certificate: 'certificate.semaphore.json', library: 'redisson', pattern: 'semaphore', seed: 1409, verdict: { invariant: ['key-has-ttl'] },
+  },
   // Whole seconds (its expire is an int): certified at 16 runs, the least whose evidence decides it.
   {
     folder: 'python-redis-lock', module: 'adapter.py', command: 'examples/third-party/python-redis-lock/.venv/bin/python examples/third-party/python-redis-lock/adapter.py',

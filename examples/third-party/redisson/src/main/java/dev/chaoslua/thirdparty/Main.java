@@ -3,7 +3,7 @@ package dev.chaoslua.thirdparty;
 import dev.chaoslua.kit.Kit;
 import org.redisson.Redisson;
 
-/** `java -jar adapters.jar lock|ratelimiter`: one Redisson object per adapter. */
+/** `java -jar adapters.jar lock|ratelimiter|semaphore`: one Redisson object per adapter. */
 public final class Main {
   public static void main(String[] argv) throws Exception {
     // The jar bundles Redisson: its own pom.properties says which version.
@@ -16,8 +16,9 @@ public final class Main {
     int code = switch (which) {
       case "lock" -> Kit.serve("redisson-rlock", String.valueOf(version), RLockAdapter.DECLARES, new RLockAdapter());
       case "ratelimiter" -> Kit.serve("redisson-rratelimiter", String.valueOf(version), RRateLimiterAdapter.DECLARES, new RRateLimiterAdapter());
+      case "semaphore" -> Kit.serve("redisson-rpermitexpirablesemaphore", String.valueOf(version), SemaphoreAdapter.DECLARES, new SemaphoreAdapter());
       default -> {
-        System.err.println("usage: java -jar adapters.jar lock|ratelimiter");
+        System.err.println("usage: java -jar adapters.jar lock|ratelimiter|semaphore");
         yield 2;
       }
     };
