@@ -40,6 +40,8 @@ interface CertificateFields {
   replicationLosses: number;
   duplicateEffects?: Record<string, number>;
   firstFailure?: { run: number; seconds: number };
+  /** The faults asked for when not all (--faults). */
+  faultsAsked?: string[];
 }
 
 /** The adapter's folder as the table needs it: its name, its pinned libraries, whether it keeps findings. */
@@ -187,7 +189,8 @@ export function tableRow(folder: AdapterFolder, value: unknown, where: string): 
   const settings = settingsOf(cert, where);
   // A certificate earned with fewer runs than the default (the least that decides it, for CI) says so.
   const runs = cert.certified && cert.runs !== JOB_DEFAULTS.runs ? ` --runs ${cert.runs}` : '';
-  const command = `\`chaoslua certify --impl ${impl} --pattern ${cert.pattern}${settings.flags}${runs} --seed ${cert.seed}${timeLimitFlag(cert)} --no-corpus\``;
+  const faults = cert.faultsAsked ? ` --faults ${cert.faultsAsked.join(',') || 'none'}` : '';
+  const command = `\`chaoslua certify --impl ${impl} --pattern ${cert.pattern}${settings.flags}${runs}${faults} --seed ${cert.seed}${timeLimitFlag(cert)} --no-corpus\``;
   // The module file names the configuration when a folder certifies several (store.mjs, store.cluster.mjs).
   const adapter = `[${folder.name}](${folder.name}/) \`${file}\`${folder.hasFindings ? ` ([findings](${folder.name}/findings/))` : ''}`;
   return [adapter, libraries, cert.pattern, settings.text, `${levels}${notApplicable.length ? `; n/a: ${notApplicable.join(', ')}` : ''}`, verdict, named, duplicates, first, String(cert.seed), command];

@@ -12,6 +12,7 @@ import { CHAOS_FLAGS, CHAOS_FLAGS_HELP, FAULTS_HELP, jobOptions } from './chaos-
 import { EXIT, jobExitCode, UsageError } from './exit-codes.ts';
 import { processIo, type Io } from './io.ts';
 import { runJob } from '../certify/job.ts';
+import { JOB_DEFAULTS } from '../certify/options.ts';
 import { discardedJson, evidenceJson, operationJson, summaryText } from '../certify/summary.ts';
 import { duplicateCounts } from '../certify/duplicates.ts';
 import type { JobOptions, JobResult } from '../certify/types.ts';
@@ -110,6 +111,8 @@ export function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): 
     ...(options.durability ? { durability: describeDurability(options.durability) } : {}),
     ...(options.settings ? { settings: options.settings } : {}),
     seed: r.outcome.seed,
+    // The faults asked for, when not every one (--faults): what a reproduction must ask again.
+    ...(sameFaults(options.faults, JOB_DEFAULTS.faults) ? {} : { faultsAsked: [...options.faults] }),
     runs: r.outcome.tally.runs,
     discarded: discardedJson(r),
     operations: r.outcome.tally.ops,
@@ -138,6 +141,8 @@ export function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): 
     corpus: corpusJson(r.corpus),
   };
 }
+
+const sameFaults = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((f) => b.includes(f));
 
 /** The summary's lines for lint advice: shown, never a reason to refuse. */
 function adviceText(advice: readonly string[]): string {

@@ -34,6 +34,8 @@ interface Pinned {
   readonly seed: number;
   /** `--set` flags the kept certificate was earned with (its `settings` must say the same). */
   readonly set?: readonly string[];
+  /** `--faults` when the kept certificate was earned with fewer than all (its `faultsAsked`): the fault that decides it. */
+  readonly faults?: readonly string[];
   /** `--runs` when the kept certificate was earned with fewer than the default (the least that decides it). */
   readonly runs?: number;
   /** `--time-limit` when the job runs longer than the default allows with room (windows of several seconds). */
@@ -60,7 +62,7 @@ const PINNED: readonly Pinned[] = [
   // Python, Go and Java, through cmd: with the kits (examples/kits).
   {
     folder: 'pottery-redlock', module: 'adapter.py', command: 'examples/third-party/pottery-redlock/.venv/bin/python examples/third-party/pottery-redlock/adapter.py',
-    installed: '.venv/lib', certificate: 'certificate.json', library: 'pottery', pattern: 'lock', seed: 1401, timeLimit: '10m', verdict: { invariant: ['model-conformance'] },
+    installed: '.venv/lib', certificate: 'certificate.json', library: 'pottery', pattern: 'lock', seed: 1401, faults: ['busy-script'], verdict: { invariant: ['model-conformance'] },
   },
   // One record TTL per configuration (60 s, longer than any run), so both completed TTLs are set to it.
   {
@@ -108,7 +110,9 @@ describe('libraries teams already run (examples/third-party), each verdict pinne
       expect({ seed: kept.seed, certified: kept.certified, module: spec }).toEqual({ seed: pinned.seed, certified: pinned.verdict === 'certified', module: true });
 
       const file = path.join(dir, pinned.module);
-      const options = certifyOptions({ pattern: pinned.pattern, seed: String(pinned.seed), 'shrink-runs': '0', ...(pinned.set ? { set: [...pinned.set] } : {}), ...(pinned.timeLimit ? { 'time-limit': pinned.timeLimit } : {}), ...(pinned.runs ? { runs: String(pinned.runs) } : {}) });
+      const options = certifyOptions({ pattern: pinned.pattern, seed: String(pinned.seed), 'shrink-runs': '0', ...(pinned.set ? { set: [...pinned.set] } : {}), ...(pinned.timeLimit ? { 'time-limit': pinned.timeLimit } : {}), ...(pinned.runs ? { runs: String(pinned.runs) } : {}), ...(pinned.faults ? { faults: pinned.faults.join(',') } : {}) });
+      // The faults the job asks for are the kept certificate's (every one when it names none).
+      expect(pinned.faults ?? null).toEqual(kept.faultsAsked ?? null);
       // The settings the job runs with are the kept certificate's (one written before settings existed drew the defaults).
       if (kept.settings !== undefined) expect(options.settings).toEqual(kept.settings);
       else expect(pinned.set).toBeUndefined();
