@@ -13,7 +13,7 @@ QUIET=0
 for arg in "$@"; do
   case "$arg" in
     --quiet) QUIET=1 ;;
-    -h|--help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bootstrap-examples: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
 done
