@@ -1,7 +1,7 @@
 /**
  * The results table of docs/third-party.md, generated from the certificates kept in each adapter's
  * folder under examples/third-party/ (never typed): one row per certificate*.json, with the library's
- * pinned versions from the folder's package.json.
+ * pinned versions from the folder's package.json, requirements.txt, go.mod or pom.xml.
  *
  *   npm run third-party:table            rewrite the table between the page's markers
  *   npm run third-party:table -- --check exit 1 when the page's table is not what the certificates say
@@ -40,6 +40,8 @@ interface CertificateFields {
   replicationLosses: number;
   duplicateEffects?: Record<string, number>;
   firstFailure?: { run: number; seconds: number };
+  /** The faults asked for when not all (--faults). */
+  faultsAsked?: string[];
 }
 
 /** The adapter's folder as the table needs it: its name, its pinned libraries, whether it keeps findings. */
@@ -92,6 +94,47 @@ export function modulePath(spec: string, where: string): string {
   const at = spec.indexOf('examples/third-party/');
   if (!spec.startsWith('module:') || at < 0) throw new TableError(`${where}: implementation.spec ${JSON.stringify(spec)} is not a module under examples/third-party/`);
   return spec.slice(at);
+}
+
+/**
+ * How the reproduce command names the implementation (`module:PATH`, or `'cmd:COMMAND'` for a program
+ * run from the repository's root), and the file that names the configuration in the adapter cell (the
+ * module, or the command's last word under examples/third-party/: a script, a binary, a jar).
+ */
+export function implementationOf(spec: string, where: string): { readonly impl: string; readonly file: string } {
+  if (spec.startsWith('module:')) {
+    const module = modulePath(spec, where);
+    return { impl: `module:${module}`, file: path.basename(module) };
+  }
+  const words = spec.startsWith('cmd:') ? spec.slice(4).trim().split(/\s+/) : [];
+  const at = words.findLastIndex((w) => w.startsWith('examples/third-party/'));
+  if (at < 0) throw new TableError(`${where}: implementation.spec ${JSON.stringify(spec)} is neither a module nor a command under examples/third-party/ (run from the repository's root)`);
+  // The words after it name the configuration when one program serves several (`adapters.jar lock`).
+  return { impl: `'cmd:${words.join(' ')}'`, file: [path.basename(words[at]), ...words.slice(at + 1)].join(' ') };
+}
+
+/**
+ * The libraries a folder pins, by name: package.json's dependencies, requirements.txt's `name==version`
+ * lines, go.mod's direct requirements, pom.xml's dependencies (groupId:artifactId). Undefined: none of them.
+ */
+export function pinnedLibraries(dir: string): Record<string, string> | undefined {
+  const read = (name: string) => (fs.existsSync(path.join(dir, name)) ? fs.readFileSync(path.join(dir, name), 'utf8') : undefined);
+  const pkg = read('package.json');
+  if (pkg !== undefined) return (JSON.parse(pkg) as { dependencies?: Record<string, string> }).dependencies ?? {};
+  const requirements = read('requirements.txt');
+  if (requirements !== undefined) return Object.fromEntries([...requirements.matchAll(/^([A-Za-z0-9_.\-\[\]]+)==(\S+)/gm)].map((m) => [m[1], m[2]]));
+  const gomod = read('go.mod');
+  if (gomod !== undefined) {
+    const block = [...gomod.matchAll(/^\s*(?:require\s+)?([\w.\-]+\.[\w.\-/]+)\s+(v[\w.\-+]+)(.*)$/gm)].filter((m) => !m[3].includes('// indirect'));
+    return Object.fromEntries(block.map((m) => [m[1], m[2]]));
+  }
+  const pom = read('pom.xml');
+  if (pom !== undefined) {
+    const deps = [...pom.matchAll(/<dependency>\s*<groupId>([^<]+)<\/groupId>\s*<artifactId>([^<]+)<\/artifactId>\s*<version>([^<]+)<\/version>/g)];
+    // The kit (dev.chaoslua) is this repository's, not a library under test.
+    return Object.fromEntries(deps.filter((m) => m[1] !== 'dev.chaoslua').map((m) => [`${m[1]}:${m[2]}`, m[3]]));
+  }
+  return undefined;
 }
 
 const fmtSeconds = (s: number) => `${s.toFixed(1)} s`;
@@ -147,12 +190,15 @@ export function tableRow(folder: AdapterFolder, value: unknown, where: string): 
   const first = cert.firstFailure
     ? `run ${cert.firstFailure.run}, ${fmtSeconds(cert.firstFailure.seconds)}`
     : cert.certified ? `none in ${cert.runs} runs (${fmtSeconds(cert.seconds)})` : `no failing run; finding over ${cert.runs} runs (${fmtSeconds(cert.seconds)})`;
-  const module = modulePath(cert.implementation.spec, where);
+  const { impl, file } = implementationOf(cert.implementation.spec, where);
   const settings = settingsOf(cert, where);
-  const command = `\`chaoslua certify --impl module:${module} --pattern ${cert.pattern}${settings.flags} --seed ${cert.seed}${timeLimitFlag(cert)} --no-corpus\``;
+  // A certificate earned with fewer runs than the default (the least that decides it, for CI) says so.
+  const runs = cert.certified && cert.runs !== JOB_DEFAULTS.runs ? ` --runs ${cert.runs}` : '';
+  const faults = cert.faultsAsked ? ` --faults ${cert.faultsAsked.join(',') || 'none'}` : '';
+  const command = `\`chaoslua certify --impl ${impl} --pattern ${cert.pattern}${settings.flags}${runs}${faults} --seed ${cert.seed}${timeLimitFlag(cert)} --no-corpus\``;
   // The module file names the configuration when a folder certifies several (store.mjs, store.cluster.mjs).
   const at = `${ADAPTERS_FROM_PAGE}${folder.name}/`;
-  const adapter = `[${folder.name}](${at}) \`${path.basename(module)}\`${folder.hasFindings ? ` ([findings](${at}findings/))` : ''}`;
+  const adapter = `[${folder.name}](${at}) \`${file}\`${folder.hasFindings ? ` ([findings](${at}findings/))` : ''}`;
   return [adapter, libraries, cert.pattern, settings.text, `${levels}${notApplicable.length ? `; n/a: ${notApplicable.join(', ')}` : ''}`, verdict, named, duplicates, first, String(cert.seed), command];
 }
 
@@ -179,11 +225,10 @@ export function collectRows(root: string): string[][] {
     if (!fs.statSync(dir).isDirectory()) continue;
     const certificates = fs.readdirSync(dir).filter((f) => /^certificate.*\.json$/.test(f)).sort();
     if (certificates.length === 0) continue;
-    const pkgFile = path.join(dir, 'package.json');
-    if (!fs.existsSync(pkgFile)) throw new TableError(`${path.relative(root, pkgFile)}: missing (the table takes the library's version from it)`);
-    const pkg = JSON.parse(fs.readFileSync(pkgFile, 'utf8')) as { dependencies?: Record<string, string> };
-    if (!pkg.dependencies || Object.keys(pkg.dependencies).length === 0) throw new TableError(`${path.relative(root, pkgFile)}: dependencies is missing or empty`);
-    const folder: AdapterFolder = { name, dependencies: pkg.dependencies, hasFindings: fs.existsSync(path.join(dir, 'findings')) };
+    const dependencies = pinnedLibraries(dir);
+    if (dependencies === undefined) throw new TableError(`${name}: no package.json, requirements.txt, go.mod or pom.xml (the table takes the library's version from it)`);
+    if (Object.keys(dependencies).length === 0) throw new TableError(`${name}: its pins name no library`);
+    const folder: AdapterFolder = { name, dependencies, hasFindings: fs.existsSync(path.join(dir, 'findings')) };
     for (const file of certificates) {
       const where = path.join(name, file);
       rows.push(tableRow(folder, JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')), where));

@@ -1,111 +1,43 @@
-"""A chaoslua-process/1 implementation (docs/process-protocol.md) over redis-py's RedisCluster.
-
-stdin carries one JSON message per line from the harness, stdout one reply per line; logs go to
-stderr. Requests run on a thread pool, so many are in flight at once and answers come back in
-whatever order they finish."""
+"""A chaoslua process-protocol implementation (docs/process-protocol.md) over redis-py's RedisCluster,
+built on the Python kit (examples/kits/python): the kit speaks the protocol, dials through natMap,
+keeps Redis's error codes (a BUSY refusal stays a refusal); this file only maps requests onto the
+project's Lua scripts (store.py)."""
 
 import argparse
-import json
 import sys
-import threading
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-import redis
-from redis.backoff import NoBackoff
-from redis.cluster import ClusterNode, RedisCluster
-from redis.retry import Retry
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent / "kits" / "python"))
 
-from store import OPS, LuaStore
-
-PROTOCOL = "chaoslua-process/1"
-NAME, VERSION = "python-redis-py", "0.1.0"
-
-_stdout_lock = threading.Lock()
+from chaoslua_kit import Adapter, serve  # noqa: E402
+from store import OPS, LuaStore  # noqa: E402
 
 
-def send(message: dict) -> None:
-    line = json.dumps(message, separators=(",", ":"))
-    with _stdout_lock:  # one whole line at a time, from any thread
-        sys.stdout.write(line + "\n")
-        sys.stdout.flush()
+class ReferenceScripts(Adapter):
+    name, version = "python-redis-py", "0.2.0"
+    # Every pattern exactly as the reference scripts answer: nothing to declare.
+    declares = {pattern: {} for pattern in OPS}
 
+    def __init__(self, lua_dir: Path, mutant: str | None):
+        self.lua_dir, self.mutant = lua_dir, mutant
 
-def error_text(e: Exception) -> str:
-    """The Redis error as the server sent it ("NOSCRIPT No matching script..."): the harness reads
-    its first word. redis-py strips that word off into status_code, so put it back. Client-side
-    failures (timeouts, dropped connections) get a text no Redis error starts with: indeterminate."""
-    code = getattr(e, "status_code", None)
-    if isinstance(e, redis.exceptions.ResponseError) and code:
-        return f"{code} {e}"
-    return f"{type(e).__name__}: {e}"
+    def open(self, pattern, cluster, hello):
+        self.store = LuaStore(cluster, self.lua_dir, pattern, self.mutant)
 
+    def call(self, op, key, args):
+        return self.store.call(op, key, args)
 
-def connect(hello: dict, clients: int) -> RedisCluster:
-    nat = {k: (v["host"], v["port"]) for k, v in hello["natMap"].items()}
-    return RedisCluster(
-        startup_nodes=[ClusterNode(s["host"], s["port"]) for s in hello["seeds"]],
-        # The cluster announces addresses clients cannot dial directly; natMap says where to go.
-        address_remap=lambda addr: nat.get(f"{addr[0]}:{addr[1]}", addr),
-        decode_responses=True,
-        socket_timeout=2,
-        socket_connect_timeout=1,
-        max_connections=4 * clients,
-        # No blind retry after a timeout or dropped connection: the script may already have run,
-        # and running it twice is a different history. MOVED/ASK/TRYAGAIN (never ran) are still
-        # followed inside redis-py.
-        retry=Retry(NoBackoff(), 0),
-    )
-
-
-def handshake(hello: dict, mutant: str | None, lua_dir: Path):
-    """The hello reply, or a refusal; returns (store, clients) when ready."""
-    if hello.get("type") != "hello" or hello.get("protocol") != PROTOCOL:
-        send({"type": "refuse", "reason": f"{NAME} speaks {PROTOCOL} only, got {hello.get('protocol')!r}"})
-        return None
-    pattern = hello["pattern"]
-    if pattern not in OPS:
-        send({"type": "refuse", "reason": f"{NAME} does not implement pattern {pattern!r}"})
-        return None
-    clients = int(hello.get("options", {}).get("clients", 8))
-    store = LuaStore(connect(hello, clients), lua_dir, pattern, mutant)
-    send({"type": "hello", "protocol": PROTOCOL, "name": NAME, "version": VERSION, "patterns": sorted(OPS)})
-    return store, clients
-
-
-def serve(store: LuaStore, request: dict) -> None:
-    rid = request["id"]
-    try:
-        result = store.call(request["op"], request["key"], request["args"])
-        send({"type": "response", "id": rid, "ok": True, "result": result})
-    except Exception as e:  # every request gets exactly one answer, whatever happens
-        send({"type": "response", "id": rid, "ok": False, "error": error_text(e)})
+    def close(self):
+        self.store.r.close()
 
 
 def main() -> int:
-    here = Path(__file__).resolve().parent
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--lua-dir", type=Path, default=here.parent.parent / "lua", help="the project's lua/ folder")
+    parser.add_argument("--lua-dir", type=Path, default=HERE.parent.parent / "lua", help="the project's lua/ folder")
     parser.add_argument("--mutant", choices=["complete-skips-owner-check"], help="inject a known bug (for testing the harness)")
     options = parser.parse_args()
-
-    first = sys.stdin.readline()
-    if not first:
-        return 0
-    ready = handshake(json.loads(first), options.mutant, options.lua_dir)
-    if ready is None:
-        return 1
-    store, clients = ready
-    # Leaving the with-block waits for requests still running, so each gets its answer.
-    with ThreadPoolExecutor(max_workers=clients) as pool:
-        for line in sys.stdin:  # ends at EOF: the harness is gone or done
-            message = json.loads(line)
-            if message["type"] == "request":
-                pool.submit(serve, store, message)
-            elif message["type"] == "shutdown":
-                break
-    store.r.close()
-    return 0
+    return serve(ReferenceScripts(options.lua_dir, options.mutant))
 
 
 if __name__ == "__main__":

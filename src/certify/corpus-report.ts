@@ -20,11 +20,13 @@ export function corpusLines(replay: CorpusReplay | undefined): string[] {
   if (!replay) return [];
   const failing = replay.entries.filter((e) => e.status === 'failing').length;
   const passing = replay.entries.filter((e) => e.status === 'passing').length;
-  const skipped = replay.entries.length - failing - passing;
+  const foreign = replay.entries.filter((e) => e.status === 'foreign').length;
+  const skipped = replay.entries.length - failing - passing - foreign;
   const lines = [
-    `  corpus ${replay.dir}: ${replay.entries.length} entr${replay.entries.length === 1 ? 'y' : 'ies'} replayed first — ${failing} still failing, ${passing} now passing${skipped ? `, ${skipped} skipped` : ''} (${(replay.ms / 1000).toFixed(1)} s)${failing ? '; exploration skipped' : ''}`,
+    `  corpus ${replay.dir}: ${replay.entries.length} entr${replay.entries.length === 1 ? 'y' : 'ies'} replayed first — ${failing} still failing, ${passing} now passing${skipped ? `, ${skipped} skipped` : ''}${foreign ? `, ${foreign} from another implementation` : ''} (${(replay.ms / 1000).toFixed(1)} s)${failing ? '; exploration skipped' : ''}`,
   ];
-  for (const e of replay.entries) lines.push(`    ${e.status === 'failing' ? 'FAIL' : e.status === 'passing' ? 'ok  ' : 'skip'} ${e.id}: ${e.detail}`);
+  const mark = { failing: 'FAIL', passing: 'ok  ', skipped: 'skip', foreign: 'othr' } as const;
+  for (const e of replay.entries) lines.push(`    ${mark[e.status]} ${e.id}: ${e.detail}`);
   for (const file of replay.saved) lines.push(`  corpus: new entry ${file}`);
   return lines;
 }

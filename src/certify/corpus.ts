@@ -1,7 +1,8 @@
 /**
  * The regression corpus in a chaos job: every entry's saved schedule is replayed first, against the
  * implementation under test and judged as a fresh run would be (the one replay path, ./replay.ts).
- * If one still fails, that is the job's failure and nothing more is explored (the verdict is in,
+ * Only the entries the same implementation found (in any version) are replayed; another's are
+ * reported as such. If one still fails, that is the job's failure and nothing more is explored (the verdict is in,
  * and CI hears it within the entry's own run); otherwise the job explores as usual, and a fresh
  * counterexample it finds is saved afterwards. The seed plays no part: a schedule is stored whole.
  */
@@ -19,6 +20,8 @@ export interface CorpusOptions {
   readonly dir: string;
   /** sha256 of the implementation under test (certificate.json's). */
   readonly sha256: string;
+  /** Its name across versions (implIdentity): only entries it found are replayed. */
+  readonly impl?: string;
 }
 
 export interface EntryReplay {
@@ -63,6 +66,12 @@ export async function replayCorpus(corpus: CorpusOptions, entries: readonly Stor
   const out: EntryReplay[] = [];
   const runId = randomBytes(4).toString('hex');
   for (const stored of entries) {
+    const owner = stored.entry.corpus.impl;
+    // Another implementation's counterexample says nothing about this one ("now passing" would be a lie).
+    if (owner !== undefined && corpus.impl !== undefined && owner !== corpus.impl) {
+      out.push({ id: stored.id, file: stored.file, foundAgainst: stored.entry.corpus.sha256, status: 'foreign', attempts: 0, detail: `found against ${owner}, not this implementation: not replayed` });
+      continue;
+    }
     const replay = await replayEntry(stored, replayer, attempts, `corpus-${runId}-${out.length}`, started);
     recordReplay(stored, replay.status, corpus.sha256);
     out.push(replay);
@@ -106,7 +115,7 @@ export const stillFailing = (replay: CorpusReplay | undefined) => replay?.entrie
  */
 export function saveFailure(corpus: CorpusOptions | undefined, replay: CorpusReplay | undefined, ce: Counterexample | undefined, runDir: string): CorpusReplay | undefined {
   if (!corpus || !ce) return replay;
-  const { file, added } = saveEntry(corpus.dir, ce, corpus.sha256, runDir);
+  const { file, added } = saveEntry(corpus.dir, ce, corpus.sha256, runDir, corpus.impl);
   const base = replay ?? { dir: corpus.dir, entries: [], ms: 0, saved: [] };
   return added ? { ...base, saved: [...base.saved, file] } : base;
 }

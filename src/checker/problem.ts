@@ -55,9 +55,11 @@ export function protects(replicas: number, fault: FaultRecord): boolean {
  * deletes the key at once) ends immediately: left negative, the expiry's window would close before its
  * own operation was invoked and the search could not place the two in any order that explains both.
  */
-function leaseMs<I>(model: Model<unknown, I, unknown>, input: I): number | undefined {
+function leaseMs<I>(model: Model<unknown, I, unknown>, input: I): readonly [number, number] | undefined {
+  const range = model.expiryRangeMs?.(input);
+  if (range !== undefined) return [Math.max(0, range[0]), Math.max(0, range[1])];
   const ms = model.expiryMs(input);
-  return ms === undefined ? undefined : Math.max(0, ms);
+  return ms === undefined ? undefined : [Math.max(0, ms), Math.max(0, ms)];
 }
 
 export function buildKeyProblem<S, I, O>(
@@ -77,7 +79,7 @@ export function buildKeyProblem<S, I, O>(
     const end = op.outcome === 'ok' ? op.completedAt : Infinity;
     if (cuts.some((c) => overlaps(c, op.invokedAt, end))) ghosts.push(i);
   }
-  const expiring: { entry: number; op: number; ms: number }[] = [];
+  const expiring: { entry: number; op: number; ms: readonly [number, number] }[] = [];
   for (let i = 0; i < ops.length; i++) {
     const ms = leaseMs(model, ops[i].input);
     if (ms !== undefined) expiring.push({ entry: i, op: i, ms });
@@ -121,8 +123,8 @@ export function buildKeyProblem<S, I, O>(
     kind[e] = EXPIRE;
     ref[e] = entry;
     tag[e] = op.id;
-    callAt[e] = op.invokedAt + ms - eps;
-    returnAt[e] = op.outcome === 'ok' ? Math.max(op.invokedAt, op.completedAt) + ms + eps : Infinity;
+    callAt[e] = op.invokedAt + ms[0] - eps;
+    returnAt[e] = op.outcome === 'ok' ? Math.max(op.invokedAt, op.completedAt) + ms[1] + eps : Infinity;
     // A ghost shares its operation's id, window and so expiry window: the operation's own entry is the one named.
     if (!expiryEntryOfTag.has(op.id)) expiryEntryOfTag.set(op.id, e);
   });

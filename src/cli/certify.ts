@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { capabilitiesJson } from '../patterns/capabilities.ts';
 import { variantsJson } from '../patterns/variants.ts';
-import { formatFinding, lintPath } from '../lint/index.ts';
+import { formatFinding, isError, lintPath } from '../lint/index.ts';
 import type { Certificate } from '../report/certificate.ts';
 import { createRunFolder, writeJson } from '../report/folder.ts';
 import { junitXml } from '../report/junit.ts';
@@ -13,6 +13,7 @@ import { EXIT, jobExitCode, UsageError } from './exit-codes.ts';
 import { helpFooter } from './help.ts';
 import { processIo, type Io } from './io.ts';
 import { runJob } from '../certify/job.ts';
+import { JOB_DEFAULTS } from '../certify/options.ts';
 import { discardedJson, evidenceJson, operationJson, summaryText } from '../certify/summary.ts';
 import { duplicateCounts } from '../certify/duplicates.ts';
 import type { JobOptions, JobResult } from '../certify/types.ts';
@@ -77,11 +78,15 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     throw error;
   }
   const corpus = corpusOption('certify', values, describeImpl(spec), options.pattern.name, implDigest(spec, options.pattern));
+  let lintAdvice: string[] = [];
   if (spec.kind === 'lua' && !values['no-lint']) {
     const findings = await lintPath(spec.dir);
     const syntax = findings.find((f) => f.rule === 'syntax');
     if (syntax) throw new UsageError(`certify: Lua does not compile: ${formatFinding(syntax)}`);
-    if (findings.length) return lintRejection(options, spec, findings.map(formatFinding), io);
+    // Only errors refuse; advice (TIME under effects replication, ...) rides along on the certificate.
+    const errors = findings.filter(isError);
+    if (errors.length) return lintRejection(options, spec, errors.map(formatFinding), io);
+    lintAdvice = findings.map(formatFinding);
   }
   let result: JobResult;
   try {
@@ -90,9 +95,9 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     if (error instanceof ImplSpecError) throw new UsageError(`certify: ${error.message}`);
     throw error;
   }
-  const cert = certificate(options, spec, result);
+  const cert = { ...certificate(options, spec, result), ...(lintAdvice.length ? { lintAdvice } : {}) };
   writeJson(result.dir, 'certificate.json', cert);
-  io.stdout.write(options.json ? JSON.stringify(cert, null, 2) + '\n' : summaryText(options, result));
+  io.stdout.write(options.json ? JSON.stringify(cert, null, 2) + '\n' : summaryText(options, result) + adviceText(lintAdvice));
   // An environment failure is exit 3 whatever the baseline says: the job did not run its budget.
   if (baseline && !(result.incomplete && !result.outcome.failure)) return reportBaseline(baseline, cert, result.dir, options.json, io);
   return jobExitCode(result);
@@ -109,6 +114,8 @@ export function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): 
     ...(options.durability ? { durability: describeDurability(options.durability) } : {}),
     ...(options.settings ? { settings: options.settings } : {}),
     seed: r.outcome.seed,
+    // The faults asked for, when not every one (--faults): what a reproduction must ask again.
+    ...(sameFaults(options.faults, JOB_DEFAULTS.faults) ? {} : { faultsAsked: [...options.faults] }),
     runs: r.outcome.tally.runs,
     discarded: discardedJson(r),
     operations: r.outcome.tally.ops,
@@ -136,6 +143,14 @@ export function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): 
     shard: options.shard && { ...options.shard, plan: shardPlan(options) },
     corpus: corpusJson(r.corpus),
   };
+}
+
+const sameFaults = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((f) => b.includes(f));
+
+/** The summary's lines for lint advice: shown, never a reason to refuse. */
+function adviceText(advice: readonly string[]): string {
+  if (advice.length === 0) return '';
+  return [`  lint advice (${advice.length}, not a refusal):`, ...advice.map((a) => `    ${a}`)].join('\n') + '\n';
 }
 
 /** Static defects found before any run: not certified, with the findings as the reason. */

@@ -62,7 +62,8 @@ function describe(e: StoredEntry): string {
   const broke = [...new Set(e.entry.result.violations.map((v) => v.invariant))].join(', ') || e.entry.result.verdict;
   const last = e.entry.corpus.lastReplay;
   const replay = last ? `last replay ${last.status} (${last.at}, sha256 ${last.sha256.slice(0, 12)})` : 'never replayed';
-  return `${e.id}  ${e.entry.pattern}  ${broke}  ${countOps(e.entry.schedule)} ops  found against sha256 ${e.entry.corpus.sha256.slice(0, 12)} on ${e.entry.corpus.savedAt}  ${replay}`;
+  const by = e.entry.corpus.impl === undefined ? '' : ` (${e.entry.corpus.impl})`;
+  return `${e.id}  ${e.entry.pattern}  ${broke}  ${countOps(e.entry.schedule)} ops  found against sha256 ${e.entry.corpus.sha256.slice(0, 12)}${by} on ${e.entry.corpus.savedAt}  ${replay}`;
 }
 
 const entryJson = (e: StoredEntry) => ({

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { CorpusOptions } from '../certify/corpus.ts';
-import { CorpusError, defaultCorpusDir, readCorpus } from '../corpus/store.ts';
+import { CorpusError, defaultCorpusDir, implIdentity, readCorpus } from '../corpus/store.ts';
 import { parseShard, ShardError, type Shard } from '../runner/shard.ts';
 import { UsageError } from './exit-codes.ts';
 
@@ -21,7 +21,8 @@ export const SHARD_FLAGS = {
 
 export const CORPUS_FLAGS_HELP = `  --corpus DIR       the regression corpus: its saved counterexamples are replayed before exploring
                      (each reported still failing or now passing; one still failing ends the job,
-                     not certified), and every new counterexample is saved there
+                     not certified; only the entries this implementation found, in any version,
+                     are replayed), and every new counterexample is saved there
                      (default .chaoslua/corpus/<pattern>/ beside the implementation)
   --no-corpus        neither replay nor save (default: off)`;
 
@@ -46,7 +47,7 @@ export function corpusOption(command: string, values: { corpus?: string; 'no-cor
     if (error instanceof CorpusError) throw new UsageError(`${command}: --corpus: ${error.message}`);
     throw error;
   }
-  return { dir, sha256 };
+  return { dir, sha256, impl: implIdentity(implSpec, dir) };
 }
 
 /** --shard k/n, which needs the --seed every shard shares and cannot re-run one --path. */

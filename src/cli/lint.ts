@@ -4,7 +4,7 @@ import { EXIT, UsageError } from './exit-codes.ts';
 import { helpFooter } from './help.ts';
 import { printable } from './printable.ts';
 import { type Io, processIo } from './io.ts';
-import { RULES, formatFinding, lintFiles, luaFilesAt } from '../lint/index.ts';
+import { RULES, formatFinding, isError, lintFiles, luaFilesAt } from '../lint/index.ts';
 
 export const summary = 'static checks on Redis Lua scripts';
 
@@ -15,11 +15,14 @@ export const FLAGS = {
 
 export function usage(): string {
   const width = Math.max(...RULES.map((rule) => rule.id.length));
-  const rules = RULES.map((rule) => `  ${rule.id.padEnd(width)}  ${rule.description}`);
+  const rules = RULES.map((rule) => `  ${rule.id.padEnd(width)}  ${rule.severity === 'advice' ? '(advice) ' : ''}${rule.description}`);
   return `usage: chaoslua lint DIR|FILE... [--json]
 
 Parses Redis Lua scripts (Lua 5.1, and Functions libraries starting with #!lua) and reports
 each finding as 'file:line:col rule message'. A directory means every *.lua under it.
+An error is what breaks on a cluster or can hang a node, and refuses a certificate; advice
+('rule (advice)') is safe under Redis 7 effects replication or a heuristic the chaos run judges,
+and is shown on the certificate without refusing it.
 
 options:
   --json      print the findings as a JSON array instead of one line each (default: off)
@@ -28,7 +31,7 @@ options:
 rules:
 ${rules.join('\n')}
 
-exit codes: 0 no findings, 1 findings, 2 usage error
+exit codes: 0 no errors (advice only, or nothing), 1 errors, 2 usage error
 ${helpFooter('lint')}`;
 }
 
@@ -58,10 +61,13 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     if (values.json) io.stdout.write(`${JSON.stringify(findings, null, 2)}\n`);
     else for (const finding of findings) io.stdout.write(`${formatFinding(finding)}\n`);
     const fileCount = `${files.length} file${files.length === 1 ? '' : 's'}`;
+    const errors = findings.filter(isError).length;
+    const advice = findings.length - errors;
+    const split = advice === 0 ? '' : ` (${errors} error${errors === 1 ? '' : 's'}, ${advice} advice)`;
     io.stderr.write(findings.length === 0
       ? `chaoslua lint: ${fileCount}, no findings\n`
-      : `chaoslua lint: ${findings.length} finding${findings.length === 1 ? '' : 's'} in ${fileCount}\n`);
-    return findings.length === 0 ? EXIT.ok : EXIT.failed;
+      : `chaoslua lint: ${findings.length} finding${findings.length === 1 ? '' : 's'}${split} in ${fileCount}\n`);
+    return errors === 0 ? EXIT.ok : EXIT.failed;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     io.stderr.write(`chaoslua ${printable(error.message)}\n`);

@@ -16,6 +16,11 @@ import { readCounterexample, type Counterexample } from '../report/counterexampl
 export interface CorpusMeta {
   /** sha256 of the implementation the counterexample was found against (certificate.json's). */
   readonly sha256: string;
+  /**
+   * Which implementation found it, across its versions (implIdentity): entries are replayed only
+   * against it. Absent in entries saved before it existed, which are replayed against any.
+   */
+  readonly impl?: string;
   readonly savedAt: string;
   /** The run folder that found it. */
   readonly from: string;
@@ -23,7 +28,8 @@ export interface CorpusMeta {
   readonly lastReplay?: { readonly at: string; readonly status: ReplayStatus; readonly sha256: string };
 }
 
-export type ReplayStatus = 'failing' | 'passing' | 'skipped';
+/** `foreign`: found by another implementation that shares the folder; not replayed, only reported. */
+export type ReplayStatus = 'failing' | 'passing' | 'skipped' | 'foreign';
 
 export type CorpusEntry = Counterexample & { readonly corpus: CorpusMeta };
 
@@ -49,6 +55,20 @@ export function defaultCorpusDir(implSpec: string, pattern: string): string {
   const target = implSpec.slice(colon + 1);
   const beside = kind === 'lua' || kind === 'module' ? path.dirname(path.resolve(target)) : process.cwd();
   return path.join(beside, '.chaoslua', 'corpus', pattern);
+}
+
+/**
+ * The name of an implementation that stays the same across its versions (its digest does not): a
+ * lua: folder or module: file by its path relative to the corpus folder (so a committed corpus moves
+ * with the code), a cmd: program by its command line. Two implementations run from one folder (cmd:
+ * programs share the working directory's corpus) therefore keep apart.
+ */
+export function implIdentity(implSpec: string, corpusDir: string): string {
+  const colon = implSpec.indexOf(':');
+  const kind = implSpec.slice(0, colon);
+  if (kind !== 'lua' && kind !== 'module') return implSpec;
+  const relative = path.relative(corpusDir, path.resolve(implSpec.slice(colon + 1))).split(path.sep).join('/');
+  return `${kind}:${relative}`;
 }
 
 /** The entry's name: a hash of its schedule, so one failing schedule is one entry. */
@@ -107,11 +127,11 @@ function lastReplayProblem(value: unknown): string | undefined {
 }
 
 /** Saves a counterexample as an entry; an entry with the same schedule is kept as it is. */
-export function saveEntry(dir: string, ce: Counterexample, sha256: string, from: string): { file: string; added: boolean } {
+export function saveEntry(dir: string, ce: Counterexample, sha256: string, from: string, impl?: string): { file: string; added: boolean } {
   const file = path.join(dir, `${entryId(ce.schedule)}.json`);
   if (fs.existsSync(file)) return { file, added: false };
   fs.mkdirSync(dir, { recursive: true });
-  const entry: CorpusEntry = { ...ce, corpus: { sha256, savedAt: new Date().toISOString(), from } };
+  const entry: CorpusEntry = { ...ce, corpus: { sha256, ...(impl === undefined ? {} : { impl }), savedAt: new Date().toISOString(), from } };
   writeAtomically(file, entry);
   return { file, added: true };
 }

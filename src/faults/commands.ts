@@ -40,7 +40,7 @@ export const commandDelay = defineFault({
     step: (ctx) => {
       const { window, command, key } = common(ctx);
       // From under a lease to twice it: a hold that spans the rest of a lease, with time for another client to step in.
-      const holdMs = fc.constantFrom(...ctx.leasesMs).chain((lease) => fc.integer({ min: Math.round(lease * 0.75), max: Math.min(1_500, lease * 2) }));
+      const holdMs = fc.constantFrom(...ctx.leasesMs).chain((lease) => fc.integer({ min: Math.round(lease * 0.75), max: Math.max(Math.round(lease * 0.75), Math.min(1_500, lease * 2)) }));
       // Four holds in five last until the key's own TTL has run out and another client has touched the
       // key (then 0-100 ms more; waiting at most holdMs past the TTL): a lease ends while its holder is
       // between two commands, and the holder's next command lands after someone else stepped in.
@@ -75,7 +75,8 @@ export const commandDelay = defineFault({
       return fc
         .record({
           on: fc.constantFrom('reply' as const, 'request' as const),
-          holdMs: fc.integer({ min: leaseMs, max: Math.min(1_500, leaseMs * 2) }),
+          // Whole-second leases (time-scale settings) pass the 1.5 s cap: then the hold is the lease itself.
+          holdMs: fc.integer({ min: leaseMs, max: Math.max(leaseMs, Math.min(1_500, leaseMs * 2)) }),
           pastExpiryMs: fc.integer({ min: 0, max: 60 }),
         })
         .map((hold): AimedDelayStep => ({ kind: 'aimed-delay', atMs: 0, client, op, ...hold }));

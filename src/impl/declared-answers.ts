@@ -7,6 +7,8 @@
 import { inspect } from 'node:util';
 import type { Capabilities } from '../patterns/capabilities.ts';
 import { EXACT, isLeveledAnswer, voidLevel, type LeveledAnswer } from '../patterns/levels.ts';
+import type { Receipt } from '../plan/durability.ts';
+import { RefusedError, refusalOf } from '../plan/refusal.ts';
 import type { AnyPattern } from '../patterns/types.ts';
 
 /** Longest handle text kept in a history. */
@@ -39,6 +41,11 @@ export class UnknownHandleError extends Error {
   override readonly name = 'UnknownHandleError';
 }
 
+/** An operation that undid itself inside its call (declared givesBack): recorded as indeterminate. */
+export class GaveBackError extends Error {
+  override readonly name = 'GaveBackError';
+}
+
 /** Answers of one implementation's subjects, recorded as declared; the holders' handles kept. */
 export class DeclaredAnswers {
   /** Holders whose handle-giving operation lost its answer, until one answers with a handle. */
@@ -56,20 +63,20 @@ export class DeclaredAnswers {
    * Make one call of the implementation (`run` receives the holder's handle, when handles are
    * declared) and return the answer as the history records it.
    */
-  async call(key: string, input: Record<string, unknown>, run: (handle: unknown) => Promise<unknown>): Promise<unknown> {
-    if (!this.passesHandle()) return this.record(key, input, await run(undefined));
+  async call(key: string, input: Record<string, unknown>, run: (handle: unknown) => Promise<unknown>, receipt?: Receipt): Promise<unknown> {
+    if (!this.passesHandle()) return this.record(key, input, await run(undefined), receipt);
     const holder = this.holderOf(key, input);
     const gives = this.capabilities.operations[input.op as string]?.handle === true;
-    if (holder === undefined) return this.record(key, input, await run(undefined));
+    if (holder === undefined) return this.record(key, input, await run(undefined), receipt);
     if (!gives) {
       if (this.lost.has(holder) || (this.inFlight.get(holder) ?? 0) > 0) {
         throw new UnknownHandleError(`not called: the handle of holder ${String(input[this.pattern.holder!.arg])} is unknown (the answer that would have carried it was lost)`);
       }
-      return this.record(key, input, await run(this.handles.get(holder)));
+      return this.record(key, input, await run(this.handles.get(holder)), receipt);
     }
     this.inFlight.set(holder, (this.inFlight.get(holder) ?? 0) + 1);
     try {
-      return this.record(key, input, await run(this.handles.get(holder)));
+      return this.record(key, input, await run(this.handles.get(holder)), receipt);
     } catch (error) {
       this.lost.add(holder);
       throw error;
@@ -96,10 +103,17 @@ export class DeclaredAnswers {
     return Object.values(this.capabilities.operations).some((c) => c.handle);
   }
 
-  /** What the history records for the implementation's answer `raw` to `input` on `key`. */
-  record(key: string, input: Record<string, unknown>, raw: unknown): unknown {
+  /**
+   * What the history records for the implementation's answer `raw` to `input` on `key`. A refusal
+   * (`{ refused }`) throws, to be recorded as failed; an answer that gave back puts what giving back
+   * did in `receipt.alsoDid`.
+   */
+  record(key: string, input: Record<string, unknown>, raw: unknown, receipt?: Receipt): unknown {
     const op = input.op as string;
+    const refused = refusalOf(raw);
+    if (refused !== undefined) throw new RefusedError(refused);
     const declared = this.capabilities.operations[op] ?? { level: EXACT, handle: false };
+    if (declared.givesBack && isRecord(raw) && raw.gaveBack === true && Object.hasOwn(raw, 'answer')) return this.gaveBack(op, input, raw.answer, receipt);
     let answer = raw;
     let handle: string | undefined;
     if (declared.handle && isRecord(raw) && Object.hasOwn(raw, 'answer')) {
@@ -120,5 +134,20 @@ export class DeclaredAnswers {
     // A void answer is not looked at: nothing of it is kept (it may be any object a library resolves with).
     const envelope: LeveledAnswer = { level: declared.level, op, answer: declared.level === voidLevel.name ? null : (answer ?? null), ...(handle === undefined ? {} : { handle }) };
     return envelope;
+  }
+
+  /**
+   * An operation that undid itself inside its call: it throws GaveBackError (the runner records the
+   * operation as indeterminate) and puts the undoing operation (the pattern's `givesBack`) in the
+   * receipt, indeterminate too. Neither answer says which way it went (Redlock's false is "held by
+   * another" or "taken, then given back"), and a library that swallows errors (pottery) may not have
+   * reached Redis with either command, or reached it after answering: "at any instant after the
+   * call began, or never" is what is known of each. The holder keeps no handle: it holds nothing.
+   */
+  private gaveBack(op: string, input: Record<string, unknown>, answer: unknown, receipt: Receipt | undefined): never {
+    const undo = this.pattern.givesBack![op];
+    const undoInput = Object.fromEntries([['op', undo.op], ...undo.args.map((name) => [name, input[name]])]);
+    if (receipt) (receipt.alsoDid ??= []).push({ input: undoInput, error: `${undo.op} inside the ${op} call that gave back` });
+    throw new GaveBackError(`gave back inside the call: ${op} answered ${JSON.stringify(answer ?? null)} after undoing whatever it took (${undo.op})`);
   }
 }

@@ -100,6 +100,7 @@ export function moduleDeclarations(loaded: LoadedModule, file: string, pattern: 
       capabilities = parseCapabilities(pattern, byPattern[name], `capabilities.${name}`);
     }
     const keys = loaded.keys === undefined ? undefined : parseKeyMapping(loaded.keys, 'keys', name);
+    if (keys?.learn) throw new KeyMappingError('keys: { computed: true } is for process programs, which are asked; a module exports a function of the key instead');
     // A mapping function that breaks the rules should say so now, not in the middle of a run's probes.
     keys?.map(pattern.redisKey('chaoslua', 'declaration-check'));
     return { capabilities, ...(keys ? { keys } : {}) };
@@ -140,7 +141,7 @@ export async function moduleSubject(loaded: LoadedModule | StoreFactory, file: s
       const redisKey = handed(key);
       // The method takes the model input's arguments in the order the pattern declares them.
       const args = Object.keys(operation.args).map((name) => fields[name]);
-      const call = () => answers.call(redisKey, fields, (handle) => callable[operation.method](redisKey, ...args, ...(answers.passesHandle() ? [handle] : [])));
+      const call = () => answers.call(redisKey, fields, (handle) => callable[operation.method](redisKey, ...args, ...(answers.passesHandle() ? [handle] : [])), receipt);
       return receipt ? currentReceipt.run(receipt, call) : call();
     },
     async close() {

@@ -26,7 +26,8 @@ export function processSubjects(session: ProcessSession, pattern: AnyPattern, cl
         const { op, args } = requestParts(input);
         const redisKey = handed(key);
         const fields = input as Record<string, unknown>;
-        return answers.call(redisKey, fields, (handle) => session.request(client, op, redisKey, handle === undefined ? args : { ...args, handle }, receipt));
+        await session.learnKeys(redisKey);
+        return answers.call(redisKey, fields, (handle) => session.request(client, op, redisKey, handle === undefined ? args : { ...args, handle }, receipt), receipt);
       },
       // The process is shared: the opener closes it once, not each view.
       close: async () => undefined,

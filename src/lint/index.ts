@@ -1,3 +1,3 @@
-export { type Finding, formatFinding } from './finding.ts';
+export { type Finding, type Severity, formatFinding, isError } from './finding.ts';
 export { RULES, lintSource } from './lint-source.ts';
 export { lintFiles, lintPath, luaFilesAt } from './lint-path.ts';

@@ -22,7 +22,7 @@ export async function lintFiles(files: readonly string[]): Promise<Finding[]> {
       source = await readFile(file, 'utf8');
     } catch (error) {
       // A file that cannot be read is one Redis would never load: a finding, not a crash.
-      findings.push({ rule: 'syntax', file, line: 1, column: 1, message: `cannot be read: ${(error as Error).message.split('\n')[0]}` });
+      findings.push({ rule: 'syntax', severity: 'error', file, line: 1, column: 1, message: `cannot be read: ${(error as Error).message.split('\n')[0]}` });
       continue;
     }
     findings.push(...lintSource(source, file));

@@ -1,15 +1,15 @@
 import type { Node } from 'luaparse';
-import { type Finding, compareFindings } from './finding.ts';
+import { type Finding, type Severity, compareFindings } from './finding.ts';
 import { parseLua } from './parse-lua.ts';
 import { buildProgram } from './program.ts';
 import { ALL_RULES } from './rules/all-rules.ts';
 
-export const SYNTAX_RULE = { id: 'syntax', description: 'the file is not valid Lua 5.1 (Redis would refuse to load it)' } as const;
+export const SYNTAX_RULE = { id: 'syntax', description: 'the file is not valid Lua 5.1 (Redis would refuse to load it)', severity: 'error' } as const;
 
 /** Every rule id with its one-line reason, `syntax` included. */
-export const RULES: ReadonlyArray<{ id: string; description: string }> = [
+export const RULES: ReadonlyArray<{ id: string; description: string; severity: Severity }> = [
   SYNTAX_RULE,
-  ...ALL_RULES.map(({ id, description }) => ({ id, description })),
+  ...ALL_RULES.map(({ id, description, severity }) => ({ id, description, severity })),
 ];
 
 /** Lints one Lua source; `fileName` only labels the findings. */
@@ -17,7 +17,7 @@ export function lintSource(source: string, fileName: string): Finding[] {
   const result = parseLua(source);
   if (!result.ok) {
     const { line, column, message } = result.error;
-    return [{ rule: SYNTAX_RULE.id, file: fileName, line, column, message }];
+    return [{ rule: SYNTAX_RULE.id, severity: 'error', file: fileName, line, column, message }];
   }
   const program = buildProgram(result.parsed);
   const findings = new Map<string, Finding>();
@@ -26,7 +26,7 @@ export function lintSource(source: string, fileName: string): Finding[] {
       const line = node.loc?.start.line ?? 1;
       const column = (node.loc?.start.column ?? 0) + 1;
       // Helpers walked from several call sites would otherwise repeat the same finding.
-      findings.set(`${rule.id}:${line}:${column}:${message}`, { rule: rule.id, file: fileName, line, column, message });
+      findings.set(`${rule.id}:${line}:${column}:${message}`, { rule: rule.id, severity: rule.severity, file: fileName, line, column, message });
     });
   }
   const allowed = allowances(source);

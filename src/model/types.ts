@@ -30,6 +30,13 @@ export interface Model<S, I, O> {
   leaseTags?(state: S): readonly number[];
   /** Milliseconds of expiry this input sets when it succeeds, or undefined if it never sets one. */
   expiryMs(input: I): number | undefined;
+  /**
+   * Optional, for a lease whose length is known only within bounds (a GCRA limiter's place is freed
+   * one emission interval after its hit, or up to `burst` intervals when hits queued before it):
+   * the shortest and longest it may last. The checker then lets its expiry fall anywhere from the
+   * shortest after the operation began to the longest after it ended. Without it: `expiryMs` both.
+   */
+  expiryRangeMs?(input: I): readonly [number, number] | undefined;
   /** Is `observed` the output the model prescribes? (Normalises representation differences.) */
   outputMatches(expected: O, observed: unknown): boolean;
   /** A canonical string for memoisation: equal states give equal strings. */

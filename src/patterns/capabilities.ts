@@ -47,8 +47,8 @@ export function parseCapabilities(pattern: AnyPattern, declared: unknown, where:
     const entry = declared[op];
     const spec = typeof entry === 'string' ? { level: entry } : entry;
     if (!isRecord(spec) || typeof spec.level !== 'string') throw new CapabilitiesError(`${where}.${op}: expected a level name or { level, handle }, got ${JSON.stringify(entry)}`);
-    const extra = Object.keys(spec).filter((k) => k !== 'level' && k !== 'handle');
-    if (extra.length) throw new CapabilitiesError(`${where}.${op}: unknown field${extra.length > 1 ? 's' : ''} ${extra.join(', ')} (known: level, handle)`);
+    const extra = Object.keys(spec).filter((k) => k !== 'level' && k !== 'handle' && k !== 'givesBack');
+    if (extra.length) throw new CapabilitiesError(`${where}.${op}: unknown field${extra.length > 1 ? 's' : ''} ${extra.join(', ')} (known: level, handle, givesBack)`);
     const levels = levelNames(pattern.levels, op);
     if (!levels.includes(spec.level)) throw new CapabilitiesError(`${where}.${op}: unknown level ${JSON.stringify(spec.level)} (${op} answers at ${levels.join(', ')})`);
     if (spec.handle !== undefined && typeof spec.handle !== 'boolean') throw new CapabilitiesError(`${where}.${op}.handle: expected true or false, got ${JSON.stringify(spec.handle)}`);
@@ -56,7 +56,12 @@ export function parseCapabilities(pattern: AnyPattern, declared: unknown, where:
       const by = pattern.holder?.handedOutBy ?? [];
       throw new CapabilitiesError(`${where}.${op}.handle: ${op} cannot hand out a holder handle (${by.length ? `only ${by.join(', ')} can` : `no ${pattern.name} operation can`})`);
     }
-    operations[op] = { level: spec.level, handle: spec.handle === true };
+    if (spec.givesBack !== undefined && typeof spec.givesBack !== 'boolean') throw new CapabilitiesError(`${where}.${op}.givesBack: expected true or false, got ${JSON.stringify(spec.givesBack)}`);
+    if (spec.givesBack === true && !Object.hasOwn(pattern.givesBack ?? {}, op)) {
+      const can = Object.keys(pattern.givesBack ?? {});
+      throw new CapabilitiesError(`${where}.${op}.givesBack: ${op} cannot give back inside its call (${can.length ? `only ${can.join(', ')} can` : `no ${pattern.name} operation can`})`);
+    }
+    operations[op] = { level: spec.level, handle: spec.handle === true, ...(spec.givesBack === true ? { givesBack: true } : {}) };
   }
   if (Object.keys(operations).length === 0) throw new CapabilitiesError(`${where}: supports no operation (a ${pattern.name} implementation has ${known.join(', ')})`);
   if (!Object.hasOwn(declared, VARIANTS_KEY)) return { operations, declared: true };
@@ -111,12 +116,12 @@ export function reachableTransitions(transitions: readonly RequiredTransition[],
 
 /** capabilities as certificate.json and result.json show them: operation -> level, `+handle` when it hands one out. */
 export function capabilitiesJson(caps: Capabilities): Record<string, string> {
-  return Object.fromEntries(Object.entries(caps.operations).map(([op, c]) => [op, c.handle ? `${c.level}+handle` : c.level]));
+  return Object.fromEntries(Object.entries(caps.operations).map(([op, c]) => [op, `${c.level}${c.handle ? '+handle' : ''}${c.givesBack ? '+gives-back' : ''}`]));
 }
 
 /** One line for a summary: `acquire boolean, release boolean, extend not supported`. */
 export function capabilitiesText(pattern: AnyPattern, caps: Capabilities): string {
   return Object.keys(pattern.operations)
-    .map((op) => (Object.hasOwn(caps.operations, op) ? `${op} ${caps.operations[op].level}${caps.operations[op].handle ? ' (hands out a handle)' : ''}` : `${op} not supported`))
+    .map((op) => (Object.hasOwn(caps.operations, op) ? `${op} ${caps.operations[op].level}${caps.operations[op].handle ? ' (hands out a handle)' : ''}${caps.operations[op].givesBack ? ' (may give back inside the call)' : ''}` : `${op} not supported`))
     .join(', ');
 }

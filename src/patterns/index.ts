@@ -2,13 +2,14 @@
  * The pattern registry: every pattern chaoslua certifies, by the name the CLI, schedules, histories
  * and certificates use. Adding a pattern is a folder beside these and one line here.
  */
+import { gcra } from './gcra/index.ts';
 import { idempotency } from './idempotency/index.ts';
 import { lock } from './lock/index.ts';
 import { ratelimit } from './ratelimit/index.ts';
 import { semaphore } from './semaphore/index.ts';
 import type { AnyPattern, Operation } from './types.ts';
 
-export const PATTERNS = { idempotency, lock, ratelimit, semaphore } as const satisfies Readonly<Record<string, AnyPattern>>;
+export const PATTERNS = { idempotency, lock, ratelimit, semaphore, gcra } as const satisfies Readonly<Record<string, AnyPattern>>;
 
 export type PatternName = keyof typeof PATTERNS;
 export type { AnyPattern, DuplicateDeclaration, Operation, Pattern, PatternSetting, RequiredTransition } from './types.ts';

@@ -16,6 +16,7 @@ import type { Model } from '../model/types.ts';
 /** The level every operation has: the reference scripts' replies, judged as they always were. */
 export const EXACT = 'exact';
 
+
 /** A validated coarse answer, or why the implementation's answer is not one of the level's. */
 export type Parsed = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: string };
 

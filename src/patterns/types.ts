@@ -94,6 +94,12 @@ export interface ReferenceOpenOptions {
   readonly variant?: string;
 }
 
+/** What an operation that gives back inside its call also did: this operation, with these fields of its input. */
+export interface GiveBack {
+  readonly op: string;
+  readonly args: readonly string[];
+}
+
 export interface Pattern<S, I, O, R extends ReferenceSubject<I, O> = ReferenceSubject<I, O>> {
   /** The registry key, the CLI's --pattern, the folder under lua/ and src/patterns/. */
   readonly name: string;
@@ -124,6 +130,14 @@ export interface Pattern<S, I, O, R extends ReferenceSubject<I, O> = ReferenceSu
   readonly variants?: Readonly<Record<string, SemanticVariant>>;
   /** Present when holders may carry implementation-made handles (capabilities `handle: true`). */
   readonly holder?: HolderIdentity;
+  /**
+   * Operations a library may undo inside the same call, by name: what the call then also did, after
+   * it (`{ acquire: { op: 'release', args: ['token'] } }`: Redlock's validity rule takes the lock and,
+   * when taking it took longer than its validity, deletes its own value before answering false). An
+   * implementation declares `givesBack: true` for such an operation and answers `{ answer, gaveBack:
+   * true }`; the history then records the operation and the undoing one, both indeterminate.
+   */
+  readonly givesBack?: Readonly<Record<string, GiveBack>>;
   /** Names the invariant a stuck point breaks (undefined: model-conformance). */
   readonly classify: Classifier<S, I, O>;
   /** When the search was stuck in several states, the first of these named wins. */

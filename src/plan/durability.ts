@@ -15,6 +15,12 @@ export interface Durability {
 export interface Receipt {
   /** Replicas that acknowledged the operation's write (WAIT's answer), with `--durability wait:N:T`. */
   acknowledgedReplicas?: number;
+  /**
+   * What the call also did, after the operation began, as model inputs with the answer the history
+   * records, or an error when it is indeterminate (an acquire that gave the lock back: its holder's
+   * release, which may or may not have reached Redis).
+   */
+  alsoDid?: ({ readonly input: unknown; readonly output: unknown } | { readonly input: unknown; readonly error: string })[];
 }
 
 export function describeDurability(d: Durability): string {

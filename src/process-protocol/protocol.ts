@@ -84,7 +84,7 @@ export interface RefuseReply {
 
 export type ResponseReply =
   | { readonly type: 'response'; readonly id: number; readonly ok: true; readonly result: unknown; readonly acknowledgedReplicas?: number }
-  | { readonly type: 'response'; readonly id: number; readonly ok: false; readonly error: string };
+  | { readonly type: 'response'; readonly id: number; readonly ok: false; readonly error: string; readonly refused?: true };
 
 export type ProgramMessage = HelloReply | RefuseReply | ResponseReply;
 
@@ -136,6 +136,9 @@ export function parseProgramLine(line: string): Parsed {
       }
       if (ok === false) {
         if (!isString(value.error)) return { problem: `response ${id} has ok:false but no error text: ${excerpt(line)}` };
+        // 1.1: the program's word that the library refused before writing anything (src/plan/refusal.ts).
+        if (value.refused === true) return { message: { type: 'response', id, ok: false, error: value.error, refused: true } };
+        if (value.refused !== undefined && value.refused !== false) return { problem: `response ${id} has refused that is not true or false: ${excerpt(line)}` };
         return { message: { type: 'response', id, ok: false, error: value.error } };
       }
       return { problem: `response ${id} needs ok: true or false: ${excerpt(line)}` };

@@ -6,6 +6,7 @@ import { spawnProgram, type ProgramProcess } from './child.ts';
 import { LineSplitter } from './lines.ts';
 import type { Durability } from '../plan/durability.ts';
 import type { Receipt } from '../plan/durability.ts';
+import { RefusedError } from '../plan/refusal.ts';
 import { ACCEPTED_VERSIONS, excerpt, parseProgramLine, PROTOCOL_VERSION, PROTOCOL_VERSION_1_1, type Address, type HelloMessage, type HelloReply, type ProgramMessage, type RequestMessage } from './protocol.ts';
 
 export interface ProcessSessionOptions {
@@ -106,6 +107,23 @@ export class ProcessSession {
     });
   }
 
+  /**
+   * The keys the program keeps a handed key's state under, when its hello declared `keys: { computed:
+   * true }`: asked once per key (a request with op `keys`, answered with a list of names), before
+   * the key's first call. A wrong answer is a finding, as any malformed declaration is.
+   */
+  async learnKeys(key: string): Promise<void> {
+    const mapping = this.keys;
+    if (!mapping?.learn || mapping.knows?.(key)) return;
+    const names = await this.request(0, 'keys', key, {});
+    try {
+      mapping.learn(key, names);
+    } catch (error) {
+      if (error instanceof KeyMappingError) this.fail(`handshake: ${error.message}`);
+      throw error;
+    }
+  }
+
   /** Ask the program to exit, then kill its process group if it has not within the grace time. */
   async close(): Promise<void> {
     if (this.state === 'closed') return;
@@ -197,7 +215,7 @@ export class ProcessSession {
       try {
         if (reply.capabilities !== undefined) this.capabilities = parseCapabilities(pattern, reply.capabilities, 'hello capabilities');
         if (reply.keys !== undefined) {
-          if (typeof reply.keys !== 'object' || reply.keys === null) throw new KeyMappingError(`hello keys: expected { prefix, suffix }, got ${JSON.stringify(reply.keys)}`);
+          if (typeof reply.keys !== 'object' || reply.keys === null) throw new KeyMappingError(`hello keys: expected { prefix, suffix }, a list of key templates or { computed: true }, got ${JSON.stringify(reply.keys)}`);
           this.keys = parseKeyMapping(reply.keys, 'hello keys', name);
         }
       } catch (error) {
@@ -230,7 +248,7 @@ export class ProcessSession {
       pending.resolve(message.result);
     }
     // The program's error text as the message: the runner classifies it (classify.ts).
-    else pending.reject(new Error(message.error));
+    else pending.reject(message.refused ? new RefusedError(message.error) : new Error(message.error));
   }
 
   private onExit(code: number | null, signal: NodeJS.Signals | null): void {

@@ -61,6 +61,10 @@ export interface Certificate {
   }[];
   /** Findings that are not invariant violations: lint errors, crashes, hangs, answers outside the contract. */
   readonly findings: readonly string[];
+  /** Present when the job asked for fewer faults than all (`--faults`): the list asked. */
+  readonly faultsAsked?: readonly string[];
+  /** Lint advice on lua: scripts (`file:line:col rule (advice) message`): shown, never a refusal (src/lint). */
+  readonly lintAdvice?: readonly string[];
   /** Present (true) when the environment ended the job before its runs were done: never certified;
    *  the first finding (`environment: ...`) says what failed and how many runs finished. */
   readonly incomplete?: true;

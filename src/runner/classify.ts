@@ -1,4 +1,5 @@
 import type { Outcome } from '../history/types.ts';
+import { RefusedError } from '../plan/refusal.ts';
 
 /**
  * Errors Redis returns before a command runs: the operation certainly took no effect.
@@ -24,6 +25,8 @@ const NOT_EXECUTED = [
 // "Connection is closed", and an attempt cut off that way may already have run.
 
 export function classifyError(error: unknown): Exclude<Outcome, 'ok'> {
+  // The implementation's own word that it sent nothing (src/plan/refusal.ts).
+  if (error instanceof RefusedError) return 'fail';
   const message = error instanceof Error ? error.message : String(error);
   return NOT_EXECUTED.some((re) => re.test(message)) ? 'fail' : 'info';
 }

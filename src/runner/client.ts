@@ -53,23 +53,41 @@ export async function runClient(
       const input = declared(step.input);
       const invokedAt = clock.now();
       const ended = board?.invoking(client, opNumber++, step.key, invokedAt);
+      const receipt: Receipt = {};
       try {
-        const receipt: Receipt = {};
         const output = await withTimeout(subject.invoke(key, input, receipt), opTimeoutMs);
         const acknowledged = receipt.acknowledgedReplicas;
+        const completedAt = clock.now();
         recorder.op({
-          type: 'op', id, client, key, input, invokedAt, completedAt: clock.now(), outcome: 'ok', output,
+          type: 'op', id, client, key, input, invokedAt, completedAt, outcome: 'ok', output,
           ...(acknowledged === undefined ? {} : { acknowledgedReplicas: acknowledged }),
         });
+        recordAlso(recorder, receipt, client, key, invokedAt, completedAt);
       } catch (error) {
         const outcome = error instanceof OperationTimeout ? 'info' : classifyError(error);
         const message = error instanceof Error ? error.message : String(error);
-        recorder.op({ type: 'op', id, client, key, input, invokedAt, completedAt: clock.now(), outcome, error: message });
+        const completedAt = clock.now();
+        recorder.op({ type: 'op', id, client, key, input, invokedAt, completedAt, outcome, error: message });
+        recordAlso(recorder, receipt, client, key, invokedAt, completedAt);
       } finally {
         ended?.();
       }
     }
   } finally {
     board?.finishedClient(client);
+  }
+}
+
+/**
+ * What the call also did (an acquire given back: its release), recorded as operations of their own
+ * from the call's invocation: answered ones within its window, indeterminate ones from then on.
+ */
+function recordAlso(recorder: Recorder, receipt: Receipt, client: number, key: string, invokedAt: number, completedAt: number): void {
+  for (const also of receipt.alsoDid ?? []) {
+    const answered = 'output' in also;
+    recorder.op({
+      type: 'op', id: recorder.id(), client, key, input: also.input, invokedAt, completedAt,
+      ...(answered ? { outcome: 'ok' as const, output: also.output } : { outcome: 'info' as const, error: also.error }),
+    });
   }
 }

@@ -7,6 +7,8 @@ export interface OperationCapability {
   readonly level: string;
   /** The operation's answer comes with a holder handle that later calls of that holder receive. */
   readonly handle: boolean;
+  /** It may undo itself inside the same call (the pattern's `givesBack`) and answer `{ answer, gaveBack: true }`. */
+  readonly givesBack?: boolean;
 }
 
 export interface Capabilities {

@@ -49,6 +49,7 @@ const SCRIPT_OPERATION: Record<string, string> = {
   'remove_if_matches.lua': 'release',
   'extend_if_matches.lua': 'extend',
   'fixed_window.lua': 'hit',
+  'gcra.lua': 'hit',
   'refresh.lua': 'refresh',
 };
 const luaMutants = mutants.filter((m) => m.kind === 'lua');

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runJob } from '../../src/certify/job.ts';
 import { projectRoot } from '../../src/cluster/binaries.ts';
 import { moduleOpener } from '../../src/certify/openers/module.ts';
+import { cmdOpener } from '../../src/certify/openers/cmd.ts';
 import type { PatternName } from '../../src/patterns/index.ts';
 import { sharedCluster } from '../support/shared-cluster.ts';
 import { certifyOptions, quietIo, removeReportRoots } from './fixtures/process/job.ts';
@@ -20,7 +21,12 @@ const THIRD_PARTY = path.resolve(import.meta.dirname, '../../examples/third-part
 
 interface Pinned {
   readonly folder: string;
+  /** The module file, or for a program (Python, Go, Java) the file its command names last. */
   readonly module: string;
+  /** A program's command, run from the repository's root as the kept certificate's spec says. */
+  readonly command?: string;
+  /** What the bootstrap installs (a venv, a binary, a jar), relative to the folder; a module's: node_modules/<library>. */
+  readonly installed?: string;
   /** The kept certificate of this configuration, in the folder (the results table's source). */
   readonly certificate: string;
   readonly library: string;
@@ -28,6 +34,10 @@ interface Pinned {
   readonly seed: number;
   /** `--set` flags the kept certificate was earned with (its `settings` must say the same). */
   readonly set?: readonly string[];
+  /** `--faults` when the kept certificate was earned with fewer than all (its `faultsAsked`): the fault that decides it. */
+  readonly faults?: readonly string[];
+  /** `--runs` when the kept certificate was earned with fewer than the default (the least that decides it). */
+  readonly runs?: number;
   /** `--time-limit` when the job runs longer than the default allows with room (windows of several seconds). */
   readonly timeLimit?: string;
   /**
@@ -49,6 +59,39 @@ const PINNED: readonly Pinned[] = [
   { folder: 'rate-limiter-flexible', module: 'store.mjs', certificate: 'certificate.window-3s.json', library: 'rate-limiter-flexible', pattern: 'ratelimit', seed: 1308, set: ['window=3'], timeLimit: '15m', verdict: 'certified' },
   { folder: 'rate-limit-redis', module: 'store.mjs', certificate: 'certificate.json', library: 'rate-limit-redis', pattern: 'ratelimit', seed: 1306, verdict: { finding: 'noscript-unhandled' } },
   { folder: 'rate-limit-redis', module: 'store.cluster.mjs', certificate: 'certificate.cluster.json', library: 'rate-limit-redis', pattern: 'ratelimit', seed: 1307, verdict: 'certified' },
+  // Python, Go and Java, through cmd: with the kits (examples/kits).
+  {
+    folder: 'pottery-redlock', module: 'adapter.py', command: 'examples/third-party/pottery-redlock/.venv/bin/python examples/third-party/pottery-redlock/adapter.py',
+    installed: '.venv/lib', certificate: 'certificate.json', library: 'pottery', pattern: 'lock', seed: 1401, faults: ['busy-script'], verdict: { invariant: ['model-conformance'] },
+  },
+  // One record TTL per configuration (60 s, longer than any run), so both completed TTLs are set to it.
+  {
+    folder: 'powertools-idempotency', module: 'adapter.py', command: 'examples/third-party/powertools-idempotency/.venv/bin/python examples/third-party/powertools-idempotency/adapter.py',
+    installed: '.venv/lib', certificate: 'certificate.json', library: 'aws-lambda-powertools', pattern: 'idempotency', seed: 1403, set: ['ttl=60000', 'ttl2=60000'], verdict: { invariant: ['model-conformance', 'no-resurrection'] },
+  },
+  // Go: certified at 12 runs each, the least whose evidence decides it (40 runs of the same seeds were certified too).
+  { folder: 'redsync', module: 'adapter', command: 'examples/third-party/redsync/adapter', installed: 'adapter', certificate: 'certificate.json', library: 'redsync', pattern: 'lock', seed: 1404, runs: 12, verdict: 'certified' },
+  { folder: 'bsm-redislock', module: 'adapter', command: 'examples/third-party/bsm-redislock/adapter', installed: 'adapter', certificate: 'certificate.json', library: 'bsm/redislock', pattern: 'lock', seed: 1405, runs: 12, verdict: 'certified' },
+  { folder: 'redis-rate', module: 'adapter', command: 'examples/third-party/redis-rate/adapter', installed: 'adapter', certificate: 'certificate.json', library: 'redis_rate', pattern: 'gcra', seed: 1406, runs: 12, verdict: 'certified' },
+  // Java: one jar, an adapter per Redisson object.
+  {
+    folder: 'redisson', module: 'adapters.jar lock', command: 'java -jar examples/third-party/redisson/target/adapters.jar lock', installed: 'target/adapters.jar',
+    certificate: 'certificate.json', library: 'redisson', pattern: 'lock', seed: 1407, runs: 12, verdict: 'certified',
+  },
+  {
+    folder: 'redisson', module: 'adapters.jar ratelimiter', command: 'java -jar examples/third-party/redisson/target/adapters.jar ratelimiter', installed: 'target/adapters.jar',
+    certificate: 'certificate.ratelimiter.json', library: 'redisson', pattern: 'gcra', seed: 1408, set: ['burst=5', 'rate=5'], runs: 12, verdict: 'certified',
+  },
+  // Its object keeps its permit count with no TTL: a documented non-promise (findings/README.md quotes the javadoc).
+  {
+    folder: 'redisson', module: 'adapters.jar semaphore', command: 'java -jar examples/third-party/redisson/target/adapters.jar semaphore', installed: 'target/adapters.jar',
+    certificate: 'certificate.semaphore.json', library: 'redisson', pattern: 'semaphore', seed: 1409, verdict: { invariant: ['key-has-ttl'] },
+  },
+  // Whole seconds (its expire is an int): certified at 16 runs, the least whose evidence decides it.
+  {
+    folder: 'python-redis-lock', module: 'adapter.py', command: 'examples/third-party/python-redis-lock/.venv/bin/python examples/third-party/python-redis-lock/adapter.py',
+    installed: '.venv/lib', certificate: 'certificate.json', library: 'python-redis-lock', pattern: 'lock', seed: 1402, set: ['lease=1000', 'lease2=2000'], runs: 16, timeLimit: '8m', verdict: 'certified',
+  },
 ];
 
 const describeVerdict = (v: Pinned['verdict']) => (v === 'certified' ? 'certified' : 'invariant' in v ? `rejected for ${v.invariant.join(' or ')}` : `not certified: ${v.finding}`);
@@ -59,19 +102,25 @@ describe('libraries teams already run (examples/third-party), each verdict pinne
   for (const pinned of PINNED) {
     it(`${pinned.folder}/${pinned.module}${pinned.set ? ` --set ${pinned.set.join(' --set ')}` : ''}: ${describeVerdict(pinned.verdict)} (seed ${pinned.seed})`, async () => {
       const dir = path.join(THIRD_PARTY, pinned.folder);
-      expect(fs.existsSync(path.join(dir, 'node_modules', pinned.library, 'package.json')), `examples/third-party/${pinned.folder} has no node_modules/${pinned.library}: run scripts/bootstrap-examples.sh`).toBe(true);
+      const installed = pinned.installed ?? path.join('node_modules', pinned.library, 'package.json');
+      expect(fs.existsSync(path.join(dir, installed)), `examples/third-party/${pinned.folder} has no ${installed}: run scripts/bootstrap-examples.sh`).toBe(true);
       // The kept certificate (the table's source) says the same as this pin.
       const kept = JSON.parse(fs.readFileSync(path.join(dir, pinned.certificate), 'utf8'));
-      expect({ seed: kept.seed, certified: kept.certified, module: kept.implementation.spec.endsWith(`/${pinned.folder}/${pinned.module}`) }).toEqual({ seed: pinned.seed, certified: pinned.verdict === 'certified', module: true });
+      const spec = pinned.command === undefined ? kept.implementation.spec.endsWith(`/${pinned.folder}/${pinned.module}`) : kept.implementation.spec === `cmd:${pinned.command}`;
+      expect({ seed: kept.seed, certified: kept.certified, module: spec }).toEqual({ seed: pinned.seed, certified: pinned.verdict === 'certified', module: true });
 
       const file = path.join(dir, pinned.module);
-      const options = certifyOptions({ pattern: pinned.pattern, seed: String(pinned.seed), 'shrink-runs': '0', ...(pinned.set ? { set: [...pinned.set] } : {}), ...(pinned.timeLimit ? { 'time-limit': pinned.timeLimit } : {}) });
+      const options = certifyOptions({ pattern: pinned.pattern, seed: String(pinned.seed), 'shrink-runs': '0', ...(pinned.set ? { set: [...pinned.set] } : {}), ...(pinned.timeLimit ? { 'time-limit': pinned.timeLimit } : {}), ...(pinned.runs ? { runs: String(pinned.runs) } : {}), ...(pinned.faults ? { faults: pinned.faults.join(',') } : {}) });
+      // The faults the job asks for are the kept certificate's (every one when it names none).
+      expect(pinned.faults ?? null).toEqual(kept.faultsAsked ?? null);
       // The settings the job runs with are the kept certificate's (one written before settings existed drew the defaults).
       if (kept.settings !== undefined) expect(options.settings).toEqual(kept.settings);
       else expect(pinned.set).toBeUndefined();
       // Restored (or replaced) before each job: a job's faults must not leave the next one a damaged cluster.
       const cluster = await sharedCluster();
-      const result = await runJob(options, moduleOpener(PATTERNS[pinned.pattern], file), quietIo, cluster);
+      // A program runs from the repository's root, as the kept certificate's command says.
+      const opener = pinned.command === undefined ? moduleOpener(PATTERNS[pinned.pattern], file) : cmdOpener(PATTERNS[pinned.pattern], pinned.command, { cwd: projectRoot });
+      const result = await runJob(options, opener, quietIo, cluster);
       console.log(`${pinned.folder}/${pinned.module}: ${result.passed ? 'certified' : 'not certified'}; findings ${JSON.stringify(result.findings)}`);
       const violated = result.invariants.filter((s) => s.violations.length > 0).map((s) => s.invariant);
       if (pinned.verdict === 'certified') {

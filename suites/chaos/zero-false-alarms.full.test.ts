@@ -9,4 +9,5 @@ falseAlarmSuite({
   lock: { runs: OTHER_RUNS, seed: 7 },
   ratelimit: { runs: OTHER_RUNS, seed: 11 },
   semaphore: { runs: OTHER_RUNS, seed: 13 },
+  gcra: { runs: OTHER_RUNS, seed: 17 },
 });

@@ -10,6 +10,7 @@ falseAlarmSuite({
   lock: { runs: 1, seed: 7 },
   ratelimit: { runs: 1, seed: 11 },
   semaphore: { runs: 1, seed: 13 },
+  gcra: { runs: 1, seed: 17 },
 });
 
 describe('an undecided run', () => {

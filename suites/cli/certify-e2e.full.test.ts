@@ -79,6 +79,20 @@ describe('chaoslua certify, end to end', () => {
     expect(r.junit.cases).toEqual([{ name: 'lint', failure: expect.stringMatching(/release\.lua:2:\d+ undeclared-key/) }]);
   });
 
+  it('lint advice does not refuse: a semaphore reading TIME without waivers runs, the advice on its certificate', { timeout: 300_000 }, () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-e2e-advice-'));
+    roots.push(dir);
+    for (const name of ['acquire', 'release', 'refresh']) {
+      const source = fs.readFileSync(path.join(ROOT, 'lua/semaphore', `${name}.lua`), 'utf8');
+      fs.writeFileSync(path.join(dir, `${name}.lua`), source.split('\n').filter((l) => !l.includes('chaoslua-lint:')).join('\n'));
+    }
+    const r = certify(['--impl', `lua:${dir}`, '--pattern', 'semaphore', '--runs', '2', '--faults', 'none']);
+    expect(r.certificate.runs, r.stdout + r.stderr).toBe(2);
+    expect(r.stdout).toMatch(/lint advice \(3, not a refusal\):/);
+    expect(r.certificate.findings.filter((f: string) => f.startsWith('lint:'))).toEqual([]);
+    expect(r.certificate.lintAdvice).toEqual(['acquire', 'refresh', 'release'].map((n) => expect.stringMatching(new RegExp(`${n}\\.lua:\\d+:\\d+ nondeterminism \\(advice\\) TIME`))));
+  });
+
   it('a script Redis refuses (--no-lint): exit 1 with Redis\'s message, a certificate and junit.xml', { timeout: 300_000 }, () => {
     const r = certify(['--impl', `lua:${BAD}/refused-lua`, '--no-lint', '--runs', '2', '--faults', 'none']);
     expect(r.code, r.stdout + r.stderr).toBe(1);

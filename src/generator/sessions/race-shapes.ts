@@ -9,6 +9,8 @@ import { token, type Race, type RaceContext } from './common.ts';
 
 /** The parts of a race at a lease's end, as inputs of the pattern's operations. */
 export interface LeaseEndParts<I> {
+  /** The leases the holder may take the key with (the pattern's time scale); default the generator's. */
+  readonly leases?: readonly number[];
   /** The operation that takes the key with a lease of `leaseMs` (the holder's first, the contender's asks). */
   take(owner: string, leaseMs: number): I;
   /** The holder's operation that reads before it writes, sent just before its lease runs out. */
@@ -42,7 +44,7 @@ export function leaseEndRace<I>(ctx: RaceContext, parts: LeaseEndParts<I>): fc.A
   const contender = token(ctx.contender, ctx.attempt);
   return fc
     .record({
-      leaseMs: fc.constantFrom(...ctx.options.leasesMs),
+      leaseMs: fc.constantFrom(...(parts.leases ?? ctx.options.leasesMs)),
       early: fc.integer({ min: 30, max: 120 }),
       every: fc.integer({ min: 10, max: 25 }),
     })
@@ -66,6 +68,8 @@ export function leaseEndRace<I>(ctx: RaceContext, parts: LeaseEndParts<I>): fc.A
 
 /** The parts of a race for a key's last place, as inputs of the pattern's operations. */
 export interface LastPlaceParts<I> {
+  /** The leases a place may be taken with (the pattern's time scale); default the generator's. */
+  readonly leases?: readonly number[];
   /** What fills the places before the last (the contender sends them first, under `fillers`' tokens): none for a key of one place. */
   fill(fillers: readonly string[], leaseMs: number): I[];
   /** The operation that takes a place: the holder's racing one, and the contender's. */
@@ -91,7 +95,7 @@ export function lastPlaceRace<I>(ctx: RaceContext, parts: LastPlaceParts<I>): fc
   const fillers = [1, 2, 3].map((n) => token(ctx.contender, ctx.attempt + n));
   return fc
     .record({
-      leaseMs: fc.constantFrom(...ctx.options.leasesMs),
+      leaseMs: fc.constantFrom(...(parts.leases ?? ctx.options.leasesMs)),
       // Both start at the run's start; the fills are done well before the holder takes.
       startMs: fc.integer({ min: 40, max: 80 }),
       after: fc.integer({ min: parts.workMs?.[0] ?? 0, max: parts.workMs?.[1] ?? 60 }),

@@ -4,6 +4,7 @@ import type { Rule } from '../rule.ts';
 export const globalAssignment: Rule = {
   id: 'global-assignment',
   description: 'assignment to an undeclared name or a global function definition (Redis refuses globals)',
+  severity: 'error',
   check(program, report) {
     for (const write of program.scopes.globalWrites) {
       const name = write.node.name;

@@ -6,6 +6,7 @@ import type { Rule } from '../rule.ts';
 export const keyspaceScan: Rule = {
   id: 'keyspace-scan',
   description: 'KEYS or SCAN inside a script blocks the node for a walk of its whole keyspace',
+  severity: 'error',
   check(program, report) {
     for (const call of redisCallsIn(program)) {
       if (call.command && KEYSPACE_COMMANDS.has(call.command)) {

@@ -21,6 +21,7 @@ import type { ReportFinding, Rule } from '../rule.ts';
 export const ownerCheckFirst: Rule = {
   id: 'owner-check-first',
   description: 'a script taking an owner/token writes on a path that has not compared the stored owner first',
+  severity: 'advice',
   check(program, report) {
     for (const context of program.contexts) {
       const owners = ownerArguments(program, context);

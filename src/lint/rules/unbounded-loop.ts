@@ -25,6 +25,7 @@ import type { Rule } from '../rule.ts';
 export const unboundedLoop: Rule = {
   id: 'unbounded-loop',
   description: 'a loop whose trip count is not bounded by a constant, #KEYS, #ARGV or a reply on a declared key',
+  severity: 'error',
   check(program, report) {
     const bounds = new Bounds(program);
     walk(program.chunk, (node) => {

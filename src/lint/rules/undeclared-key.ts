@@ -16,6 +16,7 @@ import type { RedisCall, Value } from '../semantics.ts';
 export const undeclaredKey: Rule = {
   id: 'undeclared-key',
   description: 'a key argument of redis.call/pcall is not a KEYS entry, so cluster routing cannot see it',
+  severity: 'error',
   check(program, report) {
     for (const call of redisCallsIn(program)) {
       const spec = call.command && keySpecOf(call.command);

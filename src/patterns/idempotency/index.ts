@@ -10,6 +10,7 @@ import { idempotency as model, type IdempotencyInput, type IdempotencyOutput, ty
 import { idempotencySession } from './sessions.ts';
 import { IdempotencySubject } from './subject.ts';
 import { idempotencyRaces } from './races.ts';
+import { leaseSettings, ttlSettings } from '../time-scale.ts';
 
 const redisKey = (namespace: string, logicalKey: string) => scopedKey(namespace, 'certify', logicalKey);
 
@@ -23,6 +24,7 @@ export const idempotency = {
   },
   model: withLevels(model, idempotencyLevels),
   levels: idempotencyLevels,
+  settings: { ...leaseSettings, ...ttlSettings },
   session: idempotencySession,
   races: idempotencyRaces,
   invariants: ['one-winner', 'no-stale-overwrite', 'no-resurrection', 'model-conformance'],

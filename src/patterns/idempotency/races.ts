@@ -6,19 +6,22 @@
  * response over the new owner's record, deletes it, or extends it.
  */
 import type { RaceSource } from '../../generator/races.ts';
+import type { RaceContext } from '../../generator/sessions/common.ts';
 import { lastPlaceRace, leaseEndRace } from '../../generator/sessions/race-shapes.ts';
+import { leasesOf, ttlsOf } from '../time-scale.ts';
 import type { IdempotencyInput } from './model.ts';
 
 const register = (owner: string, leaseMs: number): IdempotencyInput => ({ op: 'register', fingerprint: 'fp-race', owner, leaseMs });
-const complete = (owner: string): IdempotencyInput => ({ op: 'complete', owner, status: '200', body: `resp-${owner}`, ttlMs: 800 });
+/** A completion keeping its response the job's first completed TTL (`ttl`). */
+const complete = (owner: string, ctx: RaceContext): IdempotencyInput => ({ op: 'complete', owner, status: '200', body: `resp-${owner}`, ttlMs: ttlsOf(ctx.options)[0] });
 
 /** A race at the holder's lease's end, `victim` its racing operation; the contender completes once it stops asking. */
-const atLeaseEnd = (victim: 'complete' | 'release' | 'renew', input: (owner: string, leaseMs: number) => IdempotencyInput): RaceSource<IdempotencyInput> => ({
+const atLeaseEnd = (victim: 'complete' | 'release' | 'renew', input: (owner: string, leaseMs: number, ctx: RaceContext) => IdempotencyInput): RaceSource<IdempotencyInput> => ({
   name: `${victim} at its lease's end`,
   instant: 'lease-end',
   victim,
   needs: [...new Set(['register', victim, 'complete'])],
-  draw: (ctx) => leaseEndRace(ctx, { take: register, victim: input, finish: (owner) => [complete(owner)] }),
+  draw: (ctx) => leaseEndRace(ctx, { leases: leasesOf(ctx.options), take: register, victim: (owner, leaseMs) => input(owner, leaseMs, ctx), finish: (owner) => [complete(owner, ctx)] }),
 });
 
 export const idempotencyRaces: readonly RaceSource<IdempotencyInput>[] = [
@@ -31,9 +34,9 @@ export const idempotencyRaces: readonly RaceSource<IdempotencyInput>[] = [
     // its own fingerprint for its own registration, runs the request twice.
     refusable: true,
     // A handler works a while before completing: a refused racer's retry then finds the contender's record still pending.
-    draw: (ctx) => lastPlaceRace(ctx, { fill: () => [], take: register, finish: (owner) => [complete(owner)], workMs: [80, 300] }),
+    draw: (ctx) => lastPlaceRace(ctx, { leases: leasesOf(ctx.options), fill: () => [], take: register, finish: (owner) => [complete(owner, ctx)], workMs: [80, 300] }),
   },
-  atLeaseEnd('complete', (owner) => complete(owner)),
+  atLeaseEnd('complete', (owner, _leaseMs, ctx) => complete(owner, ctx)),
   atLeaseEnd('release', (owner) => ({ op: 'release', owner })),
   atLeaseEnd('renew', (owner, leaseMs) => ({ op: 'renew', owner, leaseMs })),
 ];

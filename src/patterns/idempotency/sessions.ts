@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { IdempotencyInput } from './model.ts';
 import type { ClientStep } from '../../plan/schedule.ts';
+import { leasesOf, ttlsOf } from '../time-scale.ts';
 import { otherToken, outliveLease, thinkTime, token, type SessionContext } from '../../generator/sessions/common.ts';
 
 type Step = ClientStep<IdempotencyInput>;
@@ -18,10 +19,10 @@ export function idempotencySession(ctx: SessionContext, attempt: number): fc.Arb
       key: fc.integer({ min: 0, max: ctx.keys - 1 }),
       // Mostly the key's own request body; sometimes a different one, to exercise conflicts.
       fingerprint: fc.oneof({ weight: 4, arbitrary: fc.constant('same') }, { weight: 1, arbitrary: fc.constant(`other-${owner}`) }),
-      leaseMs: fc.constantFrom(...ctx.options.leasesMs),
+      leaseMs: fc.constantFrom(...leasesOf(ctx.options)),
       heartbeats: fc.array(thinkTime<IdempotencyInput>(), { maxLength: 2 }),
       end: fc.constantFrom('complete', 'complete', 'release', 'abandon'),
-      ttlMs: fc.constantFrom(800, 3_000),
+      ttlMs: fc.constantFrom(...ttlsOf(ctx.options)),
       // After a complete: a heartbeat timer that fires once more (not cancelled in time), or a
       // cleanup that releases unconditionally (a release in a finally block).
       after: fc.constantFrom('nothing', 'late-heartbeat', 'cleanup-release'),

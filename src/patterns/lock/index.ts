@@ -8,6 +8,7 @@ import { lock as model, type LockInput, type LockOutput, type LockState } from '
 import { lockRaces } from './races.ts';
 import { lockSession } from './sessions.ts';
 import { LockSubject } from './subject.ts';
+import { leaseSettings } from '../time-scale.ts';
 
 const redisKey = (namespace: string, logicalKey: string) => `lock:{${namespace}:${logicalKey}}`;
 const MATCH_ANSWER = 'nil absent | -1 another token | 1 done';
@@ -22,6 +23,9 @@ export const lock = {
   model: withLevels(model, lockLevels),
   levels: lockLevels,
   holder: { arg: 'token', handedOutBy: ['acquire'] },
+  // Redlock's validity rule: an acquire that took longer than its validity deletes its own value.
+  givesBack: { acquire: { op: 'release', args: ['token'] } },
+  settings: { ...leaseSettings },
   session: lockSession,
   races: lockRaces,
   invariants: ['one-holder', 'no-stale-release', 'model-conformance'],

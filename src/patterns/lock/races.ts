@@ -5,6 +5,7 @@
  */
 import type { RaceSource } from '../../generator/races.ts';
 import { leaseEndRace } from '../../generator/sessions/race-shapes.ts';
+import { leasesOf } from '../time-scale.ts';
 import type { LockInput } from './model.ts';
 
 const acquire = (token: string, ttlMs: number): LockInput => ({ op: 'acquire', token, ttlMs });
@@ -16,13 +17,13 @@ export const lockRaces: readonly RaceSource<LockInput>[] = [
     instant: 'lease-end',
     victim: 'release',
     needs: ['acquire', 'release'],
-    draw: (ctx) => leaseEndRace(ctx, { take: acquire, victim: release, finish: (token) => [release(token)] }),
+    draw: (ctx) => leaseEndRace(ctx, { leases: leasesOf(ctx.options), take: acquire, victim: release, finish: (token) => [release(token)] }),
   },
   {
     name: "extend at its TTL's end",
     instant: 'lease-end',
     victim: 'extend',
     needs: ['acquire', 'extend', 'release'],
-    draw: (ctx) => leaseEndRace(ctx, { take: acquire, victim: (token, ttlMs) => ({ op: 'extend', token, ttlMs }), finish: (token) => [release(token)] }),
+    draw: (ctx) => leaseEndRace(ctx, { leases: leasesOf(ctx.options), take: acquire, victim: (token, ttlMs) => ({ op: 'extend', token, ttlMs }), finish: (token) => [release(token)] }),
   },
 ];

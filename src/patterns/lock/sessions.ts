@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { LockInput } from './model.ts';
 import type { ClientStep } from '../../plan/schedule.ts';
+import { leasesOf } from '../time-scale.ts';
 import { otherToken, outliveLease, thinkTime, token, type SessionContext } from '../../generator/sessions/common.ts';
 
 type Step = ClientStep<LockInput>;
@@ -17,7 +18,7 @@ export function lockSession(ctx: SessionContext, attempt: number): fc.Arbitrary<
   return fc
     .record({
       key: fc.integer({ min: 0, max: ctx.keys - 1 }),
-      ttlMs: fc.constantFrom(...ctx.options.leasesMs),
+      ttlMs: fc.constantFrom(...leasesOf(ctx.options)),
       // Pauses before each retried acquire: a short backoff, or a client that waits a while and then
       // polls the lock every few ms (so someone is asking the moment it expires).
       retries: fc.oneof(
@@ -28,7 +29,7 @@ export function lockSession(ctx: SessionContext, attempt: number): fc.Arbitrary<
             // start polling just before that.
             fc.oneof(
               fc.integer({ min: 0, max: 400 }),
-              fc.constantFrom(...ctx.options.leasesMs).chain((ttl) => fc.integer({ min: Math.max(0, ttl - 60), max: ttl })),
+              fc.constantFrom(...leasesOf(ctx.options)).chain((ttl) => fc.integer({ min: Math.max(0, ttl - 60), max: ttl })),
             ),
             fc.integer({ min: 3, max: 20 }),
             fc.integer({ min: 4, max: 16 }),

@@ -8,6 +8,7 @@ import { REACQUIRE, semaphore as model, type SemaphoreInput, type SemaphoreOutpu
 import { semaphoreSession } from './sessions.ts';
 import { SemaphoreSubject } from './subject.ts';
 import { semaphoreRaces } from './races.ts';
+import { leaseSettings } from '../time-scale.ts';
 
 const redisKey = (namespace: string, logicalKey: string) => `semaphore:{${namespace}:${logicalKey}}`;
 const LIVE_ANSWER = '1 done | 0 not a live holder';
@@ -22,6 +23,8 @@ export const semaphore = {
   model: withLevels(model, semaphoreLevels),
   levels: semaphoreLevels,
   holder: { arg: 'token', handedOutBy: ['acquire'] },
+  // Redlock's validity rule: an acquire that took longer than its validity deletes its own value.
+  givesBack: { acquire: { op: 'release', args: ['token'] } },
   variants: {
     reacquire: {
       choices: REACQUIRE,
@@ -32,6 +35,7 @@ export const semaphore = {
       },
     },
   },
+  settings: { ...leaseSettings },
   session: semaphoreSession,
   races: semaphoreRaces,
   invariants: ['at-most-limit', 'no-stale-refresh', 'key-has-ttl', 'model-conformance'],

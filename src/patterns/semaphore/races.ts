@@ -8,6 +8,7 @@ import type { RaceSource } from '../../generator/races.ts';
 import { lastPlaceRace, leaseEndRace } from '../../generator/sessions/race-shapes.ts';
 import type { SemaphoreInput } from './model.ts';
 import { limitOfKey } from './sessions.ts';
+import { leasesOf } from '../time-scale.ts';
 
 const acquire = (limit: number) => (token: string, ttlMs: number): SemaphoreInput => ({ op: 'acquire', token, limit, ttlMs });
 const release = (token: string): SemaphoreInput => ({ op: 'release', token });
@@ -23,7 +24,7 @@ const atLeaseEnd = (victim: 'refresh' | 'release', input: (token: string, ttlMs:
   instant: 'lease-end',
   victim,
   needs: ['acquire', 'refresh', 'release'],
-  draw: (ctx) => leaseEndRace(ctx, { take: acquire(1), victim: input, ask: (token, ttlMs) => [{ op: 'refresh', token, ttlMs }, acquire(1)(token, ttlMs)], finish: (token) => [release(token)] }),
+  draw: (ctx) => leaseEndRace(ctx, { leases: leasesOf(ctx.options), take: acquire(1), victim: input, ask: (token, ttlMs) => [{ op: 'refresh', token, ttlMs }, acquire(1)(token, ttlMs)], finish: (token) => [release(token)] }),
 });
 
 export const semaphoreRaces: readonly RaceSource<SemaphoreInput>[] = [
@@ -35,7 +36,7 @@ export const semaphoreRaces: readonly RaceSource<SemaphoreInput>[] = [
     draw: (ctx) => {
       // One limit per key, as the sessions keep it: the contender fills the places before the last.
       const limit = limitOfKey(ctx.key);
-      return lastPlaceRace(ctx, { fill: (fillers, ttlMs) => fillers.slice(0, limit - 1).map((token) => acquire(limit)(token, ttlMs)), take: acquire(limit), finish: (token) => [release(token)] });
+      return lastPlaceRace(ctx, { leases: leasesOf(ctx.options), fill: (fillers, ttlMs) => fillers.slice(0, limit - 1).map((token) => acquire(limit)(token, ttlMs)), take: acquire(limit), finish: (token) => [release(token)] });
     },
   },
   atLeaseEnd('refresh', (token, ttlMs) => ({ op: 'refresh', token, ttlMs })),

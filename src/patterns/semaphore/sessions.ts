@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { SemaphoreInput } from './model.ts';
 import type { ClientStep } from '../../plan/schedule.ts';
+import { leasesOf } from '../time-scale.ts';
 import { otherToken, outliveLease, thinkTime, token, type SessionContext } from '../../generator/sessions/common.ts';
 
 type Step = ClientStep<SemaphoreInput>;
@@ -23,7 +24,7 @@ export function semaphoreSession(ctx: SessionContext, attempt: number): fc.Arbit
   return fc
     .record({
       key: fc.integer({ min: 0, max: ctx.keys - 1 }),
-      ttlMs: fc.constantFrom(...ctx.options.leasesMs),
+      ttlMs: fc.constantFrom(...leasesOf(ctx.options)),
       retries: fc.array(fc.integer({ min: 10, max: 120 }), { maxLength: 4 }),
       renewals: fc.array(fc.tuple(thinkTime<SemaphoreInput>(), fc.constantFrom('refresh', 'acquire')), { maxLength: 3 }),
       afterStall: fc.constantFrom('refresh', 'release', 'both'),

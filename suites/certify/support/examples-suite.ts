@@ -47,7 +47,7 @@ export function examplesSuite(runs: number, withBugs: boolean): void {
       expect(behaviourFindings(result)).toEqual([]);
       expect(result.outcome.failure).toBeUndefined();
       expect(result.outcome.tally.runs).toBe(runs); // judged, not discarded
-      expect(result.impl).toContain(example === 'python' ? '(python-redis-py 0.1.0)' : '(go-go-redis 0.1.0)');
+      expect(result.impl).toContain(example === 'python' ? '(python-redis-py 0.2.0)' : '(go-go-redis 0.2.0)');
       // Most operations were really answered (faults make some fail), so the pass means something.
       // With one run under every fault (reply losses, command delays) errors can be as many as answers;
       // the evidence that it was exercised is the count of answers, not their share.

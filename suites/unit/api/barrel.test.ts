@@ -6,6 +6,6 @@ describe('the public barrel', () => {
     for (const name of ['LocalCluster', 'scheduleArbitrary', 'runSchedule', 'chaos', 'check', 'IdempotencyStore', 'runJob', 'jobOptionsFrom', 'luaDirOpener', 'moduleOpener', 'cmdOpener', 'lintPath', 'main'] as const) {
       expect(typeof chaoslua[name], name).toBe('function');
     }
-    expect(Object.keys(chaoslua.models).sort()).toEqual(['idempotency', 'lock', 'ratelimit', 'semaphore']);
+    expect(Object.keys(chaoslua.models).sort()).toEqual(['gcra', 'idempotency', 'lock', 'ratelimit', 'semaphore']);
   });
 });

@@ -4,8 +4,10 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { run as corpusCli } from '../../../src/cli/corpus.ts';
 import { corpusOption } from '../../../src/cli/gate-flags.ts';
+import { replayCorpus } from '../../../src/certify/corpus.ts';
+import { corpusLines } from '../../../src/certify/corpus-report.ts';
 import { UsageError } from '../../../src/cli/exit-codes.ts';
-import { CorpusError, defaultCorpusDir, entryId, readCorpus, recordReplay, saveEntry } from '../../../src/corpus/store.ts';
+import { CorpusError, defaultCorpusDir, entryId, implIdentity, readCorpus, recordReplay, saveEntry } from '../../../src/corpus/store.ts';
 import { COUNTEREXAMPLE_VERSION, type Counterexample } from '../../../src/report/counterexample.ts';
 
 // The corpus folder: entries are counterexample files with the implementation's sha256, one per
@@ -85,7 +87,23 @@ describe('the corpus store', () => {
     expect(() => corpusOption('certify', { corpus: bad }, 'lua:/x', 'lock', 'a')).toThrow(/^certify: --corpus: corpus entry .*x\.json: not a readable JSON file/);
     expect(corpusOption('certify', { 'no-corpus': true }, 'lua:/x', 'lock', 'a')).toBeUndefined();
     expect(() => corpusOption('certify', { 'no-corpus': true, corpus: bad }, 'lua:/x', 'lock', 'a')).toThrow(/--corpus and --no-corpus together/);
-    expect(corpusOption('certify', {}, 'lua:/srv/x', 'lock', 'a')).toEqual({ dir: '/srv/.chaoslua/corpus/lock', sha256: 'a' });
+    expect(corpusOption('certify', {}, 'lua:/srv/x', 'lock', 'a')).toEqual({ dir: '/srv/.chaoslua/corpus/lock', sha256: 'a', impl: 'lua:../../../x' });
+  });
+
+  it('names an implementation across versions: a path relative to the corpus, a command line as it is', () => {
+    expect(implIdentity('lua:/srv/app/scripts', '/srv/app/.chaoslua/corpus/lock')).toBe('lua:../../../scripts');
+    expect(implIdentity('module:/srv/app/store.ts', '/srv/app/.chaoslua/corpus/lock')).toBe('module:../../../store.ts');
+    expect(implIdentity("cmd:python3 pottery/adapter.py", '/srv/.chaoslua/corpus/lock')).toBe('cmd:python3 pottery/adapter.py');
+  });
+
+  it('replays only the entries its own implementation found; another\'s is reported as foreign, untouched', async () => {
+    const dir = freshDir();
+    saveEntry(dir, counterexample('t1'), '1'.repeat(64), '/r1', 'cmd:python3 pottery.py');
+    const replayer = { pattern: { name: 'lock' } } as unknown as Parameters<typeof replayCorpus>[2];
+    const replay = await replayCorpus({ dir, sha256: '2'.repeat(64), impl: 'cmd:python3 redis_lock.py' }, readCorpus(dir), replayer);
+    expect(replay.entries).toEqual([expect.objectContaining({ status: 'foreign', attempts: 0, detail: 'found against cmd:python3 pottery.py, not this implementation: not replayed' })]);
+    expect(readCorpus(dir)[0].entry.corpus.lastReplay).toBeUndefined();
+    expect(corpusLines(replay)[0]).toMatch(/0 still failing, 0 now passing, 1 from another implementation/);
   });
 });
 
@@ -125,7 +143,7 @@ describe('chaoslua corpus list|prune', () => {
     [[], /expected list or prune, got nothing/],
     [['drop'], /expected list or prune, got 'drop'/],
     [['list', '/no/such/corpus'], /no such directory/],
-    [['list', '--pattern', 'queue'], /--pattern must be idempotency, lock, ratelimit, semaphore, got 'queue'/],
+    [['list', '--pattern', 'queue'], /--pattern must be idempotency, lock, ratelimit, semaphore, gcra, got 'queue'/],
   ])('usage %j: one line, exit 2', async (argv, message) => {
     await expect(corpusCli(argv as string[], capture().io)).rejects.toThrow(UsageError);
     await expect(corpusCli(argv as string[], capture().io)).rejects.toThrow(message);

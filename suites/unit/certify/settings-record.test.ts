@@ -45,7 +45,7 @@ describe('a job\'s settings in what it writes', () => {
     const defaults = jobOptionsFrom('certify', { pattern: 'ratelimit', seed: 1 });
     expect(certificate(defaults, spec, finished(defaults)).settings).toEqual({ limit: 3, window: 1 });
     const lock = jobOptionsFrom('certify', { pattern: 'lock', seed: 1 });
-    expect(certificate(lock, parseImplSpec('lua:lua/lock', PATTERNS.lock), finished(lock))).not.toHaveProperty('settings');
+    expect(certificate(lock, parseImplSpec('lua:lua/lock', PATTERNS.lock), finished(lock)).settings).toEqual({ lease: 250, lease2: 500 });
   });
 
   it('a shard\'s certificate names them in its plan', () => {

@@ -23,12 +23,14 @@ describe('fillSettings', () => {
     expect(fillSettings(PATTERNS.ratelimit)).toEqual({ limit: 3, window: 1 });
     expect(Object.keys(fillSettings(PATTERNS.ratelimit, { window: 3, limit: 5 }))).toEqual(['limit', 'window']);
     expect(fillSettings(PATTERNS.ratelimit, { window: 10 })).toEqual({ limit: 3, window: 10 });
-    expect(fillSettings(PATTERNS.lock)).toEqual({});
+    expect(fillSettings(PATTERNS.lock)).toEqual({ lease: 250, lease2: 500 });
+    expect(fillSettings({ name: 'bare' })).toEqual({});
   });
 
   it('refuses a name the pattern lacks, naming the pattern and the settings it has', () => {
     expect(() => fillSettings(PATTERNS.ratelimit, { windowSeconds: 3 })).toThrow(new SettingError('windowSeconds', "ratelimit has no setting 'windowSeconds' (its settings: limit, window)", 3));
-    expect(() => fillSettings(PATTERNS.idempotency, { window: 3 })).toThrow("idempotency has no setting 'window' (it has none), got 3");
+    expect(() => fillSettings(PATTERNS.idempotency, { window: 3 })).toThrow("idempotency has no setting 'window' (its settings: lease, lease2, ttl, ttl2), got 3");
+    expect(() => fillSettings({ name: 'bare' }, { window: 3 })).toThrow("bare has no setting 'window' (it has none), got 3");
     // Not a property of every object.
     expect(() => fillSettings(PATTERNS.ratelimit, { toString: 1 } as never)).toThrow(/no setting 'toString'/);
   });
@@ -50,7 +52,7 @@ describe('jobOptionsFrom with settings', () => {
   it('fills the pattern\'s settings, and gives a pattern without any none', () => {
     expect(jobOptionsFrom('certify', { pattern: 'ratelimit', seed: 1 }).settings).toEqual({ limit: 3, window: 1 });
     expect(jobOptionsFrom('certify', { pattern: 'ratelimit', seed: 1, settings: { window: 3 } }).settings).toEqual({ limit: 3, window: 3 });
-    expect(jobOptionsFrom('certify', { pattern: 'lock', seed: 1 })).not.toHaveProperty('settings');
+    expect(jobOptionsFrom('certify', { pattern: 'lock', seed: 1 }).settings).toEqual({ lease: 250, lease2: 500 });
   });
 
   it('refuses a bad setting as the option settings, in one line', () => {
@@ -60,7 +62,7 @@ describe('jobOptionsFrom with settings', () => {
     expect(unknown.setting).toBe('windw');
     expect(unknown.message).toBe("settings: ratelimit has no setting 'windw' (its settings: limit, window), got 3");
     expect(refused(() => jobOptionsFrom('run', { pattern: 'ratelimit', settings: { window: 60 } })).message).toBe('settings: window must be an integer in [1, 10], got 60');
-    expect(refused(() => jobOptionsFrom('run', { pattern: 'semaphore', settings: { window: 3 } })).problem).toBe("semaphore has no setting 'window' (it has none)");
+    expect(refused(() => jobOptionsFrom('run', { pattern: 'semaphore', settings: { window: 3 } })).problem).toBe("semaphore has no setting 'window' (its settings: lease, lease2)");
   });
 });
 
@@ -88,9 +90,9 @@ describe('--set NAME=VALUE on the command line', () => {
     expect(attempts).toEqual([]);
   });
 
-  it('names the pattern when it has no settings at all, for run too', async () => {
+  it('names the pattern and the settings it has, for run too', async () => {
     const r = await cli(['run', '--pattern', 'lock', '--set', 'window=3']);
-    expect(r.stderr.trim()).toBe("chaoslua: run: --set window=3: lock has no setting 'window' (it has none)");
+    expect(r.stderr.trim()).toBe("chaoslua: run: --set window=3: lock has no setting 'window' (its settings: lease, lease2)");
     expect(r.code).toBe(2);
   });
 

@@ -40,13 +40,13 @@ describe('pattern settings in the generator', () => {
   it('fills every declared setting, and a pattern without settings has none', () => {
     expect(scheduleOptions({ pattern: PATTERNS.ratelimit }).settings).toEqual({ limit: 3, window: 1 });
     expect(scheduleOptions({ pattern: PATTERNS.ratelimit, settings: { window: 4 } }).settings).toEqual({ limit: 3, window: 4 });
-    expect(scheduleOptions({ pattern: PATTERNS.lock }).settings).toEqual({});
+    expect(scheduleOptions({ pattern: PATTERNS.lock }).settings).toEqual({ lease: 250, lease2: 500 });
     for (const [name, s] of Object.entries(PATTERNS.ratelimit.settings)) expect(s.min <= s.default && s.default <= s.max, name).toBe(true);
   });
 
   it('refuses a setting the pattern lacks or a value out of its limits, naming it', () => {
     expect(() => scheduleOptions({ pattern: PATTERNS.ratelimit, settings: { windw: 3 } })).toThrow("scheduleArbitrary: settings: ratelimit has no setting 'windw' (its settings: limit, window), got 3");
     expect(() => scheduleOptions({ pattern: PATTERNS.ratelimit, settings: { window: 0 } })).toThrow('scheduleArbitrary: settings: window must be an integer in [1, 10], got 0');
-    expect(() => scheduleOptions({ pattern: PATTERNS.lock, settings: { window: 3 } })).toThrow("lock has no setting 'window' (it has none)");
+    expect(() => scheduleOptions({ pattern: PATTERNS.lock, settings: { window: 3 } })).toThrow("lock has no setting 'window' (its settings: lease, lease2)");
   });
 });

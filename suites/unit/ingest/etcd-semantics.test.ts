@@ -78,7 +78,7 @@ describe('malformed input', () => {
     const file = tempFile('h.edn', '{:process 0, :type :invoke, :f :read, :value nil}\n');
     const { code, stderr } = await cli('check', file, '--no-report');
     expect(code).toBe(2);
-    expect(stderr).toMatch(/--model is required for the jepsen format \(one of idempotency, lock, ratelimit, semaphore, register, kv\)/);
+    expect(stderr).toMatch(/--model is required for the jepsen format \(one of idempotency, lock, ratelimit, semaphore, gcra, register, kv\)/);
   });
 
   it('refuses a file whose format it cannot tell, and an unknown --format', async () => {

@@ -34,11 +34,25 @@ describe('chaoslua lint', () => {
     ]);
   });
 
+  it('exits 0 when every finding is advice, and marks it so (TIME is safe under effects replication)', async () => {
+    const result = await lint(fixture('tree/nested/c.lua'));
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim()).toMatch(/tree\/nested\/c\.lua:1:8 nondeterminism \(advice\) /);
+    expect(result.stderr).toContain('1 finding (0 errors, 1 advice) in 1 file');
+  });
+
+  it('gives every rule a severity: what breaks on a cluster or hangs a node is an error, the rest advice', () => {
+    expect(Object.fromEntries(RULES.map((r) => [r.id, r.severity]))).toEqual({
+      syntax: 'error', 'undeclared-key': 'error', 'keyspace-scan': 'error', 'unbounded-loop': 'error', 'global-assignment': 'error',
+      nondeterminism: 'advice', 'owner-check-first': 'advice',
+    });
+  });
+
   it('prints a JSON array with --json', async () => {
     const result = await lint('--json', fixture('syntax/broken.lua'));
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)).toEqual([
-      { rule: 'syntax', file: fixture('syntax/broken.lua'), line: 3, column: 9, message: expect.any(String) },
+      { rule: 'syntax', severity: 'error', file: fixture('syntax/broken.lua'), line: 3, column: 9, message: expect.any(String) },
     ]);
   });
 

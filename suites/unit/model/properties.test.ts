@@ -27,6 +27,8 @@ const inputs: Record<keyof typeof models, fc.Arbitrary<unknown>> = {
     fc.record({ op: fc.constant('release'), token: owner }),
     fc.record({ op: fc.constant('refresh'), token: owner, ttlMs: fc.integer({ min: 1, max: 1000 }) }),
   ),
+  // One limit per key, as for the fixed window.
+  gcra: fc.record({ op: fc.constant('hit'), burst: fc.constant(2), rate: fc.constant(5), periodMs: fc.constant(1000) }),
 };
 
 /** A run of steps and expiries; an expiry names the current lease (current) or any old tag. */

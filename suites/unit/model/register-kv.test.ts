@@ -60,7 +60,7 @@ describe('kv', () => {
 
 describe('the registries', () => {
   it('offer register and kv to check, but not to certify and run', () => {
-    expect(Object.keys(checkableModels)).toEqual(['idempotency', 'lock', 'ratelimit', 'semaphore', 'register', 'kv']);
-    expect(Object.keys(models)).toEqual(['idempotency', 'lock', 'ratelimit', 'semaphore']);
+    expect(Object.keys(checkableModels)).toEqual(['idempotency', 'lock', 'ratelimit', 'semaphore', 'gcra', 'register', 'kv']);
+    expect(Object.keys(models)).toEqual(['idempotency', 'lock', 'ratelimit', 'semaphore', 'gcra']);
   });
 });

@@ -13,14 +13,14 @@ const fits = (type: ArgType, value: unknown) =>
 
 describe('the pattern registry', () => {
   it('names each pattern by its key, its model and its scripts folder alike', () => {
-    expect(PATTERN_NAMES).toEqual(['idempotency', 'lock', 'ratelimit', 'semaphore']);
+    expect(PATTERN_NAMES).toEqual(['idempotency', 'lock', 'ratelimit', 'semaphore', 'gcra']);
     for (const name of PATTERN_NAMES) {
       expect(PATTERNS[name].name).toBe(name);
       expect(PATTERNS[name].model.name).toBe(name);
       expect(patternOfModel(name)).toBe(PATTERNS[name]);
     }
     expect(patternOfModel('register')).toBeUndefined();
-    expect(() => patternNamed('queue', 'test')).toThrow("test: unknown pattern 'queue' (known: idempotency, lock, ratelimit, semaphore)");
+    expect(() => patternNamed('queue', 'test')).toThrow("test: unknown pattern 'queue' (known: idempotency, lock, ratelimit, semaphore, gcra)");
   });
 
   it.each(PATTERN_NAMES)('%s: invariants, priorities, probes and transitions are consistent', (name) => {

@@ -1,5 +1,8 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { END, START, TableError, renderTable, tableRow, withTable, type AdapterFolder } from '../../../scripts/third-party-table.ts';
+import { END, START, TableError, pinnedLibraries, renderTable, tableRow, withTable, type AdapterFolder } from '../../../scripts/third-party-table.ts';
 
 // The results table of docs/third-party.md is generated from the certificates: a given
 // certificate renders into exactly this row, and a certificate missing a field the table needs is
@@ -33,7 +36,7 @@ describe('the third-party results table', () => {
       '[redlock](../examples/third-party/redlock/) `store.mjs` ([findings](../examples/third-party/redlock/findings/))',
       'redlock 5.0.0-beta.2',
       'lock',
-      '—',
+      'lease=250, lease2=500',
       'acquire boolean+handle, release boolean, extend boolean',
       'rejected',
       'no-stale-release',
@@ -100,7 +103,25 @@ describe('the third-party results table', () => {
     expect(() => tableRow(folder, noSeed, 'redlock/certificate.json')).toThrow(new TableError('redlock/certificate.json: seed is missing or not a number (got nothing)'));
     const { firstFailure: __, ...noFirst } = rejected;
     expect(() => tableRow(folder, noFirst, 'redlock/certificate.json')).toThrow(/firstFailure is missing/);
-    expect(() => tableRow(folder, { ...rejected, implementation: { spec: 'lua:/x' } }, 'r/c.json')).toThrow(/not a module under examples\/third-party/);
+    expect(() => tableRow(folder, { ...rejected, implementation: { spec: 'lua:/x' } }, 'r/c.json')).toThrow(/neither a module nor a command under examples\/third-party/);
+  });
+
+  it('renders a program run from the repository\'s root (cmd:) and reads pins from requirements.txt, go.mod and pom.xml', () => {
+    const cmd = { ...rejected, implementation: { spec: 'cmd:examples/third-party/p/.venv/bin/python examples/third-party/p/adapter.py' } };
+    const row = tableRow({ name: 'p', dependencies: { pottery: '3.0.1' }, hasFindings: false }, cmd, 'p/certificate.json');
+    expect(row[0]).toBe('[p](../examples/third-party/p/) `adapter.py`');
+    expect(row[1]).toBe('pottery 3.0.1');
+    expect(row.at(-1)).toBe("`chaoslua certify --impl 'cmd:examples/third-party/p/.venv/bin/python examples/third-party/p/adapter.py' --pattern lock --seed 1301 --no-corpus`");
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-pins-'));
+    fs.writeFileSync(path.join(dir, 'requirements.txt'), 'pottery==3.0.1\nredis==8.1.0\n# a comment\n');
+    expect(pinnedLibraries(dir)).toEqual({ pottery: '3.0.1', redis: '8.1.0' });
+    fs.rmSync(path.join(dir, 'requirements.txt'));
+    fs.writeFileSync(path.join(dir, 'go.mod'), 'module x\n\ngo 1.22\n\nrequire (\n\tgithub.com/bsm/redislock v0.9.4\n\tgithub.com/cespare/xxhash/v2 v2.3.0 // indirect\n)\n');
+    expect(pinnedLibraries(dir)).toEqual({ 'github.com/bsm/redislock': 'v0.9.4' });
+    fs.rmSync(path.join(dir, 'go.mod'));
+    fs.writeFileSync(path.join(dir, 'pom.xml'), '<project><dependencies><dependency>\n<groupId>org.redisson</groupId>\n<artifactId>redisson</artifactId>\n<version>3.52.0</version></dependency></dependencies></project>');
+    expect(pinnedLibraries(dir)).toEqual({ 'org.redisson:redisson': '3.52.0' });
+    fs.rmSync(dir, { recursive: true });
   });
 
   it('replaces only what is between the markers, and refuses a README without them', () => {

@@ -1,0 +1,49 @@
+"""pottery 3.0.1 alone (no chaoslua): Redlock.release() on a server that answers BUSY raises
+ReleaseUnlockedLock, "not locked", while the lock is still held until its TTL.
+
+Run from the adapter's venv, with redis-server on the PATH:
+    ../.venv/bin/python busy_release.py
+"""
+import socket
+import subprocess
+import tempfile
+import threading
+import time
+
+import redis
+from pottery import Redlock, ReleaseUnlockedLock
+
+with socket.socket() as s:
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+workdir = tempfile.mkdtemp()
+server = subprocess.Popen(["redis-server", "--port", str(port), "--save", "", "--appendonly", "no", "--dir", workdir,
+                           "--busy-reply-threshold", "50"], stdout=subprocess.DEVNULL)
+try:
+    r = redis.Redis(port=port, decode_responses=True)
+    for _ in range(50):
+        try:
+            r.ping()
+            break
+        except redis.ConnectionError:
+            time.sleep(0.1)
+
+    lock = Redlock(key="printer", masters={r}, auto_release_time=10)
+    print("acquire():", lock.acquire(blocking=False))
+
+    # Another client runs a script for about two seconds: past busy-reply-threshold the server
+    # answers every other command BUSY (a real deployment sees this with any slow script).
+    busy = threading.Thread(target=lambda: redis.Redis(port=port).eval("for i = 1, 200000000 do end return 1", 0))
+    busy.start()
+    time.sleep(0.3)
+    try:
+        lock.release()
+        print("release(): returned (released)")
+    except ReleaseUnlockedLock as e:
+        print("release(): raised", type(e).__name__, "(pottery: the lock was not held)")
+    busy.join()
+    print("after the script: GET redlock:printer =", r.get("redlock:printer"), "PTTL =", r.pttl("redlock:printer"), "ms")
+    print("lock.locked() =", lock.locked(), "(seconds of validity left: still held)")
+finally:
+    server.terminate()
+    server.wait()

@@ -1,0 +1,51 @@
+"""aws-lambda-powertools 3.37.0 idempotency on Redis, alone (no chaoslua): a handler that outlives its
+in-progress expiry still stores its result with save_success(), an unconditional SET, over the record of
+the request that took the key over while that request is still running.
+
+Run from the adapter's venv, with redis-server on the PATH:
+    ../.venv/bin/python stale_save_success.py
+"""
+import socket
+import subprocess
+import tempfile
+import time
+
+import redis
+from aws_lambda_powertools.utilities.idempotency import IdempotencyConfig
+from aws_lambda_powertools.utilities.idempotency.persistence.redis import RedisCachePersistenceLayer
+
+with socket.socket() as s:
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+server = subprocess.Popen(["redis-server", "--port", str(port), "--save", "", "--appendonly", "no", "--dir", tempfile.mkdtemp()],
+                          stdout=subprocess.DEVNULL)
+try:
+    client = redis.Redis(port=port, decode_responses=True)
+    for _ in range(50):
+        try:
+            client.ping()
+            break
+        except redis.ConnectionError:
+            time.sleep(0.1)
+
+    def layer():  # each Lambda invocation builds its own, as a cold start would
+        p = RedisCachePersistenceLayer(client=client)
+        p.configure(IdempotencyConfig(event_key_jmespath="order", expires_after_seconds=60), function_name="charge")
+        return p
+
+    event = {"order": "o-1"}
+    a, b, c = layer(), layer(), layer()
+    a.save_inprogress(event, remaining_time_in_millis=200)  # request A: 200 ms of Lambda time left
+    print("A: in progress")
+    time.sleep(0.3)                                          # A outlives it (a slow downstream call)
+    b.save_inprogress(event, remaining_time_in_millis=60_000)
+    print("B: in progress (took over A's expired record)")
+    a.save_success(event, {"charged_by": "A"})               # A finishes anyway
+    print("A: save_success returned")
+    record = c.get_record(event)
+    print("C, while B still runs, reads:", record.status, record.response_json_as_dict())
+    b.save_success(event, {"charged_by": "B"})
+    print("B: save_success returned; now:", c.get_record(event).response_json_as_dict())
+finally:
+    server.terminate()
+    server.wait()

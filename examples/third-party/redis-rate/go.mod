@@ -1,0 +1,16 @@
+module github.com/chaoslua/third-party/redis-rate
+
+go 1.22
+
+replace github.com/chaoslua/kit => ../../kits/go
+
+require (
+	github.com/chaoslua/kit v0.0.0
+	github.com/go-redis/redis_rate/v10 v10.0.1
+	github.com/redis/go-redis/v9 v9.17.3
+)
+
+require (
+	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/dgryski/go-rendezvous v0.0.0-20200823014737-9f7001d12a5f // indirect
+)

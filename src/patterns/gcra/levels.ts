@@ -1,0 +1,6 @@
+/** The GCRA limiter's coarse answer: allowed or not, as redis_rate's `Result.Allowed > 0` says it. */
+import { booleanLevel, DONE, type LevelTable } from '../levels.ts';
+
+export const gcraLevels: LevelTable = {
+  hit: [booleanLevel(DONE, 'true allowed | false blocked', ['burst-respected', 'key-has-ttl', 'model-conformance'])],
+};
