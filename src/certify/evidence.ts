@@ -70,6 +70,8 @@ export function tallyOperations(pattern: AnyPattern, histories: Iterable<History
   const byOp = new Map<string, OperationTally>(operationNames(pattern, caps).map((op) => [op, { op, issued: 0, ok: 0, fail: 0, info: 0 }]));
   for (const history of histories) {
     for (const record of history.ops) {
+      // What an implementation did inside another call (a give-back) was never asked for.
+      if (record.insideOf !== undefined) continue;
       const name = (record.input as { op?: unknown } | null)?.op;
       const tally = typeof name === 'string' ? byOp.get(name) : undefined;
       if (!tally) continue;

@@ -33,6 +33,12 @@ export interface OpRecord<I = unknown, O = unknown> {
    * or the history predates the field): then no count protects the write against a failover.
    */
   readonly acknowledgedReplicas?: number;
+  /**
+   * Present on an operation the implementation did inside another call, which the client never
+   * issued (a Redlock acquire that gave back: its release): the id of that call. Judged like any
+   * other operation; counted in no operation's answers, since nobody asked for it.
+   */
+  readonly insideOf?: number;
 }
 
 /**

@@ -112,6 +112,7 @@ function counterexampleCheck(pattern: string): Check {
     outcome: oneOf(['ok', 'fail', 'info']),
     error: optional(str),
     acknowledgedReplicas: optional(int(0)),
+    insideOf: optional(int(0)),
   });
   return object({
     impl: str,

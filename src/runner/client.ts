@@ -62,13 +62,13 @@ export async function runClient(
           type: 'op', id, client, key, input, invokedAt, completedAt, outcome: 'ok', output,
           ...(acknowledged === undefined ? {} : { acknowledgedReplicas: acknowledged }),
         });
-        recordAlso(recorder, receipt, client, key, invokedAt, completedAt);
+        recordAlso(recorder, receipt, id, client, key, invokedAt, completedAt);
       } catch (error) {
         const outcome = error instanceof OperationTimeout ? 'info' : classifyError(error);
         const message = error instanceof Error ? error.message : String(error);
         const completedAt = clock.now();
         recorder.op({ type: 'op', id, client, key, input, invokedAt, completedAt, outcome, error: message });
-        recordAlso(recorder, receipt, client, key, invokedAt, completedAt);
+        recordAlso(recorder, receipt, id, client, key, invokedAt, completedAt);
       } finally {
         ended?.();
       }
@@ -82,11 +82,11 @@ export async function runClient(
  * What the call also did (an acquire given back: its release), recorded as operations of their own
  * from the call's invocation: answered ones within its window, indeterminate ones from then on.
  */
-function recordAlso(recorder: Recorder, receipt: Receipt, client: number, key: string, invokedAt: number, completedAt: number): void {
+function recordAlso(recorder: Recorder, receipt: Receipt, call: number, client: number, key: string, invokedAt: number, completedAt: number): void {
   for (const also of receipt.alsoDid ?? []) {
     const answered = 'output' in also;
     recorder.op({
-      type: 'op', id: recorder.id(), client, key, input: also.input, invokedAt, completedAt,
+      type: 'op', id: recorder.id(), client, key, input: also.input, invokedAt, completedAt, insideOf: call,
       ...(answered ? { outcome: 'ok' as const, output: also.output } : { outcome: 'info' as const, error: also.error }),
     });
   }

@@ -9,9 +9,12 @@ import Redlock, { ExecutionError, ResourceLockedError } from 'redlock';
 /**
  * redlock makes its own random lock value and hands back a `Lock`: that object, not the harness's
  * token, is what releases or extends. So acquire hands out a holder handle, and every answer is a
- * boolean: the library turns "absent" and "another holder" into one error.
+ * boolean: the library turns "absent" and "another holder" into one error. An acquire that fails
+ * gives back whatever it took: redlock runs its release script with the attempt's own value before
+ * it throws (an acquire whose first execution took the lock, and whose resend after a cut connection
+ * then found it taken, frees it again inside the same call), so it is declared `givesBack`.
  */
-export const capabilities = { lock: { acquire: { level: 'boolean', handle: true }, release: 'boolean', extend: 'boolean' } };
+export const capabilities = { lock: { acquire: { level: 'boolean', handle: true, givesBack: true }, release: 'boolean', extend: 'boolean' } };
 
 // No `keys` export: redlock writes the resource name it is given, i.e. the harness's key itself.
 
@@ -23,8 +26,9 @@ export const capabilities = { lock: { acquire: { level: 'boolean', handle: true 
  */
 async function refusedByState(error) {
   if (!(error instanceof ExecutionError)) throw error;
-  // An extend of a Lock whose own expiry time has passed is refused before any attempt: no vote.
-  if (error.attempts.length === 0) return false;
+  // An extend of a Lock whose validity has passed on the client's clock (counted from before its
+  // acquire) is refused before any command is sent: no vote, nothing written.
+  if (error.attempts.length === 0) return { refused: "redlock: the Lock's validity has passed on the client's clock" };
   const stats = await error.attempts[error.attempts.length - 1];
   const against = [...stats.votesAgainst.values()];
   const other = against.find((e) => !(e instanceof ResourceLockedError));
@@ -45,7 +49,8 @@ export function createStore(redis, options) {
         // the old one), and only acquire may hand out a handle, so extend swaps the box's content.
         return { answer: true, handle: { lock: await redlock.acquire([key], ttlMs) } };
       } catch (error) {
-        return { answer: await refusedByState(error) };
+        // Refused by the lock's state, and its own value released on the way out (see capabilities).
+        return { answer: await refusedByState(error), gaveBack: true };
       }
     },
     async release(key, token, held) {

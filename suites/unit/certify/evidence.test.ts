@@ -86,6 +86,14 @@ describe('evidence before a certificate', () => {
     expect(requiredTransitions(PATTERNS.ratelimit, ['client-freeze'])).not.toContain('window → absent by expiry');
   });
 
+  it('counts only the operations a client issued: what an implementation did inside another call is not asked of it', () => {
+    const acquire = { type: 'op' as const, id: 1, client: 0, key: 'k', input: { op: 'acquire', token: 't', ttlMs: 250 }, invokedAt: 0, completedAt: 5, outcome: 'info' as const, error: 'gave back inside the call' };
+    const givenBack = { ...acquire, id: 2, input: { op: 'release', token: 't' }, insideOf: 1 };
+    const [acquires, releases] = tallyOperations(PATTERNS.lock, [{ ops: [acquire, givenBack], faults: [], topology: [] }]);
+    expect(acquires).toEqual({ op: 'acquire', issued: 1, ok: 0, fail: 0, info: 1 });
+    expect(releases).toEqual({ op: 'release', issued: 0, ok: 0, fail: 0, info: 0 });
+  });
+
   it('every required transition is one coverage.json reports', () => {
     for (const pattern of ['idempotency', 'lock', 'ratelimit'] as const) {
       for (const t of requiredTransitions(PATTERNS[pattern], [...FAULT_NAMES])) expect(PATTERNS[pattern].transitions).toContain(t);
