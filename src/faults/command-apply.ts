@@ -23,14 +23,19 @@ export async function applyCommandFault(fault: CommandFaultStep, ctx: NemesisCon
   if (names.length === 0) return { kind, target: 'none', lossy: false, detail: `${detail}: no data command went by` };
   const name = names[fault.command % names.length];
   const slot = fault.key === undefined ? undefined : ctx.slotOf(fault.key);
+  // A staged race's key is held by the race's own aimed delay: a window that caught its contender
+  // instead would make it arrive after the racer, and the race would never be run.
+  if (slot !== undefined && slot === ctx.raceSlot) return { kind, target: 'none', lossy: false, detail: `${detail}: left to the race staged on its key` };
+  const exceptSlot = ctx.raceSlot === undefined ? {} : { exceptSlot: ctx.raceSlot };
   const on = fault.kind === 'command-delay' ? sideToHold(name, fault.on) : undefined;
   const rule: CommandRule =
     fault.kind === 'reply-loss'
-      ? { action: 'lose-reply', names: [name], slot, limit: fault.limit }
+      ? { action: 'lose-reply', names: [name], slot, ...exceptSlot, limit: fault.limit }
       : {
           action: on === 'reply' ? 'delay-reply' : 'delay-request',
           names: [name],
           slot,
+          ...exceptSlot,
           holdMs: fault.holdMs,
           limit: fault.limit,
           ...(fault.pastExpiryMs === undefined ? {} : { pastExpiryMs: fault.pastExpiryMs, ttlOf: ttlReader(ctx) }),

@@ -24,6 +24,12 @@ export interface NemesisContext {
   readonly commandNames?: { current(): string[] };
   /** When the clients invoke their operations, for faults aimed at one (absent: no fault may aim). */
   readonly operations?: OperationWatch;
+  /**
+   * The slot of the run's race key (src/generator/races.ts), when it stages one: windowed command
+   * faults leave it alone, so that what holds the race is its own aimed hold, not a delay that
+   * happened to catch the contender and made it arrive after the racer.
+   */
+  readonly raceSlot?: number;
 }
 
 /** Operations of the schedule as the clients invoke them (the runner keeps it; aimed faults wait on it). */

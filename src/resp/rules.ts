@@ -16,6 +16,8 @@ export interface CommandRule {
   readonly sideFor?: (name: string) => 'delay-request' | 'delay-reply';
   /** Only commands whose first key hashes to this slot. */
   readonly slot?: number;
+  /** Never commands whose first key hashes to this slot (a run's race key, left to the race's own hold). */
+  readonly exceptSlot?: number;
   /** Only commands on this connection (ids count from 1 over all the client links of a cluster). */
   readonly connection?: number;
   /** Delays only: how long the caught command, and everything behind it on its connection, is held. */
@@ -55,7 +57,9 @@ export function validateRule(rule: CommandRule): CommandRule {
   if (!Array.isArray(rule.names) || rule.names.length === 0 || rule.names.some((n) => typeof n !== 'string' || n !== n.toUpperCase() || n === '')) {
     throw bad('names must be a non-empty list of upper-case command names');
   }
-  if (rule.slot !== undefined && !(Number.isInteger(rule.slot) && rule.slot >= 0 && rule.slot < 16384)) throw bad(`slot must be an integer in [0, 16383], got ${rule.slot}`);
+  for (const [name, value] of [['slot', rule.slot], ['exceptSlot', rule.exceptSlot]] as const) {
+    if (value !== undefined && !(Number.isInteger(value) && value >= 0 && value < 16384)) throw bad(`${name} must be an integer in [0, 16383], got ${value}`);
+  }
   if (rule.connection !== undefined && !(Number.isInteger(rule.connection) && rule.connection >= 1)) throw bad(`connection must be a positive integer, got ${rule.connection}`);
   if (!(Number.isInteger(rule.limit) && rule.limit >= 1)) throw bad(`limit must be a positive integer, got ${rule.limit}`);
   const delays = rule.action === 'delay-request' || rule.action === 'delay-reply';
@@ -78,6 +82,9 @@ export function validateRule(rule: CommandRule): CommandRule {
 /** Resolves with the instant (performance.now()) another connection's command on `key` was answered
  *  at or after `after`, or with `deadline` if none was by then. */
 export type TouchWatch = (key: string, after: number, connection: number, deadline: number) => Promise<number>;
+
+/** Redis keeps deadlines in whole milliseconds: a key may outlive its PTTL by that much. */
+const EXPIRY_ROUNDING_MS = 2;
 
 /** Longest hold that waits for a key's TTL: under the 2 s the harness's clients give a command. */
 export const MAX_TTL_HOLD_MS = 1_500;
@@ -117,6 +124,7 @@ export class ArmedRule {
     if (!this.names.has(name) && !(this.names.has(ANY_DATA_COMMAND) && isDataCommand(name))) return undefined;
     if (this.rule.connection !== undefined && this.rule.connection !== connection) return undefined;
     if (this.rule.slot !== undefined && slot() !== this.rule.slot) return undefined;
+    if (this.rule.exceptSlot !== undefined && slot() === this.rule.exceptSlot) return undefined;
     const at = performance.now();
     const k = key();
     this.caught.push({ node, connection, name, key: k?.toString('latin1'), at });
@@ -136,7 +144,10 @@ export class ArmedRule {
     return ttlOf(node, key).then(
       async (pttl) => {
         if (pttl < 0) return fixed;
-        const expiry = at + pttl;
+        // PTTL was measured somewhere between its send and now: the key is gone by now + pttl (plus
+        // Redis's millisecond rounding), not by at + pttl, which a slow round trip puts before the
+        // real deadline, so a touch in between finds the key still held and ends the hold too soon.
+        const expiry = performance.now() + pttl + EXPIRY_ROUNDING_MS;
         const latest = at + Math.min(MAX_TTL_HOLD_MS, pttl + (this.rule.holdMs ?? 0));
         const touch = await touched(key.toString('latin1'), expiry, connection, latest);
         return Math.min(latest, touch + pastExpiryMs);

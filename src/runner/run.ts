@@ -69,6 +69,7 @@ export async function runSchedule(schedule: Schedule, ctx: RunContext): Promise<
         nodeTimeoutMs: ctx.nodeTimeoutMs,
         network: schedule.network,
         ...(operations ? { operations } : {}),
+        ...(schedule.race ? { raceSlot: keySlot(redisKey(schedule.race.key)) } : {}),
       }),
     ]);
     if (schedule.network) {

@@ -149,6 +149,17 @@ describe('a RESP point on a pipelined connection', () => {
     await until('every reply', () => received.length === 3);
   });
 
+  it('never catches a command on the excepted slot (a staged race\'s key is left to its own hold)', async () => {
+    const { points, received, send, until } = await setUp();
+    // {a} is excepted: the GET of {a}x goes by, the GET of {b}x behind it is the one caught.
+    const rule = points.arm({ action: 'delay-reply', names: ['GET'], exceptSlot: keySlot('{a}x'), holdMs: HOLD_MS, limit: 1 });
+    send(['GET', '{a}x'], ['GET', '{b}x']);
+    await until('the first reply', () => received.length >= 1);
+    expect(rule.caught.map((c) => c.key)).toEqual(['{b}x']);
+    points.reset();
+    await until('every reply', () => received.length === 2);
+  });
+
   it('catches the first data command of any name under "*", holding the side its name calls for', async () => {
     const { points, seen, received, send, until } = await setUp();
     // PING is connection control, never caught; the SET is, and a write is held before Redis sees it.
