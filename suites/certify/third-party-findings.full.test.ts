@@ -20,7 +20,11 @@ const certificates = (dir: string) => fs.readdirSync(dir).filter((f) => /^certif
 /** How a reproduction runs, by its extension (a Python one in the folder's own venv when it has one). */
 function command(dir: string, file: string): [string, string[]] {
   if (file.endsWith('.mjs') || file.endsWith('.js')) return [process.execPath, [file]];
-  if (file.endsWith('.py')) return [fs.existsSync(path.join(dir, '.venv/bin/python')) ? path.join(dir, '.venv/bin/python') : 'python3', [file]];
+  if (file.endsWith('.py')) {
+    // The library folder's venv (findings/ sits inside it), made by the examples' bootstrap.
+    const venv = [dir, path.dirname(dir)].map((d) => path.join(d, '.venv/bin/python')).find((p) => fs.existsSync(p));
+    return [venv ?? 'python3', [file]];
+  }
   if (file.endsWith('.go')) return ['go', ['run', file]];
   if (file.endsWith('.sh')) return ['bash', [file]];
   throw new Error(`${file}: no way to run a reproduction of this kind`);

@@ -3,8 +3,10 @@ in-progress expiry still stores its result with save_success(), an unconditional
 the request that took the key over while that request is still running.
 
 Run from the adapter's venv, with redis-server on the PATH:
-    ../.venv/bin/python stale_save_success.py
+    ../.venv/bin/python reproduce.py
+Exit 1 and a line REPRODUCED when a reader saw A's result stored while B still ran; exit 0 when not.
 """
+import sys
 import socket
 import subprocess
 import tempfile
@@ -17,6 +19,7 @@ from aws_lambda_powertools.utilities.idempotency.persistence.redis import RedisC
 with socket.socket() as s:
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
+seen = (None, None)
 server = subprocess.Popen(["redis-server", "--port", str(port), "--save", "", "--appendonly", "no", "--dir", tempfile.mkdtemp()],
                           stdout=subprocess.DEVNULL)
 try:
@@ -43,9 +46,15 @@ try:
     a.save_success(event, {"charged_by": "A"})               # A finishes anyway
     print("A: save_success returned")
     record = c.get_record(event)
-    print("C, while B still runs, reads:", record.status, record.response_json_as_dict())
+    seen = (record.status, record.response_json_as_dict())
+    print("C, while B still runs, reads:", *seen)
     b.save_success(event, {"charged_by": "B"})
     print("B: save_success returned; now:", c.get_record(event).response_json_as_dict())
 finally:
     server.terminate()
     server.wait()
+
+if seen[0] == "COMPLETED" and seen[1] == {"charged_by": "A"}:
+    print("REPRODUCED: A's save_success overwrote the record of B, which was still in progress")
+    sys.exit(1)
+print("not reproduced: C did not read A's result while B ran")

@@ -2,8 +2,11 @@
 ReleaseUnlockedLock, "not locked", while the lock is still held until its TTL.
 
 Run from the adapter's venv, with redis-server on the PATH:
-    ../.venv/bin/python busy_release.py
+    ../.venv/bin/python reproduce.py
+Exit 1 and a line REPRODUCED when release() said "not locked" while the key still holds this lock's
+token; exit 0 when it did not.
 """
+import sys
 import socket
 import subprocess
 import tempfile
@@ -16,6 +19,7 @@ from pottery import Redlock, ReleaseUnlockedLock
 with socket.socket() as s:
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
+said_not_locked = still_held = False
 workdir = tempfile.mkdtemp()
 server = subprocess.Popen(["redis-server", "--port", str(port), "--save", "", "--appendonly", "no", "--dir", workdir,
                            "--busy-reply-threshold", "50"], stdout=subprocess.DEVNULL)
@@ -36,14 +40,23 @@ try:
     busy = threading.Thread(target=lambda: redis.Redis(port=port).eval("for i = 1, 200000000 do end return 1", 0))
     busy.start()
     time.sleep(0.3)
+    said_not_locked = False
     try:
         lock.release()
         print("release(): returned (released)")
     except ReleaseUnlockedLock as e:
+        said_not_locked = True
         print("release(): raised", type(e).__name__, "(pottery: the lock was not held)")
     busy.join()
-    print("after the script: GET redlock:printer =", r.get("redlock:printer"), "PTTL =", r.pttl("redlock:printer"), "ms")
-    print("lock.locked() =", lock.locked(), "(seconds of validity left: still held)")
+    pttl = r.pttl("redlock:printer")
+    print("after the script: GET redlock:printer =", r.get("redlock:printer"), "PTTL =", pttl, "ms")
+    still_held = lock.locked()
+    print("lock.locked() =", still_held, "(seconds of validity left: still held)")
 finally:
     server.terminate()
     server.wait()
+
+if said_not_locked and still_held:
+    print("REPRODUCED: release() raised ReleaseUnlockedLock while the lock stayed held until its TTL")
+    sys.exit(1)
+print("not reproduced: release() did not report an unheld lock that was still held")
