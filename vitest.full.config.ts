@@ -2,9 +2,30 @@ import { defineConfig } from 'vitest/config';
 import { FULL_ONLY, realProject } from './suites/support/projects.ts';
 
 // `npm run test:full`: the sweeps too long for `npm test` (many seeds, many runs), named
-// *.full.test.ts; they run like the real-cluster project of `npm test`, on one shared cluster.
+// *.full.test.ts, in two groups one after the other:
+// - full: the files that share nothing but the machine, three at a time, each lane of workers with
+//   its own shared cluster (a chaos job mostly waits on faults, heals and leases, so the two cores
+//   hold three; CHAOSLUA_FULL_LANES=1 runs them one at a time, as before);
+// - full-alone: the files that must have the machine or the host's network to themselves, one at a
+//   time: the soak (five clusters at once of its own), the certify under CPU burners, the netns
+//   files (they compare the host's namespaces and ruleset before and after), and the third-party
+//   pins (a rejected library's pin is a race on a seed: it is measured as it was pinned, alone).
+const ALONE = [
+  'suites/chaos/soak.full.test.ts',
+  'suites/certify/under-load.full.test.ts',
+  'suites/certify/third-party.full.test.ts',
+  'suites/cluster/netns-teardown.full.test.ts',
+  'suites/chaos/netns-split-brain.full.test.ts',
+  'suites/certify/netns-mutants.full.test.ts',
+];
+const lanes = Number(process.env.CHAOSLUA_FULL_LANES ?? 3);
+if (!Number.isInteger(lanes) || lanes < 1) throw new Error(`CHAOSLUA_FULL_LANES must be a whole number of at least 1, got ${process.env.CHAOSLUA_FULL_LANES}`);
+
 export default defineConfig({
   test: {
-    projects: [realProject('full', [`suites/**/${FULL_ONLY}`], [], { groupOrder: 0, testTimeout: 3_600_000 })],
+    projects: [
+      realProject('full', [`suites/**/${FULL_ONLY}`], ALONE, { groupOrder: 0, testTimeout: 3_600_000, lanes }),
+      realProject('full-alone', ALONE, [], { groupOrder: 1, testTimeout: 3_600_000 }),
+    ],
   },
 });
