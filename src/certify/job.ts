@@ -22,30 +22,40 @@ import { writeJob } from './write.ts';
 export interface JobEnvironment {
   readonly cluster: Cluster;
   readonly opened: OpenedImpl;
+  /** Further local clusters, the implementation opened on each, that the runs are dealt to (--clusters). */
+  readonly moreLanes?: readonly { readonly cluster: Cluster; readonly opened: OpenedImpl }[];
 }
 
 /**
  * Run one chaos job, opening what it needs: the cluster `options.cluster` names (unless `cluster`
- * is given, as tests that share one do: used as is and left running) and the implementation on
- * it. Whatever it opened is closed and disposed at the end, on every exit.
+ * is given, as tests that share one do: used as is and left running), and with `options.clusters`
+ * above 1 as many local clusters in all, each with the implementation opened on it (./lanes.ts).
+ * Whatever it opened is closed and disposed at the end, on every exit.
  */
 export async function runJob(options: JobOptions, open: ImplOpener, io: Io, cluster?: Cluster): Promise<JobResult> {
-  const owned = cluster === undefined;
-  const active =
-    cluster ??
-    (await startCluster(options.cluster, {
-      local: { nodeTimeoutMs: options.nodeTimeoutMs, seed: options.seed % 2 ** 31 },
+  // A given cluster is one lane; a replayed path is one schedule.
+  const lanes = cluster !== undefined || options.path !== undefined ? 1 : options.clusters;
+  const start = (lane: number) =>
+    startCluster(options.cluster, {
+      local: { nodeTimeoutMs: options.nodeTimeoutMs, seed: (options.seed + lane) % 2 ** 31 },
       external: { allowDestructive: options.allowDestructive ?? false },
-    }));
+    });
+  const owned: Cluster[] = [];
+  const opened: OpenedImpl[] = [];
   try {
-    const opened = await open(active, options.clients ?? MAX_CLIENTS).catch((error: unknown) => unopened(options.implSpec, error));
-    try {
-      return await runJobOn({ cluster: active, opened }, options, io);
-    } finally {
-      await opened.close();
-    }
+    const started = await Promise.allSettled(Array.from({ length: cluster ? 0 : lanes }, (_, lane) => start(lane)));
+    for (const s of started) if (s.status === 'fulfilled') owned.push(s.value);
+    const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) throw failed.reason;
+    const clusters = cluster ? [cluster] : owned;
+    opened.push(await open(clusters[0], options.clients ?? MAX_CLIENTS).catch((error: unknown) => unopened(options.implSpec, error)));
+    // The same implementation on the other lanes: it opened once, so a failure here is the environment's.
+    if (opened[0].subjects.length > 0) for (const c of clusters.slice(1)) opened.push(await open(c, options.clients ?? MAX_CLIENTS));
+    const moreLanes = clusters.slice(1).map((c, i) => ({ cluster: c, opened: opened[i + 1] }));
+    return await runJobOn({ cluster: clusters[0], opened: opened[0], moreLanes }, options, io);
   } finally {
-    if (owned) await active.dispose();
+    await Promise.allSettled(opened.map((o) => o.close()));
+    await Promise.allSettled(owned.map((c) => c.dispose()));
   }
 }
 
@@ -64,7 +74,8 @@ export async function runJobOn(environment: JobEnvironment, options: JobOptions,
   const { capabilities } = context;
   const chaos = jobChaosOptions({ ...options, faults, runId, ...(capabilities.declared ? { operations: supportedOperations(capabilities) } : {}) });
   const progress = progressReporter(io, options.runs, options.json);
-  const ran = await runSchedules({ cluster, opened, pattern, capabilities, chaos, corpus: options.corpus, progress });
+  const moreLanes = (environment.moreLanes ?? []).map((lane) => ({ cluster: lane.cluster, subjects: lane.opened.subjects }));
+  const ran = await runSchedules({ cluster, opened, pattern, capabilities, chaos, corpus: options.corpus, progress, moreLanes });
   const judged = judgeJob({
     pattern,
     capabilities,
@@ -77,7 +88,8 @@ export async function runJobOn(environment: JobEnvironment, options: JobOptions,
     durability: options.durability !== undefined,
     outcome: ran.outcome,
     observations: ran.observations,
-    implementationFindings: opened.findings(),
+    // Every lane's implementation speaks for itself: a crash or garbage answer on any lane is a finding.
+    implementationFindings: [...new Set([opened, ...(environment.moreLanes ?? []).map((l) => l.opened)].flatMap((o) => o.findings()))],
     opened: opened.subjects.length > 0,
   });
   return writeJob(options, opened, context, ran, judged, io);

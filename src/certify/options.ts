@@ -33,6 +33,8 @@ export interface JobConstraints {
   keys?: number;
   /** Cluster spec (local | compose | netns | redis://...). Default local. */
   cluster?: string;
+  /** Local clusters the runs are dealt to, side by side (./lanes.ts). Default 1; the CLI's default is the machine's (src/cluster/capacity.ts). */
+  clusters?: number;
   /** Where run folders go. Default reports/ (resolved against the working directory). */
   reportRoot?: string;
   json?: boolean;
@@ -61,6 +63,7 @@ export const JOB_INTEGERS = {
   keys: { min: 1, max: 16 },
   nodeTimeoutMs: NODE_TIMEOUT_MS,
   shrinkRuns: { min: 0, max: 10_000, default: 30 },
+  clusters: { min: 1, max: 16, default: 1 },
 } as const satisfies Record<string, { min: number; max: number; default?: number }>;
 
 export type JobInteger = keyof typeof JOB_INTEGERS;
@@ -136,6 +139,9 @@ export function jobOptionsFrom(command: JobOptions['command'], c: JobConstraints
   const keys = integer(c, 'keys');
   const nodeTimeoutMs = integer(c, 'nodeTimeoutMs') ?? JOB_DEFAULTS.nodeTimeoutMs;
   const shrinkRuns = integer(c, 'shrinkRuns') ?? JOB_DEFAULTS.shrinkRuns;
+  const clusters = integer(c, 'clusters') ?? JOB_INTEGERS.clusters.default;
+  // Lanes are clusters this job starts and fails over at will: a local one, not one it is given.
+  if (clusters > 1 && !['', 'local'].includes((c.cluster ?? JOB_DEFAULTS.cluster).trim())) throw new JobOptionError('clusters', 'above 1 needs --cluster local (the job starts each one)', clusters);
   if (c.durability && !durabilityInLimits(c.durability)) throw new JobOptionError('durability', DURABILITY_PROBLEM, c.durability);
   const settings = patternSettings(pattern, c.settings);
   return {
@@ -149,6 +155,7 @@ export function jobOptionsFrom(command: JobOptions['command'], c: JobConstraints
     clients,
     keys,
     cluster: c.cluster ?? JOB_DEFAULTS.cluster,
+    clusters,
     reportRoot: path.resolve(c.reportRoot ?? JOB_DEFAULTS.reportRoot),
     json: c.json ?? false,
     nodeTimeoutMs,

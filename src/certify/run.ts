@@ -7,7 +7,8 @@
 import type { Cluster } from '../cluster/types.ts';
 import type { Capabilities } from '../patterns/capabilities.ts';
 import type { AnyPattern } from '../patterns/types.ts';
-import { chaos, type ChaosOptions, type ChaosOutcome } from './chaos.ts';
+import type { ChaosOptions, ChaosOutcome } from './chaos.ts';
+import { chaosOnLanes, emptyTally, type Lane } from './lanes.ts';
 import { exploreAfterCorpus, type CorpusOptions, type CorpusReplay } from './corpus.ts';
 import type { FinishedRunsLog } from './finished-runs.ts';
 import { RunObserver, type Observations } from './observations.ts';
@@ -23,6 +24,8 @@ export interface RunStep {
   readonly chaos: ChaosOptions;
   readonly corpus?: CorpusOptions;
   readonly progress: ReturnType<typeof progressReporter>;
+  /** Further clusters, each with the implementation opened on it, that the fresh runs are dealt to beside the first (./lanes.ts). */
+  readonly moreLanes?: readonly Lane[];
 }
 
 export interface JobRun {
@@ -38,16 +41,17 @@ export interface JobRun {
 export async function runSchedules(step: RunStep): Promise<JobRun> {
   const { cluster, opened, pattern, progress } = step;
   const observer = new RunObserver(pattern, step.capabilities);
-  const onRun: NonNullable<Parameters<typeof chaos>[0]['onRun']> = (tally, last) => {
+  const onRun: NonNullable<Parameters<typeof chaosOnLanes>[3]> = (tally, last) => {
     progress.update(tally);
     observer.observe(tally.runs, last);
   };
+  const lanes = [{ cluster, subjects: opened.subjects }, ...(step.moreLanes ?? [])];
   const replayer = { cluster, subjects: opened.subjects, pattern, nodeTimeoutMs: step.chaos.nodeTimeoutMs, opTimeoutMs: step.chaos.opTimeoutMs, check: step.chaos.check };
   try {
     const explored =
       opened.subjects.length === 0
         ? { outcome: noRuns(step.chaos.seed), corpus: undefined }
-        : await exploreAfterCorpus(step.corpus, replayer, step.chaos.seed, () => chaos({ cluster, subjects: opened.subjects, pattern, onRun }, step.chaos));
+        : await exploreAfterCorpus(step.corpus, replayer, step.chaos.seed, () => chaosOnLanes(lanes, pattern, step.chaos, onRun));
     progress.done(explored.outcome.tally);
     return { ...explored, observations: observer.observations(), finishedRuns: observer.finishedRuns };
   } catch (error) {
@@ -57,6 +61,5 @@ export async function runSchedules(step: RunStep): Promise<JobRun> {
 }
 
 function noRuns(seed: number): ChaosOutcome {
-  const tally = { runs: 0, shrinks: 0, discarded: 0, discardCauses: [], ops: 0, faults: 0, failures: 0, replicationLosses: 0, faultCounts: {} };
-  return { tally, seed, ms: 0, interrupted: false, shortOfRuns: false };
+  return { tally: emptyTally(), seed, ms: 0, interrupted: false, shortOfRuns: false };
 }

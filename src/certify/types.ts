@@ -28,6 +28,8 @@ export interface JobOptions {
   readonly clients?: number;
   readonly keys?: number;
   readonly cluster: string;
+  /** Local clusters the job's runs are dealt to (./lanes.ts); 1 runs them one after another. */
+  readonly clusters: number;
   readonly reportRoot: string;
   readonly json: boolean;
   readonly nodeTimeoutMs: number;

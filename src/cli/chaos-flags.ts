@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { refusedExternalFaults } from '../certify/external-faults.ts';
 import { faultsForBackend, refusedPartitionFaults } from '../certify/partition-faults.ts';
+import { autoClusters, capacityProblem, MOST_AUTO_CLUSTERS } from '../cluster/capacity.ts';
 import { parseClusterSpec } from '../cluster/select.ts';
 import { FAULT_DESCRIPTORS, FAULT_NAMES, PARTITION_FAULT_NAMES } from '../faults/index.ts';
 import { parseFaultList } from '../generator/index.ts';
@@ -24,6 +25,7 @@ export const CHAOS_FLAGS = {
   clients: { type: 'string' },
   keys: { type: 'string' },
   cluster: { type: 'string' },
+  clusters: { type: 'string' },
   report: { type: 'string' },
   'node-timeout': { type: 'string' },
   'shrink-runs': { type: 'string' },
@@ -50,6 +52,9 @@ export const CHAOS_FLAGS_HELP = `  --pattern P        ${PATTERN_NAMES.join(' | '
   --keys N           logical keys per schedule, ${JOB_INTEGERS.keys.min}-${JOB_INTEGERS.keys.max} (default: drawn from ${DRAWN_KEYS.join('-')})
   --cluster C        local | compose | netns | redis://host:port[,host:port...] (default local; netns: each
                      node in a network namespace of its own, partitions between nodes; needs root)
+  --clusters N       local clusters the runs are dealt to, side by side, 1-${JOB_INTEGERS.clusters.max} or auto (default auto:
+                     two per core, at most ${MOST_AUTO_CLUSTERS}, as memory allows; here ${autoClusters()}; CHAOSLUA_CLUSTERS sets
+                     the default); a seed names the same schedules whatever N is
   --report DIR       where run folders go (default ${JOB_DEFAULTS.reportRoot}/)
   --node-timeout MS  cluster-node-timeout of a local cluster (default ${JOB_DEFAULTS.nodeTimeoutMs})
   --shrink-runs N    most re-runs spent shrinking a failure (default ${JOB_DEFAULTS.shrinkRuns})
@@ -86,6 +91,7 @@ const FLAG_OF: Readonly<Record<keyof JobConstraints, string>> = {
   clients: 'clients',
   keys: 'keys',
   cluster: 'cluster',
+  clusters: 'clusters',
   reportRoot: 'report',
   json: 'json',
   nodeTimeoutMs: 'node-timeout',
@@ -134,6 +140,7 @@ export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
     clients: integer(v.clients),
     keys: integer(v.keys),
     cluster: v.cluster,
+    clusters: clustersFlag(command, v.clusters ?? process.env.CHAOSLUA_CLUSTERS, cluster.kind),
     reportRoot,
     json: v.json,
     nodeTimeoutMs: integer(v['node-timeout']),
@@ -144,6 +151,19 @@ export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
   const options = refuse(command, v, () => jobOptionsFrom(command, constraints), set?.texts);
   // Parsed last, as before the options had a module of their own: a bad number is named before it.
   return v.durability === undefined ? options : { ...options, durability: durabilityFlag(command, v.durability)! };
+}
+
+/**
+ * --clusters: a number, or auto (the default, from CHAOSLUA_CLUSTERS when set): as many as the
+ * machine holds for a local cluster, 1 for any other (a job starts lanes only locally). A number the
+ * machine's memory cannot hold is refused before anything starts.
+ */
+function clustersFlag(command: string, text: string | undefined, kind: string): number | undefined {
+  if (text === undefined || text === 'auto') return kind === 'local' ? autoClusters() : undefined;
+  const n = integer(text);
+  const problem = n !== undefined && Number.isInteger(n) && n > 1 ? capacityProblem(n) : undefined;
+  if (problem) throw new UsageError(`${command}: --clusters ${text}: ${problem}`);
+  return n;
 }
 
 /** The job options, or the option they refuse as a usage error in the CLI's words: its flag and the text given. */

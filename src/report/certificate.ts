@@ -9,7 +9,8 @@ export interface Certificate {
   /** The pattern's name (a registry name). */
   readonly pattern: string;
   readonly implementation: { readonly spec: string; readonly sha256: string };
-  readonly redis: { readonly version: string; readonly topology: string; readonly cluster: string };
+  /** `clusters`: how many local clusters the runs were dealt to (--clusters), when more than one; the topology is the first's. */
+  readonly redis: { readonly version: string; readonly topology: string; readonly cluster: string; readonly clusters?: number };
   /** `--durability wait:N:T` when the job ran with it: writes were WAITed for, lost-acknowledged-write judged. */
   readonly durability?: string;
   /**

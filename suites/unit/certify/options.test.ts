@@ -32,6 +32,7 @@ describe('jobOptionsFrom', () => {
       clients: undefined,
       keys: undefined,
       cluster: 'local',
+      clusters: 1,
       reportRoot: path.resolve('reports'),
       json: false,
       nodeTimeoutMs: 1_000,

@@ -70,7 +70,7 @@ describe('certify --shard k/n', () => {
 });
 
 describe('shardPlan', () => {
-  const base: JobOptions = { command: 'certify', pattern: PATTERNS.idempotency, runs: 10, seed: 1, faults: ['node-freeze', 'failover'], timeLimitMs: 1, cluster: 'local', reportRoot: 'reports', json: false, nodeTimeoutMs: 1_000, shrinkRuns: 0 };
+  const base: JobOptions = { command: 'certify', pattern: PATTERNS.idempotency, runs: 10, seed: 1, faults: ['node-freeze', 'failover'], timeLimitMs: 1, cluster: 'local', clusters: 1, reportRoot: 'reports', json: false, nodeTimeoutMs: 1_000, shrinkRuns: 0 };
 
   it('names every option that decides what a shard runs, durability included when set', () => {
     expect(shardPlan(base)).toBe('runs 10; faults failover,node-freeze; clients drawn; keys drawn; node-timeout 1000');
