@@ -4,13 +4,21 @@ import { FULL_ONLY, realProject } from './suites/support/projects.ts';
 // `npm test`. Two projects, one after the other (sequence.groupOrder: vitest runs a project with a
 // single worker and projects with several in separate groups):
 // - unit: pure suites, in worker threads (far cheaper to start than a process per file);
-// - real: everything that starts redis-server and Toxiproxy, one file at a time in ONE worker
-//   process that keeps its module state between files, so that the files share one cluster
-//   (suites/support/shared-cluster.ts) instead of starting one each.
+// - real: everything that starts redis-server and Toxiproxy, two files at a time, each in a worker
+//   process that keeps its module state between files, so that a worker's files share one cluster
+//   (suites/support/shared-cluster.ts) instead of starting one each; then real-alone, the files
+//   that need the machine to themselves, one at a time.
 // The long sweeps (*.full.test.ts) are `npm run test:full` (vitest.full.config.ts).
 // Coverage (`npm test` runs the unit project with --coverage): the checker and the models (the
 // patterns' models and classifiers included) are pure code that the unit suites must exercise
 // nearly whole; the thresholds sit a little under what they reach (97-98% of lines, 91-96% of branches) so that new code comes with its tests.
+const REAL = 'suites/{cluster,conformance,chaos,certify,scenarios,report,cli}/**/*.test.ts';
+/**
+ * Real-cluster files that run after the others, one at a time: teardown checks that the ports its
+ * cluster held are free again (another worker's new cluster could take one), and the --clusters
+ * jobs start five clusters of their own.
+ */
+const REAL_ALONE = ['suites/cluster/teardown.test.ts', 'suites/certify/lanes.test.ts'];
 /** Unit files that replace a module with vi.mock. */
 const MOCKS_MODULES = ['suites/unit/cluster/select.test.ts'];
 
@@ -53,7 +61,8 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
         },
       },
-      realProject('real', ['suites/{cluster,conformance,chaos,certify,scenarios,report,cli}/**/*.test.ts'], [FULL_ONLY], { groupOrder: 1 }),
+      realProject('real', [REAL], [FULL_ONLY, ...REAL_ALONE], { groupOrder: 1, lanes: 2 }),
+      realProject('real-alone', REAL_ALONE, [], { groupOrder: 2 }),
     ],
   },
 });

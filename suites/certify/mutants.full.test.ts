@@ -8,6 +8,7 @@ import { runJob } from '../../src/certify/job.ts';
 import { openerFor as productionOpener } from '../../src/certify/openers/index.ts';
 import { describeImpl, parseImplSpec } from '../../src/impl/impl-spec.ts';
 import { projectRoot } from '../../src/cluster/binaries.ts';
+import { clusterLanes } from '../support/cluster-lanes.ts';
 import { sharedCluster, withSharedCluster } from '../support/shared-cluster.ts';
 import { acceptableNames, loadMutants, type Mutant } from './support/catalogue.ts';
 import { chaosJob, openerFor } from './support/job.ts';
@@ -50,9 +51,12 @@ function record(label: string, results: SweepJob[]): void {
 // catalogue too, run here: their pinned seed, their cap in runs, rejected with an accepted name.
 // (The sweep, when asked for, runs them over every seed instead.)
 describe.runIf(process.env.CHAOSLUA_SWEEP !== '1')('the slow mutants are rejected', () => {
+  // Independent jobs: three at a time, each on a cluster of its own, as npm test runs the quick ones.
+  const lanes = clusterLanes(3);
+  afterAll(() => lanes.dispose());
   for (const m of mutants.filter((m) => m.slow)) {
-    it(mutantLabel(m), async () => {
-      const verdict = await chaosJob(await sharedCluster(), m.pattern, openerFor(m.pattern, m.kind, m.impl), { seed: m.ciSeed ?? 20_261_130, runs: capOf(m), shrinkRuns: 0 });
+    it.concurrent(mutantLabel(m), async () => {
+      const verdict = await lanes.run((cluster) => chaosJob(cluster, m.pattern, openerFor(m.pattern, m.kind, m.impl), { seed: m.ciSeed ?? 20_261_130, runs: capOf(m), shrinkRuns: 0 }));
       console.log(`${mutantLabel(m)}: ${verdict.firstFailure ? `rejected at run ${verdict.firstFailure.run}` : `SURVIVED ${verdict.runs} runs`}; named ${verdict.named.join(', ') || '-'}`);
       expect(verdict.rejected, `${m.name} survived ${verdict.runs} runs`).toBe(true);
       expect(verdict.named.filter((n) => acceptableNames(m).includes(n)), `named ${verdict.named.join(', ')}`).not.toEqual([]);

@@ -6,7 +6,7 @@ import { projectRoot } from '../../src/cluster/binaries.ts';
 import { moduleOpener } from '../../src/certify/openers/module.ts';
 import { cmdOpener } from '../../src/certify/openers/cmd.ts';
 import type { PatternName } from '../../src/patterns/index.ts';
-import { sharedCluster } from '../support/shared-cluster.ts';
+import { clusterLanes } from '../support/cluster-lanes.ts';
 import { certifyOptions, quietIo, removeReportRoots } from './fixtures/process/job.ts';
 import { PATTERNS } from '../../src/patterns/index.ts';
 
@@ -96,11 +96,16 @@ const PINNED: readonly Pinned[] = [
 
 const describeVerdict = (v: Pinned['verdict']) => (v === 'certified' ? 'certified' : 'invariant' in v ? `rejected for ${v.invariant.join(' or ')}` : `not certified: ${v.finding}`);
 
-afterAll(() => removeReportRoots());
+// The pins are independent jobs: three at a time, each on a cluster of its own.
+const lanes = clusterLanes(3);
+afterAll(async () => {
+  await lanes.dispose();
+  removeReportRoots();
+});
 
 describe('libraries teams already run (examples/third-party), each verdict pinned by its seed', () => {
   for (const pinned of PINNED) {
-    it(`${pinned.folder}/${pinned.module}${pinned.set ? ` --set ${pinned.set.join(' --set ')}` : ''}: ${describeVerdict(pinned.verdict)} (seed ${pinned.seed})`, async () => {
+    it.concurrent(`${pinned.folder}/${pinned.module}${pinned.set ? ` --set ${pinned.set.join(' --set ')}` : ''}: ${describeVerdict(pinned.verdict)} (seed ${pinned.seed})`, async () => {
       const dir = path.join(THIRD_PARTY, pinned.folder);
       const installed = pinned.installed ?? path.join('node_modules', pinned.library, 'package.json');
       expect(fs.existsSync(path.join(dir, installed)), `examples/third-party/${pinned.folder} has no ${installed}: run scripts/bootstrap-examples.sh`).toBe(true);
@@ -116,11 +121,10 @@ describe('libraries teams already run (examples/third-party), each verdict pinne
       // The settings the job runs with are the kept certificate's (one written before settings existed drew the defaults).
       if (kept.settings !== undefined) expect(options.settings).toEqual(kept.settings);
       else expect(pinned.set).toBeUndefined();
-      // Restored (or replaced) before each job: a job's faults must not leave the next one a damaged cluster.
-      const cluster = await sharedCluster();
       // A program runs from the repository's root, as the kept certificate's command says.
       const opener = pinned.command === undefined ? moduleOpener(PATTERNS[pinned.pattern], file) : cmdOpener(PATTERNS[pinned.pattern], pinned.command, { cwd: projectRoot });
-      const result = await runJob(options, opener, quietIo, cluster);
+      // Each job heals what its faults did after every run; a cluster that cannot be healed is replaced.
+      const result = await lanes.run((cluster) => runJob(options, opener, quietIo, cluster));
       console.log(`${pinned.folder}/${pinned.module}: ${result.passed ? 'certified' : 'not certified'}; findings ${JSON.stringify(result.findings)}`);
       const violated = result.invariants.filter((s) => s.violations.length > 0).map((s) => s.invariant);
       if (pinned.verdict === 'certified') {
