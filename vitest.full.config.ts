@@ -8,12 +8,11 @@ import { FULL_ONLY, realProject } from './suites/support/projects.ts';
 //   hold three; CHAOSLUA_FULL_LANES=1 runs them one at a time, as before);
 // - full-alone: the files that must have the machine or the host's network to themselves, one at a
 //   time: the soak (five clusters at once of its own), the certify under CPU burners, the netns
-//   files (they compare the host's namespaces and ruleset before and after), and the third-party
-//   pins (a rejected library's pin is a race on a seed: it is measured as it was pinned, alone).
+//   files (they compare the host's namespaces and ruleset before and after).
+// Some files run their own jobs side by side too (the third-party pins, three clusters at once).
 const ALONE = [
   'suites/chaos/soak.full.test.ts',
   'suites/certify/under-load.full.test.ts',
-  'suites/certify/third-party.full.test.ts',
   'suites/cluster/netns-teardown.full.test.ts',
   'suites/chaos/netns-split-brain.full.test.ts',
   'suites/certify/netns-mutants.full.test.ts',
