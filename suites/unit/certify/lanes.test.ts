@@ -1,34 +1,15 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jobChaosOptions } from '../../../src/certify/chaos-options.ts';
-import { discardAllowance, type ChaosOutcome, type RunTally } from '../../../src/certify/chaos.ts';
+import type { ChaosOutcome, RunTally } from '../../../src/certify/chaos.ts';
 import { emptyTally, laneRuns, laneShard, mergeOutcomes, sumTallies } from '../../../src/certify/lanes.ts';
 import { jobOptionsFrom, JobOptionError } from '../../../src/certify/options.ts';
 import { jobOptions } from '../../../src/cli/chaos-flags.ts';
 import { UsageError } from '../../../src/cli/exit-codes.ts';
 import { autoClusters, capacityProblem } from '../../../src/cluster/capacity.ts';
-import { FAULT_NAMES, scheduleArbitrary } from '../../../src/generator/index.ts';
-import { PATTERNS, type PatternName } from '../../../src/patterns/index.ts';
-import { drawsFor, ownsDraw, type Shard } from '../../../src/runner/shard.ts';
+import { drawn } from './support/drawn.ts';
 
 // `--clusters N` deals a job's fresh draws to N lanes (src/certify/lanes.ts): lane j runs its share
 // of the runs from the draws j, j+N, ... of the seed's one sequence, as the chaos loop takes them.
 
-/** The schedules a lane runs: its first `runs` owned draws (the chaos loop's draw loop, as shard.test.ts has it). */
-async function drawn(pattern: PatternName, seed: number, runs: number, shard?: Shard): Promise<string[]> {
-  const options = jobChaosOptions({ runs, seed, faults: FAULT_NAMES, timeLimitMs: 1, shrinkRuns: 0, nodeTimeoutMs: 1_000, shard });
-  const taken: string[] = [];
-  let draws = 0;
-  await fc.check(
-    fc.asyncProperty(scheduleArbitrary({ ...options.schedule, pattern: PATTERNS[pattern] }), async (schedule) => {
-      if (!ownsDraw(options.shard, draws++)) return true;
-      if (taken.length < runs) taken.push(JSON.stringify(schedule));
-      return true;
-    }),
-    { numRuns: drawsFor(runs + discardAllowance(runs), options.shard), seed },
-  );
-  return taken;
-}
 
 describe('a job dealt to lanes', () => {
   it.each([

@@ -1,34 +1,16 @@
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jobChaosOptions } from '../../../src/certify/chaos-options.ts';
-import { FAULT_NAMES, scheduleArbitrary } from '../../../src/generator/index.ts';
-import { PATTERNS, type PatternName } from '../../../src/patterns/index.ts';
-import { discardAllowance } from '../../../src/certify/chaos.ts';
+import { PATTERNS } from '../../../src/patterns/index.ts';
 import { shardPlan } from '../../../src/certify/shard-plan.ts';
 import { jobOptionsFrom } from '../../../src/certify/options.ts';
 import type { JobOptions } from '../../../src/certify/types.ts';
-import { drawsFor, ownsDraw, parseShard, ShardError, type Shard } from '../../../src/runner/shard.ts';
+import { parseShard, ShardError } from '../../../src/runner/shard.ts';
+import { drawn } from './support/drawn.ts';
 
 // The partition behind `certify --shard k/n`: n shards of R runs draw, between them, exactly the
 // schedules one job of n*R runs draws from the same seed. The draw loop here is the chaos loop's
 // (src/certify/chaos.ts): every fresh draw is counted, a shard runs only its own, and fast-check is
 // asked for drawsFor(R + allowance) draws; the schedules are the real generator's.
 
-/** The schedules a job (or a shard of one) would run: its first `runs` owned draws, as the chaos loop takes them. */
-async function drawn(pattern: PatternName, seed: number, runs: number, shard?: Shard, settings?: Record<string, number>): Promise<string[]> {
-  const options = jobChaosOptions({ runs, seed, faults: FAULT_NAMES, timeLimitMs: 1, shrinkRuns: 0, nodeTimeoutMs: 1_000, shard, settings });
-  const taken: string[] = [];
-  let draws = 0;
-  await fc.check(
-    fc.asyncProperty(scheduleArbitrary({ ...options.schedule, pattern: PATTERNS[pattern] }), async (schedule) => {
-      if (!ownsDraw(options.shard, draws++)) return true;
-      if (taken.length < runs) taken.push(JSON.stringify(schedule));
-      return true;
-    }),
-    { numRuns: drawsFor(runs + discardAllowance(runs), options.shard), seed },
-  );
-  return taken;
-}
 
 describe('certify --shard k/n', () => {
   it.each([
