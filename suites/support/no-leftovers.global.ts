@@ -12,6 +12,9 @@ import path from 'node:path';
 export default function setup(): () => Promise<void> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-tests-'));
   process.env.CHAOSLUA_TMPDIR = root;
+  // A job a test starts without handing it a cluster (a CLI child included) runs on one, as its
+  // verdicts were pinned: the workers and their children inherit this; tests of --clusters ask for more.
+  process.env.CHAOSLUA_CLUSTERS ??= '1';
   return async () => {
     const deadline = Date.now() + 10_000;
     let left = survivors(root);

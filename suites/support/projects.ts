@@ -27,9 +27,6 @@ export function realProject(name: string, include: string[], exclude: string[], 
       testTimeout,
       hookTimeout: 120_000,
       sequence: { groupOrder },
-      // A job a test starts without handing it a cluster (a CLI child included) runs on one, as it
-      // was pinned; the files that test --clusters ask for it.
-      env: { CHAOSLUA_CLUSTERS: '1' },
       globalSetup: ['suites/support/no-leftovers.global.ts'],
     },
   };

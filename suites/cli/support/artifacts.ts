@@ -20,7 +20,9 @@ export function expectCertificateSchema(c: Record<string, any>): void {
   if (c.firstFailure !== undefined) expect(c.firstFailure).toEqual({ run: expect.any(Number), seconds: expect.any(Number) });
   if (c.settings !== undefined) for (const n of Object.values(c.settings)) expect(Number.isSafeInteger(n)).toBe(true);
   expect(c.implementation).toEqual({ spec: expect.stringMatching(/^(lua|module|cmd):/), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
-  expect(c.redis).toEqual({ version: expect.any(String), topology: expect.any(String), cluster: expect.any(String) });
+  // clusters: only when the runs were dealt to more than one (--clusters).
+  expect(c.redis).toEqual({ version: expect.any(String), topology: expect.any(String), cluster: expect.any(String), ...(c.redis.clusters === undefined ? {} : { clusters: expect.any(Number) }) });
+  if (c.redis.clusters !== undefined) expect(c.redis.clusters).toBeGreaterThan(1);
   for (const n of [c.seed, c.runs, c.operations, c.replicationLosses]) expect(Number.isSafeInteger(n) && n >= 0).toBe(true);
   expect(c.discarded).toEqual({ runs: expect.any(Number), causes: expect.any(Array) });
   expect(c.discarded.causes).toHaveLength(c.discarded.runs);
