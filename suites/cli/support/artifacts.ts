@@ -11,7 +11,7 @@ export function expectCertificateSchema(c: Record<string, any>): void {
   // replayed), incomplete (the environment ended the job), durability (--durability), capabilities
   // and keyMapping (when the implementation declared them), firstFailure (when a run failed),
   // settings (a pattern that declares some: every one, as --set filled them).
-  const optional = ['shard', 'merged', 'corpus', 'incomplete', 'durability', 'capabilities', 'keyMapping', 'firstFailure', 'settings'];
+  const optional = ['shard', 'merged', 'corpus', 'incomplete', 'durability', 'capabilities', 'keyMapping', 'firstFailure', 'settings', 'faultsAsked'];
   expect(Object.keys(c).filter((k) => !optional.includes(k)).sort()).toEqual(documented.sort());
   expect(c.version).toBe(1);
   expect(typeof c.certified).toBe('boolean');
