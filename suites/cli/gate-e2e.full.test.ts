@@ -36,7 +36,7 @@ describe('the CI gate, end to end', () => {
       expect(r.stdout).toMatch(new RegExp(`shard ${k}/2 of seed 4242: evidence is judged when the shards are merged`));
       const c = JSON.parse(fs.readFileSync(certificateIn(report), 'utf8'));
       expectCertificateSchema(c);
-      expect(c.shard).toEqual({ index: k, count: 2, plan: 'runs 2; faults none; clients drawn; keys drawn; node-timeout 1000' });
+      expect(c.shard).toEqual({ index: k, count: 2, plan: 'runs 2; faults none; clients drawn; keys drawn; node-timeout 1000; settings lease=250 lease2=500' });
       expect(c.corpus).toEqual({ dir: corpus, entries: [], saved: [] });
       return certificateIn(report);
     });
