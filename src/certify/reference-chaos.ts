@@ -3,7 +3,8 @@ import { EnvironmentError } from '../cluster/errors.ts';
 import type { LocalCluster } from '../cluster/local.ts';
 import { FAULT_NAMES, type FaultName } from '../faults/index.ts';
 import type { AnyPattern } from '../patterns/types.ts';
-import { chaos, type ChaosContext, type ChaosOutcome } from './chaos.ts';
+import type { ChaosContext, ChaosOutcome } from './chaos.ts';
+import { chaosOnLanes } from './lanes.ts';
 import { jobChaosOptions, MAX_CLIENTS } from './chaos-options.ts';
 import { luaDirOpener, referenceScriptsDir } from './openers/lua-dir.ts';
 
@@ -23,15 +24,27 @@ export interface ReferenceChaosRun {
 }
 
 /**
- * certify's chaos job (same opener, same options) over the reference scripts on an already
- * started local cluster, without the report: what the zero-false-alarms suite and the soak run.
+ * certify's chaos job (same opener, same options) over the reference scripts on already started
+ * local clusters, without the report: what the zero-false-alarms suite and the soak run. Several
+ * clusters are lanes of one job (lanes.ts): the same draws as on one, dealt among them.
  */
-export async function referenceChaos(cluster: LocalCluster, run: ReferenceChaosRun): Promise<ChaosOutcome> {
+export async function referenceChaos(clusters: LocalCluster | readonly LocalCluster[], run: ReferenceChaosRun): Promise<ChaosOutcome> {
+  const all = Array.isArray(clusters) ? (clusters as readonly LocalCluster[]) : [clusters as LocalCluster];
+  if (all.length === 0) throw new RangeError('referenceChaos: no cluster to run on');
   const dir = run.scriptsDir ?? referenceScriptsDir(run.pattern.name);
-  const opened = await luaDirOpener(run.pattern, dir, `lua:${dir}`)(cluster, MAX_CLIENTS);
+  const open = luaDirOpener(run.pattern, dir, `lua:${dir}`);
+  const settled = await Promise.allSettled(all.map((cluster) => open(cluster, MAX_CLIENTS)));
+  const opened = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const refused = settled.find((s) => s.status === 'rejected');
+  if (refused) {
+    // Nothing opened is left open when one cluster refuses.
+    await Promise.all(opened.map((o) => o.close()));
+    throw refused.reason;
+  }
   try {
-    const outcome = await chaos(
-      { cluster, subjects: opened.subjects, pattern: run.pattern, onRun: run.onRun },
+    const outcome = await chaosOnLanes(
+      all.map((cluster, j) => ({ cluster, subjects: opened[j].subjects })),
+      run.pattern,
       jobChaosOptions({
         runs: run.runs,
         seed: run.seed,
@@ -39,14 +52,15 @@ export async function referenceChaos(cluster: LocalCluster, run: ReferenceChaosR
         timeLimitMs: run.timeLimitMs ?? 600_000,
         shrinkRuns: run.shrinkRuns ?? 0,
         check: run.check,
-        nodeTimeoutMs: cluster.options.nodeTimeoutMs,
+        nodeTimeoutMs: all[0].options.nodeTimeoutMs,
       }),
+      run.onRun,
     );
     // No report to keep the finished runs in: the suites and the soak need the environment error.
     if (outcome.environmentFailure) throw new EnvironmentError(outcome.environmentFailure);
     return outcome;
   } finally {
-    await opened.close();
+    await Promise.all(opened.map((o) => o.close()));
   }
 }
 

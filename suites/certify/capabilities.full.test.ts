@@ -28,7 +28,13 @@ beforeAll(async () => {
 });
 afterAll(() => removeReportRoots());
 
-const certify = (pattern: PatternName, file: string) => runJob(certifyOptions({ pattern, seed: '1212', 'shrink-runs': '0' }), moduleOpener(PATTERNS[pattern], path.join(COARSE, file)), quietIo, cluster);
+/** The job's result; its summary printed when it did not pass, so that a failure names its cause. */
+async function certify(pattern: PatternName, file: string) {
+  const options = certifyOptions({ pattern, seed: '1212', 'shrink-runs': '0' });
+  const result = await runJob(options, moduleOpener(PATTERNS[pattern], path.join(COARSE, file)), quietIo, cluster);
+  if (!result.passed) console.log(summaryText(options, result));
+  return result;
+}
 
 describe('the reference, answering at coarse levels, at the default budget', () => {
   it('lock: booleans, with its own lock values as holder handles, is certified', async () => {

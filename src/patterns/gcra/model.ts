@@ -48,8 +48,11 @@ export const gcra: Model<GcraState, GcraInput, GcraOutput> = {
     return { state: { kind: 'busy', places: [...state.places, id] }, output: 1 };
   },
   expire(state, tag) {
-    if (!state.places.includes(tag)) return state;
-    const places = state.places.filter((p) => p !== tag);
+    // One place per expiry: a hit resent after a cut link ran twice under one tag and took two
+    // places, whose chain links end one after the other (each has its own expiry entry).
+    const at = state.places.indexOf(tag);
+    if (at < 0) return state;
+    const places = [...state.places.slice(0, at), ...state.places.slice(at + 1)];
     return places.length === 0 ? IDLE : { kind: 'busy', places };
   },
   leaseTags: (state) => state.places,

@@ -37,16 +37,17 @@ export interface SoakFigures {
 }
 
 /**
- * The reference implementation of `pattern` under every fault for `runs` judged runs on `cluster`
- * (certify's chaos job, no shrinking, no time limit short of the hang guard). Every run's history is
- * checked once more to count the search states per key: the chaos loop keeps only the verdict.
+ * The reference implementation of `pattern` under every fault for `runs` judged runs on `clusters`
+ * (certify's chaos job on that many lanes, no shrinking, no time limit short of the hang guard).
+ * Every run's history is checked once more to count the search states per key: the chaos loop
+ * keeps only the verdict.
  */
-export async function soak(cluster: LocalCluster, pattern: PatternName, runs: number, seed: number): Promise<SoakFigures> {
+export async function soak(clusters: readonly LocalCluster[], pattern: PatternName, runs: number, seed: number): Promise<SoakFigures> {
   const states: number[] = [];
   let max = { states: -1, at: '' };
   let unknownKeys = 0;
   let acknowledged = 0;
-  const outcome = await referenceChaos(cluster, {
+  const outcome = await referenceChaos(clusters, {
     pattern: PATTERNS[pattern],
     runs,
     seed,
@@ -116,38 +117,45 @@ export function describeSoak(f: SoakFigures): string {
 }
 
 /**
- * At most `size` local clusters at once, each lent to one job at a time and started on first need;
- * `dispose` ends them all. Lets patterns soak side by side, each on a cluster of its own.
+ * At most `groups` groups of `lanes` local clusters at once, each group lent to one job at a time
+ * and started on first need; `dispose` ends them all. Lets patterns soak side by side, each on
+ * clusters of its own.
  */
 export class ClusterPool {
-  private readonly idle: LocalCluster[] = [];
+  private readonly idle: LocalCluster[][] = [];
   private readonly all: Promise<LocalCluster>[] = [];
-  private readonly waiting: ((cluster: LocalCluster) => void)[] = [];
+  private readonly waiting: ((group: LocalCluster[]) => void)[] = [];
+  private started = 0;
 
-  constructor(private readonly size: number) {
-    if (!Number.isInteger(size) || size < 1) throw new RangeError(`cluster pool: size must be a positive integer, got ${size}`);
+  constructor(
+    private readonly groups: number,
+    private readonly lanes = 1,
+  ) {
+    if (!Number.isInteger(groups) || groups < 1) throw new RangeError(`cluster pool: groups must be a positive integer, got ${groups}`);
+    if (!Number.isInteger(lanes) || lanes < 1) throw new RangeError(`cluster pool: lanes must be a positive integer, got ${lanes}`);
   }
 
-  async use<T>(job: (cluster: LocalCluster) => Promise<T>): Promise<T> {
-    const cluster = await this.acquire();
+  async use<T>(job: (clusters: readonly LocalCluster[]) => Promise<T>): Promise<T> {
+    const group = await this.acquire();
     try {
-      // Each job starts from a ready cluster, whatever the previous one left.
-      await cluster.heal();
-      return await job(cluster);
+      // Each job starts from ready clusters, whatever the previous one left.
+      await Promise.all(group.map((c) => c.heal()));
+      return await job(group);
     } finally {
       const next = this.waiting.shift();
-      if (next) next(cluster);
-      else this.idle.push(cluster);
+      if (next) next(group);
+      else this.idle.push(group);
     }
   }
 
-  private acquire(): Promise<LocalCluster> {
+  private acquire(): Promise<LocalCluster[]> {
     const idle = this.idle.pop();
     if (idle) return Promise.resolve(idle);
-    if (this.all.length < this.size) {
-      const starting = LocalCluster.start();
-      this.all.push(starting);
-      return starting;
+    if (this.started < this.groups) {
+      this.started++;
+      const starting = Array.from({ length: this.lanes }, () => LocalCluster.start());
+      this.all.push(...starting);
+      return Promise.all(starting);
     }
     return new Promise((resolve) => this.waiting.push(resolve));
   }

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { check } from '../../../../src/checker/index.ts';
 import { gcra, intervalMs, type GcraInput, type GcraOutput } from '../../../../src/patterns/gcra/model.ts';
 import { PATTERNS } from '../../../../src/patterns/index.ts';
-import { history, ok, op } from '../../checker/support/ops.ts';
+import { fault, history, ok, op } from '../../checker/support/ops.ts';
 
 const hit: GcraInput = { op: 'hit', burst: 2, rate: 5, periodMs: 1000 }; // an interval of 200 ms
 
@@ -23,6 +23,9 @@ describe('the gcra model', () => {
     expect(gcra.leaseTag(b.state)).toBe(1);
     expect(gcra.expire(b.state, 9)).toBe(b.state);
     expect(gcra.expire(gcra.expire(b.state, 1), 2)).toEqual(gcra.init());
+    // A hit run twice (a resend after a cut link) took two places under one tag: each expiry frees one.
+    const twice = gcra.step(a.state, hit, 1).state;
+    expect(gcra.expire(twice, 1)).toEqual(a.state);
     expect(gcra.leaseTag(gcra.init())).toBeNull();
     expect(intervalMs(hit)).toBe(200);
     expect(gcra.expiryMs(hit)).toBe(200);
@@ -61,6 +64,20 @@ describe('the checker on GCRA histories', () => {
   it('refuses a place freed sooner than one interval after its hit', () => {
     const result = check(history([at(1, 0, 1), at(2, 5, 1), at(3, 100, 1)]), PATTERNS.gcra, { eps: 5, minimise: false });
     expect(result.verdict).toBe('illegal');
+  });
+
+  it('explains a hit resent after a cut link, whose two places end one interval apart (soak seed 20261205, run 238)', () => {
+    // Burst 3, interval 200 ms, the times of the soak's history: the first hit's reply was lost and
+    // the client resent it, so three places were taken by 943 ms and the hit at 992 was refused. Its
+    // two places end one after the other, so the hit at 1218 found the burst full again.
+    const three: GcraInput = { op: 'hit', burst: 3, rate: 5, periodMs: 1000 };
+    const h = (client: number, from: number, to: number, output: GcraOutput) => op<GcraInput, GcraOutput>(client, three, from, to, ok(output));
+    const ops = [h(1, 831.9, 941.9, 1), h(1, 942.4, 943.1, 1), h(3, 992.1, 992.9, 0), h(3, 1097.3, 1098.4, 1), h(3, 1218.0, 1218.5, 0)];
+    const cut = { ...fault('reply-loss', 734.6, 833.0, false), cutsConnections: true };
+    const result = check(history(ops, [cut]), PATTERNS.gcra, { minimise: false });
+    expect(result.violations).toEqual([]);
+    expect(result.verdict).toBe('ok');
+    expect(result.duplicateEffects).toEqual({ hit: [ops[0].id] });
   });
 
   it('refuses a refusal no taken place explains (model-conformance)', () => {
