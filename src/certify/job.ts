@@ -67,7 +67,7 @@ export async function runJobOn(environment: JobEnvironment, options: JobOptions,
   if (skippedFaults.length && !options.json) {
     io.stderr.write(`chaoslua: on an external cluster these faults are not run: ${skippedFaults.join(', ')}${cluster.destructive ? '' : ' (--allow-destructive allows script-flush, busy-script and failovers)'}\n`);
   }
-  const context = { redisVersion: await cluster.redisVersion(), topology: String(await cluster.topology()), skippedFaults, capabilities: opened.capabilities ?? exactCapabilities(pattern) };
+  const context = { redisVersion: await cluster.redisVersion(), topology: String(await cluster.topology()), skippedFaults, capabilities: opened.capabilities ?? exactCapabilities(pattern), lanes: 1 + (environment.moreLanes?.length ?? 0) };
   const runId = randomBytes(4).toString('hex');
   if (cluster instanceof ExternalCluster) cluster.claimKeys(`*${runId}-*`);
   // What the implementation declared decides what is drawn, judged and asked of the evidence.

@@ -90,5 +90,7 @@ export interface JobResult extends Omit<Judgement, 'unknown'> {
   readonly capabilities: Capabilities;
   /** Its declared key mapping, in words. */
   readonly keyMapping?: string;
+  /** The clusters the job's fresh runs were dealt to (1 on a given cluster or a replayed path, whatever --clusters said). */
+  readonly lanes: number;
 }
 

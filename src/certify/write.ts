@@ -28,6 +28,7 @@ export interface JobContext {
   readonly topology: string;
   readonly skippedFaults: JobResult['skippedFaults'];
   readonly capabilities: JobResult['capabilities'];
+  readonly lanes: JobResult['lanes'];
 }
 
 export async function writeJob(options: JobOptions, opened: OpenedImpl, context: JobContext, ran: JobRun, judged: Judgement, io: Io): Promise<JobResult> {

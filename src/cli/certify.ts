@@ -110,7 +110,7 @@ export function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): 
     certified: r.passed,
     pattern: options.pattern.name,
     implementation: { spec: describeImpl(spec), sha256: implDigest(spec, options.pattern) },
-    redis: { version: r.redisVersion, topology: r.topology, cluster: options.cluster, ...(options.clusters > 1 && options.path === undefined ? { clusters: options.clusters } : {}) },
+    redis: { version: r.redisVersion, topology: r.topology, cluster: options.cluster, ...(r.lanes > 1 ? { clusters: r.lanes } : {}) },
     ...(options.durability ? { durability: describeDurability(options.durability) } : {}),
     ...(options.settings ? { settings: options.settings } : {}),
     seed: r.outcome.seed,

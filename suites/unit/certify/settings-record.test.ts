@@ -33,6 +33,7 @@ function finished(options: JobOptions): JobResult {
     capabilities: exactCapabilities(options.pattern),
     duplicateEffects: {},
     duplicateFindings: [],
+    lanes: 1,
   };
 }
 
@@ -60,6 +61,14 @@ describe('a job\'s settings in what it writes', () => {
     const data = { dir: 'reports/x', result: result as RunSummary };
     expect(renderHeader(data)).toContain('<dt>settings</dt><dd>limit=3 window=3</dd>');
     expect(replayCommand(data).command).toBe('chaoslua certify --impl lua:lua/ratelimit --pattern ratelimit --seed 1303 --runs 2 --set limit=3 --set window=3');
+  });
+
+  it('the summary and the certificate count the clusters the runs were dealt to, not the ones --clusters asked for', () => {
+    // A job handed one cluster (as tests that share one do) runs one lane whatever --clusters says.
+    const asked = { ...options, clusters: 4 };
+    expect(summaryText(asked, finished(asked))).not.toMatch(/clusters/);
+    const spread = { ...finished(asked), lanes: 4 };
+    expect(summaryText(asked, spread)).toContain(' · 4 clusters');
   });
 
   it('a counterexample\'s schedule holds them in every hit: replay and the corpus re-run it as drawn', () => {
