@@ -1,13 +1,12 @@
 /** What `chaoslua check` leaves behind: a run folder the other commands read. */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, FIXTURES } from './support.ts';
+import { cli, FIXTURES, tempDir } from './support.ts';
 
 describe('check run folder', () => {
   it('holds report.html, result.json and a counterexample that replay, export and check read again', async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-check-'));
+    const root = tempDir('chaoslua-check-');
     const source = path.join(FIXTURES, 'kv', 'c10-bad.txt');
     const { code, stdout } = await cli('check', source, '--report', root);
     expect(code).toBe(1);
@@ -36,7 +35,7 @@ describe('check run folder', () => {
   });
 
   it('writes a passing folder with no counterexample, exit 0', async () => {
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-check-'));
+    const root = tempDir('chaoslua-check-');
     const { code } = await cli('check', path.join(FIXTURES, 'jepsen', 'etcd_005.log'), '--report', root);
     expect(code).toBe(0);
     const [folder] = fs.readdirSync(root).filter((name) => name.includes('-check-register'));

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { onTestFinished } from 'vitest';
 import { main } from '../../../src/cli/main.ts';
 import type { Io } from '../../../src/cli/io.ts';
 
@@ -15,9 +16,16 @@ export async function cli(...argv: string[]): Promise<{ code: number; stdout: st
   return { code, stdout, stderr };
 }
 
+/** A fresh temporary folder, removed when the test that made it ends (call it inside a test). */
+export function tempDir(prefix = 'chaoslua-ingest-'): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  onTestFinished(() => fs.rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
 /** A file in a fresh temporary folder holding `text`. */
 export function tempFile(name: string, text: string): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-ingest-'));
+  const dir = tempDir();
   const file = path.join(dir, name);
   fs.writeFileSync(file, text);
   return file;
