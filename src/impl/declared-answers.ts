@@ -26,9 +26,16 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
  * Holders' handles by key and holder, shared by every logical client of one implementation: the
  * holder argument (the token) is the model's name of a holder, the handle the implementation's name
  * of the same holder, so a call naming holder X (a stray release with another client's token
- * included) carries X's handle, and is judged as the model judges a call by X.
+ * included) carries X's handle, and is judged as the model judges a call by X. What is not known
+ * is shared too: a stray call naming X while X's acquire is in flight, or lost, is not made.
  */
-export type HandleTable = Map<string, unknown>;
+export class HandleTable {
+  readonly handles = new Map<string, unknown>();
+  /** Holders whose handle-giving operation lost its answer (or may have run unseen), until one answers with a handle. */
+  readonly lost = new Set<string>();
+  /** Holders with a handle-giving operation still in flight (the runner may have stopped waiting for it). */
+  readonly inFlight = new Map<string, number>();
+}
 
 /**
  * A call of a holder whose handle is unknown, not made: the operation that hands out its handle
@@ -48,16 +55,21 @@ export class GaveBackError extends Error {
 
 /** Answers of one implementation's subjects, recorded as declared; the holders' handles kept. */
 export class DeclaredAnswers {
-  /** Holders whose handle-giving operation lost its answer, until one answers with a handle. */
-  private readonly lost = new Set<string>();
-  /** Holders with a handle-giving operation still in flight (the runner stopped waiting for it). */
-  private readonly inFlight = new Map<string, number>();
+  private readonly lost: Set<string>;
+  private readonly inFlight: Map<string, number>;
+  private readonly handles: Map<string, unknown>;
 
   constructor(
     private readonly pattern: AnyPattern,
     readonly capabilities: Capabilities,
-    private readonly handles: HandleTable = new Map(),
-  ) {}
+    table: HandleTable = new HandleTable(),
+    /** How many times the implementation's connections have closed so far (link-drops.ts); absent: never known. */
+    private readonly drops: () => number = () => 0,
+  ) {
+    this.handles = table.handles;
+    this.lost = table.lost;
+    this.inFlight = table.inFlight;
+  }
 
   /**
    * Make one call of the implementation (`run` receives the holder's handle, when handles are
@@ -75,8 +87,14 @@ export class DeclaredAnswers {
       return this.record(key, input, await run(this.handles.get(holder)), receipt);
     }
     this.inFlight.set(holder, (this.inFlight.get(holder) ?? 0) + 1);
+    const dropsBefore = this.drops();
     try {
-      return this.record(key, input, await run(this.handles.get(holder)), receipt);
+      const recorded = this.record(key, input, await run(this.handles.get(holder)), receipt);
+      // A connection closed during the call: the client may have resent it, and the run whose
+      // answer was lost may have taken the lock under a value the implementation made and never
+      // handed out. The holder's later calls could not act as that holder: its handle is unknown.
+      if (this.drops() !== dropsBefore && !(isRecord(recorded) && 'handle' in recorded)) this.lost.add(holder);
+      return recorded;
     } catch (error) {
       this.lost.add(holder);
       throw error;

@@ -1,9 +1,10 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Cluster as IORedisCluster } from 'ioredis';
+import { linkDrops } from './link-drops.ts';
 import { CapabilitiesError, exactCapabilities, parseCapabilities, type Capabilities } from '../patterns/capabilities.ts';
 import type { Durability } from '../plan/durability.ts';
 import type { AnyPattern } from '../patterns/types.ts';
-import { DeclaredAnswers, type HandleTable } from './declared-answers.ts';
+import { DeclaredAnswers, HandleTable } from './declared-answers.ts';
 import { ImplSpecError } from './impl-spec.ts';
 import { KeyMappingError, parseKeyMapping, type KeyMapping } from '../patterns/key-mapping.ts';
 import { checkModuleSyntax } from './module-syntax.ts';
@@ -115,7 +116,7 @@ export function moduleDeclarations(loaded: LoadedModule, file: string, pattern: 
  * (and, when it declared holder handles, the holder's handle as one more, last argument). `handles`:
  * the table every logical client of the implementation shares (declared-answers.ts says why).
  */
-export async function moduleSubject(loaded: LoadedModule | StoreFactory, file: string, pattern: AnyPattern, redis: IORedisCluster, namespace: string, handles: HandleTable = new Map(), durability?: Durability): Promise<Subject> {
+export async function moduleSubject(loaded: LoadedModule | StoreFactory, file: string, pattern: AnyPattern, redis: IORedisCluster, namespace: string, handles: HandleTable = new HandleTable(), durability?: Durability): Promise<Subject> {
   const module: LoadedModule = typeof loaded === 'function' ? { factory: loaded } : loaded;
   const declared = moduleDeclarations(module, file, pattern);
   const options: StoreFactoryOptions = { pattern: pattern.name, namespace, ...(durability ? { durability: moduleDurability(durability) } : {}) };
@@ -125,7 +126,9 @@ export async function moduleSubject(loaded: LoadedModule | StoreFactory, file: s
   const missing = methods.filter((m) => typeof store?.[m] !== 'function');
   if (missing.length) throw new ImplSpecError(`--impl module:${file}: the store lacks ${missing.join(', ')} (a ${pattern.name} store ${declared.capabilities.declared ? 'declaring these capabilities ' : ''}needs ${methods.join(', ')})`);
   const callable = store as Record<string, (...args: unknown[]) => Promise<unknown>>;
-  const answers = new DeclaredAnswers(pattern, declared.capabilities, handles);
+  // Closed links matter only to a holder's handle (declared-answers.ts): watched only then.
+  const givesHandles = Object.values(declared.capabilities.operations).some((c) => c.handle);
+  const answers = new DeclaredAnswers(pattern, declared.capabilities, handles, givesHandles ? linkDrops(redis) : undefined);
   const handed = (key: string) => pattern.redisKey(namespace, key);
   const mapping = declared.keys;
   return {

@@ -11,6 +11,7 @@ import { HANDSHAKE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../chaos-options.ts';
 import { OpenFailure } from '../open-failure.ts';
 import type { ImplOpener } from '../types.ts';
 import type { Durability } from '../../plan/durability.ts';
+import { HandleTable } from '../../impl/declared-answers.ts';
 
 /** What a caller may set on a module: implementation; every field is optional. */
 export interface ModuleOpenerConstraints {
@@ -76,7 +77,7 @@ export function moduleOpener(pattern: AnyPattern, file: string, constraints: Mod
     const connections: IORedisCluster[] = [];
     const subjects: Subject[] = [];
     // One table of holder handles for all the logical clients (src/impl/declared-answers.ts).
-    const handles = new Map<string, unknown>();
+    const handles = new HandleTable();
     const findings = new Set<string>();
     const closeAll = async () => {
       for (const s of subjects) await s.close().catch(() => undefined);

@@ -11,7 +11,7 @@ import { applicability, capabilitiesJson, exactCapabilities, parseCapabilities, 
 import { PATTERNS } from '../../../src/patterns/index.ts';
 import type { Certificate } from '../../../src/report/certificate.ts';
 import { junitXml } from '../../../src/report/junit.ts';
-import { DeclaredAnswers } from '../../../src/impl/declared-answers.ts';
+import { DeclaredAnswers, HandleTable } from '../../../src/impl/declared-answers.ts';
 import { parseKeyMapping } from '../../../src/patterns/key-mapping.ts';
 import { moduleDeclarations } from '../../../src/impl/module-subject.ts';
 
@@ -122,7 +122,7 @@ describe('calls of a holder, with its handle', () => {
   const release = { op: 'release', token: 't' };
 
   it('receive the handle, shared by every client of the implementation', async () => {
-    const table = new Map<string, unknown>();
+    const table = new HandleTable();
     await new DeclaredAnswers(lock, caps, table).call('K', acquire, async () => ({ answer: true, handle: 'v1' }));
     const seen: unknown[] = [];
     const other = new DeclaredAnswers(lock, caps, table);
@@ -140,6 +140,34 @@ describe('calls of a holder, with its handle', () => {
     expect(await answers.call('K', { op: 'release', token: 'u' }, async () => false)).toEqual({ level: 'boolean', op: 'release', answer: false });
     await answers.call('K', acquire, async () => ({ answer: true, handle: 'v2' }));
     expect(await answers.call('K', release, async (handle) => handle === 'v2')).toEqual({ level: 'boolean', op: 'release', answer: true });
+  });
+
+  it('are not made by another client while the holder\'s acquire is in flight: the stray call would be judged as the holder\'s (seed 7001, run 231)', async () => {
+    const table = new HandleTable();
+    let answer!: (value: unknown) => void;
+    const holder = new DeclaredAnswers(lock, caps, table).call('K', acquire, () => new Promise((resolve) => (answer = resolve)));
+    let called = 0;
+    const stray = new DeclaredAnswers(lock, caps, table);
+    await expect(stray.call('K', release, async () => ++called)).rejects.toThrow(/^not called: the handle of holder t is unknown/);
+    expect(called).toBe(0);
+    answer({ answer: true, handle: 'v4' });
+    await holder;
+    expect(await stray.call('K', release, async (handle) => handle === 'v4')).toEqual({ level: 'boolean', op: 'release', answer: true });
+  });
+
+  it('are not made after an acquire answered without a handle across a closed connection: a resend may have taken the lock unseen', async () => {
+    // The soak-like history of the coarse lock (seed 7001): the acquire's reply was lost, ioredis
+    // resent it, the first run took the lock under a value the caller never received, the resend
+    // answered false. The holder's extend, made without that value, would be judged as the holder's.
+    let drops = 0;
+    const answers = new DeclaredAnswers(lock, caps, new HandleTable(), () => drops);
+    expect(await answers.call('K', acquire, async () => (drops++, { answer: false }))).toEqual({ level: 'boolean', op: 'acquire', answer: false });
+    await expect(answers.call('K', release, async () => false)).rejects.toThrow(/^not called: the handle of holder t is unknown/);
+    // An acquire that hands out a handle makes the holder known again; no close, no loss.
+    await answers.call('K', acquire, async () => ({ answer: true, handle: 'v3' }));
+    expect(await answers.call('K', release, async (handle) => handle === 'v3')).toEqual({ level: 'boolean', op: 'release', answer: true });
+    expect(await answers.call('K', acquire, async () => ({ answer: false }))).toEqual({ level: 'boolean', op: 'acquire', answer: false });
+    expect(await answers.call('K', release, async () => false)).toEqual({ level: 'boolean', op: 'release', answer: false });
   });
 });
 

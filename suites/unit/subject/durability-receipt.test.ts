@@ -36,7 +36,7 @@ describe('module: durability in createStore\'s options, acknowledged(n) pinned o
     await plain.invoke('k', { op: 'release', owner: 'r1' }, receipt);
     expect(receipt).toEqual({});
 
-    const subject = await moduleSubject(reportingFactory(seen), 'store.ts', PATTERNS.idempotency, {} as IORedisCluster, 'ns', new Map(), { replicas: 1, timeoutMs: 100 });
+    const subject = await moduleSubject(reportingFactory(seen), 'store.ts', PATTERNS.idempotency, {} as IORedisCluster, 'ns', undefined, { replicas: 1, timeoutMs: 100 });
     expect(seen[1].durability).toMatchObject({ replicas: 1, timeoutMs: 100 });
     const receipts: Receipt[] = [{}, {}, {}, {}];
     await Promise.all([
@@ -50,7 +50,7 @@ describe('module: durability in createStore\'s options, acknowledged(n) pinned o
 
   it('a count that is not an integer >= 0 is ignored, not recorded', async () => {
     const seen: StoreFactoryOptions[] = [];
-    const subject = await moduleSubject(reportingFactory(seen), 'store.ts', PATTERNS.idempotency, {} as IORedisCluster, 'ns', new Map(), { replicas: 1, timeoutMs: 100 });
+    const subject = await moduleSubject(reportingFactory(seen), 'store.ts', PATTERNS.idempotency, {} as IORedisCluster, 'ns', undefined, { replicas: 1, timeoutMs: 100 });
     const receipt: Receipt = {};
     await subject.invoke('k', { op: 'release', owner: 'r-1' }, receipt);
     expect(receipt.acknowledgedReplicas).toBeUndefined();
