@@ -9,8 +9,8 @@ import { FULL_ONLY, realProject } from './suites/support/projects.ts';
 // - full-alone: the files that must have the machine or the host's network to themselves, one at a
 //   time: the slow mutants and the third-party pins (three jobs at a time on clusters of their own:
 //   a mutant's pinned seed was measured with four clusters busy, and with three more lanes beside
-//   it release-no-prune survived 50 runs it needs 7 for at the median), the soak (five clusters at
-//   once of its own), the certify under CPU burners, the netns files (they compare the host's
+//   it release-no-prune survived 50 runs it needs 7 for at the median), the soak (two clusters per
+//   pattern, ten at once, of its own), the certify under CPU burners, the netns files (they compare the host's
 //   namespaces and ruleset before and after).
 const ALONE = [
   'suites/certify/mutants.full.test.ts',
