@@ -37,6 +37,9 @@ export class HandleTable {
   readonly inFlight = new Map<string, number>();
 }
 
+/** Does any operation of these capabilities hand out a holder handle? */
+export const givesHandles = (capabilities: Capabilities): boolean => Object.values(capabilities.operations).some((c) => c.handle);
+
 /**
  * A call of a holder whose handle is unknown, not made: the operation that hands out its handle
  * lost its answer (or has not answered yet), so it may hold with a handle nobody knows. The runner
@@ -55,21 +58,13 @@ export class GaveBackError extends Error {
 
 /** Answers of one implementation's subjects, recorded as declared; the holders' handles kept. */
 export class DeclaredAnswers {
-  private readonly lost: Set<string>;
-  private readonly inFlight: Map<string, number>;
-  private readonly handles: Map<string, unknown>;
-
   constructor(
     private readonly pattern: AnyPattern,
     readonly capabilities: Capabilities,
-    table: HandleTable = new HandleTable(),
+    private readonly table: HandleTable = new HandleTable(),
     /** How many times the implementation's connections have closed so far (link-drops.ts); absent: never known. */
     private readonly drops: () => number = () => 0,
-  ) {
-    this.handles = table.handles;
-    this.lost = table.lost;
-    this.inFlight = table.inFlight;
-  }
+  ) {}
 
   /**
    * Make one call of the implementation (`run` receives the holder's handle, when handles are
@@ -81,25 +76,25 @@ export class DeclaredAnswers {
     const gives = this.capabilities.operations[input.op as string]?.handle === true;
     if (holder === undefined) return this.record(key, input, await run(undefined), receipt);
     if (!gives) {
-      if (this.lost.has(holder) || (this.inFlight.get(holder) ?? 0) > 0) {
+      if (this.table.lost.has(holder) || (this.table.inFlight.get(holder) ?? 0) > 0) {
         throw new UnknownHandleError(`not called: the handle of holder ${String(input[this.pattern.holder!.arg])} is unknown (the answer that would have carried it was lost)`);
       }
-      return this.record(key, input, await run(this.handles.get(holder)), receipt);
+      return this.record(key, input, await run(this.table.handles.get(holder)), receipt);
     }
-    this.inFlight.set(holder, (this.inFlight.get(holder) ?? 0) + 1);
+    this.table.inFlight.set(holder, (this.table.inFlight.get(holder) ?? 0) + 1);
     const dropsBefore = this.drops();
     try {
-      const recorded = this.record(key, input, await run(this.handles.get(holder)), receipt);
+      const recorded = this.record(key, input, await run(this.table.handles.get(holder)), receipt);
       // A connection closed during the call: the client may have resent it, and the run whose
       // answer was lost may have taken the lock under a value the implementation made and never
       // handed out. The holder's later calls could not act as that holder: its handle is unknown.
-      if (this.drops() !== dropsBefore && !(isRecord(recorded) && 'handle' in recorded)) this.lost.add(holder);
+      if (this.drops() !== dropsBefore && !(isRecord(recorded) && 'handle' in recorded)) this.table.lost.add(holder);
       return recorded;
     } catch (error) {
-      this.lost.add(holder);
+      this.table.lost.add(holder);
       throw error;
     } finally {
-      this.inFlight.set(holder, this.inFlight.get(holder)! - 1);
+      this.table.inFlight.set(holder, this.table.inFlight.get(holder)! - 1);
     }
   }
 
@@ -111,14 +106,14 @@ export class DeclaredAnswers {
 
   /** The handle this call's holder was last handed (undefined: none, or no handles declared). */
   handleFor(key: string, input: Record<string, unknown>): unknown {
-    if (!Object.values(this.capabilities.operations).some((c) => c.handle)) return undefined;
+    if (!givesHandles(this.capabilities)) return undefined;
     const holder = this.holderOf(key, input);
-    return holder === undefined ? undefined : this.handles.get(holder);
+    return holder === undefined ? undefined : this.table.handles.get(holder);
   }
 
   /** Does this operation's call receive a handle (a trailing argument, or `args.handle`)? */
   passesHandle(): boolean {
-    return Object.values(this.capabilities.operations).some((c) => c.handle);
+    return givesHandles(this.capabilities);
   }
 
   /**
@@ -139,8 +134,8 @@ export class DeclaredAnswers {
       if (raw.handle !== undefined && raw.handle !== null) {
         const holder = this.holderOf(key, input);
         if (holder !== undefined) {
-          this.handles.set(holder, raw.handle);
-          this.lost.delete(holder);
+          this.table.handles.set(holder, raw.handle);
+          this.table.lost.delete(holder);
         }
         handle = handleText(raw.handle);
       }

@@ -4,7 +4,7 @@ import { linkDrops } from './link-drops.ts';
 import { CapabilitiesError, exactCapabilities, parseCapabilities, type Capabilities } from '../patterns/capabilities.ts';
 import type { Durability } from '../plan/durability.ts';
 import type { AnyPattern } from '../patterns/types.ts';
-import { DeclaredAnswers, HandleTable } from './declared-answers.ts';
+import { DeclaredAnswers, givesHandles, HandleTable } from './declared-answers.ts';
 import { ImplSpecError } from './impl-spec.ts';
 import { KeyMappingError, parseKeyMapping, type KeyMapping } from '../patterns/key-mapping.ts';
 import { checkModuleSyntax } from './module-syntax.ts';
@@ -127,8 +127,7 @@ export async function moduleSubject(loaded: LoadedModule | StoreFactory, file: s
   if (missing.length) throw new ImplSpecError(`--impl module:${file}: the store lacks ${missing.join(', ')} (a ${pattern.name} store ${declared.capabilities.declared ? 'declaring these capabilities ' : ''}needs ${methods.join(', ')})`);
   const callable = store as Record<string, (...args: unknown[]) => Promise<unknown>>;
   // Closed links matter only to a holder's handle (declared-answers.ts): watched only then.
-  const givesHandles = Object.values(declared.capabilities.operations).some((c) => c.handle);
-  const answers = new DeclaredAnswers(pattern, declared.capabilities, handles, givesHandles ? linkDrops(redis) : undefined);
+  const answers = new DeclaredAnswers(pattern, declared.capabilities, handles, givesHandles(declared.capabilities) ? linkDrops(redis) : undefined);
   const handed = (key: string) => pattern.redisKey(namespace, key);
   const mapping = declared.keys;
   return {

@@ -125,7 +125,6 @@ export class ClusterPool {
   private readonly idle: LocalCluster[][] = [];
   private readonly all: Promise<LocalCluster>[] = [];
   private readonly waiting: ((group: LocalCluster[]) => void)[] = [];
-  private started = 0;
 
   constructor(
     private readonly groups: number,
@@ -151,8 +150,7 @@ export class ClusterPool {
   private acquire(): Promise<LocalCluster[]> {
     const idle = this.idle.pop();
     if (idle) return Promise.resolve(idle);
-    if (this.started < this.groups) {
-      this.started++;
+    if (this.all.length < this.groups * this.lanes) {
       const starting = Array.from({ length: this.lanes }, () => LocalCluster.start());
       this.all.push(...starting);
       return Promise.all(starting);
