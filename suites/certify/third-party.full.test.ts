@@ -140,8 +140,10 @@ describe('libraries teams already run (examples/third-party), each verdict pinne
           console.log(`kept the counterexample of an unexplained name: ${kept}`);
         }
         expect(result.passed).toBe(false);
-        expect(violated).toHaveLength(1);
-        expect(pinned.verdict.invariant).toContain(violated[0]);
+        // One mechanism can break several of the pinned names in one history (a semaphore over its
+        // limit is also off the model): every name broken must be one the findings explain.
+        expect(violated.length).toBeGreaterThan(0);
+        for (const name of violated) expect(pinned.verdict.invariant).toContain(name);
       } else {
         expect(result.passed).toBe(false);
         expect(violated).toEqual([]);
