@@ -13,6 +13,7 @@ import { jobChaosOptions, MAX_CLIENTS } from './chaos-options.ts';
 import { externalFaultsFor } from './external-faults.ts';
 import { judgeJob } from './judge.ts';
 import { OpenFailure } from './open-failure.ts';
+import { openOnLanes } from './open-lanes.ts';
 import { progressReporter } from './progress.ts';
 import { runSchedules } from './run.ts';
 import type { ImplOpener, Io, JobOptions, JobResult, OpenedImpl } from './types.ts';
@@ -48,9 +49,10 @@ export async function runJob(options: JobOptions, open: ImplOpener, io: Io, clus
     const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) throw failed.reason;
     const clusters = cluster ? [cluster] : owned;
-    opened.push(await open(clusters[0], options.clients ?? MAX_CLIENTS).catch((error: unknown) => unopened(options.implSpec, error)));
+    const clients = options.clients ?? MAX_CLIENTS;
+    opened.push(await open(clusters[0], clients).catch((error: unknown) => unopened(options.implSpec, error)));
     // The same implementation on the other lanes: it opened once, so a failure here is the environment's.
-    if (opened[0].subjects.length > 0) for (const c of clusters.slice(1)) opened.push(await open(c, options.clients ?? MAX_CLIENTS));
+    if (opened[0].subjects.length > 0) opened.push(...(await openOnLanes(open, clusters.slice(1), clients)));
     const moreLanes = clusters.slice(1).map((c, i) => ({ cluster: c, opened: opened[i + 1] }));
     return await runJobOn({ cluster: clusters[0], opened: opened[0], moreLanes }, options, io);
   } finally {

@@ -7,19 +7,18 @@
  * faults, heals, leases), which is why two cores hold several lanes.
  *
  * The first failure stops the other lanes (their runs in flight finish, and are judged and counted)
- * and shrinks on its own lane's cluster. The lanes' outcomes merge into one job's: one tally, one
- * failure, one progress line.
+ * and shrinks on every lane's cluster at once (./shrink-failure.ts). The lanes' outcomes merge into
+ * one job's: one tally, one failure, one progress line.
  */
-import type { Cluster } from '../cluster/types.ts';
 import type { AnyPattern } from '../patterns/types.ts';
 import type { Shard } from '../runner/shard.ts';
-import type { Subject } from '../subject/types.ts';
-import { chaos, type ChaosContext, type ChaosOptions, type ChaosOutcome, type Failure, type RunTally } from './chaos.ts';
+import { chaos } from './chaos.ts';
+import type { ChaosContext, ChaosOptions, ChaosOutcome, Failure, Lane, RunTally } from './chaos-types.ts';
+import { emptyTally, explore, type Explored } from './explore.ts';
+import { shrinkFailure } from './shrink-failure.ts';
 
-export interface Lane {
-  readonly cluster: Cluster;
-  readonly subjects: readonly Subject[];
-}
+export type { Lane } from './chaos-types.ts';
+export { emptyTally } from './explore.ts';
 
 /** Lane j of n inside the job's own shard (or the whole sequence): the draws d with d mod (count·n) = index + count·j. */
 export function laneShard(outer: Shard | undefined, lane: number, lanes: number): Shard | undefined {
@@ -30,8 +29,6 @@ export function laneShard(outer: Shard | undefined, lane: number, lanes: number)
 
 /** Lane j's share of `runs`: as even as it goes, the remainder to the first lanes (so the lanes run draws 0 .. runs-1). */
 export const laneRuns = (runs: number, lane: number, lanes: number) => Math.floor(runs / lanes) + (lane < runs % lanes ? 1 : 0);
-
-export const emptyTally = (): RunTally => ({ runs: 0, shrinks: 0, discarded: 0, discardCauses: [], ops: 0, faults: 0, failures: 0, replicationLosses: 0, faultCounts: {} });
 
 /** The lanes' tallies as one job's. */
 export function sumTallies(tallies: readonly RunTally[]): RunTally {
@@ -83,15 +80,20 @@ export async function chaosOnLanes(lanes: readonly Lane[], pattern: AnyPattern, 
         shard: laneShard(options.shard, j, lanes.length),
         stopEarly: () => (first !== undefined && first.lane !== j) || (options.stopEarly?.() ?? false),
       };
-      return own.runs === 0 ? Promise.resolve(undefined) : chaos({ ...lane, pattern, onRun: laneOnRun }, own);
+      return own.runs === 0 ? Promise.resolve(undefined) : explore({ ...lane, pattern, onRun: laneOnRun }, own);
     }),
   );
-  return mergeOutcomes(outcomes, options, first, performance.now() - started);
+  const merged = mergeOutcomes(outcomes, options, first, performance.now() - started);
+  // Every lane whose cluster is still up shrinks, the one that found the failure first.
+  const up = lanes.filter((_, j) => !outcomes[j]?.environmentFailure);
+  const finder = first === undefined ? undefined : lanes[first.lane];
+  const workers = finder === undefined ? up : [finder, ...up.filter((l) => l !== finder)];
+  return shrinkFailure(merged, workers, { pattern, options }, (_, last) => onRun?.(merged.tally, last));
 }
 
 /** The lanes' outcomes as one job's (a lane given no runs has none). */
-export function mergeOutcomes(outcomes: readonly (ChaosOutcome | undefined)[], options: Pick<ChaosOptions, 'runs' | 'seed'>, first: { lane: number; at: Failure['firstFailure'] } | undefined, ms: number): ChaosOutcome {
-  const ran = outcomes.filter((o): o is ChaosOutcome => o !== undefined);
+export function mergeOutcomes(outcomes: readonly (Explored | undefined)[], options: Pick<ChaosOptions, 'runs' | 'seed'>, first: { lane: number; at: Failure['firstFailure'] } | undefined, ms: number): Explored {
+  const ran = outcomes.filter((o): o is Explored => o !== undefined);
   const tally = sumTallies(ran.map((o) => o.tally));
   // The lane that failed first holds the job's failure; without one, any lane's undecided run.
   const failing = first ? outcomes[first.lane] : ran.find((o) => o.failure);
@@ -102,6 +104,8 @@ export function mergeOutcomes(outcomes: readonly (ChaosOutcome | undefined)[], o
   return {
     tally,
     failure,
+    // The decided failure that stopped the job, to shrink from (an undecided run names nothing).
+    found: first ? failing?.found : undefined,
     seed: options.seed,
     path: failing?.path,
     ms,

@@ -7,6 +7,7 @@ import type { ChaosContext, ChaosOutcome } from './chaos.ts';
 import { chaosOnLanes } from './lanes.ts';
 import { jobChaosOptions, MAX_CLIENTS } from './chaos-options.ts';
 import { luaDirOpener, referenceScriptsDir } from './openers/lua-dir.ts';
+import { openOnLanes } from './open-lanes.ts';
 
 export interface ReferenceChaosRun {
   readonly pattern: AnyPattern;
@@ -33,14 +34,7 @@ export async function referenceChaos(clusters: LocalCluster | readonly LocalClus
   if (all.length === 0) throw new RangeError('referenceChaos: no cluster to run on');
   const dir = run.scriptsDir ?? referenceScriptsDir(run.pattern.name);
   const open = luaDirOpener(run.pattern, dir, `lua:${dir}`);
-  const settled = await Promise.allSettled(all.map((cluster) => open(cluster, MAX_CLIENTS)));
-  const opened = settled.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
-  const refused = settled.find((s) => s.status === 'rejected');
-  if (refused) {
-    // Nothing opened is left open when one cluster refuses.
-    await Promise.all(opened.map((o) => o.close()));
-    throw refused.reason;
-  }
+  const opened = await openOnLanes(open, all, MAX_CLIENTS);
   try {
     const outcome = await chaosOnLanes(
       all.map((cluster, j) => ({ cluster, subjects: opened[j].subjects })),

@@ -3,11 +3,13 @@ import { jobChaosOptions, MAX_CLIENTS } from '../../../src/certify/chaos-options
 import { moduleOpener } from '../../../src/certify/openers/module.ts';
 import { luaDirOpener } from '../../../src/certify/openers/lua-dir.ts';
 import type { ImplOpener } from '../../../src/certify/types.ts';
+import { openOnLanes } from '../../../src/certify/open-lanes.ts';
 import type { LocalCluster } from '../../../src/cluster/local.ts';
 import { countOps, FAULT_NAMES } from '../../../src/generator/index.ts';
 import type { PatternName } from '../../../src/patterns/index.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';
-import { chaos, type ChaosContext, type Failure } from '../../../src/certify/chaos.ts';
+import type { ChaosContext, Failure } from '../../../src/certify/chaos.ts';
+import { chaosOnLanes } from '../../../src/certify/lanes.ts';
 import { EnvironmentError } from '../../../src/cluster/errors.ts';
 
 /** How `certify` opens an implementation (lint is not part of it). */
@@ -42,6 +44,8 @@ export interface JobVerdict {
   readonly messages: readonly string[];
   /** The shrunk failing run (schedule, history, verdict), for a closer look. */
   readonly failure?: Failure;
+  /** Seconds spent shrinking it, on how many clusters at once. */
+  readonly shrinking?: { readonly seconds: number; readonly clusters: number };
 }
 
 /**
@@ -49,35 +53,35 @@ export interface JobVerdict {
  * with what runJob does not do: stop at the first finding (a mutant suite wants the catch, not the
  * remaining runs) and skip the report. mutants.test.ts also runs runJob itself on a mutant.
  */
-export async function chaosJob(cluster: LocalCluster, pattern: PatternName, open: ImplOpener, limits: JobLimits): Promise<JobVerdict> {
-  const opened = await open(cluster, MAX_CLIENTS);
+export async function chaosJob(clusters: LocalCluster | readonly LocalCluster[], pattern: PatternName, open: ImplOpener, limits: JobLimits): Promise<JobVerdict> {
+  // Several clusters are one job's lanes (--clusters): the same draws, dealt to them; shrinking on all.
+  const lanes = Array.isArray(clusters) ? clusters : [clusters as LocalCluster];
+  const openedAll = await openOnLanes(open, lanes, MAX_CLIENTS);
+  const opened = { findings: () => openedAll.flatMap((o) => o.findings()), close: async () => void (await Promise.allSettled(openedAll.map((o) => o.close()))) };
   const started = performance.now();
   let findingAt: { run: number; seconds: number } | undefined;
   const historyFindings: string[] = [];
   try {
-    const ctx: ChaosContext = {
-      cluster,
-      subjects: opened.subjects,
-      pattern: PATTERNS[pattern],
-      onRun: (tally, last) => {
-        // As runJob does: findings from fresh runs' histories, plus what the opener reports.
-        const noscript = last.shrinking ? undefined : noscriptFinding(last.history);
-        if (noscript && historyFindings.length === 0) historyFindings.push(noscript);
-        if (!findingAt && opened.findings().length + historyFindings.length > 0) findingAt = { run: tally.runs, seconds: (performance.now() - started) / 1000 };
-      },
+    const onRun: ChaosContext['onRun'] = (tally, last) => {
+      // As runJob does: findings from fresh runs' histories, plus what the opener reports.
+      const noscript = last.shrinking ? undefined : noscriptFinding(last.history);
+      if (noscript && historyFindings.length === 0) historyFindings.push(noscript);
+      if (!findingAt && opened.findings().length + historyFindings.length > 0) findingAt = { run: tally.runs, seconds: (performance.now() - started) / 1000 };
     };
-    const outcome = await chaos(
-      ctx,
+    const outcome = await chaosOnLanes(
+      lanes.map((c, i) => ({ cluster: c, subjects: openedAll[i].subjects })),
+      PATTERNS[pattern],
       jobChaosOptions({
         runs: limits.runs,
         seed: limits.seed,
         faults: FAULT_NAMES,
         timeLimitMs: Number.POSITIVE_INFINITY,
         shrinkRuns: limits.shrinkRuns,
-        nodeTimeoutMs: cluster.options.nodeTimeoutMs,
+        nodeTimeoutMs: lanes[0].options.nodeTimeoutMs,
         // Once a finding is in, no later run changes the verdict.
         stopEarly: () => findingAt !== undefined,
       }),
+      onRun,
     );
     // A job that judged fewer runs than asked gives no verdict on the mutant. With no time limit, a
     // job without a finding ends early only when the environment failed or too many runs were
@@ -102,6 +106,7 @@ export async function chaosJob(cluster: LocalCluster, pattern: PatternName, open
       findings,
       messages: [...violations.map((v) => `${v.invariant}: ${v.message}`), ...findings],
       failure,
+      shrinking: outcome.shrinking && { seconds: outcome.shrinking.ms / 1000, clusters: outcome.shrinking.clusters },
     };
   } finally {
     await opened.close();
