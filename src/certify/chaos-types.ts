@@ -28,6 +28,9 @@ export interface ChaosOptions {
   readonly stopEarly?: () => boolean;
   /** Run only this shard's draws of the seed's sequence (src/runner/shard.ts). */
   readonly shard?: Shard;
+  /** Pass over this many of the shard's own draws first: a lane on a replacement cluster goes on
+   *  from the draw after the one its lost cluster could not finish. */
+  readonly skipDraws?: number;
 }
 
 export interface RunTally {

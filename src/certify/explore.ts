@@ -31,6 +31,12 @@ export interface Explored extends ChaosOutcome {
   readonly found?: Found;
 }
 
+/** What one cluster explored. */
+export interface LaneExplored extends Explored {
+  /** The shard's own draws a run was started on (judged, discarded, or cut short by the cluster). */
+  readonly ownDraws: number;
+}
+
 export const emptyTally = (): RunTally => ({ runs: 0, shrinks: 0, discarded: 0, discardCauses: [], ops: 0, faults: 0, failures: 0, replicationLosses: 0, faultCounts: {} });
 
 /** One judged run added to the tally (fresh or shrinking). */
@@ -58,7 +64,7 @@ export const replayerOf = (ctx: Pick<ChaosContext, 'cluster' | 'subjects' | 'pat
 });
 
 /** Explore until the runs asked are judged, the time is up, or a run fails. */
-export async function explore(ctx: ChaosContext, options: ChaosOptions): Promise<Explored> {
+export async function explore(ctx: ChaosContext, options: ChaosOptions): Promise<LaneExplored> {
   const started = performance.now();
   const runId = options.runId ?? randomBytes(4).toString('hex');
   const tally = emptyTally();
@@ -70,6 +76,8 @@ export async function explore(ctx: ChaosContext, options: ChaosOptions): Promise
   let executions = 0;
   // Fresh draws so far: a shard runs only the draws that are its own.
   let draws = 0;
+  let ownDraws = 0;
+  let skip = options.skipDraws ?? 0;
   let environment: Error | undefined;
   let interrupted = false;
 
@@ -78,6 +86,10 @@ export async function explore(ctx: ChaosContext, options: ChaosOptions): Promise
     // Always true: fast-check must not shrink (shrinking is done on the job's clusters, side by side).
     if (environment || failure) return true;
     if (!ownsDraw(options.shard, draws++)) return true;
+    if (skip > 0) {
+      skip--; // already run, on a cluster this lane lost
+      return true;
+    }
     // Judged runs count towards the budget, discarded ones do not: the schedules fast-check draws
     // beyond the budget only replace discarded runs, and are not run once the budget is judged.
     if (tally.runs >= options.runs) return true;
@@ -85,6 +97,7 @@ export async function explore(ctx: ChaosContext, options: ChaosOptions): Promise
       interrupted = true;
       return true;
     }
+    ownDraws++;
     let judged;
     try {
       // Every execution gets its own namespace: runs never see each other's keys.
@@ -126,6 +139,7 @@ export async function explore(ctx: ChaosContext, options: ChaosOptions): Promise
     tally,
     failure: failure ?? undecided,
     found,
+    ownDraws,
     seed: details.seed,
     path: found?.path,
     ms: performance.now() - started,

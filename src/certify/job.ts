@@ -25,6 +25,8 @@ export interface JobEnvironment {
   readonly opened: OpenedImpl;
   /** Further local clusters, the implementation opened on each, that the runs are dealt to (--clusters). */
   readonly moreLanes?: readonly { readonly cluster: Cluster; readonly opened: OpenedImpl }[];
+  /** A fresh cluster with the implementation opened on it, for a lane whose cluster was lost (lanes.ts). */
+  readonly replaceLane?: () => Promise<{ readonly cluster: Cluster; readonly opened: OpenedImpl }>;
 }
 
 /**
@@ -54,7 +56,18 @@ export async function runJob(options: JobOptions, open: ImplOpener, io: Io, clus
     // The same implementation on the other lanes: it opened once, so a failure here is the environment's.
     if (opened[0].subjects.length > 0) opened.push(...(await openOnLanes(open, clusters.slice(1), clients)));
     const moreLanes = clusters.slice(1).map((c, i) => ({ cluster: c, opened: opened[i + 1] }));
-    return await runJobOn({ cluster: clusters[0], opened: opened[0], moreLanes }, options, io);
+    // A job on several clusters of its own replaces one it loses (closed and disposed with the others).
+    let spare = lanes;
+    const replaceLane =
+      lanes > 1
+        ? async () => {
+            const fresh = await start(spare++);
+            owned.push(fresh);
+            opened.push(await open(fresh, clients));
+            return { cluster: fresh, opened: opened[opened.length - 1] };
+          }
+        : undefined;
+    return await runJobOn({ cluster: clusters[0], opened: opened[0], moreLanes, replaceLane }, options, io);
   } finally {
     await Promise.allSettled(opened.map((o) => o.close()));
     await Promise.allSettled(owned.map((c) => c.dispose()));
@@ -77,7 +90,15 @@ export async function runJobOn(environment: JobEnvironment, options: JobOptions,
   const chaos = jobChaosOptions({ ...options, faults, runId, ...(capabilities.declared ? { operations: supportedOperations(capabilities) } : {}) });
   const progress = progressReporter(io, options.runs, options.json);
   const moreLanes = (environment.moreLanes ?? []).map((lane) => ({ cluster: lane.cluster, subjects: lane.opened.subjects }));
-  const ran = await runSchedules({ cluster, opened, pattern, capabilities, chaos, corpus: options.corpus, progress, moreLanes });
+  const replacements: OpenedImpl[] = [];
+  const replaceLane = environment.replaceLane;
+  const replace = replaceLane && (async () => {
+    if (!options.json) io.stderr.write('chaoslua: a cluster could not be healed; a fresh one takes over its runs (the unfinished run is discarded)\n');
+    const fresh = await replaceLane();
+    replacements.push(fresh.opened);
+    return { cluster: fresh.cluster, subjects: fresh.opened.subjects };
+  });
+  const ran = await runSchedules({ cluster, opened, pattern, capabilities, chaos, corpus: options.corpus, progress, moreLanes, replace });
   const judged = judgeJob({
     pattern,
     capabilities,
@@ -91,7 +112,7 @@ export async function runJobOn(environment: JobEnvironment, options: JobOptions,
     outcome: ran.outcome,
     observations: ran.observations,
     // Every lane's implementation speaks for itself: a crash or garbage answer on any lane is a finding.
-    implementationFindings: [...new Set([opened, ...(environment.moreLanes ?? []).map((l) => l.opened)].flatMap((o) => o.findings()))],
+    implementationFindings: [...new Set([opened, ...(environment.moreLanes ?? []).map((l) => l.opened), ...replacements].flatMap((o) => o.findings()))],
     opened: opened.subjects.length > 0,
   });
   return writeJob(options, opened, context, ran, judged, io);

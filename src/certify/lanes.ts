@@ -14,7 +14,7 @@ import type { AnyPattern } from '../patterns/types.ts';
 import type { Shard } from '../runner/shard.ts';
 import { chaos } from './chaos.ts';
 import type { ChaosContext, ChaosOptions, ChaosOutcome, Failure, Lane, RunTally } from './chaos-types.ts';
-import { emptyTally, explore, type Explored } from './explore.ts';
+import { emptyTally, explore, type Explored, type LaneExplored } from './explore.ts';
 import { shrinkFailure } from './shrink-failure.ts';
 
 export type { Lane } from './chaos-types.ts';
@@ -51,44 +51,68 @@ export function sumTallies(tallies: readonly RunTally[]): RunTally {
 type OnRun = NonNullable<ChaosContext['onRun']>;
 type RunReport = Parameters<OnRun>[1];
 
+/** A fresh cluster with the implementation opened on it, for a lane whose cluster was lost. */
+export type ReplaceLane = () => Promise<Lane>;
+
 /**
  * The chaos job on every lane at once. `onRun` hears of every run with the job's tally (the sum
- * over the lanes) and the number of the job's fresh runs so far, whichever lane ran it.
+ * over the lanes) and the number of the job's fresh runs so far, whichever lane ran it. A lane
+ * whose cluster cannot be healed is given a fresh one by `replace` (once): the run it could not
+ * finish is discarded and reported, and the lane goes on from its next draw. Without `replace`, or
+ * when the second cluster is lost too, that is the job's environment failure.
  */
-export async function chaosOnLanes(lanes: readonly Lane[], pattern: AnyPattern, options: ChaosOptions, onRun?: (tally: RunTally, last: RunReport) => void): Promise<ChaosOutcome> {
+export async function chaosOnLanes(lanes: readonly Lane[], pattern: AnyPattern, options: ChaosOptions, onRun?: (tally: RunTally, last: RunReport) => void, replace?: ReplaceLane): Promise<ChaosOutcome> {
   if (lanes.length === 1) return chaos({ ...lanes[0], pattern, onRun }, options);
   const started = performance.now();
   const tallies = lanes.map(emptyTally);
+  const current = [...lanes];
   // The job's first failure: which lane, and how far the job was when it showed.
   let first: { lane: number; at: Failure['firstFailure'] } | undefined;
-  const outcomes = await Promise.all(
-    lanes.map((lane, j) => {
-      let failures = 0;
-      const laneOnRun: OnRun = (tally, last) => {
-        tallies[j] = tally;
-        const job = sumTallies(tallies);
-        // An undecided run names nothing: the lanes keep looking for one that does.
-        if (!last.shrinking && tally.failures > failures && last.verdict !== 'unknown' && !first) {
-          first = { lane: j, at: { run: job.runs, seconds: (performance.now() - started) / 1000 } };
-        }
-        failures = tally.failures;
-        onRun?.(job, last);
-      };
-      const own: ChaosOptions = {
-        ...options,
-        runs: laneRuns(options.runs, j, lanes.length),
-        shard: laneShard(options.shard, j, lanes.length),
-        stopEarly: () => (first !== undefined && first.lane !== j) || (options.stopEarly?.() ?? false),
-      };
-      return own.runs === 0 ? Promise.resolve(undefined) : explore({ ...lane, pattern, onRun: laneOnRun }, own);
-    }),
-  );
+  const runLane = async (j: number): Promise<LaneExplored | undefined> => {
+    let failures = 0;
+    // `before`: what the lane ran on a cluster it lost, added to what it runs now.
+    const laneOnRun = (before?: RunTally): OnRun => (tally, last) => {
+      tallies[j] = before ? sumTallies([before, tally]) : tally;
+      const job = sumTallies(tallies);
+      // An undecided run names nothing: the lanes keep looking for one that does.
+      if (!last.shrinking && tallies[j].failures > failures && last.verdict !== 'unknown' && !first) {
+        first = { lane: j, at: { run: job.runs, seconds: (performance.now() - started) / 1000 } };
+      }
+      failures = tallies[j].failures;
+      onRun?.(job, last);
+    };
+    const own: ChaosOptions = {
+      ...options,
+      runs: laneRuns(options.runs, j, lanes.length),
+      shard: laneShard(options.shard, j, lanes.length),
+      stopEarly: () => (first !== undefined && first.lane !== j) || (options.stopEarly?.() ?? false),
+    };
+    if (own.runs === 0) return undefined;
+    const lost = await explore({ ...lanes[j], pattern, onRun: laneOnRun() }, own);
+    if (!lost.environmentFailure || !replace || own.stopEarly!()) return lost;
+    const fresh = await replace().catch(() => undefined);
+    if (!fresh) return lost;
+    current[j] = fresh;
+    const before = replacedTally(lost);
+    tallies[j] = before;
+    const next = await explore({ ...fresh, pattern, onRun: laneOnRun(before) }, { ...own, runs: own.runs - lost.tally.runs, skipDraws: lost.ownDraws });
+    return { ...next, tally: sumTallies([before, next.tally]), failure: next.failure ?? lost.failure, ms: lost.ms + next.ms, ownDraws: lost.ownDraws + next.ownDraws };
+  };
+  const outcomes = await Promise.all(lanes.map((_, j) => runLane(j)));
   const merged = mergeOutcomes(outcomes, options, first, performance.now() - started);
   // Every lane whose cluster is still up shrinks, the one that found the failure first.
-  const up = lanes.filter((_, j) => !outcomes[j]?.environmentFailure);
-  const finder = first === undefined ? undefined : lanes[first.lane];
+  const up = current.filter((_, j) => !outcomes[j]?.environmentFailure);
+  const finder = first === undefined ? undefined : current[first.lane];
   const workers = finder === undefined ? up : [finder, ...up.filter((l) => l !== finder)];
   return shrinkFailure(merged, workers, { pattern, options }, (_, last) => onRun?.(merged.tally, last));
+}
+
+/** A lost cluster's tally, its unfinished run counted as discarded, the cause kept. */
+export function replacedTally(lost: ChaosOutcome): RunTally {
+  const tally = sumTallies([lost.tally]);
+  tally.discarded++;
+  tally.discardCauses.push(`cluster replaced: ${lost.environmentFailure}`);
+  return tally;
 }
 
 /** The lanes' outcomes as one job's (a lane given no runs has none). */

@@ -8,7 +8,7 @@ import type { Cluster } from '../cluster/types.ts';
 import type { Capabilities } from '../patterns/capabilities.ts';
 import type { AnyPattern } from '../patterns/types.ts';
 import type { ChaosOptions, ChaosOutcome } from './chaos.ts';
-import { chaosOnLanes, emptyTally, type Lane } from './lanes.ts';
+import { chaosOnLanes, emptyTally, type Lane, type ReplaceLane } from './lanes.ts';
 import { exploreAfterCorpus, type CorpusOptions, type CorpusReplay } from './corpus.ts';
 import type { FinishedRunsLog } from './finished-runs.ts';
 import { RunObserver, type Observations } from './observations.ts';
@@ -26,6 +26,8 @@ export interface RunStep {
   readonly progress: ReturnType<typeof progressReporter>;
   /** Further clusters, each with the implementation opened on it, that the fresh runs are dealt to beside the first (./lanes.ts). */
   readonly moreLanes?: readonly Lane[];
+  /** A fresh lane for one whose cluster was lost (./lanes.ts); absent: a lost cluster ends the job. */
+  readonly replace?: ReplaceLane;
 }
 
 export interface JobRun {
@@ -51,7 +53,7 @@ export async function runSchedules(step: RunStep): Promise<JobRun> {
     const explored =
       opened.subjects.length === 0
         ? { outcome: noRuns(step.chaos.seed), corpus: undefined }
-        : await exploreAfterCorpus(step.corpus, replayer, step.chaos.seed, () => chaosOnLanes(lanes, pattern, step.chaos, onRun));
+        : await exploreAfterCorpus(step.corpus, replayer, step.chaos.seed, () => chaosOnLanes(lanes, pattern, step.chaos, onRun, step.replace));
     progress.done(explored.outcome.tally);
     return { ...explored, observations: observer.observations(), finishedRuns: observer.finishedRuns };
   } catch (error) {

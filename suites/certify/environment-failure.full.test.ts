@@ -7,6 +7,7 @@ import { reportRoot, removeReportRoots } from './fixtures/process/job.ts';
 
 // Finished runs are evidence (issue 18): the Toxiproxy server is killed in the middle of a certify
 // job. The job starts (and disposes) its own cluster, since this one cannot be healed afterwards.
+// On several clusters (issue 31) the lost one is replaced and the job goes on.
 
 afterAll(() => removeReportRoots());
 
@@ -78,5 +79,42 @@ describe('the environment failing mid-job', () => {
     expect(fs.existsSync(path.join(dir, 'report.html'))).toBe(true);
     expect(stdout).toContain('chaoslua certify: INCOMPLETE');
     expect(stdout).toContain(`${finished} of 6 runs finished`);
+  });
+
+  it('on 2 clusters, one Toxiproxy killed after 2 finished runs: a fresh cluster takes its runs over, every run judged, the loss reported', async () => {
+    const root = reportRoot();
+    const before = new Set(toxiproxyChildren());
+    let killed: number | undefined;
+    let stderr = '';
+    const io = {
+      stdout: { write: () => true },
+      stderr: {
+        isTTY: true,
+        write: (text: string) => {
+          stderr += text;
+          const runs = /runs (\d+)\//.exec(text);
+          if (killed === undefined && runs && Number(runs[1]) >= 2) {
+            const mine = toxiproxyChildren().filter((pid) => !before.has(pid));
+            expect(mine).toHaveLength(2);
+            killed = mine[1];
+            process.kill(killed, 'SIGKILL');
+          }
+          return true;
+        },
+      },
+    };
+    const impl = path.resolve(import.meta.dirname, '../../lua/lock');
+    const code = await main(['certify', '--impl', `lua:${impl}`, '--pattern', 'lock', '--runs', '8', '--seed', '18', '--faults', 'latency,lease-expiry', '--shrink-runs', '0', '--clusters', '2', '--report', root], io);
+
+    expect(killed).toBeDefined();
+    const [folder] = fs.readdirSync(root).filter((f) => fs.statSync(path.join(root, f)).isDirectory());
+    const result = JSON.parse(fs.readFileSync(path.join(root, folder, 'result.json'), 'utf8'));
+    expect(result.incomplete ?? false).toBe(false);
+    expect(result.runs).toBe(8);
+    expect(result.discarded.causes.filter((c: string) => c.startsWith('cluster replaced: the cluster could not be healed between runs'))).toHaveLength(1);
+    expect(stderr).toContain('a fresh one takes over its runs');
+    expect(code).toBe(0);
+    // The replacement's servers went with the job like the others.
+    expect(toxiproxyChildren().filter((pid) => !before.has(pid))).toEqual([]);
   });
 });

@@ -40,15 +40,18 @@ describe('one job on several clusters', () => {
     expect(stdout).toContain(' · 2 clusters');
   }, 180_000);
 
-  it('rejects a mutant on 3 clusters, and its seed and path replay the failure on one', async () => {
+  it('rejects a mutant on 3 clusters, shrinks it on the 3, and its seed and path replay the failure on one', async () => {
     const mutant = path.join(projectRoot, 'scenarios', 'mutants', 'semaphore', 'acquire-limit-off-by-one');
-    const dealt = job('semaphore', `lua:${mutant}`, { runs: '6', seed: '41', clusters: '3', 'shrink-runs': '0' });
+    const dealt = job('semaphore', `lua:${mutant}`, { runs: '6', seed: '41', clusters: '3', 'shrink-runs': '12' });
     const rejected = await runJob(dealt.options, dealt.open, quietIo);
     expect(rejected.passed).toBe(false);
     const named = rejected.invariants.filter((s) => s.violations.length > 0).map((s) => s.invariant);
     expect(named).toContain('at-most-limit');
     expect(rejected.outcome.failure?.firstFailure.run).toBeGreaterThanOrEqual(1);
     expect(rejected.outcome.path).toBeDefined();
+    // Shrunk side by side: every cluster took candidates, and no more than 12 of one cluster's were spent.
+    expect(rejected.outcome.shrinking?.clusters).toBe(3);
+    expect(rejected.outcome.tally.shrinks).toBeGreaterThan(0);
 
     const replayed = job('semaphore', `lua:${mutant}`, { seed: '41', path: rejected.outcome.path!, 'shrink-runs': '0' });
     const again = await runJob(replayed.options, replayed.open, quietIo, await sharedCluster());

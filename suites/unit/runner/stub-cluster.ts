@@ -18,6 +18,8 @@ export class StubCluster {
       readonly topologyFails?: (call: number) => boolean;
       /** Every PTTL probe rejects with this. */
       readonly probeError?: string;
+      /** Throw from the nth heal() call (a cluster that cannot be healed). */
+      readonly healFails?: (call: number) => boolean;
     } = {},
   ) {}
   seeds() {
@@ -37,14 +39,16 @@ export class StubCluster {
     };
   }
   async topology() {
-    if (this.behaviour.topologyFails?.(++this.topologyCalls)) throw new Error('CLUSTERDOWN Hash slot not served');
+    const call = ++this.topologyCalls;
+    if (this.behaviour.topologyFails?.(call)) throw new Error('CLUSTERDOWN Hash slot not served');
     return { nodes: [], toString: () => 'stub: no nodes' };
   }
   async redisVersion() {
     return 'stub';
   }
   async heal() {
-    this.heals++;
+    const call = ++this.heals;
+    if (this.behaviour.healFails?.(call)) throw new Error('the stub cluster cannot be healed');
   }
   async dispose() {}
   toString() {
