@@ -40,23 +40,33 @@ describe('one job on several clusters', () => {
     expect(stdout).toContain(' · 2 clusters');
   }, 180_000);
 
-  it('rejects a mutant on 3 clusters, shrinks it on the 3, and its seed and path replay the failure on one', async () => {
+  it('rejects a mutant on 3 clusters, and its seed and path replay the failure on one', async () => {
     const mutant = path.join(projectRoot, 'scenarios', 'mutants', 'semaphore', 'acquire-limit-off-by-one');
-    const dealt = job('semaphore', `lua:${mutant}`, { runs: '6', seed: '41', clusters: '3', 'shrink-runs': '12' });
+    const dealt = job('semaphore', `lua:${mutant}`, { runs: '6', seed: '41', clusters: '3', 'shrink-runs': '0' });
     const rejected = await runJob(dealt.options, dealt.open, quietIo);
     expect(rejected.passed).toBe(false);
     const named = rejected.invariants.filter((s) => s.violations.length > 0).map((s) => s.invariant);
     expect(named).toContain('at-most-limit');
     expect(rejected.outcome.failure?.firstFailure.run).toBeGreaterThanOrEqual(1);
     expect(rejected.outcome.path).toBeDefined();
-    // Shrunk side by side: every cluster took candidates, and no more than 12 of one cluster's were spent.
-    expect(rejected.outcome.shrinking?.clusters).toBe(3);
-    expect(rejected.outcome.tally.shrinks).toBeGreaterThan(0);
 
     const replayed = job('semaphore', `lua:${mutant}`, { seed: '41', path: rejected.outcome.path!, 'shrink-runs': '0' });
     const again = await runJob(replayed.options, replayed.open, quietIo, await sharedCluster());
     expect(again.passed).toBe(false);
     expect(again.outcome.tally.runs).toBe(1);
     expect(again.invariants.filter((s) => s.violations.length > 0).map((s) => s.invariant)).toContain('at-most-limit');
+  }, 180_000);
+
+  it('shrinks a mutant\'s failure on its 3 clusters at once, keeping a schedule seen failing', async () => {
+    const mutant = path.join(projectRoot, 'scenarios', 'mutants', 'semaphore', 'acquire-limit-off-by-one');
+    const dealt = job('semaphore', `lua:${mutant}`, { runs: '6', seed: '41', clusters: '3', 'shrink-runs': '12' });
+    const rejected = await runJob(dealt.options, dealt.open, quietIo);
+    expect(rejected.passed).toBe(false);
+    expect(rejected.outcome.shrinking?.clusters).toBe(3);
+    expect(rejected.outcome.tally.shrinks).toBeGreaterThanOrEqual(3);
+    // What is kept was seen failing: the shrunk run's own verdict names the limit.
+    expect(rejected.outcome.failure?.result.violations.map((v) => v.invariant)).toContain('at-most-limit');
+    // (Whether a smaller schedule still fails hangs on timing: the order and the path fast-check
+    // would take are held by suites/unit/certify/shrink.test.ts.)
   }, 180_000);
 });

@@ -27,6 +27,10 @@ export interface SoakFigures {
   readonly failures: number;
   /** Keys the checker could not decide within its budget. */
   readonly unknownKeys: number;
+  /** Runs with a key the search could not decide within its budget (not violations). */
+  readonly undecidedRuns: number;
+  /** The first such run, and where its history is kept. */
+  readonly undecided?: string;
   /** Search states spent per key, over every key of every judged run. */
   readonly states: { readonly keys: number; readonly median: number; readonly max: number; readonly maxAt: string };
   readonly seconds: number;
@@ -46,6 +50,7 @@ export async function soak(clusters: readonly LocalCluster[], pattern: PatternNa
   const states: number[] = [];
   let max = { states: -1, at: '' };
   let unknownKeys = 0;
+  let undecidedRuns = 0;
   let acknowledged = 0;
   const outcome = await referenceChaos(clusters, {
     pattern: PATTERNS[pattern],
@@ -57,6 +62,7 @@ export async function soak(clusters: readonly LocalCluster[], pattern: PatternNa
     onRun: (tally, last) => {
       if (last.shrinking) return;
       acknowledged += last.history.ops.filter((op) => op.outcome === 'ok').length;
+      if (last.verdict === 'unknown') undecidedRuns++;
       for (const key of check(last.history, PATTERNS[pattern] as AnyPattern, { minimise: false }).keys) {
         states.push(key.statesExplored);
         if (key.verdict === 'unknown') unknownKeys++;
@@ -65,8 +71,10 @@ export async function soak(clusters: readonly LocalCluster[], pattern: PatternNa
     },
   });
   const t = outcome.tally;
-  // A false alarm on a reference is a bug to find: keep the history that shows it.
+  // A false alarm on a reference is a bug to find, and a history the search could not decide a case
+  // for the checker: keep the history that shows it.
   let counterexampleFile: string | undefined;
+  const undecided = outcome.failure?.result.verdict === 'unknown';
   if (outcome.failure) {
     const { model } = PATTERNS[pattern] as AnyPattern;
     const counterexample: Counterexample = {
@@ -81,7 +89,7 @@ export async function soak(clusters: readonly LocalCluster[], pattern: PatternNa
       history: outcome.failure.history,
       result: outcome.failure.result,
     };
-    counterexampleFile = path.join(projectRoot, 'reports', `soak-${pattern}-seed${seed}-counterexample.json`);
+    counterexampleFile = path.join(projectRoot, 'reports', `soak-${pattern}-seed${seed}-${undecided ? 'undecided' : 'counterexample'}.json`);
     fs.mkdirSync(path.dirname(counterexampleFile), { recursive: true });
     fs.writeFileSync(counterexampleFile, `${JSON.stringify(counterexample, null, 2)}\n`);
   }
@@ -97,11 +105,14 @@ export async function soak(clusters: readonly LocalCluster[], pattern: PatternNa
     faults: t.faults,
     faultCounts: t.faultCounts,
     replicationLosses: t.replicationLosses,
-    failures: t.failures,
+    // Runs whose verdict was a violation (an undecided run is counted among the failures by the tally).
+    failures: t.failures - undecidedRuns,
+    undecidedRuns,
     unknownKeys,
     states: { keys: sorted.length, median: sorted[Math.floor(sorted.length / 2)] ?? 0, max: Math.max(max.states, 0), maxAt: max.at },
     seconds: Math.round(outcome.ms / 1000),
-    failure: outcome.failure ? `${describeFailure(outcome)}\ncounterexample: ${counterexampleFile}` : undefined,
+    failure: outcome.failure && !undecided ? `${describeFailure(outcome)}\ncounterexample: ${counterexampleFile}` : undefined,
+    undecided: undecided ? `${describeFailure(outcome)}\nhistory: ${counterexampleFile}` : undefined,
     counterexampleFile,
   };
 }
