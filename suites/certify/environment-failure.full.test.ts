@@ -29,33 +29,41 @@ function toxiproxyChildren(): number[] {
   return pids;
 }
 
+/**
+ * The job's io, killing one of the Toxiproxy servers the job started (of `servers` in all) once its
+ * progress line says 2 runs are done: a terminal's progress line is written after every run.
+ */
+function killingAfterTwoRuns(servers: number) {
+  const before = new Set(toxiproxyChildren());
+  const seen = { killed: undefined as number | undefined, stdout: '', stderr: '' };
+  const io = {
+    stdout: { write: (text: string) => ((seen.stdout += text), true) },
+    stderr: {
+      isTTY: true,
+      write: (text: string) => {
+        seen.stderr += text;
+        const runs = /runs (\d+)\//.exec(text);
+        if (seen.killed === undefined && runs && Number(runs[1]) >= 2) {
+          const mine = toxiproxyChildren().filter((pid) => !before.has(pid));
+          expect(mine).toHaveLength(servers);
+          seen.killed = mine[mine.length - 1];
+          process.kill(seen.killed, 'SIGKILL');
+        }
+        return true;
+      },
+    },
+  };
+  return { io, seen, mine: () => toxiproxyChildren().filter((pid) => !before.has(pid)) };
+}
+
 describe('the environment failing mid-job', () => {
   it('kills the Toxiproxy server after 2 finished runs: the folder keeps them, result.json says incomplete, exit 3', async () => {
     const root = reportRoot();
-    const before = new Set(toxiproxyChildren());
-    let killed: number | undefined;
-    let stdout = '';
-    const io = {
-      stdout: { write: (text: string) => (stdout += text) },
-      // A terminal's progress line is written after every run: the hook that says 2 runs are done.
-      stderr: {
-        isTTY: true,
-        write: (text: string) => {
-          const runs = /runs (\d+)\//.exec(text);
-          if (killed === undefined && runs && Number(runs[1]) >= 2) {
-            const mine = toxiproxyChildren().filter((pid) => !before.has(pid));
-            expect(mine).toHaveLength(1);
-            killed = mine[0];
-            process.kill(killed, 'SIGKILL');
-          }
-          return true;
-        },
-      },
-    };
+    const { io, seen } = killingAfterTwoRuns(1);
     const impl = path.resolve(import.meta.dirname, '../../lua/lock');
     const code = await main(['certify', '--impl', `lua:${impl}`, '--pattern', 'lock', '--runs', '6', '--seed', '18', '--faults', 'latency,lease-expiry', '--shrink-runs', '0', '--report', root], io);
 
-    expect(killed).toBeDefined();
+    expect(seen.killed).toBeDefined();
     expect(code).toBe(3);
     const [folder] = fs.readdirSync(root).filter((f) => fs.statSync(path.join(root, f)).isDirectory());
     const dir = path.join(root, folder);
@@ -77,44 +85,25 @@ describe('the environment failing mid-job', () => {
     expect(certificate.findings[0]).toBe(result.findings[0]);
     expect(fs.readFileSync(path.join(dir, 'junit.xml'), 'utf8')).toMatch(/name="environment"[^>]*>\s*<failure message="environment: /);
     expect(fs.existsSync(path.join(dir, 'report.html'))).toBe(true);
-    expect(stdout).toContain('chaoslua certify: INCOMPLETE');
-    expect(stdout).toContain(`${finished} of 6 runs finished`);
+    expect(seen.stdout).toContain('chaoslua certify: INCOMPLETE');
+    expect(seen.stdout).toContain(`${finished} of 6 runs finished`);
   });
 
   it('on 2 clusters, one Toxiproxy killed after 2 finished runs: a fresh cluster takes its runs over, every run judged, the loss reported', async () => {
     const root = reportRoot();
-    const before = new Set(toxiproxyChildren());
-    let killed: number | undefined;
-    let stderr = '';
-    const io = {
-      stdout: { write: () => true },
-      stderr: {
-        isTTY: true,
-        write: (text: string) => {
-          stderr += text;
-          const runs = /runs (\d+)\//.exec(text);
-          if (killed === undefined && runs && Number(runs[1]) >= 2) {
-            const mine = toxiproxyChildren().filter((pid) => !before.has(pid));
-            expect(mine).toHaveLength(2);
-            killed = mine[1];
-            process.kill(killed, 'SIGKILL');
-          }
-          return true;
-        },
-      },
-    };
+    const { io, seen, mine } = killingAfterTwoRuns(2);
     const impl = path.resolve(import.meta.dirname, '../../lua/lock');
     const code = await main(['certify', '--impl', `lua:${impl}`, '--pattern', 'lock', '--runs', '8', '--seed', '18', '--faults', 'latency,lease-expiry', '--shrink-runs', '0', '--clusters', '2', '--report', root], io);
 
-    expect(killed).toBeDefined();
+    expect(seen.killed).toBeDefined();
     const [folder] = fs.readdirSync(root).filter((f) => fs.statSync(path.join(root, f)).isDirectory());
     const result = JSON.parse(fs.readFileSync(path.join(root, folder, 'result.json'), 'utf8'));
     expect(result.incomplete ?? false).toBe(false);
     expect(result.runs).toBe(8);
     expect(result.discarded.causes.filter((c: string) => c.startsWith('cluster replaced: the cluster could not be healed between runs'))).toHaveLength(1);
-    expect(stderr).toContain('a fresh one takes over its runs');
+    expect(seen.stderr).toContain('a fresh one takes over its runs');
     expect(code).toBe(0);
     // The replacement's servers went with the job like the others.
-    expect(toxiproxyChildren().filter((pid) => !before.has(pid))).toEqual([]);
+    expect(mine()).toEqual([]);
   });
 });
