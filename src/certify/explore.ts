@@ -103,16 +103,9 @@ export async function explore(ctx: ChaosContext, options: ChaosOptions): Promise
       // Every execution gets its own namespace: runs never see each other's keys.
       judged = await runJudged(schedule, replayer, `${runId}-${executions++}`);
     } catch (error) {
-      // The cluster could not be healed: not the implementation's fault, and not a verdict. One more
-      // heal; if the cluster comes back the run is discarded (its history is incomplete), else the
-      // job ends as an environment failure.
-      try {
-        await ctx.cluster.heal();
-        tally.discarded++;
-        tally.discardCauses.push(firstLine(error));
-      } catch {
-        environment = error as Error;
-      }
+      // The cluster could not be healed: not the implementation's fault, and not a verdict. If one
+      // more heal brings it back the run is discarded, else the job ends as an environment failure.
+      if (!(await discardIfHealed(ctx.cluster, error, tally))) environment = error as Error;
       return true;
     }
     const { run, result } = judged;
@@ -149,5 +142,20 @@ export async function explore(ctx: ChaosContext, options: ChaosOptions): Promise
   };
 }
 
-const firstLine = (error: unknown) => (error instanceof Error ? (error.message ?? String(error)) : String(error)).split('\n')[0];
+/**
+ * After a run threw (its cluster could not be healed after it): one more heal. When the cluster comes
+ * back the run is discarded (its history is incomplete), its cause kept, and true is returned.
+ */
+export async function discardIfHealed(cluster: ChaosContext['cluster'], error: unknown, tally: RunTally): Promise<boolean> {
+  try {
+    await cluster.heal();
+  } catch {
+    return false;
+  }
+  tally.discarded++;
+  tally.discardCauses.push(firstLine(error));
+  return true;
+}
+
+export const firstLine = (error: unknown) => (error instanceof Error ? (error.message ?? String(error)) : String(error)).split('\n')[0];
 

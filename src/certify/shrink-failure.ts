@@ -6,7 +6,7 @@
 import type { AnyPattern } from '../patterns/types.ts';
 import type { Schedule } from '../plan/schedule.ts';
 import type { ChaosContext, ChaosOptions, ChaosOutcome, Failure, Lane } from './chaos-types.ts';
-import { countRun, replayerOf, type Explored } from './explore.ts';
+import { countRun, discardIfHealed, firstLine, replayerOf, type Explored } from './explore.ts';
 import { passes, runJudged, type Judged } from './replay.ts';
 import { shrinkInBatches, WorkerLost } from './shrink.ts';
 
@@ -31,15 +31,8 @@ export async function shrinkFailure(explored: Explored, lanes: readonly Lane[], 
     try {
       judged = await runJudged(schedule, replayerOf({ ...lane, pattern: job.pattern }, job.options), `${found.runId}-s${executions++}`);
     } catch (error) {
-      // As in exploring: one more heal; the run is discarded if the cluster comes back, else the
-      // lane takes no more candidates (the others go on).
-      try {
-        await lane.cluster.heal();
-      } catch {
-        throw new WorkerLost(firstLine(error));
-      }
-      tally.discarded++;
-      tally.discardCauses.push(firstLine(error));
+      // As in exploring; a cluster that does not come back takes no more candidates (the others go on).
+      if (!(await discardIfHealed(lane.cluster, error, tally))) throw new WorkerLost(firstLine(error));
       return undefined;
     }
     const { run, result } = judged;
@@ -59,5 +52,3 @@ export async function shrinkFailure(explored: Explored, lanes: readonly Lane[], 
     shrinking: { ms: performance.now() - started, clusters: lanes.length },
   };
 }
-
-const firstLine = (error: unknown) => (error instanceof Error ? (error.message ?? String(error)) : String(error)).split('\n')[0];
