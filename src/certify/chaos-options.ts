@@ -15,6 +15,8 @@ export interface JobChaosConstraints {
   readonly faults: readonly FaultName[];
   readonly timeLimitMs: number;
   readonly shrinkRuns: number;
+  /** Stop shrinking after this long, ms; absent or 0: no limit. */
+  readonly shrinkTimeMs?: number;
   readonly nodeTimeoutMs: number;
   /** fast-check replay path, with the same seed. */
   readonly path?: string;
@@ -43,6 +45,7 @@ export function jobChaosOptions(c: JobChaosConstraints): ChaosOptions {
     path: c.path,
     timeLimitMs: c.timeLimitMs,
     shrinkRuns: c.shrinkRuns,
+    ...(c.shrinkTimeMs ? { shrinkTimeMs: c.shrinkTimeMs } : {}),
     opTimeoutMs: OP_TIMEOUT_MS,
     nodeTimeoutMs: c.nodeTimeoutMs,
     runId: c.runId,

@@ -17,6 +17,8 @@ export interface ChaosOptions {
   readonly timeLimitMs: number;
   /** Most re-runs spent shrinking a failure; then the smallest failure found so far is kept. */
   readonly shrinkRuns: number;
+  /** Start no shrinking batch that would end after this long, ms (the smallest failure so far is kept); absent: no limit. */
+  readonly shrinkTimeMs?: number;
   /** What the schedules draw, but for the pattern (the context's). */
   readonly schedule: Omit<ScheduleConstraints, 'pattern'>;
   readonly check?: CheckOptions;
@@ -69,8 +71,8 @@ export interface ChaosOutcome {
   readonly interrupted: boolean;
   /** Fresh runs judged fewer than asked because too many were discarded (interrupted is the time limit). */
   readonly shortOfRuns: boolean;
-  /** Wall time spent shrinking the failure, and on how many clusters at once (absent: no shrinking). */
-  readonly shrinking?: { readonly ms: number; readonly clusters: number };
+  /** Wall time spent shrinking the failure, on how many clusters at once, and why it stopped (absent: no shrinking). */
+  readonly shrinking?: { readonly ms: number; readonly clusters: number; readonly stopped: 'minimal' | 'budget' | 'time' | 'workers' };
   /**
    * Set when the environment failed mid-job (the cluster could not be healed after a run): the job
    * stopped there, and what it judged before (tally, failure) is kept as evidence, not thrown away.

@@ -42,6 +42,8 @@ export interface JobConstraints {
   nodeTimeoutMs?: number;
   /** Most re-runs spent shrinking a failure. Default 30. */
   shrinkRuns?: number;
+  /** Stop shrinking a failure after this long (the smallest failure so far is kept); 0: no limit. Default 30 s. */
+  shrinkTimeMs?: number;
   /** External clusters only: allow SCRIPT FLUSH, busy scripts and failovers. Default false. */
   allowDestructive?: boolean;
   durability?: Durability;
@@ -88,6 +90,7 @@ export const JOB_DEFAULTS = {
   reportRoot: 'reports',
   nodeTimeoutMs: JOB_INTEGERS.nodeTimeoutMs.default,
   shrinkRuns: JOB_INTEGERS.shrinkRuns.default,
+  shrinkTimeMs: 30_000,
 } as const;
 
 /** An option out of its limits: `option` is the JobConstraints field, `problem` what is wrong, without the value. */
@@ -139,6 +142,8 @@ export function jobOptionsFrom(command: JobOptions['command'], c: JobConstraints
   const keys = integer(c, 'keys');
   const nodeTimeoutMs = integer(c, 'nodeTimeoutMs') ?? JOB_DEFAULTS.nodeTimeoutMs;
   const shrinkRuns = integer(c, 'shrinkRuns') ?? JOB_DEFAULTS.shrinkRuns;
+  const shrinkTimeMs = c.shrinkTimeMs ?? JOB_DEFAULTS.shrinkTimeMs;
+  if (!Number.isFinite(shrinkTimeMs) || shrinkTimeMs < 0) throw new JobOptionError('shrinkTimeMs', 'must be a duration of 0 ms or more', shrinkTimeMs);
   const clusters = integer(c, 'clusters') ?? JOB_INTEGERS.clusters.default;
   // Lanes are clusters this job starts and fails over at will: a local one, not one it is given.
   if (clusters > 1 && !['', 'local'].includes((c.cluster ?? JOB_DEFAULTS.cluster).trim())) throw new JobOptionError('clusters', 'above 1 needs --cluster local (the job starts each one)', clusters);
@@ -160,6 +165,7 @@ export function jobOptionsFrom(command: JobOptions['command'], c: JobConstraints
     json: c.json ?? false,
     nodeTimeoutMs,
     shrinkRuns,
+    shrinkTimeMs,
     allowDestructive: c.allowDestructive ?? false,
     ...(c.durability === undefined ? {} : { durability: c.durability }),
     // Every setting filled, so the job's record (certificate, shard plan, run folder) says what ran

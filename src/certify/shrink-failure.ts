@@ -42,13 +42,15 @@ export async function shrinkFailure(explored: Explored, lanes: readonly Lane[], 
     return result.verdict === 'unknown' || passes(result) ? undefined : { history: run.history, result };
   };
   const start = { value: found.value, path: found.path, failed: { history: outcome.failure.history, result: outcome.failure.result } };
-  const shrunk = await shrinkInBatches(start, { shrink: found.shrink, workers: lanes, budget: job.options.shrinkRuns, attempt });
+  const limit = job.options.shrinkTimeMs;
+  const deadline = limit ? started + limit : undefined;
+  const shrunk = await shrinkInBatches(start, { shrink: found.shrink, workers: lanes, budget: job.options.shrinkRuns, attempt, deadline });
   const [schedule] = shrunk.value.value_;
   return {
     ...outcome,
     failure: { schedule, history: shrunk.failed.history, result: shrunk.failed.result, firstFailure: outcome.failure.firstFailure },
     path: shrunk.path,
     ms: outcome.ms + (performance.now() - started),
-    shrinking: { ms: performance.now() - started, clusters: lanes.length },
+    shrinking: { ms: performance.now() - started, clusters: lanes.length, stopped: shrunk.stopped },
   };
 }

@@ -12,6 +12,10 @@
  * batch): the ones run beside it and thrown away cost no wall time, so N workers with the budget
  * of one reach the same counterexample, sooner.
  *
+ * A time limit (`deadline`) ends the search before a batch that would not finish in time, judged
+ * by the last batch's length: the smallest failure so far is kept, and it is still a prefix of the
+ * search one worker would make (so its path replays it), only a shorter one.
+ *
  * The path it reports is fast-check's (`run:shrink:shrink…`, each shrink the candidate's index in
  * its stream), so `fc.check(property, { seed, path })` and `--seed S --path P` replay it.
  */
@@ -33,6 +37,8 @@ export interface ShrinkResult<T, R> {
   readonly attempts: number;
   /** Candidates run, the ones run beside a failing one and thrown away included. */
   readonly runs: number;
+  /** Why it stopped: no smaller candidate fails, the budget, the time limit, or no worker left. */
+  readonly stopped: 'minimal' | 'budget' | 'time' | 'workers';
 }
 
 /** A worker could not run its candidate (its cluster could not be healed): it takes no more. */
@@ -48,6 +54,10 @@ export interface ShrinkPlan<T, W, R> {
   readonly budget: number;
   /** Run one candidate on one worker: what it showed when it failed, undefined when it passed. */
   readonly attempt: (worker: W, value: T) => Promise<R | undefined>;
+  /** When to start no further batch (ms on `now`'s clock); absent: no time limit. */
+  readonly deadline?: number;
+  /** The clock; default performance.now. */
+  readonly now?: () => number;
 }
 
 export async function shrinkInBatches<T, W, R>(start: ShrinkStart<T, R>, plan: ShrinkPlan<T, W, R>): Promise<ShrinkResult<T, R>> {
@@ -57,14 +67,31 @@ export async function shrinkInBatches<T, W, R>(start: ShrinkStart<T, R>, plan: S
   let runs = 0;
   let stream = plan.shrink(current.value);
   let index = 0; // of the next candidate in the current stream
-  while (workers.length > 0 && attempts < plan.budget) {
+  const now = plan.now ?? (() => performance.now());
+  let lastBatchMs = 0;
+  let stopped: ShrinkResult<T, R>['stopped'] = 'budget';
+  for (;;) {
+    if (workers.length === 0) {
+      stopped = 'workers';
+      break;
+    }
+    if (attempts >= plan.budget) break;
+    // A batch lasts about as long as the last one did: start none that would end past the deadline.
+    const batchStart = now();
+    if (plan.deadline !== undefined && batchStart + lastBatchMs > plan.deadline) {
+      stopped = 'time';
+      break;
+    }
     const batch: { value: Value<T>; index: number }[] = [];
     while (batch.length < Math.min(workers.length, plan.budget - attempts)) {
       const next = stream.next();
       if (next.done) break;
       batch.push({ value: next.value, index: index++ });
     }
-    if (batch.length === 0) break; // nothing smaller fails: current is minimal
+    if (batch.length === 0) {
+      stopped = 'minimal'; // nothing smaller fails
+      break;
+    }
     runs += batch.length;
     const lost = new Set<W>();
     const outcomes = await Promise.all(
@@ -76,6 +103,7 @@ export async function shrinkInBatches<T, W, R>(start: ShrinkStart<T, R>, plan: S
         }),
       ),
     );
+    lastBatchMs = now() - batchStart;
     for (let w = workers.length - 1; w >= 0; w--) if (lost.has(workers[w])) workers.splice(w, 1);
     const first = outcomes.findIndex((o) => o !== undefined);
     attempts += first < 0 ? batch.length : first + 1;
@@ -85,7 +113,7 @@ export async function shrinkInBatches<T, W, R>(start: ShrinkStart<T, R>, plan: S
     stream = plan.shrink(taken.value);
     index = 0;
   }
-  return { ...current, attempts, runs };
+  return { ...current, attempts, runs, stopped };
 }
 
 /**

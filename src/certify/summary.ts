@@ -24,6 +24,7 @@ export function resultJson(options: JobOptions, r: JobResult) {
     runs: r.outcome.tally.runs,
     discarded: discardedJson(r),
     shrinkRuns: r.outcome.tally.shrinks,
+    ...(r.outcome.shrinking ? { shrinking: { seconds: Math.round(r.outcome.shrinking.ms) / 1000, clusters: r.outcome.shrinking.clusters, stopped: r.outcome.shrinking.stopped } } : {}),
     operations: r.outcome.tally.ops,
     faults: r.outcome.tally.faultCounts,
     replicationLosses: r.outcome.tally.replicationLosses,
@@ -90,7 +91,9 @@ export function summaryText(options: JobOptions, r: JobResult): string {
   if (r.outcome.failure) {
     const f = r.outcome.failure;
     const fromCorpus = r.corpus?.entries.some((e) => e.failure === f) ?? false;
-    lines.push(fromCorpus ? `  a saved counterexample failed again (${f.firstFailure.seconds.toFixed(1)} s); its schedule:` : `  first failure after ${f.firstFailure.run} runs (${f.firstFailure.seconds.toFixed(1)} s); shrunk schedule:`);
+    const shrunk = r.outcome.shrinking;
+    const cut = shrunk?.stopped === 'time' ? ` (shrinking stopped at its time limit after ${(shrunk.ms / 1000).toFixed(1)} s; --shrink-time for longer)` : '';
+    lines.push(fromCorpus ? `  a saved counterexample failed again (${f.firstFailure.seconds.toFixed(1)} s); its schedule:` : `  first failure after ${f.firstFailure.run} runs (${f.firstFailure.seconds.toFixed(1)} s); shrunk schedule${cut}:`);
     const { model } = options.pattern;
     lines.push(...describeSchedule(f.schedule, (i) => model.describeInput(i)).split('\n').map((l) => `    ${l}`));
     if (f.result.verdict === 'unknown') lines.push('  the checker ran out of search budget: verdict unknown, not a pass');

@@ -34,6 +34,8 @@ export interface JobOptions {
   readonly json: boolean;
   readonly nodeTimeoutMs: number;
   readonly shrinkRuns: number;
+  /** Stop shrinking after this long, ms; 0 or absent: no limit (jobOptionsFrom fills 30 s). */
+  readonly shrinkTimeMs?: number;
   /** External clusters only: allow SCRIPT FLUSH, busy scripts and failovers. */
   readonly allowDestructive?: boolean;
   /** Machine-readable --impl (lua:DIR, module:PATH, cmd:...): what `replay` re-opens. */

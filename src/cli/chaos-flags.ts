@@ -29,6 +29,7 @@ export const CHAOS_FLAGS = {
   report: { type: 'string' },
   'node-timeout': { type: 'string' },
   'shrink-runs': { type: 'string' },
+  'shrink-time': { type: 'string' },
   json: { type: 'boolean' },
   'allow-destructive': { type: 'boolean' },
   durability: { type: 'string' },
@@ -58,6 +59,8 @@ export const CHAOS_FLAGS_HELP = `  --pattern P        ${PATTERN_NAMES.join(' | '
   --report DIR       where run folders go (default ${JOB_DEFAULTS.reportRoot}/)
   --node-timeout MS  cluster-node-timeout of a local cluster (default ${JOB_DEFAULTS.nodeTimeoutMs})
   --shrink-runs N    most re-runs spent shrinking a failure (default ${JOB_DEFAULTS.shrinkRuns})
+  --shrink-time T    stop shrinking a failure after T, keeping the smallest one so far (e.g. 30s, 2m;
+                     0 for no limit; default ${JOB_DEFAULTS.shrinkTimeMs / 1000}s)
   --allow-destructive  on an external cluster, allow SCRIPT FLUSH, busy scripts and failovers (other faults
                      need process access and are never run there; default: off)
   --durability wait:N:TIMEOUT  after each write the implementation sends WAIT N TIMEOUT on the connection
@@ -96,6 +99,7 @@ const FLAG_OF: Readonly<Record<keyof JobConstraints, string>> = {
   json: 'json',
   nodeTimeoutMs: 'node-timeout',
   shrinkRuns: 'shrink-runs',
+  shrinkTimeMs: 'shrink-time',
   allowDestructive: 'allow-destructive',
   durability: 'durability',
   settings: 'set',
@@ -145,6 +149,7 @@ export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
     json: v.json,
     nodeTimeoutMs: integer(v['node-timeout']),
     shrinkRuns: integer(v['shrink-runs']),
+    shrinkTimeMs: v['shrink-time'] === undefined ? undefined : durationFlag(command, 'shrink-time', v['shrink-time'], JOB_DEFAULTS.shrinkTimeMs),
     allowDestructive,
     settings: set?.settings,
   };

@@ -37,6 +37,7 @@ describe('jobOptionsFrom', () => {
       json: false,
       nodeTimeoutMs: 1_000,
       shrinkRuns: 30,
+      shrinkTimeMs: 30_000,
       allowDestructive: false,
     });
     const drawn = jobOptionsFrom('run').seed;

@@ -106,6 +106,34 @@ describe('shrinkInBatches', () => {
     expect(four.result.runs).toBe(four.runs);
   });
 
+  it('a time limit starts no batch that would end past it: the failure so far is kept, on the path one worker takes', async () => {
+    const start = (await firstFailure(2026))!;
+    const property = fc.asyncProperty(arb, async (xs) => !fails(xs));
+    // A fake clock: every candidate takes 10 ms of it, a batch as long as one candidate.
+    let clock = 0;
+    const shrinkWith = async (deadline: number | undefined) => {
+      const batches: number[] = [];
+      const result = await shrinkInBatches(
+        { ...start, failed: start.value.value_[0] },
+        { shrink: (v) => property.shrink(v), workers: [0, 1], budget: 100_000, deadline, now: () => clock, attempt: async (w, [xs]) => (w === 0 && batches.push((clock += 10)), fails(xs) ? xs : undefined) },
+      );
+      return { result, batches };
+    };
+    clock = 0;
+    const whole = await shrinkWith(undefined);
+    expect(whole.result.stopped).toBe('minimal');
+    clock = 0;
+    const cut = await shrinkWith(35);
+    expect(cut.result.stopped).toBe('time');
+    // Batches end at 10, 20, 30; a fourth would end at 40, past 35: not started.
+    expect(cut.batches).toEqual([10, 20, 30]);
+    expect(fails(cut.result.value.value_[0])).toBe(true);
+    // A prefix of the whole search: the whole path continues the cut one, and fast-check replays it.
+    expect(whole.result.path.startsWith(cut.result.path)).toBe(true);
+    const replayed = await fc.check(property, { seed: 2026, path: cut.result.path, endOnFailure: true });
+    expect(replayed.counterexample![0]).toEqual(cut.result.value.value_[0]);
+  });
+
   it('a path inside a replay continues the replayed path as fast-check does', () => {
     expect(continuePath(undefined, '5:2')).toBe('5:2');
     expect(continuePath('5:2', '0')).toBe('5:2');

@@ -98,6 +98,10 @@ describe('lint: a file the parser cannot read is a syntax finding with file:line
 });
 
 describe('run and certify: flags checked before any cluster starts', () => {
+  it('--shrink-time that is not a duration: exit 2 naming the flag', async () => {
+    await expectUsage(['run', '--shrink-time', 'soon'], /^chaoslua: run: --shrink-time must be a duration like 60s, 2m or 1500ms, got 'soon'$/m);
+  });
+
   const cases: [string, string[], RegExp][] = [
     ['--report pointing at a file', ['run', '--report', COUNTEREXAMPLE], /--report .*is a file, not a directory/],
     ['--report under a file', ['certify', '--impl', 'lua:lua/idempotency', '--report', `${COUNTEREXAMPLE}/reports`], /is a file, not a directory/],

@@ -15,7 +15,7 @@ const COMMANDS: Record<string, readonly string[]> = {
   cluster: ['up'],
 };
 
-const STRING_FLAGS = ['--pattern', '--runs', '--seed', '--path', '--faults', '--time-limit', '--clients', '--keys', '--cluster', '--report', '--node-timeout', '--shrink-runs', '--impl', '--reruns', '--port', '--masters', '--replicas'];
+const STRING_FLAGS = ['--pattern', '--runs', '--seed', '--path', '--faults', '--time-limit', '--clients', '--keys', '--cluster', '--report', '--node-timeout', '--shrink-runs', '--shrink-time', '--impl', '--reruns', '--port', '--masters', '--replicas'];
 const BOOLEAN_FLAGS = ['--json', '--allow-destructive', '--no-lint', '--no-rerun', '--all'];
 const KNOWN = new Set([...STRING_FLAGS, ...BOOLEAN_FLAGS, '--help', '-h', '--debug', '--version', '-v']);
 
