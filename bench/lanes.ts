@@ -3,7 +3,8 @@
 // how long does shrinking the first failure take on 1 cluster and on N (the candidates of fast-check's
 // shrink stream run side by side)? The clusters are started once; their start-up is not counted.
 // Run: npx tsx bench/lanes.ts [seeds=4] [mutant filters, comma list=a sample] [lanes=auto]
-// RUN_CAP (default 40, certify's default runs), SHRINK_RUNS (default 30, certify's default)
+// RUN_CAP (default 40, certify's default runs), SHRINK_RUNS (default 30, certify's default),
+// SHRINK_TIME seconds (default 0: no limit; certify's default is 30)
 import { LocalCluster } from '../src/cluster/local.ts';
 import { autoClusters } from '../src/cluster/capacity.ts';
 import { loadMutants } from '../suites/certify/support/catalogue.ts';
@@ -16,9 +17,10 @@ const filters = (process.argv[3] && process.argv[3] !== 'sample' ? process.argv[
 const n = process.argv[4] && process.argv[4] !== 'auto' ? Number(process.argv[4]) : autoClusters();
 const runCap = Number(process.env.RUN_CAP ?? 40);
 const shrinkRuns = Number(process.env.SHRINK_RUNS ?? 30);
+const shrinkTimeMs = Number(process.env.SHRINK_TIME ?? 0) * 1000;
 const mutants = loadMutants().filter((m) => filters.some((f) => `${m.pattern}/${m.name}`.includes(f)));
 if (mutants.length === 0) throw new Error(`no mutant matches ${filters.join(', ')}`);
-console.log(`npx tsx bench/lanes.ts ${process.argv.slice(2).join(' ')}  (RUN_CAP=${runCap} SHRINK_RUNS=${shrinkRuns})`);
+console.log(`npx tsx bench/lanes.ts ${process.argv.slice(2).join(' ')}  (RUN_CAP=${runCap} SHRINK_RUNS=${shrinkRuns} SHRINK_TIME=${shrinkTimeMs / 1000})`);
 console.log(`${mutants.length} mutants x ${seeds} seeds (1000 + 7919 k), every fault, on 1 cluster and on ${n}, alternated`);
 
 const lanes = await Promise.all(Array.from({ length: n }, () => LocalCluster.start()));
@@ -29,11 +31,11 @@ try {
       const seed = 1_000 + 7_919 * k;
       const order = k % 2 === 0 ? [1, n] : [n, 1];
       for (const count of order) {
-        const job = await chaosJob(count === 1 ? lanes[0] : lanes.slice(0, count), mutant.pattern, openerFor(mutant.pattern, mutant.kind, mutant.impl), { seed, runs: runCap, shrinkRuns });
+        const job = await chaosJob(count === 1 ? lanes[0] : lanes.slice(0, count), mutant.pattern, openerFor(mutant.pattern, mutant.kind, mutant.impl), { seed, runs: runCap, shrinkRuns, ...(shrinkTimeMs ? { shrinkTimeMs } : {}) });
         const key = `${mutant.pattern}/${mutant.name} ${count}`;
         jobs.set(key, [...(jobs.get(key) ?? []), job]);
         const caught = job.firstFailure ? `run ${job.firstFailure.run} at ${job.firstFailure.seconds.toFixed(1)} s` : 'NOT CAUGHT';
-        const shrunk = job.shrinking ? `; shrunk to ${job.shrunkOps} ops in ${job.shrinking.seconds.toFixed(1)} s` : '';
+        const shrunk = job.shrinking ? `; shrunk to ${job.shrunkOps} ops in ${job.shrinking.seconds.toFixed(1)} s (stopped: ${job.shrinking.stopped})` : '';
         console.log(`${mutant.pattern}/${mutant.name} seed ${seed}, ${count} cluster(s): ${caught}; named ${job.named.join(', ') || '-'}${shrunk}`);
       }
     }

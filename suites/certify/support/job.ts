@@ -27,6 +27,8 @@ export interface JobLimits {
   readonly runs: number;
   /** Re-runs spent shrinking the first failure. */
   readonly shrinkRuns: number;
+  /** Stop shrinking after this long, ms (certify's --shrink-time); absent: no limit. */
+  readonly shrinkTimeMs?: number;
 }
 
 export interface JobVerdict {
@@ -45,7 +47,7 @@ export interface JobVerdict {
   /** The shrunk failing run (schedule, history, verdict), for a closer look. */
   readonly failure?: Failure;
   /** Seconds spent shrinking it, on how many clusters at once. */
-  readonly shrinking?: { readonly seconds: number; readonly clusters: number };
+  readonly shrinking?: { readonly seconds: number; readonly clusters: number; readonly stopped: string };
 }
 
 /**
@@ -77,6 +79,7 @@ export async function chaosJob(clusters: LocalCluster | readonly LocalCluster[],
         faults: FAULT_NAMES,
         timeLimitMs: Number.POSITIVE_INFINITY,
         shrinkRuns: limits.shrinkRuns,
+        shrinkTimeMs: limits.shrinkTimeMs,
         nodeTimeoutMs: lanes[0].options.nodeTimeoutMs,
         // Once a finding is in, no later run changes the verdict.
         stopEarly: () => findingAt !== undefined,
@@ -106,7 +109,7 @@ export async function chaosJob(clusters: LocalCluster | readonly LocalCluster[],
       findings,
       messages: [...violations.map((v) => `${v.invariant}: ${v.message}`), ...findings],
       failure,
-      shrinking: outcome.shrinking && { seconds: outcome.shrinking.ms / 1000, clusters: outcome.shrinking.clusters },
+      shrinking: outcome.shrinking && { seconds: outcome.shrinking.ms / 1000, clusters: outcome.shrinking.clusters, stopped: outcome.shrinking.stopped },
     };
   } finally {
     await opened.close();
