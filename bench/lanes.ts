@@ -54,7 +54,9 @@ try {
     }
   }
   const [one, many] = [median(all.get(1) ?? []), median(all.get(n) ?? [])];
-  console.log(`\nshrinking, median over every shrunk failure: ${one.toFixed(1)} s on 1 cluster, ${many.toFixed(1)} s on ${n} (${(one / many).toFixed(2)}x)`);
+  if (shrinkRuns > 0) console.log(`\nshrinking, median over every shrunk failure: ${one.toFixed(1)} s on 1 cluster, ${many.toFixed(1)} s on ${n} (${(one / many).toFixed(2)}x)`);
+  const caught = (count: number) => mutants.reduce((sum, m) => sum + (jobs.get(`${m.pattern}/${m.name} ${count}`) ?? []).filter((j) => j.firstFailure).length, 0);
+  console.log(`caught: ${caught(1)} of ${mutants.length * seeds} jobs on 1 cluster, ${caught(n)} of ${mutants.length * seeds} on ${n}`);
 } finally {
   await Promise.allSettled(lanes.map((c) => c.dispose()));
 }

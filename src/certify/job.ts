@@ -26,7 +26,8 @@ import { writeJob } from './write.ts';
 export async function runJob(options: JobOptions, open: ImplOpener, io: Io, cluster?: Cluster): Promise<JobResult> {
   const clusters = options.path !== undefined ? 1 : options.clusters;
   await using environment = await openEnvironment({ ...options, clusters }, open, cluster);
-  return runJobOn(environment, options, io);
+  // Awaited here: the environment is disposed when this block ends, which must be after the job.
+  return await runJobOn(environment, options, io);
 }
 
 /** The job on an environment already opened: run its schedules, judge them, write the run folder. */

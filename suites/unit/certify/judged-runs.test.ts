@@ -55,6 +55,25 @@ describe('judged runs', () => {
   });
 });
 
+describe('the environment of runJob', () => {
+  it('is closed after the job, not before: every run is judged on an implementation still open', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-environment-'));
+    roots.push(root);
+    const job = jobOptions('certify', { pattern: 'lock', runs: '3', seed: '7', faults: 'none', clients: '2', keys: '1', report: root, 'shrink-runs': '0' });
+    const quiet = { stdout: { write: () => true }, stderr: { write: () => true } };
+    let closed = false;
+    let callsAfterClose = 0;
+    const subjects = inMemorySubjects(model, 8).map((subject) =>
+      Object.assign(Object.create(subject) as typeof subject, { invoke: (...args: Parameters<typeof subject.invoke>) => (closed && callsAfterClose++, subject.invoke(...args)) }),
+    );
+    const result = await runJob(job, async () => ({ impl: 'in-memory', subjects, findings: () => [], close: async () => void (closed = true) }), quiet, new StubCluster().asCluster());
+    expect(result.outcome.tally.runs).toBe(3);
+    expect(result.outcome.tally.ops).toBeGreaterThan(0);
+    expect(callsAfterClose).toBe(0);
+    expect(closed).toBe(true);
+  });
+});
+
 describe('TTL probes', () => {
   const schedule = { pattern: 'lock' as const, keys: 2, clients: [[{ type: 'op' as const, key: 0, input: { op: 'acquire', token: 't', ttlMs: 300 } }]], faults: [] };
   const ctx = (stub: StubCluster) => ({
