@@ -64,8 +64,13 @@ describe('one job on several clusters', () => {
     expect(rejected.passed).toBe(false);
     expect(rejected.outcome.shrinking?.clusters).toBe(3);
     expect(rejected.outcome.tally.shrinks).toBeGreaterThanOrEqual(3);
-    // What is kept was seen failing: the shrunk run's own verdict names the limit.
-    expect(rejected.outcome.failure?.result.violations.map((v) => v.invariant)).toContain('at-most-limit');
+    // What is kept was seen failing: the shrunk run's own verdict is illegal, for the mutant's slip. An
+    // over-admitted place shows as at-most-limit, or only as model-conformance when the leases' expiry
+    // leaves the count ambiguous (a shrink that stops at --shrink-time may keep such a run).
+    const named = rejected.outcome.failure?.result.violations.map((v) => v.invariant) ?? [];
+    expect(rejected.outcome.failure?.result.verdict).toBe('illegal');
+    expect(named.length).toBeGreaterThan(0);
+    for (const name of named) expect(['at-most-limit', 'model-conformance']).toContain(name);
     // (Whether a smaller schedule still fails hangs on timing: the order and the path fast-check
     // would take are held by suites/unit/certify/shrink.test.ts.)
   }, 180_000);
