@@ -7,6 +7,7 @@ import type { AnyPattern } from '../patterns/types.ts';
 import type { Schedule } from '../plan/schedule.ts';
 import type { Shard } from '../runner/shard.ts';
 import type { Subject } from '../subject/types.ts';
+import type { ShrinkStop } from './shrink.ts';
 
 export interface ChaosOptions {
   readonly runs: number;
@@ -72,7 +73,7 @@ export interface ChaosOutcome {
   /** Fresh runs judged fewer than asked because too many were discarded (interrupted is the time limit). */
   readonly shortOfRuns: boolean;
   /** Wall time spent shrinking the failure, on how many clusters at once, and why it stopped (absent: no shrinking). */
-  readonly shrinking?: { readonly ms: number; readonly clusters: number; readonly stopped: 'minimal' | 'budget' | 'time' | 'workers' };
+  readonly shrinking?: { readonly ms: number; readonly clusters: number; readonly stopped: ShrinkStop };
   /**
    * Set when the environment failed mid-job (the cluster could not be healed after a run): the job
    * stopped there, and what it judged before (tally, failure) is kept as evidence, not thrown away.

@@ -37,9 +37,11 @@ export interface ShrinkResult<T, R> {
   readonly attempts: number;
   /** Candidates run, the ones run beside a failing one and thrown away included. */
   readonly runs: number;
-  /** Why it stopped: no smaller candidate fails, the budget, the time limit, or no worker left. */
-  readonly stopped: 'minimal' | 'budget' | 'time' | 'workers';
+  readonly stopped: ShrinkStop;
 }
+
+/** Why a shrink search stopped: no smaller candidate fails, the budget, the time limit, or no worker left. */
+export type ShrinkStop = 'minimal' | 'budget' | 'time' | 'workers';
 
 /** A worker could not run its candidate (its cluster could not be healed): it takes no more. */
 export class WorkerLost extends Error {
@@ -69,7 +71,7 @@ export async function shrinkInBatches<T, W, R>(start: ShrinkStart<T, R>, plan: S
   let index = 0; // of the next candidate in the current stream
   const now = plan.now ?? (() => performance.now());
   let lastBatchMs = 0;
-  let stopped: ShrinkResult<T, R>['stopped'] = 'budget';
+  let stopped: ShrinkStop = 'budget';
   for (;;) {
     if (workers.length === 0) {
       stopped = 'workers';
