@@ -43,7 +43,8 @@ export function buildFunctionsLibrary(libraryName: string, scripts: readonly Lib
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(script.functionName)) {
       throw new Error(`functionName: not a Lua identifier: ${script.functionName}`);
     }
-    const body = script.source.replace(/\n+$/, '');
+    // An EVAL script's own shebang (`#!lua`, which makes Redis treat it as a write) is not Lua: the library has its own.
+    const body = script.source.replace(/^#![^\n]*\n/, '').replace(/\n+$/, '');
     out.push(
       '',
       `-- ${script.functionName}: the body of ${script.fileName}, unchanged.`,

@@ -1,3 +1,4 @@
+#!lua
 -- register_or_get: claim an idempotency key for this attempt, or report the record already stored.
 -- KEYS[1] = scoped idempotency key (a hash: state, fingerprint, owner, status, body)
 -- ARGV[1] = fingerprint of the canonical request body

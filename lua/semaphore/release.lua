@@ -1,3 +1,4 @@
+#!lua
 -- release: give up a place, for the holder whose token is live, and nobody else.
 -- KEYS[1] = holders key: a sorted set of token -> deadline (server milliseconds)
 -- ARGV[1] = holder, the name the caller believes holds a place

@@ -3,7 +3,7 @@ import type { Chunk } from 'luaparse';
 
 export interface ParsedLua {
   chunk: Chunk;
-  /** True when the file starts with a Functions shebang (`#!lua name=...`). */
+  /** True when the file starts with a Functions shebang (`#!lua name=...`); an EVAL script's `#!lua [flags=...]` is not one. */
   hasShebang: boolean;
   /** The text luaparse saw (the shebang blanked), for quoting expressions by range. */
   text: string;
@@ -30,8 +30,10 @@ function isLuaparseSyntaxError(error: unknown): error is LuaparseSyntaxError {
  * that line is blanked (keeping its newline) so every other line and column stays where it was.
  */
 export function parseLua(source: string): { ok: true; parsed: ParsedLua } | { ok: false; error: LuaSyntaxError } {
-  const hasShebang = source.startsWith('#!');
-  const text = hasShebang ? source.replace(/^#![^\n]*/, '') : source;
+  const shebang = /^#![^\n]*/.exec(source)?.[0];
+  const hasShebang = shebang !== undefined && /\bname=/.test(shebang);
+  // Either shebang is not Lua: blanked, keeping its newline, so lines and columns stay where they were.
+  const text = shebang !== undefined ? source.replace(/^#![^\n]*/, '') : source;
   // luaparse cannot report a bad first token: it reads the previous parse's lookahead for "near"
   // (a TypeError on the first file, the last file's '<eof>' on a later one). Lua's own message
   // for it is checked here instead.

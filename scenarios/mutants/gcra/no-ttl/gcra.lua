@@ -1,3 +1,4 @@
+#!lua
 -- GCRA, the generic cell rate algorithm (go-redis/redis_rate's limiter): on average one hit per
 -- emission interval (periodMs / rate), and up to `burst` at once. The key holds the theoretical
 -- arrival time (TAT, server milliseconds since 2017-01-01): a hit is allowed when the TAT it would

@@ -1,3 +1,4 @@
+#!lua
 -- complete: store the response of the owning attempt and keep it for the full TTL.
 -- KEYS[1] = scoped idempotency key
 -- ARGV[1] = owner token of the attempt that finished

@@ -1,3 +1,4 @@
+#!lua
 -- release: give up a pending key so the next attempt may run (the handler failed).
 -- KEYS[1] = scoped idempotency key
 -- ARGV[1] = owner token of the attempt giving up

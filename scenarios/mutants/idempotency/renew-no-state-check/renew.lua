@@ -1,3 +1,4 @@
+#!lua
 -- renew: extend the lease of a pending key whose handler is still legitimately working.
 -- KEYS[1] = scoped idempotency key
 -- ARGV[1] = owner token of the working attempt

@@ -1,3 +1,4 @@
+#!lua
 -- extend_if_matches: give the current holder more time, and nobody else.
 -- KEYS[1] = lock key
 -- ARGV[1] = token the caller believes it holds

@@ -1,3 +1,4 @@
+#!lua
 -- acquire: take the lock for one holder, identified by its token, for a bounded time.
 -- KEYS[1] = lock key
 -- ARGV[1] = token of the would-be holder

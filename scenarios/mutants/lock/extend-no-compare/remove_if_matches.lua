@@ -1,3 +1,4 @@
+#!lua
 -- remove_if_matches: compare-and-delete; only the holder whose token is stored may release.
 -- KEYS[1] = lock key
 -- ARGV[1] = token the caller believes it holds

@@ -1,3 +1,4 @@
+#!lua
 -- fixed_window_incr_first: the same decision as fixed_window.lua without the GET.
 -- KEYS[1] = counter key of the caller's window
 -- ARGV[1] = limit: hits allowed per window (at least 1)

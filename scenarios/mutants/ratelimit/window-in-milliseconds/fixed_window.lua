@@ -1,3 +1,4 @@
+#!lua
 -- fixed_window: count one hit in the current window and decide it (GET first, then INCR).
 -- KEYS[1] = counter key of the caller's window
 -- ARGV[1] = limit: hits allowed per window (at least 1)

@@ -1,3 +1,4 @@
+#!lua
 -- acquire: take one of `limit` places for a holder, identified by its token, for a bounded time.
 -- KEYS[1] = holders key: a sorted set of token -> deadline (server milliseconds)
 -- ARGV[1] = holder, the would-be holder's name

@@ -1,3 +1,4 @@
+#!lua
 -- refresh: give a live holder a new deadline; an expired holder never comes back.
 -- KEYS[1] = holders key: a sorted set of token -> deadline (server milliseconds)
 -- ARGV[1] = holder, the name the caller believes holds a place
