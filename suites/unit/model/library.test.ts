@@ -17,7 +17,7 @@ describe('lua/idempotency/library.lua (Redis Functions) is generated from the fo
     expect(committed).toBe(generateIdempotencyLibrary());
   });
 
-  it('declares the library and registers each function once, around its script body verbatim (the script's own #!lua line aside)', () => {
+  it('declares the library and registers each function once, around its script body verbatim (the #!lua line of each script aside)', () => {
     expect(committed.split('\n')[0]).toBe('#!lua name=chaoslua_idempotency');
     for (const script of idempotencyLibraryScripts()) {
       expect(committed.split(`redis.register_function('${script.functionName}'`)).toHaveLength(2);
