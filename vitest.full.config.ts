@@ -7,7 +7,7 @@ import { FULL_ONLY, realProject } from './suites/support/projects.ts';
 //   its own shared cluster (a chaos job mostly waits on faults, heals and leases, so the two cores
 //   hold three; CHAOSLUA_FULL_LANES=1 runs them one at a time, as before);
 // - full-alone: the files that must have the machine or the host's network to themselves, one at a
-//   time: the slow mutants and the third-party pins (three jobs at a time on clusters of their own:
+//   time: the slow mutants and the third-party pins (three and five jobs at a time on clusters of their own:
 //   a mutant's pinned seed was measured with four clusters busy, and with three more lanes beside
 //   it release-no-prune survived 50 runs it needs 7 for at the median), the soak (two clusters per
 //   pattern, ten at once, of its own), the certify under CPU burners, the netns files (they compare the host's
