@@ -203,11 +203,12 @@ function explainedWithoutStrictVerdict<S, I, O>(
 }
 
 /** Which budget ran out, in the words a reader of the verdict needs: "key k9 undecided after 10 s (time budget, 812,004 states)". */
-function undecided(key: string, outcome: { explored: number; exhausted?: 'states' | 'time' }, options: ResolvedCheckOptions): string {
+function undecided(key: string, outcome: { explored: number; exhausted?: 'states' | 'time'; ordersTried?: number }, options: ResolvedCheckOptions): string {
   const states = `${outcome.explored.toLocaleString('en-US')} states`;
+  const orders = (outcome.ordersTried ?? 1) > 1 ? ` in each of ${outcome.ordersTried} scan orders` : '';
   return outcome.exhausted === 'time'
     ? `key ${key} undecided after ${seconds(options.budgetMs)} (time budget, ${states})`
-    : `key ${key} undecided after ${states} (state budget of ${options.budget.toLocaleString('en-US')})`;
+    : `key ${key} undecided after ${states} (state budget of ${options.budget.toLocaleString('en-US')}${orders})`;
 }
 
 function seconds(ms: number): string {

@@ -8,6 +8,7 @@ import { Search } from './search/generic-search.ts';
 import { growthLookahead } from './search/growth-lookahead.ts';
 import { holderLookahead } from './search/holder-lookahead.ts';
 import type { SearchOutcome } from './search/outcome.ts';
+import { ordersDiffer, SCAN_ORDERS, type ScanOrder } from './search/passes.ts';
 import type { ModelPrunerFactory, PrunerFactory } from './search/pruning.ts';
 
 export type { EnteredByKind, Rollback, SearchOutcome, StuckPoint } from './search/outcome.ts';
@@ -32,6 +33,20 @@ export function searchKey<S, I, O>(
   deadline = Infinity,
   /** The spec's pruning (CheckSpec.pruning); absent: the model's. */
   pruning: readonly PrunerFactory<S, I, O>[] = MODEL_PRUNING,
+  /** The scan orders to try, each with the whole state budget, until one decides the key (passes.ts). */
+  orders: readonly ScanOrder[] = SCAN_ORDERS,
 ): SearchOutcome<S> {
-  return new Search(problem, budget, relaxed, deadline, pruning).run();
+  let outcome = new Search(problem, budget, relaxed, deadline, pruning, orders[0]).run();
+  let explored = outcome.explored;
+  let ordersTried = 1;
+  for (const order of orders.slice(1)) {
+    // Only a state budget spent is worth another order: a time budget spent leaves none for it.
+    if (outcome.verdict !== 'unknown' || outcome.exhausted !== 'states' || !ordersDiffer(problem)) break;
+    const next = new Search(problem, budget, relaxed, deadline, pruning, order).run();
+    explored += next.explored;
+    ordersTried++;
+    // An undecided key keeps the first order's stuck point: the one its diagnostics describe.
+    outcome = next.verdict === 'unknown' ? { ...outcome, exhausted: next.exhausted } : next;
+  }
+  return ordersTried === 1 ? outcome : { ...outcome, explored, ordersTried };
 }

@@ -18,7 +18,7 @@ import { isPlaced } from './configuration.ts';
 import { DominatedConfigurations, FailedConfigurations, zobristKeys } from './failed-configurations.ts';
 import { faultAlternatives, leaseGoneForGood, lineageAfter, lineageNode, reachKey, rollbacksOnStack } from './lineage.ts';
 import type { EnteredByKind, SearchOutcome } from './outcome.ts';
-import { passesOf } from './passes.ts';
+import { passesOf, type ScanOrder } from './passes.ts';
 import { DROP, KEEP, type Pruner, type PrunerFactory } from './pruning.ts';
 import { earlierTwins, ghostOfEntry, noEffect, returnsToEarlierState, twinStandsIn } from './shortcuts.ts';
 import { StuckPoints } from './stuck.ts';
@@ -91,6 +91,8 @@ export class Search<S, I, O> implements SearchPath<S> {
     /** performance.now() instant after which the search gives up as unknown. */
     private readonly deadline: number,
     pruning: readonly PrunerFactory<S, I, O>[],
+    /** The order the scan tries entries in (passes.ts): how soon a linearization is found, never whether. */
+    order: ScanOrder = 'call',
   ) {
     const { model, n, kind, ref } = problem;
     this.head = 2 * n;
@@ -127,7 +129,7 @@ export class Search<S, I, O> implements SearchPath<S> {
     }
     this.pruners = pruners;
     this.bookkeepers = pruners.filter((p): p is Bookkeeper<S> => p.place !== undefined && p.unplace !== undefined);
-    this.passOf = passesOf(problem, pruners.some((p) => p.infoOpsEarly === true));
+    this.passOf = passesOf(problem, pruners.some((p) => p.infoOpsEarly === true), order);
     for (let e = 0; e < n; e++) this.left[this.passOf[e]]++;
     this.node = this.next[this.head];
     this.nextClockReading = deadline === Infinity ? Infinity : CLOCK_EVERY;

@@ -40,6 +40,8 @@ export interface SearchOutcome<S> {
   readonly secondExecutions?: readonly number[];
   /** Unknown: which budget ran out. */
   readonly exhausted?: 'states' | 'time';
+  /** Scan orders searched when more than one was (search.ts), each with the whole state budget; `explored` counts them all. */
+  readonly ordersTried?: number;
   /** Configurations entered, by the kind of entry that made them: where a search's states go. */
   readonly enteredByKind?: EnteredByKind;
 }

@@ -17,6 +17,7 @@ import type { FaultRecord, History, OpRecord } from '../../../src/history/types.
 import { lock } from '../../../src/patterns/models.ts';
 import type { LockInput, LockOutput } from '../../../src/patterns/models.ts';
 import { bruteForceLegal } from './support/oracle.ts';
+import { verdictsByOrder } from './support/orders.ts';
 import { history, keyVerdict, tinyRecords } from './support/ops.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';
 
@@ -60,6 +61,8 @@ describe('agreement with a brute-force oracle on tiny polling histories with cut
         const ops: OpRecord<LockInput, LockOutput>[] = tinyRecords(tiny);
         const expected = bruteForceLegal(lock, ops, epsMs, [], faults) ? 'ok' : 'illegal';
         expect(check(history(ops, faults), PATTERNS.lock, { eps: epsMs, minimise: false }).verdict).toBe(expected);
+        // Each scan order alone, with the lock's own pruning, agrees with the oracle too.
+        expect(verdictsByOrder(PATTERNS.lock, ops, epsMs, faults)).toEqual({ call: expected, 'answers-first': expected });
       }),
       { numRuns: 400 },
     );

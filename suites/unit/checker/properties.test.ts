@@ -18,6 +18,7 @@ import { leaseRegister } from './support/lease-register.ts';
 import type { LeaseInput, LeaseOutput } from './support/lease-register.ts';
 import { lossyHistory } from './support/lossy-history.ts';
 import { bruteForceLegal } from './support/oracle.ts';
+import { verdictsByOrder } from './support/orders.ts';
 import { history, keyVerdict, tinyRecords } from './support/ops.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';
 
@@ -103,6 +104,10 @@ describe('agreement with a brute-force oracle on tiny histories', () => {
 
         const result = check(history(ops, faults), leaseRegister, { eps: epsMs });
         expect(result.verdict).toBe(expected);
+        // Each scan order alone agrees with the oracle, strict and with the lossy faults.
+        const inEach = (legal: boolean) => (legal ? 'ok' : 'illegal');
+        expect(verdictsByOrder(leaseRegister, ops, epsMs, [])).toEqual({ call: inEach(strict), 'answers-first': inEach(strict) });
+        if (faults.length > 0) expect(verdictsByOrder(leaseRegister, ops, epsMs, [], faults)).toEqual({ call: inEach(strict || relaxed), 'answers-first': inEach(strict || relaxed) });
         if (expected !== 'illegal') return;
         const [violation] = result.violations;
         const unexplained = keyVerdict(result).unexplained;
