@@ -1,3 +1,4 @@
+#!lua
 -- GCRA, alternative: the key's remaining TTL is the backlog (TAT - now), so the script needs no
 -- clock at all: PTTL reads it, and an allowed hit sets the key to expire one interval later than
 -- the backlog ends. Judged by behaviour alone against the same model as the reference.

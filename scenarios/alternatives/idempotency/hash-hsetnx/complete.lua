@@ -1,3 +1,4 @@
+#!lua
 -- complete, alternative: one HMGET for the owner, then the response and the full TTL.
 -- KEYS[1] = scoped idempotency key
 -- ARGV[1] = owner  ARGV[2] = status  ARGV[3] = body  ARGV[4] = ttl in milliseconds

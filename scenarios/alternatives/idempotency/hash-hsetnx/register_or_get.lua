@@ -1,3 +1,4 @@
+#!lua
 -- register_or_get, alternative: claim the key by creating its state field with HSETNX; report an
 -- existing record with one HMGET of the fields the reply carries.
 -- KEYS[1] = scoped idempotency key

@@ -1,3 +1,4 @@
+#!lua
 -- release, alternative: owner and state read together; UNLINK frees the record off the main thread.
 -- KEYS[1] = scoped idempotency key
 -- ARGV[1] = owner

@@ -1,3 +1,4 @@
+#!lua
 -- renew, alternative: owner and state read together, then the new lease.
 -- KEYS[1] = scoped idempotency key
 -- ARGV[1] = owner  ARGV[2] = lease in milliseconds

@@ -1,3 +1,4 @@
+#!lua
 -- acquire, alternative: an explicit existence check, then SET with PX (atomic inside the script).
 -- KEYS[1] = lock key
 -- ARGV[1] = token  ARGV[2] = ttl in milliseconds

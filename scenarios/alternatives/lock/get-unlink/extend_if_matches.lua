@@ -1,3 +1,4 @@
+#!lua
 -- extend_if_matches, alternative: one GET decides, SET XX PX rewrites the same token with the new TTL.
 -- KEYS[1] = lock key
 -- ARGV[1] = token  ARGV[2] = ttl in milliseconds

@@ -1,3 +1,4 @@
+#!lua
 -- remove_if_matches, alternative: one GET decides, UNLINK removes.
 -- KEYS[1] = lock key
 -- ARGV[1] = token

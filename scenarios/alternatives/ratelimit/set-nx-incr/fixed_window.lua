@@ -1,3 +1,4 @@
+#!lua
 -- fixed_window, alternative (rate-limiter-flexible's shape): create the window with SET NX EX, then
 -- INCR and compare. INCR keeps the TTL; blocked hits are counted too, which changes no answer.
 -- KEYS[1] = counter key

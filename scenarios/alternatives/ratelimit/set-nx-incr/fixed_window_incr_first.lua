@@ -1,3 +1,4 @@
+#!lua
 -- fixed_window_incr_first, alternative: the same script (it already increments before it compares).
 -- INCR and compare. INCR keeps the TTL; blocked hits are counted too, which changes no answer.
 -- KEYS[1] = counter key

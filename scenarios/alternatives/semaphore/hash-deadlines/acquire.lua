@@ -1,3 +1,4 @@
+#!lua
 -- acquire, alternative: holders in a hash (holder -> deadline in server ms), pruned by a scan of
 -- the hash (a semaphore's holders are few: at most its limit, plus the ones that lapsed).
 -- KEYS[1] = holders key

@@ -1,3 +1,4 @@
+#!lua
 -- refresh, alternative: only a holder whose stored deadline is still ahead of the server's now.
 -- KEYS[1] = holders key
 -- ARGV[1] = holder  ARGV[2] = ttl in milliseconds

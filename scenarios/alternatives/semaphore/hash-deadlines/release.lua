@@ -1,3 +1,4 @@
+#!lua
 -- release, alternative: a holder is live while its stored deadline is after the server's now.
 -- KEYS[1] = holders key
 -- ARGV[1] = holder
