@@ -5,6 +5,8 @@ export interface ParsedLua {
   chunk: Chunk;
   /** True when the file starts with a Functions shebang (`#!lua name=...`); an EVAL script's `#!lua [flags=...]` is not one. */
   hasShebang: boolean;
+  /** True when the file starts with `#!lua`, either kind: an EVAL script's marks it a write for Redis 7 (rules/eval-shebang.ts). */
+  startsWithShebang: boolean;
   /** The text luaparse saw (the shebang blanked), for quoting expressions by range. */
   text: string;
 }
@@ -41,7 +43,7 @@ export function parseLua(source: string): { ok: true; parsed: ParsedLua } | { ok
   if (first) return { ok: false, error: first };
   try {
     const chunk = luaparse.parse(text, { luaVersion: '5.1', locations: true, ranges: true, comments: true });
-    return { ok: true, parsed: { chunk, hasShebang, text } };
+    return { ok: true, parsed: { chunk, hasShebang, startsWithShebang: shebang !== undefined && /^#!lua\b/.test(shebang), text } };
   } catch (error) {
     if (!isLuaparseSyntaxError(error)) {
       // Whatever else the parser trips on is still a file Redis would refuse, never a crash of lint.

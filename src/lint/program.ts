@@ -22,6 +22,8 @@ export interface LuaProgram {
   scopes: ScopeInfo;
   semantics: Semantics;
   isLibrary: boolean;
+  /** The file starts with a `#!lua` line (a Functions library's or an EVAL script's). */
+  shebang: boolean;
   contexts: ScriptContext[];
   /** The source text of a node, whitespace collapsed and shortened, for messages. */
   quote(node: Node): string;
@@ -44,7 +46,7 @@ export function buildProgram(parsed: ParsedLua): LuaProgram {
       kind: 'function', name, body: callback.body, comments: commentsDocumenting(chunk, comments, callback),
     }))
     : [{ kind: 'script', name: 'script', body: chunk.body, comments }];
-  return { chunk, scopes, semantics, isLibrary, contexts, quote: (node) => quote(parsed.text, node) };
+  return { chunk, scopes, semantics, isLibrary, shebang: parsed.startsWithShebang, contexts, quote: (node) => quote(parsed.text, node) };
 }
 
 /** `redis.register_function('name', fn)` and `redis.register_function{function_name=..., callback=...}`. */

@@ -1,4 +1,5 @@
 import type { Rule } from '../rule.ts';
+import { evalShebang } from './eval-shebang.ts';
 import { globalAssignment } from './global-assignment.ts';
 import { keyspaceScan } from './keyspace-scan.ts';
 import { nondeterminism } from './nondeterminism.ts';
@@ -13,4 +14,5 @@ export const ALL_RULES: readonly Rule[] = [
   nondeterminism,
   globalAssignment,
   ownerCheckFirst,
+  evalShebang,
 ];
