@@ -35,7 +35,7 @@ export function parseLua(source: string): { ok: true; parsed: ParsedLua } | { ok
   const shebang = /^#![^\n]*/.exec(source)?.[0];
   const hasShebang = shebang !== undefined && /\bname=/.test(shebang);
   // Either shebang is not Lua: blanked, keeping its newline, so lines and columns stay where they were.
-  const text = shebang !== undefined ? source.replace(/^#![^\n]*/, '') : source;
+  const text = shebang !== undefined ? source.slice(shebang.length) : source;
   // luaparse cannot report a bad first token: it reads the previous parse's lookahead for "near"
   // (a TypeError on the first file, the last file's '<eof>' on a later one). Lua's own message
   // for it is checked here instead.

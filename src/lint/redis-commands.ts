@@ -60,7 +60,7 @@ export function keyPositions(spec: KeySpec, argumentCount: number, numkeysValue?
   return positions;
 }
 
-/** Commands that change data; the owner-check rule requires a guard before these. */
+/** Commands that change data; the owner-check rule requires a guard before these, and a script calling one is a write (eval-shebang). */
 export const MUTATING_COMMANDS: ReadonlySet<string> = new Set(`
   SET SETNX SETEX PSETEX GETSET GETDEL GETEX APPEND SETRANGE INCR INCRBY INCRBYFLOAT DECR DECRBY
   SETBIT BITFIELD BITOP MSET MSETNX DEL UNLINK EXPIRE PEXPIRE EXPIREAT PEXPIREAT PERSIST RESTORE
@@ -83,16 +83,3 @@ export const KEYSPACE_COMMANDS: ReadonlySet<string> = new Set(['KEYS', 'SCAN']);
 export const PRESENCE_COUNT_COMMANDS: ReadonlySet<string> = new Set([
   'EXISTS', 'HEXISTS', 'HLEN', 'LLEN', 'SCARD', 'ZCARD', 'STRLEN', 'XLEN',
 ]);
-
-/**
- * Commands that never write (Redis's `readonly` flag, or no key at all). A script calling only these
- * may run on a replica; any other command, or one named at run time, makes it a write script.
- */
-export const READ_ONLY_COMMANDS: ReadonlySet<string> = new Set(`
-  GET MGET EXISTS TTL PTTL EXPIRETIME PEXPIRETIME TYPE STRLEN GETRANGE SUBSTR GETBIT BITCOUNT BITPOS
-  BITFIELD_RO LCS DUMP HGET HMGET HGETALL HEXISTS HKEYS HVALS HLEN HSTRLEN HRANDFIELD HSCAN HTTL HPTTL
-  LRANGE LLEN LINDEX LPOS SMEMBERS SISMEMBER SMISMEMBER SCARD SRANDMEMBER SSCAN SINTER SUNION SDIFF
-  SINTERCARD ZRANGE ZRANGEBYSCORE ZREVRANGEBYSCORE ZRANGEBYLEX ZREVRANGEBYLEX ZREVRANGE ZSCORE ZMSCORE
-  ZCARD ZCOUNT ZLEXCOUNT ZRANK ZREVRANK ZSCAN ZRANDMEMBER ZUNION ZINTER ZDIFF ZINTERCARD XLEN XRANGE
-  XREVRANGE XPENDING GEOPOS GEODIST GEOHASH GEOSEARCH SORT_RO TOUCH KEYS SCAN RANDOMKEY DBSIZE TIME PING ECHO
-`.trim().split(/\s+/));
