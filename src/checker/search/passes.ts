@@ -48,9 +48,9 @@ export function passesOf(problem: KeyProblem<unknown, unknown, unknown>, infoOps
   const { n, kind, returnAt } = problem;
   const passOf = new Uint8Array(n);
   for (let e = 0; e < n; e++) {
-    const deferred = returnAt[e] === Infinity && kind[e] !== REAL;
-    if (order === 'answers-first') passOf[e] = returnAt[e] === Infinity ? 2 : kind[e] === EXPIRE ? 1 : 0;
-    else passOf[e] = deferred ? 2 : returnAt[e] === Infinity && !infoOpsEarly ? 1 : 0;
+    const unbounded = returnAt[e] === Infinity;
+    if (order === 'answers-first') passOf[e] = unbounded ? 2 : kind[e] === EXPIRE ? 1 : 0;
+    else passOf[e] = unbounded && kind[e] !== REAL ? 2 : unbounded && !infoOpsEarly ? 1 : 0;
   }
   return passOf;
 }
