@@ -41,77 +41,95 @@ export interface ScopeInfo {
 
 /** Resolves every identifier of a chunk to its Lua 5.1 lexical binding. */
 export function resolveScopes(body: Statement[]): ScopeInfo {
-  const resolved = new Map<Identifier, Binding>();
-  const functionBindings = new Map<FunctionDeclaration, Binding>();
-  const globalWrites: GlobalWrite[] = [];
-  const globalFunctions = new Map<string, FunctionDeclaration>();
-  const scopes: Array<Map<string, Binding>> = [];
+  return new ScopeResolver().chunk(body);
+}
 
-  const lookup = (name: string): Binding | undefined => {
-    for (let i = scopes.length - 1; i >= 0; i--) {
-      const found = scopes[i].get(name);
+/** One walk over a chunk, keeping the scopes open at each point (innermost last). */
+class ScopeResolver {
+  private readonly resolved = new Map<Identifier, Binding>();
+  private readonly functionBindings = new Map<FunctionDeclaration, Binding>();
+  private readonly globalWrites: GlobalWrite[] = [];
+  private readonly globalFunctions = new Map<string, FunctionDeclaration>();
+  private readonly scopes: Array<Map<string, Binding>> = [];
+
+  chunk(body: Statement[]): ScopeInfo {
+    this.inScope(() => body.forEach((s) => this.statement(s)));
+    return {
+      bindingOf: (identifier) => this.resolved.get(identifier),
+      bindingOfFunction: (fn) => this.functionBindings.get(fn),
+      globalWrites: this.globalWrites,
+      globalFunctions: this.globalFunctions,
+    };
+  }
+
+  private lookup(name: string): Binding | undefined {
+    for (let i = this.scopes.length - 1; i >= 0; i--) {
+      const found = this.scopes[i].get(name);
       if (found) return found;
     }
     return undefined;
-  };
+  }
 
-  const declare = (identifier: Identifier, kind: BindingKind, extra: Partial<Binding> = {}): Binding => {
+  private declare(identifier: Identifier, kind: BindingKind, extra: Partial<Binding> = {}): Binding {
     const binding: Binding = {
       name: identifier.name, kind, declaration: identifier, position: 0,
       assignments: [], fieldWrites: [], references: [], callSites: [], ...extra,
     };
-    scopes[scopes.length - 1].set(identifier.name, binding);
-    if (binding.init?.type === 'FunctionDeclaration') functionBindings.set(binding.init, binding);
+    this.scopes[this.scopes.length - 1].set(identifier.name, binding);
+    if (binding.init?.type === 'FunctionDeclaration') this.functionBindings.set(binding.init, binding);
     return binding;
-  };
+  }
 
-  const reference = (identifier: Identifier): Binding | undefined => {
-    const binding = lookup(identifier.name);
+  private reference(identifier: Identifier): Binding | undefined {
+    const binding = this.lookup(identifier.name);
     if (binding) {
-      resolved.set(identifier, binding);
+      this.resolved.set(identifier, binding);
       binding.references.push(identifier);
     }
     return binding;
-  };
+  }
 
-  const inScope = (fn: () => void): void => {
-    scopes.push(new Map());
+  private inScope(fn: () => void): void {
+    this.scopes.push(new Map());
     fn();
-    scopes.pop();
-  };
+    this.scopes.pop();
+  }
 
-  const block = (statements: Statement[]): void => inScope(() => statements.forEach(statement));
+  private block(statements: Statement[]): void {
+    this.inScope(() => statements.forEach((s) => this.statement(s)));
+  }
 
-  const assignTarget = (target: Node, value: Expression | undefined): void => {
+  private assignTarget(target: Node, value: Expression | undefined): void {
     if (target.type === 'Identifier') {
-      const binding = reference(target);
+      const binding = this.reference(target);
       if (binding) binding.assignments.push(value);
-      else globalWrites.push({ node: target, kind: 'assignment' });
+      else this.globalWrites.push({ node: target, kind: 'assignment' });
       return;
     }
     if (target.type === 'IndexExpression' || target.type === 'MemberExpression') {
-      expression(target);
-      if (target.base.type === 'Identifier') resolved.get(target.base)?.fieldWrites.push(value);
+      this.expression(target);
+      if (target.base.type === 'Identifier') this.resolved.get(target.base)?.fieldWrites.push(value);
     }
-  };
+  }
 
-  const functionBody = (fn: FunctionDeclaration, hasSelf: boolean): void => {
-    inScope(() => {
-      if (hasSelf) declare({ type: 'Identifier', name: 'self', loc: fn.loc }, 'parameter', { owner: fn, position: -1 });
+  private functionBody(fn: FunctionDeclaration, hasSelf: boolean): void {
+    this.inScope(() => {
+      if (hasSelf) this.declare({ type: 'Identifier', name: 'self', loc: fn.loc }, 'parameter', { owner: fn, position: -1 });
       fn.parameters.forEach((parameter, position) => {
-        if (parameter.type === 'Identifier') declare(parameter, 'parameter', { owner: fn, position });
+        if (parameter.type === 'Identifier') this.declare(parameter, 'parameter', { owner: fn, position });
       });
-      fn.body.forEach(statement);
+      fn.body.forEach((s) => this.statement(s));
     });
-  };
+  }
 
-  function expression(node: Expression): void {
+  private expression(node: Expression): void {
+    const expression = (e: Expression) => this.expression(e);
     switch (node.type) {
       case 'Identifier':
-        reference(node);
+        this.reference(node);
         return;
       case 'FunctionDeclaration':
-        functionBody(node, false);
+        this.functionBody(node, false);
         return;
       case 'MemberExpression':
         expression(node.base);
@@ -125,7 +143,7 @@ export function resolveScopes(body: Statement[]): ScopeInfo {
       case 'TableCallExpression': {
         expression(node.base);
         callArguments(node).forEach(expression);
-        if (node.base.type === 'Identifier') resolved.get(node.base)?.callSites.push(node);
+        if (node.base.type === 'Identifier') this.resolved.get(node.base)?.callSites.push(node);
         return;
       }
       case 'BinaryExpression':
@@ -147,22 +165,24 @@ export function resolveScopes(body: Statement[]): ScopeInfo {
     }
   }
 
-  function statement(node: Statement): void {
+  private statement(node: Statement): void {
+    const expression = (e: Expression) => this.expression(e);
+    const statement = (s: Statement) => this.statement(s);
     switch (node.type) {
       case 'LocalStatement':
         // `local x = x` reads the outer x: values are resolved before the names exist.
         node.init.forEach(expression);
-        node.variables.forEach((variable, i) => declare(variable, 'local', { init: node.init[i] }));
+        node.variables.forEach((variable, i) => this.declare(variable, 'local', { init: node.init[i] }));
         return;
       case 'AssignmentStatement':
         node.init.forEach(expression);
-        node.variables.forEach((target, i) => assignTarget(target, node.init[i]));
+        node.variables.forEach((target, i) => this.assignTarget(target, node.init[i]));
         return;
       case 'CallStatement':
         expression(node.expression);
         return;
       case 'FunctionDeclaration':
-        functionStatement(node);
+        this.functionStatement(node);
         return;
       case 'ReturnStatement':
         node.arguments.forEach(expression);
@@ -170,36 +190,36 @@ export function resolveScopes(body: Statement[]): ScopeInfo {
       case 'IfStatement':
         for (const clause of node.clauses) {
           if (clause.type !== 'ElseClause') expression(clause.condition);
-          block(clause.body);
+          this.block(clause.body);
         }
         return;
       case 'WhileStatement':
         expression(node.condition);
-        block(node.body);
+        this.block(node.body);
         return;
       case 'RepeatStatement':
         // The `until` condition sees the locals of the loop body.
-        inScope(() => {
+        this.inScope(() => {
           node.body.forEach(statement);
           expression(node.condition);
         });
         return;
       case 'DoStatement':
-        block(node.body);
+        this.block(node.body);
         return;
       case 'ForNumericStatement':
         expression(node.start);
         expression(node.end);
         if (node.step) expression(node.step);
-        inScope(() => {
-          declare(node.variable, 'forNumeric', { owner: node });
+        this.inScope(() => {
+          this.declare(node.variable, 'forNumeric', { owner: node });
           node.body.forEach(statement);
         });
         return;
       case 'ForGenericStatement':
         node.iterators.forEach(expression);
-        inScope(() => {
-          node.variables.forEach((variable, position) => declare(variable, 'forGeneric', { owner: node, position }));
+        this.inScope(() => {
+          node.variables.forEach((variable, position) => this.declare(variable, 'forGeneric', { owner: node, position }));
           node.body.forEach(statement);
         });
         return;
@@ -208,31 +228,23 @@ export function resolveScopes(body: Statement[]): ScopeInfo {
     }
   }
 
-  function functionStatement(node: FunctionDeclaration): void {
+  private functionStatement(node: FunctionDeclaration): void {
     const name = node.identifier;
     if (node.isLocal && name?.type === 'Identifier') {
-      declare(name, 'localFunction', { init: node }); // in scope inside its own body, for recursion
-      functionBody(node, false);
+      this.declare(name, 'localFunction', { init: node }); // in scope inside its own body, for recursion
+      this.functionBody(node, false);
       return;
     }
     if (name?.type === 'Identifier') {
-      const binding = reference(name);
+      const binding = this.reference(name);
       if (binding) binding.assignments.push(node);
       else {
-        globalWrites.push({ node: name, kind: 'function' });
-        globalFunctions.set(name.name, node);
+        this.globalWrites.push({ node: name, kind: 'function' });
+        this.globalFunctions.set(name.name, node);
       }
     } else if (name?.type === 'MemberExpression') {
-      expression(name.base);
+      this.expression(name.base);
     }
-    functionBody(node, name?.type === 'MemberExpression' && name.indexer === ':');
+    this.functionBody(node, name?.type === 'MemberExpression' && name.indexer === ':');
   }
-
-  inScope(() => body.forEach(statement));
-  return {
-    bindingOf: (identifier) => resolved.get(identifier),
-    bindingOfFunction: (fn) => functionBindings.get(fn),
-    globalWrites,
-    globalFunctions,
-  };
 }
