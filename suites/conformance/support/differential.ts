@@ -9,6 +9,7 @@ import { sharedCluster } from '../../support/shared-cluster.ts';
 import { initialCandidates, leaseWindows, observeStep, type Candidate, type Model } from '../../../src/model/index.ts';
 import { idempotency, lock, ratelimit, type IdempotencyInput, type LockInput, type RateLimitInput } from '../../../src/patterns/models.ts';
 import { IDEMPOTENCY_FUNCTIONS, IDEMPOTENCY_LIBRARY_PATH } from '../../../lua/build-library.ts';
+import { hitOn, idempotencyInput, idempotencyInvocation, keyIndex, KEYS_PER_RUN, lockInput, lockInvocation, type Invocation } from './differential-inputs.ts';
 
 /**
  * Sequential differential mode (DESIGN.md): one client runs a random sequence of operations and
@@ -22,18 +23,11 @@ import { IDEMPOTENCY_FUNCTIONS, IDEMPOTENCY_LIBRARY_PATH } from '../../../lua/bu
  */
 const SLACK_MS = 5; // Redis's millisecond granularity, its frozen script clock, clock rate differences
 const GUARD_MS = 60;
-const KEYS_PER_RUN = 3;
 
 const now = () => performance.now();
 const luaSource = (path: string) => readFileSync(new URL(`../../../lua/${path}`, import.meta.url), 'utf8');
 
 // ---- How an input reaches Redis -------------------------------------------------------------
-
-interface Invocation {
-  /** Script file name under the model's lua/ folder, without .lua. */
-  readonly script: string;
-  readonly args: readonly (string | number)[];
-}
 
 /** One way of running a named script on a key: EVALSHA of the file, or FCALL of the library. */
 interface CallPath {
@@ -174,60 +168,7 @@ class WaitCommand<S> implements Cmd<S> {
   }
 }
 
-// ---- Inputs ---------------------------------------------------------------------------------
-
-const keyIndex = fc.integer({ min: 0, max: KEYS_PER_RUN - 1 });
-const owner = fc.constantFrom('o1', 'o2', 'o3');
-const leaseMs = fc.integer({ min: 150, max: 600 });
-
-const idempotencyInput: fc.Arbitrary<IdempotencyInput> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ op: fc.constant('register'), fingerprint: fc.constantFrom('fpA', 'fpB'), owner, leaseMs }) },
-  {
-    weight: 2,
-    arbitrary: fc.record({
-      op: fc.constant('complete'),
-      owner,
-      status: fc.constantFrom('200', '201', '409'),
-      body: fc.constantFrom('', '{"id":7}', 'ünï côdé ✓'),
-      ttlMs: leaseMs,
-    }),
-  },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('release'), owner }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('renew'), owner, leaseMs }) },
-);
-
-const idempotencyInvocation = (input: IdempotencyInput): Invocation => {
-  switch (input.op) {
-    case 'register':
-      return { script: 'register_or_get', args: [input.fingerprint, input.owner, input.leaseMs] };
-    case 'complete':
-      return { script: 'complete', args: [input.owner, input.status, input.body, input.ttlMs] };
-    case 'release':
-      return { script: 'release', args: [input.owner] };
-    case 'renew':
-      return { script: 'renew', args: [input.owner, input.leaseMs] };
-  }
-};
-
-const lockInput: fc.Arbitrary<LockInput> = fc.oneof(
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('acquire'), token: owner, ttlMs: leaseMs }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('release'), token: owner }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('extend'), token: owner, ttlMs: leaseMs }) },
-);
-
-const lockInvocation = (input: LockInput): Invocation => {
-  switch (input.op) {
-    case 'acquire':
-      return { script: 'acquire', args: [input.token, input.ttlMs] };
-    case 'release':
-      return { script: 'remove_if_matches', args: [input.token] };
-    case 'extend':
-      return { script: 'extend_if_matches', args: [input.token, input.ttlMs] };
-  }
-};
-
-/** The model needs one limit per key (src/patterns/ratelimit/model.ts): key i has limit i + 1. */
-const hitOn = (key: number): RateLimitInput => ({ op: 'hit', limit: key + 1, windowSeconds: 1 });
+// ---- Sequences ------------------------------------------------------------------------------
 
 function commands<S, I, O>(
   model: Model<S, I, O>,
