@@ -58,37 +58,63 @@ interface Planned {
   effects: number[];
 }
 
-export function pollingLockHistory(seed: number, options: PollingLockOptions = {}): PollingLock {
-  const rnd = random(seed);
-  const int = (min: number, max: number): number => min + Math.floor(rnd() * (max - min + 1));
-  const pick = <T>(values: readonly T[]): T => values[Math.floor(rnd() * values.length)];
-  const between = (from: number, to: number): number => from + rnd() * Math.max(0, to - from);
+/** The draws of one history, all from one stream, in the order the phases below make them. */
+interface Draws {
+  readonly rnd: () => number;
+  int(min: number, max: number): number;
+  pick<T>(values: readonly T[]): T;
+  between(from: number, to: number): number;
+}
 
-  const clients = options.clients ?? int(3, 6);
-  const target = options.ops ?? int(50, 100);
-  const cutCount = options.cuts ?? int(1, 3);
-  const lossy = options.lossy ?? rnd() < 1 / 3;
+function draws(seed: number): Draws {
+  const rnd = random(seed);
+  return {
+    rnd,
+    int: (min, max) => min + Math.floor(rnd() * (max - min + 1)),
+    pick: (values) => values[Math.floor(rnd() * values.length)],
+    between: (from, to) => from + rnd() * Math.max(0, to - from),
+  };
+}
+
+type Cut = { readonly from: number; readonly to: number };
+type Step = { readonly client: number; readonly input: LockOpInput; readonly pauseMs: number };
+
+export function pollingLockHistory(seed: number, options: PollingLockOptions = {}): PollingLock {
+  const d = draws(seed);
+  const clients = options.clients ?? d.int(3, 6);
+  const target = options.ops ?? d.int(50, 100);
+  const cutCount = options.cuts ?? d.int(1, 3);
+  const lossy = options.lossy ?? d.rnd() < 1 / 3;
 
   // The cuts lie where the clients are busy: the first two seconds.
-  const cuts: { from: number; to: number }[] = [];
+  const cuts: Cut[] = [];
   for (let c = 0; c < cutCount; c++) {
-    const from = between(0, 1_500);
-    cuts.push({ from, to: from + between(100, 400) });
+    const from = d.between(0, 1_500);
+    cuts.push({ from, to: from + d.between(100, 400) });
   }
-  const cutAt = (t: number) => cuts.find((c) => c.from <= t && t <= c.to);
-  const overlapsCut = (from: number, to: number) => cuts.some((c) => c.from <= to && c.to >= from);
+  const ops = timed(d, planned(d, clients, target), cuts);
+  const { outputs, lossyFault, rollback } = applied(d, ops, lossy);
+  return {
+    history: { ops: opRecords(ops, outputs), faults: faultRecords(ops.length, cuts, lossyFault), topology: [] },
+    executions: new Map(ops.map((o) => [o.id, o.effects])),
+    ...(rollback ? { rollback } : {}),
+  };
+}
 
-  // Plans: a client runs lock sessions back to back (src/patterns/lock/sessions.ts in shape): an
-  // acquire, then retries after a backoff or a wait and a burst of polls every few ms (all sent,
-  // whatever the answers), extends, maybe a stall past the lease, maybe a release, maybe a stray
-  // release or extend with another client's token.
-  const steps: { client: number; input: LockOpInput; pauseMs: number }[][] = [];
-  let planned = 0;
-  for (let client = 0; planned < target; client = (client + 1) % clients) {
+/**
+ * Plans: a client runs lock sessions back to back (src/patterns/lock/sessions.ts in shape): an
+ * acquire, then retries after a backoff or a wait and a burst of polls every few ms (all sent,
+ * whatever the answers), extends, maybe a stall past the lease, maybe a release, maybe a stray
+ * release or extend with another client's token.
+ */
+function planned({ rnd, int, pick }: Draws, clients: number, target: number): Step[][] {
+  const steps: Step[][] = [];
+  let count = 0;
+  for (let client = 0; count < target; client = (client + 1) % clients) {
     const attempt = steps.filter((s) => s[0]?.client === client).length;
     const own = `c${client}a${attempt}`;
     const ttlMs = pick([250, 500]);
-    const session: { client: number; input: LockOpInput; pauseMs: number }[] = [];
+    const session: Step[] = [];
     const add = (input: LockOpInput, pauseMs: number) => session.push({ client, input, pauseMs });
     add({ op: 'acquire', token: own, ttlMs }, attempt === 0 ? (rnd() < 0.5 ? int(0, 400) : int(ttlMs - 60, ttlMs)) : int(0, 60));
     if (rnd() < 0.3) {
@@ -106,11 +132,18 @@ export function pollingLockHistory(seed: number, options: PollingLockOptions = {
       add(rnd() < 0.5 ? { op: 'release', token: other } : { op: 'extend', token: other, ttlMs }, int(0, 50));
     }
     steps.push(session);
-    planned += session.length;
+    count += session.length;
   }
+  return steps;
+}
 
-  // Intervals: a client's timing does not depend on its answers. A cut decides how each operation
-  // that meets it ends; a stalled client answers late.
+/**
+ * Intervals: a client's timing does not depend on its answers. A cut decides how each operation
+ * that meets it ends; a stalled client answers late.
+ */
+function timed({ rnd, pick, between }: Draws, steps: Step[][], cuts: readonly Cut[]): Planned[] {
+  const cutAt = (t: number) => cuts.find((c) => c.from <= t && t <= c.to);
+  const overlapsCut = (from: number, to: number) => cuts.some((c) => c.from <= to && c.to >= from);
   const ops: Planned[] = [];
   const freeAt = new Map<number, number>();
   for (const session of steps) {
@@ -149,16 +182,22 @@ export function pollingLockHistory(seed: number, options: PollingLockOptions = {
       freeAt.set(step.client, completedAt);
     }
   }
+  return ops;
+}
 
-  // Effects in the order of their instants, against a store of (token, deadline). Its lineage (the
-  // states it went through) is what a lossy fault may roll back to.
-  type Held = { token: string; deadline: number } | undefined;
+type Held = { token: string; deadline: number } | undefined;
+
+/**
+ * Effects in the order of their instants, against a store of (token, deadline). Its lineage (the
+ * states it went through) is what a lossy fault may roll back to.
+ */
+function applied({ int, between }: Draws, ops: readonly Planned[], lossy: boolean) {
   let held: Held;
   const lineage: Held[] = [undefined];
   const events: { at: number; op?: Planned; rollback?: true }[] = [];
   for (const op of ops) for (const at of op.effects) events.push({ at, op });
   const end = Math.max(...ops.map((o) => o.completedAt));
-  let lossyFault: { from: number; to: number } | undefined;
+  let lossyFault: Cut | undefined;
   if (lossy) {
     const from = between(0, end * 0.8);
     lossyFault = { from, to: from + between(100, 500) };
@@ -180,34 +219,36 @@ export function pollingLockHistory(seed: number, options: PollingLockOptions = {
       rollback = { at: now, dropped };
       continue;
     }
-    const input = event.op!.input;
     const before = held;
-    let output: unknown;
-    if (input.op === 'acquire') {
-      if (held) output = 0;
-      else {
-        held = { token: input.token, deadline: now + input.ttlMs };
-        output = 1;
-      }
-    } else if (!held) output = null;
-    else if (held.token !== input.token) output = -1;
-    else {
-      held = input.op === 'release' || input.ttlMs <= 0 ? undefined : { token: held.token, deadline: now + input.ttlMs };
-      output = 1;
-    }
+    const [after, output] = lockStep(held, event.op!.input, now);
+    held = after;
     if (held !== before) lineage.push(held);
     // With two executions the client sees the later one's reply (the first was cut off).
     outputs.set(event.op!.id, output);
   }
+  return { outputs, lossyFault, rollback };
+}
 
+/** One execution of a lock script at instant `now`, from the scripts' contract. */
+function lockStep(held: Held, input: LockOpInput, now: number): [Held, unknown] {
+  if (input.op === 'acquire') return held ? [held, 0] : [{ token: input.token, deadline: now + input.ttlMs }, 1];
+  if (!held) return [held, null];
+  if (held.token !== input.token) return [held, -1];
+  return [input.op === 'release' || input.ttlMs <= 0 ? undefined : { token: held.token, deadline: now + input.ttlMs }, 1];
+}
+
+function opRecords(ops: readonly Planned[], outputs: ReadonlyMap<number, unknown>): OpRecord<LockOpInput, unknown>[] {
   const records: OpRecord<LockOpInput, unknown>[] = ops.map((op) => {
     const base = { type: 'op' as const, id: op.id, client: op.client, key: KEY, input: op.input, invokedAt: op.invokedAt, completedAt: op.completedAt };
     if (op.outcome === 'ok') return { ...base, outcome: 'ok', output: outputs.get(op.id) };
     if (op.outcome === 'fail') return { ...base, outcome: 'fail', error: 'refused' };
     return { ...base, outcome: 'info', error: 'timed out' };
   });
-  records.sort((a, b) => a.invokedAt - b.invokedAt || a.id - b.id);
-  let faultId = ops.length;
+  return records.sort((a, b) => a.invokedAt - b.invokedAt || a.id - b.id);
+}
+
+function faultRecords(firstId: number, cuts: readonly Cut[], lossyFault: Cut | undefined): FaultRecord[] {
+  let faultId = firstId;
   const faults: FaultRecord[] = cuts.map((c) => ({
     type: 'fault',
     id: faultId++,
@@ -222,9 +263,5 @@ export function pollingLockHistory(seed: number, options: PollingLockOptions = {
   if (lossyFault) {
     faults.push({ type: 'fault', id: faultId++, kind: 'failover-force', target: 'node 0', startedAt: lossyFault.from, endedAt: lossyFault.to, lossy: true, cutsConnections: true, detail: 'forced failover' });
   }
-  return {
-    history: { ops: records, faults, topology: [] },
-    executions: new Map(ops.map((o) => [o.id, o.effects])),
-    ...(rollback ? { rollback } : {}),
-  };
+  return faults;
 }
