@@ -50,7 +50,7 @@ describe('every rejection of a real library stands on a reproduction with the li
         const [cmd, args] = command(findings, path.join(findings, program));
         const run = spawnSync(cmd, args, { cwd: findings, encoding: 'utf8', timeout: 120_000 });
         expect(run.status, `${program}:\n${run.stdout}\n${run.stderr}`).toBe(1);
-        expect(run.stdout).toContain('REPRODUCED');
+        expect(run.stdout, `${program}:\n${run.stderr}`).toContain('REPRODUCED');
       }
     }, 300_000);
   }
