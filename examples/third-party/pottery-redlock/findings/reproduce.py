@@ -39,7 +39,17 @@ try:
     # answers every other command BUSY (a real deployment sees this with any slow script).
     busy = threading.Thread(target=lambda: redis.Redis(port=port).eval("for i = 1, 200000000 do end return 1", 0))
     busy.start()
-    time.sleep(0.3)
+    # Wait until the server answers BUSY (the script is past the threshold) rather than for a fixed
+    # time, which a loaded machine can outlast before the script has even started.
+    probe = redis.Redis(port=port)
+    for _ in range(200):
+        try:
+            probe.ping()
+            time.sleep(0.02)
+        except redis.exceptions.ResponseError as e:
+            if str(e).startswith("BUSY"):
+                break
+            raise
     said_not_locked = False
     try:
         lock.release()
