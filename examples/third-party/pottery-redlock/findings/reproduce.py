@@ -7,31 +7,20 @@ Exit 1 and a line REPRODUCED when release() said "not locked" while the key stil
 token; exit 0 when it did not.
 """
 import sys
-import socket
-import subprocess
-import tempfile
+from pathlib import Path
 import threading
 import time
 
 import redis
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "support"))
+from redis_servers import standalone  # noqa: E402
 from pottery import Redlock, ReleaseUnlockedLock
 
-with socket.socket() as s:
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
 said_not_locked = still_held = False
-workdir = tempfile.mkdtemp()
-server = subprocess.Popen(["redis-server", "--port", str(port), "--save", "", "--appendonly", "no", "--dir", workdir,
-                           "--busy-reply-threshold", "50"], stdout=subprocess.DEVNULL)
+port, stop = standalone("--busy-reply-threshold", "50")
 try:
     r = redis.Redis(port=port, decode_responses=True)
-    for _ in range(50):
-        try:
-            r.ping()
-            break
-        except redis.ConnectionError:
-            time.sleep(0.1)
-
     lock = Redlock(key="printer", masters={r}, auto_release_time=10)
     print("acquire():", lock.acquire(blocking=False))
 
@@ -63,8 +52,7 @@ try:
     still_held = lock.locked()
     print("lock.locked() =", still_held, "(seconds of validity left: still held)")
 finally:
-    server.terminate()
-    server.wait()
+    stop()
 
 if said_not_locked and still_held:
     print("REPRODUCED: release() raised ReleaseUnlockedLock while the lock stayed held until its TTL")

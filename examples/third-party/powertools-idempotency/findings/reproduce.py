@@ -7,29 +7,20 @@ Run from the adapter's venv, with redis-server on the PATH:
 Exit 1 and a line REPRODUCED when a reader saw A's result stored while B still ran; exit 0 when not.
 """
 import sys
-import socket
-import subprocess
-import tempfile
+from pathlib import Path
 import time
 
 import redis
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "support"))
+from redis_servers import standalone  # noqa: E402
 from aws_lambda_powertools.utilities.idempotency import IdempotencyConfig
 from aws_lambda_powertools.utilities.idempotency.persistence.redis import RedisCachePersistenceLayer
 
-with socket.socket() as s:
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
 seen = (None, None)
-server = subprocess.Popen(["redis-server", "--port", str(port), "--save", "", "--appendonly", "no", "--dir", tempfile.mkdtemp()],
-                          stdout=subprocess.DEVNULL)
+port, stop = standalone()
 try:
     client = redis.Redis(port=port, decode_responses=True)
-    for _ in range(50):
-        try:
-            client.ping()
-            break
-        except redis.ConnectionError:
-            time.sleep(0.1)
 
     def layer():  # each Lambda invocation builds its own, as a cold start would
         p = RedisCachePersistenceLayer(client=client)
@@ -51,8 +42,7 @@ try:
     b.save_success(event, {"charged_by": "B"})
     print("B: save_success returned; now:", c.get_record(event).response_json_as_dict())
 finally:
-    server.terminate()
-    server.wait()
+    stop()
 
 if seen[0] == "COMPLETED" and seen[1] == {"charged_by": "A"}:
     print("REPRODUCED: A's save_success overwrote the record of B, which was still in progress")
