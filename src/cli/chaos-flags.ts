@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import { refusedExternalFaults } from '../certify/external-faults.ts';
 import { faultsForBackend, refusedPartitionFaults } from '../certify/partition-faults.ts';
 import { autoClusters, capacityProblem, MOST_AUTO_CLUSTERS } from '../cluster/capacity.ts';
@@ -11,6 +9,7 @@ import { durationFlag } from './args.ts';
 import { durabilityFlag } from './durability-flag.ts';
 import { setFlags } from './set-flag.ts';
 import { UsageError } from './exit-codes.ts';
+import { probeOutput } from './out-file.ts';
 import type { JobOptions } from '../certify/types.ts';
 import { DRAWN_CLIENTS, DRAWN_KEYS, JOB_DEFAULTS, JOB_INTEGERS, jobOptionsFrom, JobOptionError, JobSettingError, type JobConstraints } from '../certify/options.ts';
 
@@ -131,9 +130,7 @@ export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
     if (refused) throw new UsageError(`${command}: ${refused}`);
   }
   const set = setFlags(command, v.set);
-  const reportRoot = path.resolve(v.report ?? JOB_DEFAULTS.reportRoot);
-  const unwritable = unwritableDirectory(reportRoot);
-  if (unwritable) throw new UsageError(`${command}: --report ${v.report ?? JOB_DEFAULTS.reportRoot}: ${unwritable}`);
+  const reportRoot = probeOutput(command, 'report', v.report ?? JOB_DEFAULTS.reportRoot, 'directory');
   const constraints: JobConstraints = {
     pattern: v.pattern,
     runs: integer(v.runs),
@@ -183,27 +180,4 @@ function refuse(command: string, v: Values, build: () => JobOptions, setTexts: R
     if (error.needs) throw new UsageError(`${command}: --${flag} needs the --${FLAG_OF[error.needs]} it was found with`);
     throw new UsageError(`${command}: --${flag} ${error.problem}, got '${v[flag as keyof Values]}'`);
   }
-}
-
-/** Why run folders could not be created under `dir` (it, or its nearest existing parent, must be a writable directory). */
-export function unwritableDirectory(dir: string): string | undefined {
-  let probe = dir;
-  while (!fs.existsSync(probe)) {
-    const parent = path.dirname(probe);
-    if (parent === probe) break;
-    probe = parent;
-  }
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(probe);
-  } catch (error) {
-    return `cannot be read (${(error as Error).message.split('\n')[0]})`;
-  }
-  if (!stat.isDirectory()) return probe === dir ? 'is a file, not a directory' : `${probe} is a file, not a directory`;
-  try {
-    fs.accessSync(probe, fs.constants.W_OK | fs.constants.X_OK);
-  } catch {
-    return probe === dir ? 'is not writable' : `${probe} is not writable`;
-  }
-  return undefined;
 }

@@ -8,6 +8,7 @@ import type { CorpusOptions } from '../certify/corpus.ts';
 import { CorpusError, defaultCorpusDir, implIdentity, readCorpus } from '../corpus/store.ts';
 import { parseShard, ShardError, type Shard } from '../runner/shard.ts';
 import { UsageError } from './exit-codes.ts';
+import { probeOutput } from './out-file.ts';
 
 export const CORPUS_FLAGS = {
   corpus: { type: 'string' },
@@ -40,7 +41,8 @@ export function corpusOption(command: string, values: { corpus?: string; 'no-cor
     if (values.corpus !== undefined) throw new UsageError(`${command}: --corpus and --no-corpus together`);
     return undefined;
   }
-  const dir = values.corpus === undefined ? defaultCorpusDir(implSpec, pattern) : path.resolve(values.corpus);
+  // Counterexamples are saved there after the runs: a folder that cannot take them is refused now.
+  const dir = values.corpus === undefined ? defaultCorpusDir(implSpec, pattern) : probeOutput(command, 'corpus', values.corpus, 'directory');
   try {
     readCorpus(dir, pattern);
   } catch (error) {

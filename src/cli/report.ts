@@ -9,6 +9,7 @@ import { intFlag, parse } from './args.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
 import { helpFooter } from './help.ts';
 import { processIo, type Io } from './io.ts';
+import { fileKind, makeDirectory, probeOutput } from './out-file.ts';
 
 export const summary = 'open a run\'s HTML report, or serve reports/ on 127.0.0.1';
 
@@ -48,6 +49,9 @@ async function open(argv: string[], io: Io): Promise<number> {
   }
   if (positionals.length > 1) throw new UsageError(`report open: one run at most, got ${positionals.length}`);
   const root = path.resolve(values.report ?? 'reports');
+  // A folder to read from: a file or a device given for it is the user's slip (exit 2), not the environment.
+  const kind = fileKind(root);
+  if (kind !== undefined && kind !== 'a directory') throw new UsageError(`report open: --report ${values.report}: is ${kind}, not a directory`);
   const dir = runFolder(root, positionals[0]);
   const file = path.join(dir, REPORT_FILE);
   if (!fs.existsSync(file)) writeReportFiles(dir);
@@ -84,8 +88,8 @@ async function serve(argv: string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   const port = intFlag('report serve', 'port', values.port, DEFAULT_PORT, 0, 65_535);
-  const root = path.resolve(values.report ?? 'reports');
-  fs.mkdirSync(root, { recursive: true });
+  const root = probeOutput('report serve', 'report', values.report ?? 'reports', 'directory');
+  makeDirectory(root);
   let server;
   try {
     server = await serveReports(root, port);

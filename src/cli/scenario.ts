@@ -6,6 +6,7 @@ import { parse } from './args.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
 import { helpFooter } from './help.ts';
 import { printable } from './printable.ts';
+import { checkReportDir } from './out-file.ts';
 import { processIo, type Io } from './io.ts';
 import { createRunFolder, writeJson } from '../report/folder.ts';
 import { ClusterPool, runScenarios, type AnyScenario, type ScenarioResult } from '../scenario/index.ts';
@@ -78,8 +79,9 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
       return EXIT.ok;
     }
     if (sub !== 'run') throw new UsageError(sub === undefined ? 'scenario: say list or run (see chaoslua scenario --help)' : `scenario: unknown subcommand '${sub}' (list or run)`);
+    const reportRoot = checkReportDir('scenario run', values.report ?? 'reports');
     const scenarios = await select(rest, values.all ?? false);
-    return await execute(scenarios, values.json ?? false, path.resolve(values.report ?? 'reports'), io);
+    return await execute(scenarios, values.json ?? false, reportRoot, io);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     io.stderr.write(`chaoslua ${printable(error.message)}\n`);

@@ -34,7 +34,7 @@ describe('CI-gate inputs: one line, exit 2, no cluster', () => {
     ['a shard that is not k/n', [...lock, '--shard', 'two', '--seed', '1'], /--shard must be k\/n/],
     ['a shard without --seed', [...lock, '--shard', '0/2'], /--shard needs --seed/],
     ['a shard with --path', [...lock, '--shard', '0/2', '--seed', '1', '--path', '3'], /--shard and --path together/],
-    ['a corpus that is a file', [...lock, '--corpus', file('not-a-dir', 'x')], /--corpus: corpus .*not-a-dir: not a directory/],
+    ['a corpus that is a file', [...lock, '--corpus', file('not-a-dir', 'x')], /--corpus .*not-a-dir: is a file, not a directory\n$/],
     ['a corpus with an unreadable entry', [...lock, '--corpus', badCorpus], /--corpus: corpus entry .*entry\.json: not a valid counterexample/],
     ['run with a bad corpus', ['run', '--corpus', badCorpus, '--pattern', 'lock'], /run: --corpus: corpus entry/],
     ['a missing baseline', [...lock, '--baseline', path.join(tmp, 'none.json')], /--baseline .*none\.json: not a readable JSON file/],
