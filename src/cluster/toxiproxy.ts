@@ -30,12 +30,21 @@ function lastLogLine(file: string): string {
   return last ? `its log ends ${JSON.stringify(last.length > 300 ? `${last.slice(0, 300)}...` : last)}` : 'its log is empty';
 }
 
+/** How a server this harness started was launched, so that it can be launched again. */
+interface Launch {
+  readonly binary: string;
+  readonly dir: ReapedDir;
+  readonly seed: number;
+}
+
 /** One Toxiproxy server and a thin client of its HTTP API. */
 export class Toxiproxy {
   private toxicCount = 0;
+  private proxies: readonly ProxySpec[] = [];
   private constructor(
     readonly apiPort: number,
-    readonly process: ChildProcess,
+    private child: ChildProcess,
+    private readonly launch?: Launch,
   ) {}
 
   /** A client of a Toxiproxy server someone else started (the compose backend's container). */
@@ -44,9 +53,25 @@ export class Toxiproxy {
   }
 
   static async start(binary: string, dir: ReapedDir, apiPort: number, seed: number): Promise<Toxiproxy> {
+    const launch = { binary, dir, seed };
+    return new Toxiproxy(apiPort, await Toxiproxy.launched(launch, apiPort), launch);
+  }
+
+  /** The server's process (undefined for a server attached to, not started). */
+  get process(): ChildProcess {
+    return this.child;
+  }
+
+  /** True when this client started its server, and so can start it again (restart()). */
+  get restartable(): boolean {
+    return this.launch !== undefined;
+  }
+
+  /** A server process on apiPort, once it answers /version. */
+  private static async launched({ binary, dir, seed }: Launch, apiPort: number): Promise<ChildProcess> {
     const log = path.join(dir.dir, 'toxiproxy.log');
     const child = dir.spawn(binary, ['-host', '127.0.0.1', '-port', String(apiPort), '-seed', String(seed)], log);
-    const proxy = new Toxiproxy(apiPort, child);
+    const probe = new Toxiproxy(apiPort, child);
     let exited: string | undefined;
     child.once('exit', (code, signal) => (exited = `exited with ${signal ?? code}`));
     child.once('error', (e) => (exited = e.message));
@@ -55,10 +80,28 @@ export class Toxiproxy {
       // The log goes with the cluster's temporary folder: its last line is quoted, not its path.
       if (exited) throw new EnvironmentError(`toxiproxy-server ${binary} ${exited} at start: ${lastLogLine(log)}`);
       // One try per poll: the retries are for a server that was up, not one still starting.
-      if ('value' in (await proxy.attempt('GET', '/version', undefined))) return proxy;
+      if ('value' in (await probe.attempt('GET', '/version', undefined))) return child;
       await sleep(20);
     }
+    child.kill('SIGKILL');
     throw new EnvironmentError(`toxiproxy-server did not answer on 127.0.0.1:${apiPort} within 10 s`);
+  }
+
+  /**
+   * Kill the server and start a new one on the same ports with the same proxies, every proxy on and
+   * no toxic: what /reset does, for a server that no longer answers it. Every connection through the
+   * proxies drops (clients, replication and gossip reconnect). Only for a server this client started.
+   */
+  async restart(): Promise<void> {
+    if (!this.launch) throw new Error('toxiproxy: a server this harness did not start cannot be restarted');
+    const old = this.child;
+    if (old.exitCode === null && old.signalCode === null) {
+      const gone = new Promise((resolve) => old.once('exit', resolve));
+      old.kill('SIGKILL');
+      await gone;
+    }
+    this.child = await Toxiproxy.launched(this.launch, this.apiPort);
+    await this.createProxies(this.proxies);
   }
 
   /**
@@ -104,6 +147,7 @@ export class Toxiproxy {
   }
 
   async createProxies(proxies: readonly ProxySpec[]): Promise<void> {
+    this.proxies = [...this.proxies.filter((p) => !proxies.some((q) => q.name === p.name)), ...proxies];
     await this.request('POST', '/populate', proxies.map((p) => ({ ...p, enabled: true })));
   }
 
