@@ -3,7 +3,7 @@
  * checked before any is trusted, so a hand-edited or foreign file fails with the field named
  * ("shard.count: expected an integer >= 1, got "8"") rather than deep inside a comparison.
  */
-import fs from 'node:fs';
+import { InputLimitError, readBoundedText } from '../files/bounded-read.ts';
 import type { Certificate } from '../report/certificate.ts';
 
 export class CertificateError extends Error {
@@ -59,8 +59,9 @@ export function validateCertificate(value: unknown): Certificate {
 export function readCertificate(file: string): Certificate {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
+    parsed = JSON.parse(readBoundedText(file, 'certificate'));
   } catch (error) {
+    if (error instanceof InputLimitError) throw new CertificateError(error.message);
     throw new CertificateError(`${file}: not a readable JSON file (${(error as Error).message.split('\n')[0]})`);
   }
   try {

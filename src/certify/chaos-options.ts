@@ -32,6 +32,8 @@ export interface JobChaosConstraints {
   readonly operations?: readonly string[];
   /** The pattern's settings (JobOptions.settings); default each one's default. */
   readonly settings?: Readonly<Record<string, number>>;
+  /** The faults' settings (JobOptions.faultSettings); default each one's default. */
+  readonly faultSettings?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -59,6 +61,7 @@ export function jobChaosOptions(c: JobChaosConstraints): ChaosOptions {
       nodeTimeoutMs: c.nodeTimeoutMs,
       ...(c.operations ? { operations: c.operations } : {}),
       ...(c.settings ? { settings: c.settings } : {}),
+      ...(c.faultSettings ? { faultSettings: c.faultSettings } : {}),
     },
   };
 }

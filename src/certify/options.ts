@@ -10,6 +10,7 @@ import { FAULT_NAMES, isFaultName, type FaultName } from '../faults/index.ts';
 import { DEFAULT_PATTERN, isPatternName, PATTERN_NAMES, PATTERNS } from '../patterns/index.ts';
 import type { AnyPattern } from '../patterns/types.ts';
 import { fillSettings, SettingError } from '../generator/settings.ts';
+import { splitFaultSettings } from '../generator/fault-settings.ts';
 import type { Durability } from '../plan/durability.ts';
 import type { JobOptions } from './types.ts';
 import { NODE_TIMEOUT_MS } from '../plan/node-timeout.ts';
@@ -47,7 +48,8 @@ export interface JobConstraints {
   /** External clusters only: allow SCRIPT FLUSH, busy scripts and failovers. Default false. */
   allowDestructive?: boolean;
   durability?: Durability;
-  /** The pattern's settings by name (its descriptor's `settings`: e.g. ratelimit's limit and window). Default: each one's default. */
+  /** The pattern's settings by name (its descriptor's `settings`: e.g. ratelimit's limit and window), and
+   *  the faults' in the set (client-clock's clock-skew, clock-step). Default: each one's default. */
   settings?: Readonly<Record<string, number>>;
 }
 
@@ -148,14 +150,15 @@ export function jobOptionsFrom(command: JobOptions['command'], c: JobConstraints
   // Lanes are clusters this job starts and fails over at will: a local one, not one it is given.
   if (clusters > 1 && !['', 'local'].includes((c.cluster ?? JOB_DEFAULTS.cluster).trim())) throw new JobOptionError('clusters', 'above 1 needs --cluster local (the job starts each one)', clusters);
   if (c.durability && !durabilityInLimits(c.durability)) throw new JobOptionError('durability', DURABILITY_PROBLEM, c.durability);
-  const settings = patternSettings(pattern, c.settings);
+  const faults = [...(c.faults ?? JOB_DEFAULTS.faults)];
+  const { settings, faultSettings } = jobSettings(pattern, faults, c.settings);
   return {
     command,
     pattern,
     runs,
     seed,
     path: c.path,
-    faults: [...(c.faults ?? JOB_DEFAULTS.faults)],
+    faults,
     timeLimitMs,
     clients,
     keys,
@@ -171,6 +174,7 @@ export function jobOptionsFrom(command: JobOptions['command'], c: JobConstraints
     // Every setting filled, so the job's record (certificate, shard plan, run folder) says what ran
     // even where the defaults did; a pattern without settings has none to record.
     ...(Object.keys(settings).length ? { settings } : {}),
+    ...(Object.keys(faultSettings).length ? { faultSettings } : {}),
   };
 }
 
@@ -181,10 +185,11 @@ function resolvePattern(given: string | AnyPattern): AnyPattern {
   return PATTERNS[given];
 }
 
-/** The pattern's settings filled, or a JobSettingError for the first one given that it refuses. */
-function patternSettings(pattern: AnyPattern, given: JobConstraints['settings']): Readonly<Record<string, number>> {
+/** The pattern's settings and the faults' (a --set name a fault declares is the fault's), filled, or a JobSettingError for the first one given that is refused. */
+function jobSettings(pattern: AnyPattern, faults: readonly FaultName[], given: JobConstraints['settings']): { settings: Readonly<Record<string, number>>; faultSettings: Readonly<Record<string, number>> } {
   try {
-    return fillSettings(pattern, given);
+    const split = splitFaultSettings(faults, given);
+    return { settings: fillSettings(pattern, split.pattern), faultSettings: split.faults };
   } catch (error) {
     if (error instanceof SettingError) throw new JobSettingError(error.setting, error.problem, error.got);
     throw error;

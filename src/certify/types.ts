@@ -51,6 +51,9 @@ export interface JobOptions {
    * pattern has none, or the options were built by hand: the sessions then draw the defaults.
    */
   readonly settings?: Readonly<Record<string, number>>;
+  /** The settings of the faults in the set (client-clock's clock-skew and clock-step), every one
+   *  filled. Absent: no fault in the set has any (or the options were built by hand: the defaults). */
+  readonly faultSettings?: Readonly<Record<string, number>>;
 }
 
 /** The implementation under test, opened on a started cluster: one subject per logical client. */

@@ -1,3 +1,4 @@
+import { clockAssumptions } from '../certify/clock-assumption.ts';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { capabilitiesJson } from '../patterns/capabilities.ts';
@@ -6,7 +7,8 @@ import { formatFinding, isError, lintPath } from '../lint/index.ts';
 import type { Certificate } from '../report/certificate.ts';
 import { createRunFolder, writeJson } from '../report/folder.ts';
 import { junitXml } from '../report/junit.ts';
-import { describeImpl, ImplSpecError, implDigest, parseImplSpec, type ImplSpec } from '../impl/impl-spec.ts';
+import { describeImpl, ImplSpecError, implDigest, implFiles, parseImplSpec, type ImplSpec } from '../impl/impl-spec.ts';
+import { checkBoundedFile, InputLimitError } from '../files/bounded-read.ts';
 import { parse } from './args.ts';
 import { CHAOS_FLAGS, CHAOS_FLAGS_HELP, FAULTS_HELP, jobOptions } from './chaos-flags.ts';
 import { EXIT, jobExitCode, UsageError } from './exit-codes.ts';
@@ -72,15 +74,24 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   }
   try {
     // A module's syntax is checked before the cluster starts (file:line:column), not at import.
+    // Its files are hashed, linted and loaded by readers that trust them: a FIFO or a huge file is refused first.
+    for (const file of implFiles(spec, options.pattern)) checkBoundedFile(file, spec.kind === 'lua' ? 'Lua script' : 'module');
     if (spec.kind === 'module') await checkModuleSyntax(spec.file);
   } catch (error) {
     if (error instanceof ImplSpecError) throw new UsageError(`certify: ${error.message}`);
+    if (error instanceof InputLimitError) throw new UsageError(`certify: --impl ${values.impl}: ${error.message}`);
     throw error;
   }
   const corpus = corpusOption('certify', values, describeImpl(spec), options.pattern.name, implDigest(spec, options.pattern));
   let lintAdvice: string[] = [];
   if (spec.kind === 'lua' && !values['no-lint']) {
-    const findings = await lintPath(spec.dir);
+    let findings;
+    try {
+      findings = await lintPath(spec.dir);
+    } catch (error) {
+      if (error instanceof InputLimitError) throw new UsageError(`certify: --impl ${values.impl}: ${error.message}`);
+      throw error;
+    }
     const syntax = findings.find((f) => f.rule === 'syntax');
     if (syntax) throw new UsageError(`certify: Lua does not compile: ${formatFinding(syntax)}`);
     // Only errors refuse; advice (TIME under effects replication, ...) rides along on the certificate.
@@ -135,6 +146,8 @@ export function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): 
     findings: r.findings,
     ...(r.incomplete ? { incomplete: true } : {}),
     replicationLosses: r.outcome.tally.replicationLosses,
+    ...(r.outcome.tally.clockLosses ? { clockLosses: r.outcome.tally.clockLosses } : {}),
+    clocks: clockAssumptions(options.faults),
     duplicateEffects: duplicateCounts(r.duplicateEffects),
     duplicateFindings: r.duplicateFindings,
     issuedAt: new Date().toISOString(),

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { check } from '../checker/index.ts';
 import { describeViolation } from '../checker/describe.ts';
@@ -13,6 +12,7 @@ import { parse } from './args.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
 import { helpFooter } from './help.ts';
 import { checkReportDir } from './out-file.ts';
+import { InputLimitError, readBoundedText } from '../files/bounded-read.ts';
 import { processIo, type Io } from './io.ts';
 
 export const summary = 'check a recorded history (chaoslua JSON, Jepsen EDN, Porcupine logs) for linearizability';
@@ -91,8 +91,9 @@ export function checkFile(file: string, formatFlag?: string, modelFlag?: string)
   if (formatFlag !== undefined && !isHistoryFormat(formatFlag)) throw new UsageError(`check: --format must be one of ${FORMATS.join(', ')}, got '${formatFlag}'`);
   let text: string;
   try {
-    text = fs.readFileSync(file, 'utf8');
+    text = readBoundedText(file, 'history');
   } catch (error) {
+    if (error instanceof InputLimitError) throw new UsageError(`check: ${error.message}`);
     throw new UsageError(`check: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
   }
   const format = formatFlag ?? detectFormat(text);

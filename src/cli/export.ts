@@ -8,6 +8,7 @@ import { parse } from './args.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
 import { helpFooter } from './help.ts';
 import { checkOutFile, writeOutFile } from './out-file.ts';
+import { InputLimitError, readBoundedText } from '../files/bounded-read.ts';
 import { processIo, type Io } from './io.ts';
 
 export const summary = "write a recorded history in Porcupine's or Jepsen's format, to cross-check with other tools";
@@ -47,7 +48,13 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   }
   if (values.out !== undefined) checkOutFile('export', 'out', values.out);
   const file = historyFile(positionals[0]);
-  const text = fs.readFileSync(file, 'utf8');
+  let text: string;
+  try {
+    text = readBoundedText(file, 'history');
+  } catch (error) {
+    if (error instanceof InputLimitError) throw new UsageError(`export: ${error.message}`);
+    throw new UsageError(`export: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
   const format = detectFormat(text);
   if (format === undefined || !isHistoryFormat(format)) throw new UsageError(`export: ${file}: cannot tell the format from its first line`);
   let written: string;

@@ -2,13 +2,12 @@
  * The flags that make a job a CI gate: the regression corpus (certify and run), shards and a
  * baseline (certify). Each is checked here, before any cluster starts.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { CorpusOptions } from '../certify/corpus.ts';
 import { CorpusError, defaultCorpusDir, implIdentity, readCorpus } from '../corpus/store.ts';
 import { parseShard, ShardError, type Shard } from '../runner/shard.ts';
 import { UsageError } from './exit-codes.ts';
 import { probeOutput } from './out-file.ts';
+import { InputLimitError, readBoundedText } from '../files/bounded-read.ts';
 
 export const CORPUS_FLAGS = {
   corpus: { type: 'string' },
@@ -70,8 +69,9 @@ export function shardOption(command: string, values: { shard?: string; seed?: st
 /** The file --baseline names, read as JSON; its fields are checked by the comparison. */
 export function readJsonFile(command: string, flag: string, file: string): unknown {
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8'));
+    return JSON.parse(readBoundedText(file, 'certificate'));
   } catch (error) {
+    if (error instanceof InputLimitError) throw new UsageError(`${command}: --${flag} ${error.message}`);
     throw new UsageError(`${command}: --${flag} ${file}: not a readable JSON file (${(error as Error).message.split('\n')[0]})`);
   }
 }

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises';
 import { parse } from './args.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
+import { InputLimitError } from '../files/bounded-read.ts';
 import { helpFooter } from './help.ts';
 import { printable } from './printable.ts';
 import { type Io, processIo } from './io.ts';
@@ -57,7 +58,9 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     }
     if (positionals.length === 0) throw new UsageError('lint: no path given (usage: chaoslua lint DIR|FILE... [--json])');
     const files = await collectFiles(positionals);
-    const findings = await lintFiles(files);
+    const findings = await lintFiles(files).catch((error: unknown) => {
+      throw error instanceof InputLimitError ? new UsageError(`lint: ${error.message}`) : error;
+    });
     if (values.json) io.stdout.write(`${JSON.stringify(findings, null, 2)}\n`);
     else for (const finding of findings) io.stdout.write(`${formatFinding(finding)}\n`);
     const fileCount = `${files.length} file${files.length === 1 ? '' : 's'}`;

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { projectRoot } from '../cluster/binaries.ts';
 import { EnvironmentError, ClusterUsageError } from '../cluster/errors.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
+import { InputLimitError } from '../files/bounded-read.ts';
 import { helpFooter } from './help.ts';
 import { printable } from './printable.ts';
 import { processIo, type Command, type Io } from './io.ts';
@@ -69,7 +70,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     return await command.run(rest, io);
   } catch (error) {
     const message = printable((error as Error).message?.split('\n')[0] ?? String(error));
-    if (error instanceof UsageError || error instanceof ClusterUsageError) {
+    // A file refused for its size or its silence is the user's input, whichever reader met it.
+    if (error instanceof UsageError || error instanceof ClusterUsageError || error instanceof InputLimitError) {
       io.stderr.write(`chaoslua: ${message}\n`);
       return EXIT.usage;
     }

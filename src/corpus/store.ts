@@ -99,7 +99,7 @@ export function readCorpus(dir: string, pattern?: string): StoredEntry[] {
 function readEntry(file: string): StoredEntry {
   let ce: Counterexample;
   try {
-    ce = readCounterexample(file);
+    ce = readCounterexample(file, 'corpus entry');
   } catch (error) {
     throw new CorpusError(`corpus entry ${(error as Error).message.split('\n')[0]}`);
   }

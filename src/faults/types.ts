@@ -102,6 +102,9 @@ export type FaultDraw =
   | { readonly lane: 'sessions' }
   /** A network profile for the whole run. */
   | { readonly lane: 'network'; readonly profile: () => fc.Arbitrary<NetworkProfile | undefined> }
+  /** A clock offset per logical client for the whole run (`settings`: the descriptor's, filled), drawn
+   *  after everything else in a schedule, so a fault set without it draws every schedule as before. */
+  | { readonly lane: 'client-clocks'; readonly offsets: (clients: number, settings: Readonly<Record<string, number>>) => fc.Arbitrary<readonly number[] | undefined> }
   /** Nemesis steps on the cluster lane: one at a time, each healed before the next. */
   | { readonly lane: 'cluster'; readonly class: FaultClass; readonly step: (ctx: DrawContext) => fc.Arbitrary<FaultStep> }
   /** Nemesis steps on the command lane (RESP points): nothing to heal, their own budget. `aimed`:
@@ -125,6 +128,9 @@ export interface FaultDescriptor<N extends string = string, S extends FaultStep 
    *  --allow-destructive (flushes scripts, blocks a master, moves slots); `never` needs the nodes'
    *  processes or proxies. */
   readonly external: 'client' | 'destructive' | 'never';
+  /** Numbers a job may set for it (`--set NAME=VALUE`, validated with the pattern's settings), each
+   *  filled with its default when the fault is in the set. Absent: nothing to set. */
+  readonly settings?: Readonly<Record<string, FaultSetting>>;
   /** The kind its record in the history has; absent: it leaves no record of its own (a plain pause). */
   readonly recordedAs?: FaultKind;
   readonly draw: FaultDraw;
@@ -139,6 +145,15 @@ export interface FaultDescriptor<N extends string = string, S extends FaultStep 
   apply?(step: S, ctx: NemesisContext): Promise<Applied | undefined>;
   /** Bring the cluster back to ready after the step (whether apply succeeded or not). Absent: nothing to heal. */
   heal?(ctx: NemesisContext): Promise<void>;
+}
+
+/** A fault's setting: an integer within its limits, its default when not set (as a pattern's SessionSetting). */
+export interface FaultSetting {
+  /** What it sets, with its unit, as --help lists it. */
+  readonly description: string;
+  readonly min: number;
+  readonly max: number;
+  readonly default: number;
 }
 
 /** A descriptor, its name kept as a literal type so the registry can derive FaultName from it. */

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { scheduleOptions, type ScheduleConstraints, type ScheduleOptions } from './constraints.ts';
 import { faultsArbitrary, networkArbitrary } from './faults.ts';
 import { withRace } from './races.ts';
+import { withClientClocks } from './client-clocks.ts';
 import { expectedSpanMs, withLateLooks } from './late-looks.ts';
 import type { ClientStep, Schedule } from '../plan/schedule.ts';
 import type { SessionContext } from './sessions/common.ts';
@@ -52,16 +53,19 @@ export function scheduleArbitrary(constraints: ScheduleConstraints): fc.Arbitrar
         .chain((perClient) => {
           const horizon = Math.max(...perClient.map(expectedSpanMs));
           return fc.tuple(faultsArbitrary(options, keys, horizon), networkArbitrary(options)).chain(([faults, network]) =>
-            withRace(options, keys, perClient).map(
-              ({ keys: stagedKeys, clients: staged, aimed, race }): Schedule => ({
-                pattern: options.pattern.name,
-                keys: stagedKeys,
-                clients: withLateLooks(staged, faults, options.nodeTimeoutMs),
-                // An aimed hold last, out of time order: it waits for its operation, not for an instant.
-                faults: [...faults, ...aimed],
-                ...(network ? { network } : {}),
-                ...(race ? { race } : {}),
-              }),
+            withClientClocks(
+              options,
+              withRace(options, keys, perClient).map(
+                ({ keys: stagedKeys, clients: staged, aimed, race }): Schedule => ({
+                  pattern: options.pattern.name,
+                  keys: stagedKeys,
+                  clients: withLateLooks(staged, faults, options.nodeTimeoutMs),
+                  // An aimed hold last, out of time order: it waits for its operation, not for an instant.
+                  faults: [...faults, ...aimed],
+                  ...(network ? { network } : {}),
+                  ...(race ? { race } : {}),
+                }),
+              ),
             ),
           );
         }),

@@ -1,4 +1,5 @@
-import { readFile, readdir, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
+import { InputLimitError, readBoundedText } from '../files/bounded-read.ts';
 import path from 'node:path';
 import { type Finding, compareFindings } from './finding.ts';
 import { lintSource } from './lint-source.ts';
@@ -19,8 +20,10 @@ export async function lintFiles(files: readonly string[]): Promise<Finding[]> {
   for (const file of files) {
     let source: string;
     try {
-      source = await readFile(file, 'utf8');
+      source = readBoundedText(file, 'Lua script');
     } catch (error) {
+      // A script no bound allows is the user's input to fix, not a finding about Lua.
+      if (error instanceof InputLimitError) throw error;
       // A file that cannot be read is one Redis would never load: a finding, not a crash.
       findings.push({ rule: 'syntax', severity: 'error', file, line: 1, column: 1, message: `cannot be read: ${(error as Error).message.split('\n')[0]}` });
       continue;

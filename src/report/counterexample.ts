@@ -1,4 +1,4 @@
-import fs from 'node:fs';
+import { InputLimitError, readBoundedText } from '../files/bounded-read.ts';
 import type { CheckResult } from '../checker/types.ts';
 import type { Schedule } from '../plan/schedule.ts';
 import type { History } from '../history/types.ts';
@@ -25,11 +25,12 @@ export interface Counterexample {
   readonly result: CheckResult;
 }
 
-export function readCounterexample(file: string): Counterexample {
+export function readCounterexample(file: string, kind: 'counterexample' | 'corpus entry' = 'counterexample'): Counterexample {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(fs.readFileSync(file, 'utf8'));
+    parsed = JSON.parse(readBoundedText(file, kind));
   } catch (error) {
+    if (error instanceof InputLimitError) throw new Error(error.message);
     throw new Error(`${file}: not a readable JSON file (${(error as Error).message.split('\n')[0]})`);
   }
   try {

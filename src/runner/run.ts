@@ -10,6 +10,7 @@ import { OperationBoard } from './operation-board.ts';
 import { probeTtls, type ProbeOutcome } from './probe.ts';
 import { startClock } from '../history/clock.ts';
 import { Recorder } from '../history/recorder.ts';
+import { recordClientClocks, setClientClocks } from './client-clocks.ts';
 
 export interface RunContext {
   readonly cluster: Cluster;
@@ -58,7 +59,9 @@ export async function runSchedule(schedule: Schedule, ctx: RunContext): Promise<
   const declared = ctx.declared && ((c: number) => (input: unknown) => ctx.declared!(c, input));
   // Only a run with a fault aimed at an operation posts its operations (the per-operation path stays as it was otherwise).
   const operations = schedule.faults.some(isAimedDelay) ? new OperationBoard(schedule.clients.length) : undefined;
+  const clocks = schedule.clientClocks;
   try {
+    setClientClocks(ctx.subjects, clocks);
     await applyNetwork(ctx.cluster, schedule.network);
     await Promise.all([
       ...schedule.clients.map((steps, c) => runClient(c, steps, ctx.subjects[c], (k) => keys[k], recorder, ctx.opTimeoutMs, declared?.(c), operations)),
@@ -76,8 +79,10 @@ export async function runSchedule(schedule: Schedule, ctx: RunContext): Promise<
       const ms = schedule.network.clientLatencyMs;
       recorder.fault({ kind: 'slow-network', target: 'every client link', lossy: false, startedAt: 0, endedAt: clock.now(), detail: `+${ms}ms on every reply to a client, all run` });
     }
+    if (clocks) recordClientClocks(recorder, clocks, ctx.subjects, clock.now());
     probed = await probeTtls(ctx.cluster, ctx.subjects[0], keys, recorder);
   } finally {
+    if (clocks) setClientClocks(ctx.subjects, clocks.map(() => 0));
     await ctx.cluster.heal();
   }
   return { history: recorder.history(), keys, ms: clock.now(), unreadProbes: probed.unread, probeNotes: probed.notes };

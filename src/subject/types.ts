@@ -27,8 +27,18 @@ export interface Subject<I = unknown, O = unknown> {
   readonly keyMapping?: string;
   /** What the implementation declared it supports and how it answers (absent: every operation, exactly). */
   readonly capabilities?: Capabilities;
+  /** How a logical client's clock offset (the fault client-clock) reaches the implementation. Absent: as `reach: 'nothing'`. */
+  readonly clientClock?: ClientClockDoor;
   /** Release connections and child processes. */
   close(): Promise<void>;
+}
+
+/** A door's reach into the implementation's own reads of the wall clock, for the client-clock fault. */
+export interface ClientClockDoor {
+  /** In words, for the certificate: what the offset moves, or why nothing ("the lua door's client sends no time"). */
+  readonly reach: string;
+  /** Run this client's calls under `offsetMs` from now on (0: the true clock). Absent: no offset reaches the implementation. */
+  set?(offsetMs: number): void;
 }
 
 /** What an implementation reports with an answer (plan vocabulary: the process protocol fills it too). */

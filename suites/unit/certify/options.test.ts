@@ -28,6 +28,7 @@ describe('jobOptionsFrom', () => {
       path: undefined,
       faults: [...FAULT_NAMES],
       settings: { lease: 250, lease2: 500, ttl: 800, ttl2: 3_000 },
+      faultSettings: { 'clock-skew': 50, 'clock-step': 2_000 },
       timeLimitMs: 300_000,
       clients: undefined,
       keys: undefined,

@@ -28,7 +28,7 @@ describe('scheduleArbitrary', () => {
       return f.kind;
     };
     const names = new Set(sample(scheduleArbitrary({ pattern: PATTERNS.idempotency,  maxFaults: 3 }), 600).flatMap((s) => s.faults.map(name)));
-    const clientSide = ['lease-expiry', 'client-freeze', 'slow-network'];
+    const clientSide = ['lease-expiry', 'client-freeze', 'client-clock', 'slow-network'];
     expect([...names].sort()).toEqual(FAULT_NAMES.filter((f) => !clientSide.includes(f)).sort());
   });
 
