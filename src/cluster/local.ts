@@ -1,6 +1,7 @@
 import { redisServerBinary, toxiproxyBinary } from './binaries.ts';
+import { binaryVersion } from './servers.ts';
 import { localClusterOptions, type LocalClusterConstraints, type LocalClusterOptions } from './options.ts';
-import { freePorts } from './ports.ts';
+import { freePorts, isPortFree } from './ports.ts';
 import { ProcessCluster, type NodeAddress } from './process-cluster.ts';
 import { reapedDir, type ReapedDir } from './reaper.ts';
 import { RedisNode } from './redis-node.ts';
@@ -11,6 +12,24 @@ import { RespPoints } from '../resp/point.ts';
 /** A child (Toxiproxy, redis-server) found its port taken between our choosing it and its bind. */
 const PORT_CLASH = /address already in use|EADDRINUSE|Failed listening on port/i;
 const PORT_CLASH_ATTEMPTS = 4;
+
+/**
+ * Redis before 7.0 has no `cluster-port`: its bus listens on its port + 10000, whatever it is told
+ * (server-process.ts then leaves the setting out). The binary's own `--version` says which it is.
+ */
+function busPortFixed(binary: string): boolean {
+  const v = binaryVersion(binary);
+  return 'major' in v && v.major < 7;
+}
+
+/** Each node's bus slot set to its port + 10000; one taken there is a port clash, which start() retries on new ports. */
+async function fixBusPorts(ports: number[], total: number): Promise<void> {
+  for (let i = 0; i < total; i++) {
+    const direct = ports[1 + i * 6];
+    ports[2 + i * 6] = direct + 10_000;
+    if (!(await isPortFree(direct + 10_000))) throw new Error(`cluster bus port ${direct + 10_000} of a Redis 6 node: address already in use`);
+  }
+}
 
 /**
  * The embedded default backend: masters + replicas as redis-server children on free loopback ports,
@@ -43,12 +62,14 @@ export class LocalCluster extends ProcessCluster<RedisNode> {
   }
 
   private static startOnce(options: LocalClusterOptions): Promise<LocalCluster> {
-    const redisBin = redisServerBinary();
+    const redisBin = options.redisServer ?? redisServerBinary();
     const toxiBin = toxiproxyBinary();
     const total = options.masters * (1 + options.replicasPerMaster);
+    const busAtPlus10000 = busPortFixed(redisBin);
     const dir = reapedDir('chaoslua-cluster');
     return ProcessCluster.started('local', dir, async (opened) => {
       const ports = await freePorts(1 + total * 6);
+      if (busAtPlus10000) await fixBusPorts(ports, total);
       const toxiproxy = await Toxiproxy.start(toxiBin, dir, ports[0], options.seed);
       const nodes = Array.from({ length: total }, (_, i) => {
         const [direct, bus, internal, internalBus, client, point] = ports.slice(1 + i * 6, 7 + i * 6);

@@ -17,10 +17,12 @@ export interface LocalClusterConstraints {
   maxmemoryPolicy?: string;
   /** lua-time-limit (busy-reply-threshold) in ms. Default: Redis's 5000. */
   luaTimeLimitMs?: number;
+  /** The redis-server (or valkey-server) binary, as `--server` resolved it (./servers.ts). Default: redisServerBinary(). */
+  redisServer?: string;
 }
 
-export type LocalClusterOptions = Required<Omit<LocalClusterConstraints, 'maxmemory' | 'maxmemoryPolicy' | 'luaTimeLimitMs'>> &
-  Pick<LocalClusterConstraints, 'maxmemory' | 'maxmemoryPolicy' | 'luaTimeLimitMs'>;
+export type LocalClusterOptions = Required<Omit<LocalClusterConstraints, 'maxmemory' | 'maxmemoryPolicy' | 'luaTimeLimitMs' | 'redisServer'>> &
+  Pick<LocalClusterConstraints, 'maxmemory' | 'maxmemoryPolicy' | 'luaTimeLimitMs' | 'redisServer'>;
 
 function integer(name: string, value: unknown, min: number, max: number): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {
@@ -29,8 +31,13 @@ function integer(name: string, value: unknown, min: number, max: number): number
   return value;
 }
 
+function redisServer(value: unknown): string | undefined {
+  if (value !== undefined && (typeof value !== 'string' || value === '')) throw new RangeError(`LocalCluster.start: redisServer must be a path to a redis-server, got ${String(value)}`);
+  return value;
+}
+
 export function localClusterOptions(c: LocalClusterConstraints = {}): LocalClusterOptions {
-  const known = new Set(['masters', 'replicasPerMaster', 'nodeTimeoutMs', 'readyTimeoutMs', 'seed', 'maxmemory', 'maxmemoryPolicy', 'luaTimeLimitMs']);
+  const known = new Set(['masters', 'replicasPerMaster', 'nodeTimeoutMs', 'readyTimeoutMs', 'seed', 'maxmemory', 'maxmemoryPolicy', 'luaTimeLimitMs', 'redisServer']);
   for (const key of Object.keys(c)) {
     if (!known.has(key)) throw new RangeError(`LocalCluster.start: unknown option '${key}'`);
   }
@@ -43,5 +50,6 @@ export function localClusterOptions(c: LocalClusterConstraints = {}): LocalClust
     maxmemory: c.maxmemory,
     maxmemoryPolicy: c.maxmemoryPolicy,
     luaTimeLimitMs: c.luaTimeLimitMs === undefined ? undefined : integer('luaTimeLimitMs', c.luaTimeLimitMs, 1, 600_000),
+    redisServer: redisServer(c.redisServer),
   };
 }

@@ -82,7 +82,11 @@ export abstract class ProcessCluster<N extends ProcessNode> implements Cluster {
       this.redisNodes.slice(0, masters).map((n, i) => {
         const from = i * per;
         const to = i === masters - 1 ? SLOTS - 1 : from + per - 1;
-        return this.direct(n, 'CLUSTER', 'ADDSLOTSRANGE', from, to);
+        return this.direct(n, 'CLUSTER', 'ADDSLOTSRANGE', from, to).catch((error: Error) => {
+          // Redis 6.2 has no ADDSLOTSRANGE (7.0+): every slot named instead.
+          if (!/unknown subcommand/i.test(error.message)) throw error;
+          return this.direct(n, 'CLUSTER', 'ADDSLOTS', ...Array.from({ length: to - from + 1 }, (_, k) => from + k));
+        });
       }),
     );
     // Distinct epochs up front spare the cluster its own collision-resolution round.

@@ -72,7 +72,8 @@ export abstract class ServerProcess {
       '--cluster-enabled', 'yes',
       '--cluster-config-file', path.join(this.dir.dir, `nodes-${this.index}.conf`),
       '--cluster-node-timeout', String(o.nodeTimeoutMs),
-      '--cluster-port', String(a.busPort),
+      // Left out at its default (port + 10000): Redis 6.2 has no cluster-port and refuses the setting.
+      ...(a.busPort === a.port + 10_000 ? [] : ['--cluster-port', String(a.busPort)]),
       '--cluster-announce-ip', a.announceIp,
       ...(a.announcePort === undefined ? [] : ['--cluster-announce-port', String(a.announcePort)]),
       ...(a.announceBusPort === undefined ? [] : ['--cluster-announce-bus-port', String(a.announceBusPort)]),

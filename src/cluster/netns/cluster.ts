@@ -45,7 +45,7 @@ export class NetnsCluster extends ProcessCluster<NetnsNode> {
   static start(constraints: LocalClusterConstraints = {}): Promise<NetnsCluster> {
     const options = localClusterOptions(constraints);
     const tools = netnsTools();
-    const redisBin = redisServerBinary();
+    const redisBin = options.redisServer ?? redisServerBinary();
     const toxiBin = toxiproxyBinary();
     const total = options.masters * (1 + options.replicasPerMaster);
     const dir = reapedDir('chaoslua-netns');

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { probeServer, type ServerInfo } from '../../src/cluster/features.ts';
+import { LocalCluster } from '../../src/cluster/local.ts';
+import { installedServer, resolveServer, type ServerName } from '../../src/cluster/servers.ts';
+
+// One 3+3 cluster of every named server: it starts, answers through the client proxies, and the
+// probes read its version, allocator and features from the running node (docs/servers.md has the
+// same table, measured by hand on standalone servers). A server not installed here skips with the
+// line that installs it; CI's bootstrap installs them all (.ci/run).
+
+const EXPECTED: Record<ServerName, ServerInfo> = {
+  'redis-6.2': { name: 'redis', version: '6.2.5', allocator: 'jemalloc-5.1.0', features: { functions: false, shebangFlags: false, evictsScripts: false, frozenTime: false } },
+  'redis-7.0': { name: 'redis', version: '7.0.15', allocator: 'jemalloc-5.3.0', features: { functions: true, shebangFlags: true, evictsScripts: false, frozenTime: false } },
+  'redis-7.4': { name: 'redis', version: '7.4.1', allocator: 'jemalloc-5.3.0', features: { functions: true, shebangFlags: true, evictsScripts: true, frozenTime: true } },
+  'redis-8.2': { name: 'redis', version: '8.2.3', allocator: 'jemalloc-5.3.0', features: { functions: true, shebangFlags: true, evictsScripts: true, frozenTime: true } },
+  'valkey-8.1': { name: 'valkey', version: '8.1.8', allocator: 'libc', features: { functions: true, shebangFlags: true, evictsScripts: true, frozenTime: true } },
+};
+
+describe('every named server runs a cluster of the harness', () => {
+  for (const [name, expected] of Object.entries(EXPECTED) as [ServerName, ServerInfo][]) {
+    const installed = name === 'redis-7.0' || installedServer(name) !== undefined;
+    const title = `${name}: a 3+3 cluster starts, answers, and its probes say ${expected.name} ${expected.version} (${expected.allocator})`;
+    it.skipIf(!installed)(installed ? title : `${title} [skipped: not installed; run bash scripts/bootstrap.sh --servers ${name}]`, async () => {
+      const { binary } = resolveServer({ kind: 'name', name });
+      await using cluster = await LocalCluster.start({ redisServer: binary });
+      const client = cluster.connect();
+      try {
+        await client.set(`{servers-${name}}`, name);
+        expect(await client.get(`{servers-${name}}`)).toBe(name);
+      } finally {
+        client.disconnect();
+      }
+      expect(await probeServer(cluster)).toEqual(expected);
+    });
+  }
+});
