@@ -6,6 +6,7 @@
 import type { FaultStep } from '../plan/schedule.ts';
 import { failoverDefault, failoverForce, failoverTakeover } from './failover.ts';
 import { clientFreeze, leaseExpiry } from './client.ts';
+import { clientClock } from './client-clock.ts';
 import { commandDelay, replyLoss } from './commands.ts';
 import { killRestart, nodeFreeze } from './node.ts';
 import { partitionBridge, partitionMajority, partitionOne, partitionPrimaries } from './partitions.ts';
@@ -17,6 +18,7 @@ import type { FaultDescriptor } from './types.ts';
 export const FAULTS = [
   leaseExpiry,
   clientFreeze,
+  clientClock,
   nodeFreeze,
   scriptFlush,
   busyScript,

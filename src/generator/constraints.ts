@@ -1,4 +1,5 @@
 import { fillSettings, SettingError } from './settings.ts';
+import { splitFaultSettings } from './fault-settings.ts';
 import type { SessionSource } from './source.ts';
 import { FAULT_DESCRIPTORS, FAULT_NAMES, PARTITION_FAULT_NAMES, isFaultName, type FaultName } from '../faults/index.ts';
 import { NODE_TIMEOUT_MS } from '../plan/node-timeout.ts';
@@ -29,6 +30,8 @@ export interface ScheduleConstraints {
   operations?: readonly string[];
   /** The pattern's settings (its `settings`, e.g. ratelimit's limit and window). Default: each one's default. */
   settings?: Readonly<Record<string, number>>;
+  /** The faults' settings (their descriptors' `settings`, e.g. client-clock's clock-skew). Default: each one's default. */
+  faultSettings?: Readonly<Record<string, number>>;
 }
 
 export interface ScheduleOptions {
@@ -44,6 +47,8 @@ export interface ScheduleOptions {
   readonly operations?: ReadonlySet<string>;
   /** Every setting the pattern declares, filled with its default when not given. */
   readonly settings: Readonly<Record<string, number>>;
+  /** Every setting of every fault in the set, filled likewise. */
+  readonly faultSettings: Readonly<Record<string, number>>;
 }
 
 function range(name: string, value: number | readonly [number, number] | undefined, fallback: [number, number], min: number, max: number): [number, number] {
@@ -90,8 +95,12 @@ export function scheduleOptions(c: ScheduleConstraints): ScheduleOptions {
     if (unknown.length || c.operations.length === 0) throw new RangeError(`scheduleArbitrary: operations must be a non-empty list of ${pattern.name} operations (${known.join(', ')}), got ${JSON.stringify(c.operations)}`);
   }
   let settings;
+  let faultSettings: Readonly<Record<string, number>>;
   try {
     settings = fillSettings(pattern, c.settings);
+    faultSettings = splitFaultSettings([...faults], c.faultSettings).faults;
+    const stray = Object.keys(c.faultSettings ?? {}).filter((name) => !Object.hasOwn(faultSettings, name));
+    if (stray.length) throw new SettingError(stray[0], `no fault in the set has a setting '${stray[0]}'`, c.faultSettings![stray[0]]);
   } catch (error) {
     if (error instanceof SettingError) throw new RangeError(`scheduleArbitrary: settings: ${error.message}`);
     throw error;
@@ -107,6 +116,7 @@ export function scheduleOptions(c: ScheduleConstraints): ScheduleOptions {
     leasesMs,
     nodeTimeoutMs: c.nodeTimeoutMs ?? NODE_TIMEOUT_MS.default,
     settings,
+    faultSettings,
     ...(restricted ? { operations: new Set(c.operations) } : {}),
   };
 }

@@ -65,6 +65,8 @@ export const FAULT_KINDS = [
   'command-delay',
   /** A RESP point let a command run and cut its connection before the reply. */
   'reply-loss',
+  /** A logical client ran under its own wall-clock offset (the detail names the client and the offset). */
+  'client-clock',
   'heal',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];

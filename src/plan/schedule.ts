@@ -171,6 +171,9 @@ export interface Schedule<I = unknown> {
   readonly network?: NetworkProfile;
   /** Absent: the run stages none. */
   readonly race?: StagedRace;
+  /** Each logical client's wall-clock offset for the whole run, ms (index = client; positive: ahead
+   *  of true). Absent: every client reads the true clock (the fault client-clock draws it). */
+  readonly clientClocks?: readonly number[];
 }
 
 export function describeTarget(t: FaultTarget): string {
@@ -228,8 +231,14 @@ export function describeSchedule<I>(schedule: Schedule<I>, describeInput: (input
   const lines = schedule.clients.map((steps, c) => `c${c}: ${steps.map((s) => describeStep(s, describeInput)).join('; ') || '(idle)'}`);
   if (schedule.network) lines.push(`network: +${schedule.network.clientLatencyMs}ms on every reply to a client, all run`);
   if (schedule.race) lines.push(`race: ${describeRace(schedule.race)}`);
+  if (schedule.clientClocks) lines.push(`client clocks: ${describeClientClocks(schedule.clientClocks)}, all run`);
   for (const f of schedule.faults) lines.push(`nemesis: ${describeFault(f)}`);
   return lines.join('\n');
+}
+
+/** `c0 +12ms, c3 -2017ms`: the clients' clock offsets as a counterexample reads them (clients at 0 left out). */
+export function describeClientClocks(offsets: readonly number[]): string {
+  return offsets.flatMap((ms, c) => (ms === 0 ? [] : [`c${c} ${ms > 0 ? '+' : ''}${ms}ms`])).join(', ') || 'every client true';
 }
 
 /** `release at its TTL's end on k3: c1's operation #1 against c4` */
