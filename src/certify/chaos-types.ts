@@ -51,6 +51,9 @@ export interface RunTally {
   replicationLosses: number;
   /** Each replication loss of a fresh run: "run N, key K: what was lost, to which fault". */
   replicationLossNotes?: string[];
+  /** Runs a moved server clock explained (clock faults), and each one's "run N, key K: ..." note. */
+  clockLosses?: number;
+  clockLossNotes?: string[];
   faultCounts: Record<string, number>;
 }
 

@@ -50,6 +50,8 @@ export function countRun(tally: RunTally, schedule: Schedule, run: RunResult, re
   }
   if (result.verdict === 'replication-loss') tally.replicationLosses++;
   if (!shrinking) for (const loss of result.replicationLosses) (tally.replicationLossNotes ??= []).push(`run ${tally.runs}, key ${loss.key}: ${loss.message}`);
+  if (result.verdict === 'clock-loss') tally.clockLosses = (tally.clockLosses ?? 0) + 1;
+  if (!shrinking) for (const loss of result.clockLosses ?? []) (tally.clockLossNotes ??= []).push(`run ${tally.runs}, key ${loss.key}: ${loss.message}`);
   if (!passes(result)) tally.failures++;
 }
 

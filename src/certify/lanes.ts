@@ -44,6 +44,8 @@ export function sumTallies(tallies: readonly RunTally[]): RunTally {
     sum.replicationLosses += t.replicationLosses;
     for (const [kind, n] of Object.entries(t.faultCounts)) sum.faultCounts[kind] = (sum.faultCounts[kind] ?? 0) + n;
     if (t.replicationLossNotes?.length) (sum.replicationLossNotes ??= []).push(...t.replicationLossNotes);
+    if (t.clockLosses) sum.clockLosses = (sum.clockLosses ?? 0) + t.clockLosses;
+    if (t.clockLossNotes?.length) (sum.clockLossNotes ??= []).push(...t.clockLossNotes);
   }
   return sum;
 }

@@ -11,6 +11,7 @@ import { duplicatesLine } from './duplicates.ts';
 import { describeDurability } from '../plan/durability.ts';
 import { describeSettings } from '../plan/settings.ts';
 
+import { clockAssumptions } from './clock-assumption.ts';
 /** result.json: the job's outcome, machine-readable. */
 export function resultJson(options: JobOptions, r: JobResult) {
   return {
@@ -32,6 +33,9 @@ export function resultJson(options: JobOptions, r: JobResult) {
     duplicateFindings: r.duplicateFindings,
     replicationLossNotes: r.outcome.tally.replicationLossNotes ?? [],
     seconds: Math.round(r.outcome.ms) / 1000,
+    clockLosses: r.outcome.tally.clockLosses ?? 0,
+    clockLossNotes: r.outcome.tally.clockLossNotes ?? [],
+    clocks: clockAssumptions(options.faults),
     interrupted: r.outcome.interrupted,
     incomplete: r.incomplete,
     probeNotes: r.probeNotes,
@@ -82,6 +86,9 @@ export function summaryText(options: JobOptions, r: JobResult): string {
     `  replication losses (not violations): ${t.replicationLosses}`,
     duplicatesLine(r.duplicateEffects),
     ...r.duplicateFindings.map((f) => `  note ${f}`),
+    ...(t.clockLosses ? [`  clock losses (a moved server clock, not violations): ${t.clockLosses}`] : []),
+    ...(t.clockLossNotes ?? []).map((note) => `    ${note}`),
+    ...clockAssumptions(options.faults).map((line) => `  clocks: ${line}`),
     ...(t.replicationLossNotes ?? []).map((note) => `    ${note}`),
     ...r.invariants.map((s) => s.notApplicable ? `  n/a  ${s.invariant}: ${s.notApplicable}` : `  ${s.passed ? 'ok  ' : 'FAIL'} ${s.invariant}${s.passed ? '' : `: ${s.violations[0].message}`}${s.barelyWitnessed ? ` (${s.barelyWitnessed})` : ''}`),
     ...(r.probeNotes.length ? [`  probes: ${r.probeNotes.length} read under another name or skipped, e.g. ${r.probeNotes[0]}`] : []),

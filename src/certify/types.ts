@@ -70,6 +70,8 @@ export interface OpenedImpl {
   readonly capabilities?: Capabilities;
   /** Its declared key mapping, in words. */
   readonly keyMapping?: string;
+  /** How far a client's clock offset (client-clock) reaches into the implementation, in words (src/impl/client-clock.ts). */
+  readonly clientClockReach?: string;
   close(): Promise<void>;
 }
 
@@ -95,6 +97,8 @@ export interface JobResult extends Omit<Judgement, 'unknown'> {
   readonly capabilities: Capabilities;
   /** Its declared key mapping, in words. */
   readonly keyMapping?: string;
+  /** How far a client's clock offset reached into the implementation (OpenedImpl.clientClockReach). */
+  readonly clientClockReach?: string;
   /** The clusters the job's fresh runs were dealt to (1 on a given cluster or a replayed path, whatever --clusters said). */
   readonly lanes: number;
 }

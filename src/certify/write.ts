@@ -57,6 +57,7 @@ export async function writeJob(options: JobOptions, opened: OpenedImpl, context:
     corpus,
     probeNotes: ran.observations.probeNotes,
     ...(opened.keyMapping ? { keyMapping: opened.keyMapping } : {}),
+    ...(opened.clientClockReach ? { clientClockReach: opened.clientClockReach } : {}),
   };
   writeFileSync(path.join(dir, 'junit.xml'), junitXml(`chaoslua ${options.command} ${options.pattern.name}`, junitCases(result, unknown), outcome.ms / 1000, junitProperties(result)));
   writeJson(dir, 'result.json', resultJson(options, result));

@@ -21,9 +21,11 @@ export function check<I, O>(history: History<I, O>, checkable: Checkable, option
   const started = performance.now();
   const lossyFaults = history.faults.filter((fault) => fault.lossy);
   const cuts = history.faults.filter((fault) => fault.cutsConnections === true);
+  const clockFaults = history.faults.filter((fault) => fault.clockOffsets?.length);
   const keys: KeyVerdict[] = [];
   const violations: Violation<I, O>[] = [];
   const replicationLosses: ReplicationLoss<I, O>[] = [];
+  const clockLosses: ReplicationLoss<I, O>[] = [];
   const duplicates: OpRecord<I, O>[] = [];
   let statesExplored = 0;
   let minimiseStatesExplored = 0;
@@ -31,10 +33,11 @@ export function check<I, O>(history: History<I, O>, checkable: Checkable, option
 
   const ops = cuts.length === 0 ? history.ops : history.ops.map((op) => refusedAfterCut(op, cuts));
   for (const [key, keyOps] of partitionByKey(ops)) {
-    const result = checkKey(spec, key, keyOps, lossyFaults, resolved, cuts);
+    const result = checkKey(spec, key, keyOps, lossyFaults, resolved, cuts, clockFaults);
     keys.push(result.verdict);
     if (result.violation) violations.push(result.violation);
     if (result.loss) replicationLosses.push(result.loss);
+    if (result.clockLoss) clockLosses.push(result.clockLoss);
     if (result.duplicates) duplicates.push(...result.duplicates);
     statesExplored += result.explored;
     minimiseStatesExplored += result.minimiseExplored;
@@ -54,6 +57,7 @@ export function check<I, O>(history: History<I, O>, checkable: Checkable, option
     keys,
     violations,
     replicationLosses,
+    ...(clockLosses.length ? { clockLosses } : {}),
     duplicateEffects: groupByKind(duplicates),
     stats: {
       ops: history.ops.length,
@@ -77,10 +81,10 @@ function refusedAfterCut<I, O>(op: OpRecord<I, O>, cuts: readonly FaultRecord[])
   return { ...op, outcome: 'info', error: `${op.error ?? 'refused'} (after a cut connection: may have run before it)` };
 }
 
-/** Illegal anywhere beats unknown anywhere, which beats replication loss; ok needs every key ok. */
+/** Illegal anywhere beats unknown anywhere, which beats replication loss, then clock loss; ok needs every key ok. */
 export function overallVerdict(keys: readonly KeyVerdict[]): Verdict {
   const seen = new Set(keys.map((k) => k.verdict));
-  for (const verdict of ['illegal', 'unknown', 'replication-loss'] as const) if (seen.has(verdict)) return verdict;
+  for (const verdict of ['illegal', 'unknown', 'replication-loss', 'clock-loss'] as const) if (seen.has(verdict)) return verdict;
   return 'ok';
 }
 

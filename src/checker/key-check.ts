@@ -11,6 +11,7 @@ import { neededSecondExecutions } from './duplicates.ts';
 import { minimiseIllegal } from './minimise.ts';
 import { hasAcknowledgedWrites, lostAcknowledgedWrite } from './lost-acknowledged.ts';
 import { buildKeyProblem } from './problem.ts';
+import { clockFaultsOf, clockLossSentence, clockSlackMs } from './clock-loss.ts';
 import type { Rollback, StuckPoint } from './search.ts';
 import { searchKey } from './search.ts';
 import type { CheckSpec } from './spec.ts';
@@ -20,6 +21,8 @@ export interface KeyCheck<I, O> {
   readonly verdict: KeyVerdict;
   readonly violation?: Violation<I, O>;
   readonly loss?: ReplicationLoss<I, O>;
+  /** A clock-loss key: what the moved clocks explain (`faults`: the clock faults). */
+  readonly clockLoss?: ReplicationLoss<I, O>;
   /** Ok keys: the operations only a second execution explains (duplicates.ts). */
   readonly duplicates?: readonly OpRecord<I, O>[];
   readonly explored: number;
@@ -35,6 +38,7 @@ export function checkKey<S, I, O>(
   lossyFaults: readonly FaultRecord[],
   options: ResolvedCheckOptions,
   cuts: readonly FaultRecord[] = [],
+  clockFaults: readonly FaultRecord[] = [],
 ): KeyCheck<I, O> {
   const { model, pruning } = spec;
   const base = { key, ops: ops.length };
@@ -128,6 +132,19 @@ export function checkKey<S, I, O>(
       stuck = relaxed.stuck;
       classified = classifyStuck(spec, key, ops, stuck, options.eps);
       located = { longestPrefix: stuck.prefix.map((i) => ops[i].id), unexplained: ops[stuck.op].id };
+    }
+  }
+
+  // Still illegal, rollbacks allowed: do the clocks the harness moved explain it?
+  const clocks = clockFaultsOf(ops, clockFaults);
+  const slack = clockSlackMs(clocks);
+  if (slack > 0) {
+    const widened = searchKey(buildKeyProblem(model, ops, options.eps, faults, cuts, false, -1, slack), options.budget, faults.length > 0, deadline, pruning);
+    explored += widened.explored;
+    if (widened.verdict === 'ok') {
+      const note = clockLossSentence(clocks, slack);
+      const clockLoss: ReplicationLoss<I, O> = { key, invariant: classified.invariant, message: `${classified.message} Explained by clock loss: ${note}`, faults: clocks, witness: classified.witness };
+      return { verdict: { ...base, verdict: 'clock-loss', statesExplored: explored, note, ...located }, clockLoss, explored, minimiseExplored: 0 };
     }
   }
 

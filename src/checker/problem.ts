@@ -71,6 +71,8 @@ export function buildKeyProblem<S, I, O>(
   guarded = false,
   /** Index into ops of an operation whose second execution is left out (the re-check of a duplicate effect). */
   withoutSecondExecutionOf = -1,
+  /** How far the server clocks the harness moved may shift a lease's end, either way (./clock-loss.ts). */
+  clockSlackMs = 0,
 ): KeyProblem<S, I, O> {
   const ghosts: number[] = [];
   for (let i = 0; i < ops.length && cuts.length > 0; i++) {
@@ -123,8 +125,9 @@ export function buildKeyProblem<S, I, O>(
     kind[e] = EXPIRE;
     ref[e] = entry;
     tag[e] = op.id;
-    callAt[e] = op.invokedAt + ms[0] - eps;
-    returnAt[e] = op.outcome === 'ok' ? Math.max(op.invokedAt, op.completedAt) + ms[1] + eps : Infinity;
+    // Never before its own operation began, however early a moved clock could end the lease.
+    callAt[e] = Math.max(op.invokedAt, op.invokedAt + ms[0] - eps - clockSlackMs);
+    returnAt[e] = op.outcome === 'ok' ? Math.max(op.invokedAt, op.completedAt) + ms[1] + eps + clockSlackMs : Infinity;
     // A ghost shares its operation's id, window and so expiry window: the operation's own entry is the one named.
     if (!expiryEntryOfTag.has(op.id)) expiryEntryOfTag.set(op.id, e);
   });

@@ -26,8 +26,12 @@ export type DuplicateEffects = Readonly<Record<string, readonly number[]>>;
 
 export type ResolvedCheckOptions = Required<CheckOptions>;
 
-/** `replication-loss`: illegal as recorded, legal once a lossy fault may drop acknowledged writes. */
-export type Verdict = 'ok' | 'illegal' | 'replication-loss' | 'unknown';
+/**
+ * `replication-loss`: illegal as recorded, legal once a lossy fault may drop acknowledged writes.
+ * `clock-loss`: illegal as recorded, legal once leases may end early or late by the server clock
+ * offsets the harness injected (./clock-loss.ts). Both are the environment's, not the implementation's.
+ */
+export type Verdict = 'ok' | 'illegal' | 'replication-loss' | 'clock-loss' | 'unknown';
 
 export interface KeyVerdict {
   readonly key: string;
@@ -93,6 +97,8 @@ export interface CheckResult<I = unknown, O = unknown> {
   readonly keys: readonly KeyVerdict[];
   readonly violations: readonly Violation<I, O>[];
   readonly replicationLosses: readonly ReplicationLoss<I, O>[];
+  /** Keys a moved server clock explains (`faults` are the clock faults). Optional only so that results stored before it existed still read. */
+  readonly clockLosses?: readonly ReplicationLoss<I, O>[];
   /**
    * Operations only a second execution explains (a resend after a cut connection ran them twice),
    * by operation kind, with their ids: counted on keys found linearizable (src/checker/duplicates.ts).

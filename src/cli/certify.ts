@@ -27,6 +27,7 @@ import { CORPUS_FLAGS, CORPUS_FLAGS_HELP, SHARD_FLAGS, SHARD_FLAGS_HELP, corpusO
 import { corpusJson } from '../certify/corpus-report.ts';
 import { readBaseline, reportBaseline } from './baseline.ts';
 import { shardPlan } from '../certify/shard-plan.ts';
+import { clientClockField } from '../certify/client-clock-line.ts';
 
 export const summary = 'certify an implementation (lua:DIR, module:PATH or cmd:COMMAND) under chaos';
 
@@ -146,6 +147,7 @@ export function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): 
     findings: r.findings,
     ...(r.incomplete ? { incomplete: true } : {}),
     replicationLosses: r.outcome.tally.replicationLosses,
+    ...clientClockField(options, r),
     ...(r.outcome.tally.clockLosses ? { clockLosses: r.outcome.tally.clockLosses } : {}),
     clocks: clockAssumptions(options.faults),
     duplicateEffects: duplicateCounts(r.duplicateEffects),

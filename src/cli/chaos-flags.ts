@@ -1,8 +1,8 @@
 import { refusedExternalFaults } from '../certify/external-faults.ts';
-import { faultsForBackend, refusedPartitionFaults } from '../certify/partition-faults.ts';
+import { faultsForBackend, refusedClockFaults, refusedPartitionFaults } from '../certify/partition-faults.ts';
 import { autoClusters, capacityProblem, MOST_AUTO_CLUSTERS } from '../cluster/capacity.ts';
 import { parseClusterSpec } from '../cluster/select.ts';
-import { FAULT_DESCRIPTORS, FAULT_NAMES, PARTITION_FAULT_NAMES } from '../faults/index.ts';
+import { CLOCK_FAULT_NAMES, FAULT_DESCRIPTORS, FAULT_NAMES, PARTITION_FAULT_NAMES } from '../faults/index.ts';
 import { parseFaultList } from '../generator/index.ts';
 import { DEFAULT_PATTERN, PATTERN_NAMES, PATTERNS, type AnyPattern } from '../patterns/index.ts';
 import { durationFlag } from './args.ts';
@@ -46,7 +46,8 @@ export const CHAOS_FLAGS_HELP = `  --pattern P        ${PATTERN_NAMES.join(' | '
   --seed S           seed of everything random (default: time-based, printed)
   --path P           fast-check path, with --seed, to re-run one shrunk schedule (default: none)
   --faults LIST      comma list of ${FAULT_NAMES.join(', ')}; or all | none (default all);
-                     with --cluster netns also ${PARTITION_FAULT_NAMES.join(', ')} (in all there)
+                     with --cluster netns also ${PARTITION_FAULT_NAMES.join(', ')} (in all there);
+                     clocks = ${CLOCK_FAULT_NAMES.join(', ')} (server clocks; named, e.g. all,clocks)
   --time-limit T     stop starting runs after T (e.g. 90s, 5m; default ${JOB_DEFAULTS.timeLimitMs / 60_000}m)
   --clients N        logical clients per schedule, ${JOB_INTEGERS.clients.min}-${JOB_INTEGERS.clients.max} (default: drawn from ${DRAWN_CLIENTS.join('-')})
   --keys N           logical keys per schedule, ${JOB_INTEGERS.keys.min}-${JOB_INTEGERS.keys.max} (default: drawn from ${DRAWN_KEYS.join('-')})
@@ -76,7 +77,7 @@ ${SETTINGS_HELP}
 /** One line per fault, from its descriptor: what it does and where it can run. */
 export const FAULTS_HELP = `faults (--faults):
 ${FAULT_DESCRIPTORS.map((f) => {
-  const where = f.backends === 'netns' ? ' [--cluster netns only]' : f.external === 'client' ? ' [any cluster]' : f.external === 'destructive' ? ' [external: with --allow-destructive]' : '';
+  const where = f.backends === 'netns' ? ' [--cluster netns only]' : f.backends === 'clocks' ? ' [local and netns; named, not in all]' : f.external === 'client' ? ' [any cluster]' : f.external === 'destructive' ? ' [external: with --allow-destructive]' : '';
   return `  ${f.name.padEnd(20)}${f.description}${where}`;
 }).join('\n')}`;
 
@@ -121,8 +122,8 @@ export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
     throw new UsageError(`${command}: --faults: ${(error as Error).message}`);
   }
   const cluster = parseClusterSpec(v.cluster);
-  const refusedPartition = refusedPartitionFaults(cluster.kind, faults);
-  if (refusedPartition) throw new UsageError(`${command}: ${refusedPartition}`);
+  const refusedBackend = refusedPartitionFaults(cluster.kind, faults) ?? refusedClockFaults(cluster.kind, faults);
+  if (refusedBackend) throw new UsageError(`${command}: ${refusedBackend}`);
   faults = faultsForBackend(cluster.kind, faults, v.faults);
   const allowDestructive = v['allow-destructive'] ?? false;
   if (cluster.kind === 'external' && v.faults !== undefined) {

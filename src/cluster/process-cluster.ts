@@ -10,7 +10,8 @@ import type { ReapedDir } from './reaper.ts';
 import type { ServerProcess } from './server-process.ts';
 import { parseClusterNodes, topologyFrom } from './topology.ts';
 import type { Toxiproxy } from './toxiproxy.ts';
-import type { Cluster, FailoverMode, Link, NodeRef, ToxicSpec, Topology } from './types.ts';
+import type { ClockSetting } from '../clock/page.ts';
+import type { Cluster, FailoverMode, Link, NodeRef, ServerClocks, ToxicSpec, Topology } from './types.ts';
 import { sleep, waitUntil } from './wait.ts';
 import type { RespPoints } from '../resp/point.ts';
 
@@ -61,6 +62,19 @@ export abstract class ProcessCluster<N extends ProcessNode> implements Cluster {
 
   get nodes(): readonly NodeRef[] {
     return this.redisNodes.map((n) => n.ref);
+  }
+
+  /** The nodes' clock pages, when every node has one (the preload could be built). */
+  get clocks(): ServerClocks | undefined {
+    if (!this.redisNodes.every((n) => n.clock)) return undefined;
+    const page = (node: number) => this.node(node).clock!;
+    return {
+      set: (node: number, setting: ClockSetting) => page(node).set(setting),
+      offsetMs: (node: number) => page(node).offsetMs(),
+      reset: () => {
+        for (const n of this.redisNodes) n.clock!.reset();
+      },
+    };
   }
 
   /** The run's temp dir (logs, nodes.conf); removed on dispose. */
@@ -223,7 +237,9 @@ export abstract class ProcessCluster<N extends ProcessNode> implements Cluster {
     await Promise.all(this.redisNodes.filter((n) => n.status === 'running').map((n) => this.direct(n, 'SCRIPT', 'FLUSH')));
   }
 
+  /** Every clock true first (instant, and a clock far ahead could have the node mark its peers as failing), then the rest. */
   heal(): Promise<void> {
+    this.clocks?.reset();
     return healCluster(this.toxiproxy, this.redisNodes, this);
   }
 
@@ -231,6 +247,7 @@ export abstract class ProcessCluster<N extends ProcessNode> implements Cluster {
     if (this.disposed) return;
     this.disposed = true;
     this.admin.close();
+    for (const n of this.redisNodes) n.clock?.close();
     const pointsClosed = this.points.close();
     const exits = [...this.redisNodes.map((n) => n.process), this.toxiproxy.process]
       .filter((p) => p && p.exitCode === null && p.signalCode === null)

@@ -1,6 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { clockLibrary, ClockLibraryError } from '../clock/library.ts';
+import { ClockPage } from '../clock/page.ts';
 import { EnvironmentError } from './errors.ts';
 import type { LocalClusterOptions } from './options.ts';
 import { noPersistenceArgs, removeSnapshot } from './persistence.ts';
@@ -29,13 +31,24 @@ export abstract class ServerProcess {
   status: NodeStatus = 'killed';
   process?: ChildProcess;
   private exited?: Promise<void>;
+  /** The node's wall clock, which the clock faults move (absent where the preload cannot be built). */
+  readonly clock?: ClockPage;
+  private readonly preload?: string;
 
   protected constructor(
     readonly index: number,
     readonly ref: NodeRef,
     protected readonly dir: ReapedDir,
     private readonly options: LocalClusterOptions,
-  ) {}
+  ) {
+    try {
+      this.preload = clockLibrary();
+      this.clock = ClockPage.create(path.join(dir.dir, `${ref.name}.clock`));
+    } catch (error) {
+      // Without a C compiler the cluster runs with true clocks; a clock fault then says why it cannot.
+      if (!(error instanceof ClockLibraryError)) throw error;
+    }
+  }
 
   protected abstract readonly address: ServerAddress;
   /** The command and arguments that run `binary args` where this node lives. */
@@ -95,7 +108,9 @@ export abstract class ServerProcess {
   start(): void {
     removeSnapshot(this.snapshotFile);
     const [command, args] = this.launch(this.args());
-    const child = this.dir.spawn(command, args);
+    // Through env(1), which execs: the server keeps the child's pid (the reaper's and freeze's handle).
+    const [program, argv] = this.clock && this.preload ? ['env', [`LD_PRELOAD=${this.preload}`, `CHAOSLUA_CLOCK_FILE=${this.clock.file}`, command, ...args]] : [command, args];
+    const child = this.dir.spawn(program, argv);
     this.process = child;
     this.status = 'running';
     this.exited = new Promise((resolve) => child.once('exit', () => resolve()));

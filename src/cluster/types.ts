@@ -1,4 +1,5 @@
 import type { Cluster as IORedisCluster, ClusterOptions } from 'ioredis';
+import type { ClockSetting } from '../clock/page.ts';
 import type { FailoverMode, Link } from '../plan/schedule.ts';
 import type { CommandFaults } from '../resp/point.ts';
 import type { Partitions } from './netns/partitions.ts';
@@ -48,6 +49,15 @@ export interface ToxicSpec {
   readonly attributes: Readonly<Record<string, number>>;
 }
 
+/** Each node's wall clock, moved while the node runs (its monotonic clock, Redis's timers', never moves). */
+export interface ServerClocks {
+  set(node: number, setting: ClockSetting): void;
+  /** How far ahead of true node `node`'s wall clock reads now, ms (negative: behind). */
+  offsetMs(node: number): number;
+  /** Every clock true. */
+  reset(): void;
+}
+
 export interface Cluster extends AsyncDisposable {
   readonly kind: 'local' | 'compose' | 'external' | 'netns';
   /** Whether faults that destroy state or availability are allowed. Always true for local. */
@@ -75,6 +85,9 @@ export interface Cluster extends AsyncDisposable {
   /** Command-aware faults on the client links (a RESP point in front of each client proxy); absent
    *  on a backend without them. heal() leaves their rules alone: whoever arms a rule disarms it. */
   readonly commands?: CommandFaults;
+  /** The nodes' wall clocks, on a backend whose servers run under the clock preload (local, netns);
+   *  absent elsewhere (a server someone else runs keeps its own clock). heal() sets every one true. */
+  readonly clocks?: ServerClocks;
   /** Partitions between nodes (Jepsen's grudges); only the netns backend has them. heal() lifts them. */
   readonly partitions?: Partitions;
   /** Remove every toxic, enable every proxy, thaw and restart every node, wait until ready. Throws if it cannot. */

@@ -7,6 +7,7 @@ import type { FaultStep } from '../plan/schedule.ts';
 import { failoverDefault, failoverForce, failoverTakeover } from './failover.ts';
 import { clientFreeze, leaseExpiry } from './client.ts';
 import { clientClock } from './client-clock.ts';
+import { clockDrift, clockJump, clockStrobe } from './clocks.ts';
 import { commandDelay, replyLoss } from './commands.ts';
 import { killRestart, nodeFreeze } from './node.ts';
 import { partitionBridge, partitionMajority, partitionOne, partitionPrimaries } from './partitions.ts';
@@ -36,6 +37,9 @@ export const FAULTS = [
   partitionMajority,
   partitionBridge,
   partitionPrimaries,
+  clockJump,
+  clockStrobe,
+  clockDrift,
 ] as const;
 
 /** A fault's name: the word --faults, the certificate and the coverage's needs use. */
@@ -49,6 +53,10 @@ export const FAULT_NAMES: readonly FaultName[] = FAULT_DESCRIPTORS.filter((f) =>
 /** Partitions between nodes: only a backend that can cut one node off from another (netns) runs
  *  them, so `all` leaves them out and `--cluster netns` adds them to it. */
 export const PARTITION_FAULT_NAMES: readonly FaultName[] = FAULT_DESCRIPTORS.filter((f) => f.backends === 'netns').map((f) => f.name);
+
+/** A node's clock moving: only a backend whose servers run under the clock preload runs them, and
+ *  only when named (`--faults all,clocks`): `all` keeps the schedules every seed drew before them. */
+export const CLOCK_FAULT_NAMES: readonly FaultName[] = FAULT_DESCRIPTORS.filter((f) => f.backends === 'clocks').map((f) => f.name);
 
 export const isFaultName = (name: string): name is FaultName => FAULT_DESCRIPTORS.some((f) => f.name === name);
 

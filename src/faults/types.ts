@@ -67,7 +67,7 @@ export interface AimContext {
 }
 
 /** What one applied fault says about itself, for its record in the history. */
-export type Applied = Pick<FaultRecord, 'kind' | 'target' | 'lossy' | 'detail' | 'cutsConnections' | 'failedNodes'> & {
+export type Applied = Pick<FaultRecord, 'kind' | 'target' | 'lossy' | 'detail' | 'cutsConnections' | 'failedNodes' | 'clockOffsets'> & {
   /** When it began, for a fault that waited for something before it began (an aimed fault: its operation). */
   readonly startedAt?: number;
 };
@@ -122,8 +122,9 @@ export interface FaultDescriptor<N extends string = string, S extends FaultStep 
   /** One line, for --help and error messages. */
   readonly description: string;
   /** `netns`: only a backend that can cut nodes off from each other runs it; `--faults all` leaves it
-   *  out elsewhere and takes it there. */
-  readonly backends: 'any' | 'netns';
+   *  out elsewhere and takes it there. `clocks`: only a backend whose servers run under the clock
+   *  preload (local, netns) runs it; named, not in `all` (`--faults all,clocks` adds them). */
+  readonly backends: 'any' | 'netns' | 'clocks';
   /** On an external cluster: `client` needs nothing but a client; `destructive` runs only with
    *  --allow-destructive (flushes scripts, blocks a master, moves slots); `never` needs the nodes'
    *  processes or proxies. */
@@ -131,6 +132,8 @@ export interface FaultDescriptor<N extends string = string, S extends FaultStep 
   /** Numbers a job may set for it (`--set NAME=VALUE`, validated with the pattern's settings), each
    *  filled with its default when the fault is in the set. Absent: nothing to set. */
   readonly settings?: Readonly<Record<string, FaultSetting>>;
+  /** What a certificate earned with this fault in the set says of the clocks it ran under (a clock fault's bounds). */
+  readonly clockAssumption?: string;
   /** The kind its record in the history has; absent: it leaves no record of its own (a plain pause). */
   readonly recordedAs?: FaultKind;
   readonly draw: FaultDraw;

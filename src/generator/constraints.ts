@@ -1,10 +1,10 @@
 import { fillSettings, SettingError } from './settings.ts';
 import { splitFaultSettings } from './fault-settings.ts';
 import type { SessionSource } from './source.ts';
-import { FAULT_DESCRIPTORS, FAULT_NAMES, PARTITION_FAULT_NAMES, isFaultName, type FaultName } from '../faults/index.ts';
+import { CLOCK_FAULT_NAMES, FAULT_DESCRIPTORS, FAULT_NAMES, PARTITION_FAULT_NAMES, isFaultName, type FaultName } from '../faults/index.ts';
 import { NODE_TIMEOUT_MS } from '../plan/node-timeout.ts';
 
-export { FAULT_NAMES, PARTITION_FAULT_NAMES, type FaultName };
+export { CLOCK_FAULT_NAMES, FAULT_NAMES, PARTITION_FAULT_NAMES, type FaultName };
 /** Every fault's name, in registry order (what an unknown name's message lists). */
 const KNOWN: readonly string[] = FAULT_DESCRIPTORS.map((f) => f.name);
 
@@ -67,12 +67,14 @@ export function parseFaultList(list: string): FaultName[] {
   const names = list.split(',').map((s) => s.trim());
   if (names.every((n) => n === '')) throw new RangeError(`the fault list is empty (say 'none' for no faults, 'all' for every fault)`);
   if (names.includes('')) throw new RangeError(`the fault list '${list}' has an empty name`);
-  const unknown = names.filter((n) => n !== 'all' && n !== 'none' && !KNOWN.includes(n));
-  if (unknown.length) throw new RangeError(`unknown fault${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${n}'`).join(', ')} (known: ${KNOWN.join(', ')}, all, none)`);
-  if (names.length > 1 && (names.includes('all') || names.includes('none'))) throw new RangeError(`'all' and 'none' stand alone, not in a list with other names ('${list}')`);
-  if (names[0] === 'all') return [...FAULT_NAMES];
-  if (names[0] === 'none') return [];
-  return [...new Set(names)] as FaultName[];
+  const unknown = names.filter((n) => n !== 'all' && n !== 'none' && n !== 'clocks' && !KNOWN.includes(n));
+  if (unknown.length) throw new RangeError(`unknown fault${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${n}'`).join(', ')} (known: ${KNOWN.join(', ')}, all, clocks, none)`);
+  // `clocks` names the clock faults, the one group `all` may be joined with (it leaves them out).
+  const rest = names.filter((n) => n !== 'clocks');
+  if (rest.length > 1 && (rest.includes('all') || rest.includes('none'))) throw new RangeError(`'all' and 'none' stand alone, not in a list with other names but 'clocks' ('${list}')`);
+  if (names.includes('none') && names.length > 1) throw new RangeError(`'none' stands alone ('${list}')`);
+  const expanded = names.flatMap((n) => (n === 'all' ? FAULT_NAMES : n === 'clocks' ? CLOCK_FAULT_NAMES : n === 'none' ? [] : [n as FaultName]));
+  return [...new Set(expanded)];
 }
 
 export function scheduleOptions(c: ScheduleConstraints): ScheduleOptions {

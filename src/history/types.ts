@@ -67,6 +67,10 @@ export const FAULT_KINDS = [
   'reply-loss',
   /** A logical client ran under its own wall-clock offset (the detail names the client and the offset). */
   'client-clock',
+  /** A node's wall clock stepped, strobed or drifted (clockOffsets says by how much, and when). */
+  'clock-jump',
+  'clock-strobe',
+  'clock-drift',
   'heal',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
@@ -92,6 +96,19 @@ export interface FaultRecord {
    */
   readonly failedNodes?: number;
   readonly detail: string;
+  /**
+   * A clock fault's offsets, every one it set, in order (Jepsen's clock nemesis records each): from
+   * `at` on, node `node`'s wall clock read `offsetMs` ahead of true (negative: behind). The heal sets
+   * it true again at `endedAt`; a drifting clock's last entry is where it had drifted to by then.
+   */
+  readonly clockOffsets?: readonly ClockOffset[];
+}
+
+export interface ClockOffset {
+  readonly at: number;
+  /** The node's name in the topology ("n2"). */
+  readonly node: string;
+  readonly offsetMs: number;
 }
 
 export interface TopologyRecord {

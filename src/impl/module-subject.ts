@@ -8,6 +8,7 @@ import { DeclaredAnswers, givesHandles, HandleTable } from './declared-answers.t
 import { ImplSpecError } from './impl-spec.ts';
 import { KeyMappingError, parseKeyMapping, type KeyMapping } from '../patterns/key-mapping.ts';
 import { checkModuleSyntax } from './module-syntax.ts';
+import { ClientClockCell, MODULE_CLOCK_REACH, setClientOffset, underClientClock } from './client-clock.ts';
 import { importImplementation, storeFactoryOf } from './module-import.ts';
 import type { Receipt, Subject } from '../subject/types.ts';
 
@@ -120,7 +121,9 @@ export async function moduleSubject(loaded: LoadedModule | StoreFactory, file: s
   const module: LoadedModule = typeof loaded === 'function' ? { factory: loaded } : loaded;
   const declared = moduleDeclarations(module, file, pattern);
   const options: StoreFactoryOptions = { pattern: pattern.name, namespace, ...(durability ? { durability: moduleDurability(durability) } : {}) };
-  const store = (await module.factory(redis, options)) as Record<string, unknown> | undefined;
+  // The client's clock cell is entered around createStore too: what it starts (a refresh timer) reads the client's clock.
+  const clock = new ClientClockCell();
+  const store = (await underClientClock(clock, () => module.factory(redis, options))) as Record<string, unknown> | undefined;
   const { operations } = pattern;
   const methods = methodsOf(pattern, declared.capabilities);
   const missing = methods.filter((m) => typeof store?.[m] !== 'function');
@@ -144,9 +147,11 @@ export async function moduleSubject(loaded: LoadedModule | StoreFactory, file: s
       // The method takes the model input's arguments in the order the pattern declares them.
       const args = Object.keys(operation.args).map((name) => fields[name]);
       const call = () => answers.call(redisKey, fields, (handle) => callable[operation.method](redisKey, ...args, ...(answers.passesHandle() ? [handle] : [])), receipt);
-      return receipt ? currentReceipt.run(receipt, call) : call();
+      return underClientClock(clock, () => (receipt ? currentReceipt.run(receipt, call) : call()));
     },
+    clientClock: { reach: MODULE_CLOCK_REACH, set: (offsetMs) => setClientOffset(clock, offsetMs) },
     async close() {
+      setClientOffset(clock, 0);
       if (typeof store?.close === 'function') await (store.close as () => Promise<void>)();
     },
   };

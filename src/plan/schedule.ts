@@ -54,9 +54,32 @@ export type FaultStep =
       readonly delayMs?: number;
     }
   | { readonly kind: 'kill-restart'; readonly atMs: number; readonly target: FaultTarget; readonly downMs: number }
+  | ClockStep
   | PartitionStep
   | CommandFaultStep
   | AimedDelayStep;
+
+/**
+ * A node's wall clock moved for `ms` while it runs (the clock preload; its monotonic clock, which
+ * Redis's timers use, never moves), then set true by the heal. `jump`: it steps by `offsetMs` and
+ * stays there; `strobe`: it alternates between `offsetMs` and true every `periodMs`; `drift`: it runs
+ * fast (or slow) by `driftPpm` parts per million. `failover`: the node is the replica of the key's
+ * shard, and once its clock has moved it is promoted (CLUSTER FAILOVER, with its handshake), so that
+ * leases the old master set are expired by the new master's clock: both sides of a failover.
+ */
+export type ClockStep =
+  | ClockStepBase<'clock-jump'> & { readonly offsetMs: number; readonly failover?: true }
+  | ClockStepBase<'clock-strobe'> & { readonly offsetMs: number; readonly periodMs: number }
+  | ClockStepBase<'clock-drift'> & { readonly driftPpm: number };
+
+interface ClockStepBase<K extends string> {
+  readonly kind: K;
+  readonly atMs: number;
+  readonly target: FaultTarget;
+  readonly ms: number;
+}
+
+export const isClockStep = (f: FaultStep): f is ClockStep => f.kind === 'clock-jump' || f.kind === 'clock-strobe' || f.kind === 'clock-drift';
 
 /**
  * A partition between nodes for `ms` (netns backend only), in one of Jepsen's shapes, aimed at the
@@ -180,6 +203,8 @@ export function describeTarget(t: FaultTarget): string {
   return `${t.role} of k${t.key}`;
 }
 
+const signedMs = (ms: number) => `${ms >= 0 ? '+' : ''}${ms}ms`;
+
 /** How long a command delay, windowed or aimed, holds what it caught. */
 function holdPhrase(f: { readonly holdMs: number; readonly pastExpiryMs?: number; readonly pastTouchMs?: number }): string {
   if (f.pastTouchMs !== undefined) return `until another client's command on its key was answered, +${f.pastTouchMs}ms (at most ${f.holdMs}ms)`;
@@ -201,6 +226,12 @@ export function describeFault(f: FaultStep): string {
       return `${at} ${f.toxic}${f.delayMs === undefined ? '' : ` ${f.delayMs}ms`} on the ${f.link} link of ${describeTarget(f.target)} for ${f.ms}ms`;
     case 'kill-restart':
       return `${at} kill -9 ${describeTarget(f.target)}, restart after ${f.downMs}ms`;
+    case 'clock-jump':
+      return `${at} ${f.failover ? 'step the clock of the replica of' : 'step the clock of'} ${f.failover ? `k${f.target.key}'s shard` : describeTarget(f.target)} ${signedMs(f.offsetMs)}${f.failover ? ', then promote it,' : ''} for ${f.ms}ms`;
+    case 'clock-strobe':
+      return `${at} strobe the clock of ${describeTarget(f.target)} between ${signedMs(f.offsetMs)} and true every ${f.periodMs}ms for ${f.ms}ms`;
+    case 'clock-drift':
+      return `${at} make the clock of ${describeTarget(f.target)} run ${f.driftPpm > 0 ? 'fast' : 'slow'} by ${Math.abs(f.driftPpm / 10_000)}% for ${f.ms}ms`;
     case 'partition':
       return `${at} partition (${f.shape}) around the master of k${f.key} for ${f.ms}ms`;
     case 'command-delay':

@@ -134,7 +134,7 @@ function counterexampleCheck(pattern: string): Check {
       topology: array(object({ type: oneOf(['topology']), at: num, summary: str })),
       probes: optional(array(object({ type: oneOf(['probe']), key: str, at: num, pttlMs: num }))),
     }),
-    result: object({ verdict: oneOf(['ok', 'illegal', 'replication-loss', 'unknown']), violations: array(object({ invariant: str, message: str })), keys: array(object({ key: str })) }),
+    result: object({ verdict: oneOf(['ok', 'illegal', 'replication-loss', 'clock-loss', 'unknown']), violations: array(object({ invariant: str, message: str })), keys: array(object({ key: str })) }),
   });
 }
 

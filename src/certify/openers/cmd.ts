@@ -8,6 +8,7 @@ import { HANDSHAKE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../chaos-options.ts';
 import type { OpenedImpl } from '../types.ts';
 import type { Durability } from '../../plan/durability.ts';
 import type { Cluster } from '../../cluster/types.ts';
+import { CMD_CLOCK_REACH } from '../../impl/client-clock.ts';
 
 /** What a caller may set on a cmd: implementation; every field is optional. */
 export interface CmdOpenerConstraints {
@@ -76,6 +77,7 @@ export function cmdOpener(pattern: AnyPattern, command: string, constraints: Cmd
       ...(session.capabilities ? { capabilities: session.capabilities } : {}),
       ...(session.keys ? { keyMapping: session.keys.description } : {}),
       findings: () => session.findings(),
+      clientClockReach: CMD_CLOCK_REACH,
       async close() {
         await session.close();
         // What the program wrote while shutting down belongs in the report's copy too; then the

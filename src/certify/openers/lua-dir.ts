@@ -6,6 +6,7 @@ import type { AnyPattern } from '../../patterns/types.ts';
 import { HARNESS_REDIS_OPTIONS, openReferenceSubject, type ReferenceSubject } from '../../impl/reference.ts';
 import type { ImplOpener } from '../types.ts';
 import type { Durability } from '../../plan/durability.ts';
+import { LUA_CLOCK_REACH } from '../../impl/client-clock.ts';
 import { durableReference } from '../../subject/durable-reference.ts';
 
 /** The project's own scripts of a pattern (lua/<name>). */
@@ -27,6 +28,7 @@ export function luaDirOpener(pattern: AnyPattern, scriptsDir: string, label: str
         impl: label,
         subjects,
         findings: () => [],
+        clientClockReach: LUA_CLOCK_REACH,
         metricsTexts: () => metricsTexts(subjects),
         close: async () => {
           for (const redis of connections) redis.disconnect();

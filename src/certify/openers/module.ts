@@ -12,6 +12,7 @@ import { OpenFailure } from '../open-failure.ts';
 import type { ImplOpener } from '../types.ts';
 import type { Durability } from '../../plan/durability.ts';
 import { HandleTable } from '../../impl/declared-answers.ts';
+import { MODULE_CLOCK_REACH } from '../../impl/client-clock.ts';
 
 /** What a caller may set on a module: implementation; every field is optional. */
 export interface ModuleOpenerConstraints {
@@ -104,6 +105,6 @@ export function moduleOpener(pattern: AnyPattern, file: string, constraints: Mod
       throw error;
     }
     const declared = subjects[0];
-    return { impl: `module:${file}`, subjects, findings: () => [...findings], close: closeAll, capabilities: declared?.capabilities, keyMapping: declared?.keyMapping };
+    return { impl: `module:${file}`, subjects, findings: () => [...findings], clientClockReach: MODULE_CLOCK_REACH, close: closeAll, capabilities: declared?.capabilities, keyMapping: declared?.keyMapping };
   };
 }

@@ -76,7 +76,7 @@ th{font-size:12px;color:var(--muted);font-weight:600;background:#fafbfc}
 td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
 td.zero{color:#c4c8cf}
 tr.gap td:first-child{color:var(--fail)}
-.verdict-ok{color:var(--ok);font-weight:600} .verdict-illegal{color:var(--fail);font-weight:700} .verdict-unknown{color:#b7791f;font-weight:700} .verdict-replication-loss{color:#7c3aed;font-weight:600}
+.verdict-ok{color:var(--ok);font-weight:600} .verdict-illegal{color:var(--fail);font-weight:700} .verdict-unknown{color:#b7791f;font-weight:700} .verdict-replication-loss{color:#7c3aed;font-weight:600} .verdict-clock-loss{color:#0e7490;font-weight:600}
 ol.prefix{margin:4px 0;padding-left:22px;font-size:12.5px}
 .metrics{display:grid;grid-template-columns:repeat(auto-fill,minmax(380px,1fr));gap:10px}
 .metrics .card{margin:0} .metric.wide{grid-column:1/-1}

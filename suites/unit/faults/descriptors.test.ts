@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FAULTS_HELP } from '../../../src/cli/chaos-flags.ts';
-import { FAULT_DESCRIPTORS, FAULT_NAMES, faultOf, PARTITION_FAULT_NAMES, type DrawContext } from '../../../src/faults/index.ts';
+import { CLOCK_FAULT_NAMES, FAULT_DESCRIPTORS, FAULT_NAMES, faultOf, PARTITION_FAULT_NAMES, type DrawContext } from '../../../src/faults/index.ts';
 
 const ctx: DrawContext = {
   keys: 3,
@@ -15,10 +15,11 @@ const ctx: DrawContext = {
 };
 
 describe('the fault descriptors', () => {
-  it('name every fault once; all and the netns-only ones split them', () => {
+  it('name every fault once; all, the netns-only ones and the clock ones split them', () => {
     const names = FAULT_DESCRIPTORS.map((f) => f.name);
     expect(new Set(names).size).toBe(names.length);
-    expect([...FAULT_NAMES, ...PARTITION_FAULT_NAMES].sort()).toEqual([...names].sort());
+    expect([...FAULT_NAMES, ...PARTITION_FAULT_NAMES, ...CLOCK_FAULT_NAMES].sort()).toEqual([...names].sort());
+    expect(CLOCK_FAULT_NAMES).toEqual(['clock-jump', 'clock-strobe', 'clock-drift']);
     for (const f of FAULT_DESCRIPTORS) expect(f.description.length, f.name).toBeGreaterThan(10);
   });
 

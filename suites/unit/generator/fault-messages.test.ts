@@ -8,7 +8,7 @@ import { CHAOS_FLAGS_HELP } from '../../../src/cli/chaos-flags.ts';
 import { parseFaultList } from '../../../src/generator/index.ts';
 
 const KNOWN =
-  'lease-expiry, client-freeze, client-clock, node-freeze, script-flush, busy-script, failover, failover-force, failover-takeover, latency, slow-network, timeout, reset-peer, kill-restart, command-delay, reply-loss, partition-one, partition-majority, partition-bridge, partition-primaries, all, none';
+  'lease-expiry, client-freeze, client-clock, node-freeze, script-flush, busy-script, failover, failover-force, failover-takeover, latency, slow-network, timeout, reset-peer, kill-restart, command-delay, reply-loss, partition-one, partition-majority, partition-bridge, partition-primaries, clock-jump, clock-strobe, clock-drift, all, clocks, none';
 
 describe('the fault vocabulary as the CLI shows it', () => {
   it('names every fault, in order, when one is unknown', () => {
@@ -20,7 +20,7 @@ describe('the fault vocabulary as the CLI shows it', () => {
     const lines = CHAOS_FLAGS_HELP.split('\n').filter((l) => l.includes('--faults') || l.includes('with --cluster netns also'));
     expect(lines).toEqual([
       '  --faults LIST      comma list of lease-expiry, client-freeze, client-clock, node-freeze, script-flush, busy-script, failover, failover-force, failover-takeover, latency, slow-network, timeout, reset-peer, kill-restart, command-delay, reply-loss; or all | none (default all);',
-      '                     with --cluster netns also partition-one, partition-majority, partition-bridge, partition-primaries (in all there)',
+      '                     with --cluster netns also partition-one, partition-majority, partition-bridge, partition-primaries (in all there);',
     ]);
   });
 
