@@ -77,6 +77,10 @@ export interface Certificate {
    * could not move what the implementation reads says so).
    */
   readonly clientClocks?: string;
+  /** Runs whose history was explained only by a server clock the harness moved (clock faults). Absent: none ran. */
+  readonly clockLosses?: number;
+  /** The clocks the certificate holds under: each clock fault's bounds, or that every clock was true. */
+  readonly clocks?: readonly string[];
   /** Per operation of the pattern: operations only a second execution explains, summed over the
    *  runs (a resend after a cut connection ran them twice; docs/certificate.md). */
   readonly duplicateEffects?: Readonly<Record<string, number>>;
@@ -90,10 +94,6 @@ export interface Certificate {
   /** `certify --shard k/n`: this certificate covers one shard; evidence is judged by `merge`. */
   readonly shard?: {
     readonly index: number;
-  /** Runs whose history was explained only by a server clock the harness moved (clock faults). Absent: none ran. */
-  readonly clockLosses?: number;
-  /** The clocks the certificate holds under: each clock fault's bounds, or that every clock was true. */
-  readonly clocks?: readonly string[];
     readonly count: number;
     /** What decides the draws besides the seed (runs asked, faults, clients, keys): shards merged must share it. */
     readonly plan?: string;
