@@ -41,6 +41,8 @@ export interface EnvironmentSpec {
   readonly clients?: number;
   /** The implementation as the user named it, for the finding when it cannot be opened. */
   readonly implSpec?: string;
+  /** `--server`: the binary a local cluster runs (default: redisServerBinary()). */
+  readonly server?: { readonly binary: string };
 }
 
 /**
@@ -53,7 +55,7 @@ export async function openEnvironment(spec: EnvironmentSpec, open: ImplOpener, g
   const clients = spec.clients ?? MAX_CLIENTS;
   const start = (lane: number) =>
     startCluster(spec.cluster, {
-      local: { nodeTimeoutMs: spec.nodeTimeoutMs, seed: (spec.seed + lane) % 2 ** 31 },
+      local: { nodeTimeoutMs: spec.nodeTimeoutMs, seed: (spec.seed + lane) % 2 ** 31, ...(spec.server ? { redisServer: spec.server.binary } : {}) },
       external: { allowDestructive: spec.allowDestructive ?? false },
     });
   const owned: Cluster[] = [];

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { ExternalCluster } from '../cluster/external.ts';
+import { probeServer } from '../cluster/features.ts';
 import type { Cluster } from '../cluster/types.ts';
 import { exactCapabilities, supportedOperations } from '../patterns/capabilities.ts';
 import { jobChaosOptions } from './chaos-options.ts';
@@ -38,7 +39,10 @@ export async function runJobOn(environment: JobEnvironment, options: JobOptions,
   if (skippedFaults.length && !options.json) {
     io.stderr.write(`chaoslua: on an external cluster these faults are not run: ${skippedFaults.join(', ')}${cluster.destructive ? '' : ' (--allow-destructive allows script-flush, busy-script and failovers)'}\n`);
   }
-  const context = { redisVersion: await cluster.redisVersion(), topology: String(await cluster.topology()), skippedFaults, capabilities: opened.capabilities ?? exactCapabilities(pattern), lanes: environment.lanes.length };
+  // Probed on the running node, never taken from --server's name; a cluster that cannot be probed
+  // (a stand-in in tests) still says its version.
+  const server = await probeServer(cluster).catch(() => undefined);
+  const context = { redisVersion: server?.version ?? (await cluster.redisVersion()), server, topology: String(await cluster.topology()), skippedFaults, capabilities: opened.capabilities ?? exactCapabilities(pattern), lanes: environment.lanes.length };
   const runId = randomBytes(4).toString('hex');
   if (cluster instanceof ExternalCluster) cluster.claimKeys(`*${runId}-*`);
   // What the implementation declared decides what is drawn, judged and asked of the evidence.

@@ -3,6 +3,7 @@ import { describeSchedule } from '../generator/index.ts';
 import { capabilitiesJson, capabilitiesText } from '../patterns/capabilities.ts';
 import { variantsJson, variantsText } from '../patterns/variants.ts';
 import { answerShares, answersText } from './answers.ts';
+import { serverText } from '../cluster/features.ts';
 import type { OperationTally } from './evidence.ts';
 import type { JobOptions, JobResult } from './types.ts';
 import { corpusJson } from './corpus-report.ts';
@@ -47,6 +48,7 @@ export function resultJson(options: JobOptions, r: JobResult) {
     evidence: evidenceJson(r),
     skippedFaults: r.skippedFaults,
     redisVersion: r.redisVersion,
+    ...(r.server ? { server: r.server } : {}),
     topology: r.topology,
     report: r.dir,
     counterexample: r.counterexampleFile,
@@ -76,7 +78,7 @@ export function summaryText(options: JobOptions, r: JobResult): string {
   const lines = [
     `chaoslua ${options.command}: ${r.passed ? 'PASSED' : r.incomplete ? 'INCOMPLETE' : 'FAILED'} — ${options.pattern.name}, ${r.impl}${options.settings ? `, settings ${describeSettings(options.settings)}` : ''}${options.durability ? `, --durability ${describeDurability(options.durability)}` : ''}`,
     ...(r.incomplete ? [`  the environment ended the job: ${t.runs} of ${options.runs} runs finished, kept as evidence in the report folder`] : []),
-    `  runs ${t.runs}${r.outcome.interrupted ? ` (time limit reached before ${options.runs})` : ''}${t.shrinks ? ` + ${t.shrinks} shrinking` : ''}${t.discarded ? ` judged (${t.discarded} more discarded and replaced: ${t.discardCauses[0]})` : ''} · operations ${t.ops} · ${(r.outcome.ms / 1000).toFixed(1)} s · seed ${r.outcome.seed} · Redis ${r.redisVersion}${r.lanes > 1 ? ` · ${r.lanes} clusters` : ''}`,
+    `  runs ${t.runs}${r.outcome.interrupted ? ` (time limit reached before ${options.runs})` : ''}${t.shrinks ? ` + ${t.shrinks} shrinking` : ''}${t.discarded ? ` judged (${t.discarded} more discarded and replaced: ${t.discardCauses[0]})` : ''} · operations ${t.ops} · ${(r.outcome.ms / 1000).toFixed(1)} s · seed ${r.outcome.seed} · ${r.server ? serverText(r.server) : `Redis ${r.redisVersion}`}${r.lanes > 1 ? ` · ${r.lanes} clusters` : ''}`,
     `  faults: ${faults}${r.skippedFaults.length ? ` · not run on this cluster: ${r.skippedFaults.join(', ')}` : ''}`,
     `  evidence: transitions ${Object.values(r.evidence.transitions).filter((n) => n > 0).length}/${Object.keys(r.evidence.transitions).length} witnessed; answers per operation (${r.evidence.minOkPerOperation} ok needed each):`,
     ...r.evidence.operations.map((o) => `    ${answersText(o)}`),

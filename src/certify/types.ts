@@ -1,6 +1,7 @@
 import type { FaultName } from '../faults/index.ts';
 import type { ChaosOutcome } from './chaos.ts';
 import type { Cluster } from '../cluster/types.ts';
+import type { ServerInfo } from '../cluster/features.ts';
 import type { Subject } from '../subject/types.ts';
 import type { Capabilities } from '../patterns/capabilities.ts';
 import type { AnyPattern } from '../patterns/types.ts';
@@ -38,6 +39,8 @@ export interface JobOptions {
   readonly shrinkTimeMs?: number;
   /** External clusters only: allow SCRIPT FLUSH, busy scripts and failovers. */
   readonly allowDestructive?: boolean;
+  /** `--server`: as asked (a name or a path) and the binary it resolved to (src/cluster/servers.ts). Absent: the default server. */
+  readonly server?: { readonly asked: string; readonly binary: string };
   /** Machine-readable --impl (lua:DIR, module:PATH, cmd:...): what `replay` re-opens. */
   readonly implSpec?: string;
   /** The regression corpus replayed before exploring, and where new counterexamples are saved. */
@@ -85,6 +88,8 @@ export interface JobResult extends Omit<Judgement, 'unknown'> {
   readonly outcome: ChaosOutcome;
   readonly impl: string;
   readonly redisVersion: string;
+  /** What the running server said it is and can do (src/cluster/features.ts); absent when no node answered the probes. */
+  readonly server?: ServerInfo;
   readonly topology: string;
   readonly counterexampleFile?: string;
   /** Faults asked (the default `all`) that an external cluster does not run. */

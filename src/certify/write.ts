@@ -25,6 +25,7 @@ import type { Io, JobOptions, JobResult, OpenedImpl } from './types.ts';
 /** What the job ran on, as its record says. */
 export interface JobContext {
   readonly redisVersion: string;
+  readonly server: JobResult['server'];
   readonly topology: string;
   readonly skippedFaults: JobResult['skippedFaults'];
   readonly capabilities: JobResult['capabilities'];
@@ -118,6 +119,7 @@ function junitProperties(r: JobResult): Record<string, string> {
     ...Object.entries(r.capabilities.variants ?? {}).map(([name, choice]) => [`variants.${name}`, choice]),
     ...Object.entries(r.duplicateEffects).map(([op, d]) => [`duplicate-effects.${op}`, String(d.count)]),
     ...r.duplicateFindings.map((d) => [`duplicate-finding.${d.split(':', 1)[0]}`, d]),
+    ...(r.server ? [['server', `${r.server.name} ${r.server.version}`], ['server.allocator', r.server.allocator], ...Object.entries(r.server.features).map(([f, has]) => [`server.${f}`, String(has)])] : []),
   ]);
 }
 

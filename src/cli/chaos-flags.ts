@@ -7,6 +7,7 @@ import { parseFaultList } from '../generator/index.ts';
 import { DEFAULT_PATTERN, PATTERN_NAMES, PATTERNS, type AnyPattern } from '../patterns/index.ts';
 import { durationFlag } from './args.ts';
 import { durabilityFlag } from './durability-flag.ts';
+import { serverFlag, SERVER_FLAG_HELP } from './server-flag.ts';
 import { setFlags } from './set-flag.ts';
 import { UsageError } from './exit-codes.ts';
 import { probeOutput } from './out-file.ts';
@@ -25,6 +26,7 @@ export const CHAOS_FLAGS = {
   keys: { type: 'string' },
   cluster: { type: 'string' },
   clusters: { type: 'string' },
+  server: { type: 'string' },
   report: { type: 'string' },
   'node-timeout': { type: 'string' },
   'shrink-runs': { type: 'string' },
@@ -56,6 +58,7 @@ export const CHAOS_FLAGS_HELP = `  --pattern P        ${PATTERN_NAMES.join(' | '
   --clusters N       local clusters the runs are dealt to, side by side, 1-${JOB_INTEGERS.clusters.max} or auto (default auto:
                      two per core, at most ${MOST_AUTO_CLUSTERS}, as memory allows; here ${autoClusters()}; CHAOSLUA_CLUSTERS sets
                      the default); a seed names the same schedules whatever N is
+${SERVER_FLAG_HELP}
   --report DIR       where run folders go (default ${JOB_DEFAULTS.reportRoot}/)
   --node-timeout MS  cluster-node-timeout of a local cluster (default ${JOB_DEFAULTS.nodeTimeoutMs})
   --shrink-runs N    most re-runs spent shrinking a failure (default ${JOB_DEFAULTS.shrinkRuns})
@@ -153,7 +156,10 @@ export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
   };
   const options = refuse(command, v, () => jobOptionsFrom(command, constraints), set?.texts);
   // Parsed last, as before the options had a module of their own: a bad number is named before it.
-  return v.durability === undefined ? options : { ...options, durability: durabilityFlag(command, v.durability)! };
+  const durable = v.durability === undefined ? options : { ...options, durability: durabilityFlag(command, v.durability)! };
+  // Resolved last, once every other flag is known good: a named server may be installed here.
+  const server = serverFlag(command, v.server, cluster.kind);
+  return server ? { ...durable, server } : durable;
 }
 
 /**

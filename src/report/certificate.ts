@@ -9,8 +9,21 @@ export interface Certificate {
   /** The pattern's name (a registry name). */
   readonly pattern: string;
   readonly implementation: { readonly spec: string; readonly sha256: string };
-  /** `clusters`: how many local clusters the runs were dealt to (--clusters), when more than one; the topology is the first's. */
-  readonly redis: { readonly version: string; readonly topology: string; readonly cluster: string; readonly clusters?: number };
+  /**
+   * `clusters`: how many local clusters the runs were dealt to (--clusters), when more than one; the topology is the first's.
+   * `version` (valkey_version on Valkey), `server` (redis or valkey), `allocator` and `features` are probed on a running
+   * node (docs/servers.md); `asked` is `--server` as given, when given. Certificates before these fields have only `version`.
+   */
+  readonly redis: {
+    readonly version: string;
+    readonly server?: string;
+    readonly allocator?: string;
+    readonly features?: { readonly functions: boolean; readonly shebangFlags: boolean; readonly evictsScripts: boolean; readonly frozenTime: boolean };
+    readonly asked?: string;
+    readonly topology: string;
+    readonly cluster: string;
+    readonly clusters?: number;
+  };
   /** `--durability wait:N:T` when the job ran with it: writes were WAITed for, lost-acknowledged-write judged. */
   readonly durability?: string;
   /**

@@ -36,6 +36,24 @@ export class ScriptLoadError extends Error {
   }
 }
 
+/** The server has no Functions (Redis 6.2: FUNCTION is an unknown command): the Functions door cannot open there. */
+export class FunctionsUnsupportedError extends ScriptLoadError {
+  override readonly message: string;
+  constructor(origin: string, node: string, options: { cause: unknown }) {
+    super(origin, node, options);
+    this.message = `cannot load ${origin} on ${node}: this server has no Functions (FUNCTION LOAD answered ${JSON.stringify((options.cause as Error)?.message?.split('\n')[0] ?? String(options.cause))}); Functions need Redis 7.0 or later, or use EVALSHA`;
+  }
+}
+
+export function isUnknownCommand(error: unknown): boolean {
+  return error instanceof Error && /^ERR unknown command/i.test(error.message);
+}
+
+/** A server that compiled a script's `#!` first line as Lua (no shebang support: Redis before 7.0). */
+export function isShebangRefused(script: { readonly body: Uint8Array }, error: unknown): boolean {
+  return Buffer.from(script.body.subarray(0, 2)).toString() === '#!' && error instanceof Error && /user_script:1: unexpected symbol near '#'/.test(error.message);
+}
+
 /** Redis's SHA1 of a body differs from the one the caller will send (caught when preloading). */
 export class ScriptDigestMismatchError extends Error {
   override readonly name = 'ScriptDigestMismatchError';

@@ -3,13 +3,16 @@ import { masterForSlot, masters, nodeAddress } from './cluster-nodes.ts';
 import { keySlot } from '../resp/key-slot.ts';
 import {
   FunctionNotLoadedError,
+  FunctionsUnsupportedError,
+  isShebangRefused,
+  isUnknownCommand,
   NoScriptAfterReloadError,
   ScriptDigestMismatchError,
   ScriptLoadError,
   isFunctionNotFound,
   isNoScript,
 } from './errors.ts';
-import type { ScriptSource } from './source.ts';
+import { scriptFromBody, type ScriptSource } from './source.ts';
 
 export type ScriptArg = string | number | Buffer;
 export type ScriptMode = 'evalsha' | 'fcall';
@@ -60,7 +63,9 @@ abstract class TimedRunner {
  */
 export class EvalshaRunner extends TimedRunner implements ScriptRunner {
   readonly mode = 'evalsha' as const;
-  private readonly scripts: ReadonlyMap<string, ScriptSource>;
+  private scripts: ReadonlyMap<string, ScriptSource>;
+  /** The server compiled a `#!lua` first line as Lua (Redis 6.2): every such line is sent as a comment since. */
+  private shebangsCommented = false;
 
   constructor(private readonly redis: IORedisCluster, scripts: Iterable<ScriptSource>, observer: ScriptObserver = {}) {
     super(observer);
@@ -73,8 +78,10 @@ export class EvalshaRunner extends TimedRunner implements ScriptRunner {
 
   async prepare(): Promise<void> {
     for (const node of await masters(this.redis)) {
-      for (const script of this.scripts.values()) {
-        const loaded = await this.load(node, script);
+      for (const name of this.names) {
+        const loaded = await this.load(node, this.script(name));
+        // Read again: a load may have turned the script's shebang into a comment (its SHA with it).
+        const script = this.script(name);
         if (loaded !== script.sha) throw new ScriptDigestMismatchError(script.origin, script.sha, loaded);
       }
     }
@@ -114,8 +121,22 @@ export class EvalshaRunner extends TimedRunner implements ScriptRunner {
     try {
       return String(await node.script('LOAD', script.body));
     } catch (error) {
+      if (this.commentShebangs(script, error)) return this.load(node, this.script(script.name));
       throw new ScriptLoadError(script.origin, nodeAddress(node), { cause: error });
     }
+  }
+
+  /**
+   * A server without script flags (Redis 6.2) compiles a `#!lua` first line as Lua and fails on the
+   * `#`. The line means nothing there (no flags; no replica refuses an EVAL for being a write), so
+   * from then on every script's first `#!` line is sent as a Lua comment: line numbers unchanged, the
+   * SHA that of the bytes sent (docs/servers.md). Decided by the server's own answer, once.
+   */
+  private commentShebangs(script: ScriptSource, error: unknown): boolean {
+    if (this.shebangsCommented || !isShebangRefused(script, error)) return false;
+    this.shebangsCommented = true;
+    this.scripts = new Map([...this.scripts].map(([name, s]) => [name, s.body.subarray(0, 2).toString() === '#!' ? scriptFromBody(s.name, Buffer.concat([Buffer.from('--'), s.body]), s.origin) : s]));
+    return true;
   }
 
   private script(name: string): ScriptSource {
@@ -156,6 +177,7 @@ export class FcallRunner extends TimedRunner implements ScriptRunner {
         try {
           await node.call('FUNCTION', 'LOAD', 'REPLACE', this.library.body);
         } catch (error) {
+          if (isUnknownCommand(error)) throw new FunctionsUnsupportedError(this.library.origin, nodeAddress(node), { cause: error });
           throw new ScriptLoadError(this.library.origin, nodeAddress(node), { cause: error });
         }
       }),

@@ -57,6 +57,8 @@ export interface RunSummary {
   /** certify and run jobs: answers per operation, shown beside the verdict. */
   readonly evidence?: { readonly operations?: Readonly<Record<string, OperationAnswers>> };
   readonly redisVersion?: string;
+  /** The server the runs ran on, as the probes read it (certify and run jobs since --server). */
+  readonly server?: { readonly name: string; readonly version: string; readonly allocator: string; readonly features: Readonly<Record<string, boolean>> };
   readonly topology?: string;
   /** `chaoslua check`: the file judged and its format, so the page can name the command that re-checks it. */
   readonly checked?: { readonly file: string; readonly format: string };

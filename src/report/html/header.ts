@@ -60,7 +60,7 @@ export function renderHeader(data: ReportData): string {
     ['duration', r.seconds === undefined ? undefined : duration(r.seconds * 1000)],
     ['replication losses', r.replicationLosses === undefined ? undefined : String(r.replicationLosses)],
     ['duplicate effects (ran twice)', duplicatesFact(r.duplicateEffects)],
-    ['redis', r.redisVersion],
+    ['server', r.server ? serverFact(r.server) : r.redisVersion],
     ['answers (ok · fail · indeterminate)', answersFact(r.evidence?.operations)],
   ];
   const cmd = replayCommand(data);
@@ -89,4 +89,11 @@ function renderInvariants(data: ReportData): string {
   const duplicates = (r.duplicateFindings ?? []).map((f) => `<li>${esc(f)}</li>`);
   const topology = r.topology ? `<div class="muted small">topology: ${esc(r.topology)}</div>` : '';
   return `<div class="chips">${chips.join('')}</div>${findings.length ? `<div class="card violation"><b>Implementation findings</b><ul>${findings.join('')}</ul></div>` : ''}${duplicates.length ? `<div class="card" id="duplicate-findings"><b>Duplicate effects the pattern reports</b><ul>${duplicates.join('')}</ul></div>` : ''}${topology}`;
+}
+
+/** "Valkey 8.1.8 (libc) · Functions, shebang flags, script eviction, frozen TIME". */
+function serverFact(s: NonNullable<RunSummary['server']>): string {
+  const names: Record<string, string> = { functions: 'Functions', shebangFlags: 'shebang flags', evictsScripts: 'script eviction', frozenTime: 'frozen TIME' };
+  const has = Object.entries(s.features).filter(([, on]) => on).map(([f]) => names[f] ?? f);
+  return `${s.name.charAt(0).toUpperCase()}${s.name.slice(1)} ${s.version} (${s.allocator}) · ${has.length ? has.join(', ') : 'no Functions, shebang flags, script eviction or frozen TIME'}`;
 }
