@@ -1,7 +1,7 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import type { History } from '../history/types.ts';
+import { reapedDir } from '../cluster/reaper.ts';
 
 /** Where a job the environment ended keeps its finished runs: one JSON object a line. */
 export const FINISHED_RUNS_FILE = 'finished-runs.jsonl';
@@ -16,11 +16,12 @@ export interface FinishedRun {
 /**
  * Every judged run's history, appended to a temp file as the run finishes rather than held in
  * memory (a long `run` job judges thousands). Moved into the report folder only when the environment
- * ended the job, since those runs are then its evidence; removed otherwise.
+ * ended the job, since those runs are then its evidence; removed otherwise, and by the reaper
+ * however the harness ends (SIGTERM or Ctrl-C mid-job left it behind).
  */
 export class FinishedRunsLog {
-  private readonly dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-runs-'));
-  private readonly file = path.join(this.dir, FINISHED_RUNS_FILE);
+  private readonly reaped = reapedDir('chaoslua-runs');
+  private readonly file = path.join(this.reaped.dir, FINISHED_RUNS_FILE);
 
   add(run: FinishedRun): void {
     fs.appendFileSync(this.file, JSON.stringify(run) + '\n');
@@ -35,6 +36,6 @@ export class FinishedRunsLog {
   }
 
   discard(): void {
-    fs.rmSync(this.dir, { recursive: true, force: true });
+    this.reaped.destroy();
   }
 }

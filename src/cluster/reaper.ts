@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { isAlive } from './alive.ts';
 
 /**
  * Nothing chaoslua starts may outlive it. Three layers, because each covers what the others cannot:
@@ -9,7 +10,9 @@ import path from 'node:path';
  * 2. a detached watchdog shell polls the harness pid and, when it is gone, kills every pid listed in
  *    the run's temp dir and removes the dir (the one thing the kernel does not clean up);
  * 3. 'exit' and signal hooks kill and remove synchronously on normal exit, Ctrl-C, SIGTERM and
- *    uncaught errors.
+ *    uncaught errors, and return only once every child killed is gone (a zombie holds no port and
+ *    no memory): SIGKILL is delivered, not awaited, and 24 redis-servers took 1.6 s to go after a
+ *    certify sent SIGTERM had already exited, so a CI runner's next job could meet them.
  */
 interface Resource {
   readonly dir: string;
@@ -98,7 +101,11 @@ export function reapedDir(prefix: string): ReapedDir {
   };
 }
 
+/** The longest a teardown waits for killed children to be gone: SIGKILL cannot be refused, so only a process stuck in the kernel (D state) takes it. */
+const GONE_WITHIN_MS = 5_000;
+
 function destroyResource(resource: Resource): void {
+  const killed = [...resource.pids];
   for (const pid of resource.pids) {
     try {
       process.kill(pid, 'SIGKILL');
@@ -117,12 +124,25 @@ function destroyResource(resource: Resource): void {
   if (resource.watchdog?.pid) {
     try {
       process.kill(-resource.watchdog.pid, 'SIGKILL');
+      killed.push(resource.watchdog.pid);
     } catch {
       /* already gone */
     }
   }
+  untilGone(killed);
   fs.rmSync(resource.dir, { recursive: true, force: true });
   live.delete(resource);
+}
+
+/** Blocks until every pid is gone or a zombie, at most GONE_WITHIN_MS: the hooks run where nothing asynchronous will. */
+function untilGone(pids: readonly number[]): void {
+  const deadline = Date.now() + GONE_WITHIN_MS;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  let waiting = pids.filter(isAlive);
+  while (waiting.length > 0 && Date.now() < deadline) {
+    Atomics.wait(pause, 0, 0, 2);
+    waiting = waiting.filter(isAlive);
+  }
 }
 
 /** Synchronously reap everything still alive. Safe to call more than once. */
