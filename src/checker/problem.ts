@@ -125,8 +125,7 @@ export function buildKeyProblem<S, I, O>(
     kind[e] = EXPIRE;
     ref[e] = entry;
     tag[e] = op.id;
-    // Never before its own operation began, however early a moved clock could end the lease.
-    callAt[e] = Math.max(op.invokedAt, op.invokedAt + ms[0] - eps - clockSlackMs);
+    callAt[e] = op.invokedAt + ms[0] - eps - clockSlackMs;
     returnAt[e] = op.outcome === 'ok' ? Math.max(op.invokedAt, op.completedAt) + ms[1] + eps + clockSlackMs : Infinity;
     // A ghost shares its operation's id, window and so expiry window: the operation's own entry is the one named.
     if (!expiryEntryOfTag.has(op.id)) expiryEntryOfTag.set(op.id, e);
