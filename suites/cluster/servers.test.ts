@@ -2,11 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { probeServer, type ServerInfo } from '../../src/cluster/features.ts';
 import { LocalCluster } from '../../src/cluster/local.ts';
 import { installedServer, resolveServer, type ServerName } from '../../src/cluster/servers.ts';
+import { createReferenceSubject } from '../../src/impl/reference.ts';
+import { LockClient } from '../../src/patterns/lock/client.ts';
 
 // One 3+3 cluster of every named server: it starts, answers through the client proxies, and the
 // probes read its version, allocator and features from the running node (docs/servers.md has the
 // same table, measured by hand on standalone servers). A server not installed here skips with the
-// line that installs it; CI's bootstrap installs them all (.ci/run).
+// line that installs it; CI's bootstrap installs them all (.ci/run). On each, the reference lock's
+// scripts (which start with #!lua) load and answer, and the Functions door opens only where the
+// probes found Functions (6.2: refused in one line).
 
 const EXPECTED: Record<ServerName, ServerInfo> = {
   'redis-6.2': { name: 'redis', version: '6.2.5', allocator: 'jemalloc-5.1.0', features: { functions: false, shebangFlags: false, evictsScripts: false, frozenTime: false } },
@@ -27,10 +31,17 @@ describe('every named server runs a cluster of the harness', () => {
       try {
         await client.set(`{servers-${name}}`, name);
         expect(await client.get(`{servers-${name}}`)).toBe(name);
+        expect(await probeServer(cluster)).toEqual(expected);
+        const lock = await LockClient.open(client);
+        const token = lock.newToken();
+        expect(await lock.acquire(`lock:{servers-${name}}`, token, 10_000)).toBe(true);
+        expect(await lock.release(`lock:{servers-${name}}`, token)).toBe('done');
+        const functions = createReferenceSubject('idempotency', client, { mode: 'fcall' });
+        if (expected.features.functions) await expect(functions).resolves.toBeDefined();
+        else await expect(functions).rejects.toThrow(/^cannot load \S+library\.lua on \S+: this server has no Functions \(FUNCTION LOAD answered "ERR unknown command[^"]*"\); Functions need Redis 7\.0 or later, or use EVALSHA$/);
       } finally {
         client.disconnect();
       }
-      expect(await probeServer(cluster)).toEqual(expected);
     });
   }
 });
