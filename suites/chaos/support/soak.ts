@@ -4,11 +4,14 @@ import { check } from '../../../src/checker/index.ts';
 import { projectRoot } from '../../../src/cluster/binaries.ts';
 import { LocalCluster } from '../../../src/cluster/local.ts';
 import { describeFailure, referenceChaos } from '../../../src/certify/reference-chaos.ts';
-import { FAULT_NAMES } from '../../../src/generator/index.ts';
+import { FAULT_NAMES, parseFaultList } from '../../../src/generator/index.ts';
 import type { AnyPattern, PatternName } from '../../../src/patterns/index.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';
 import { describeSchedule } from '../../../src/plan/schedule.ts';
 import { COUNTEREXAMPLE_VERSION, type Counterexample } from '../../../src/report/counterexample.ts';
+
+/** CI's soak runs `all`; CHAOSLUA_SOAK_FAULTS (a --faults list, e.g. all,clocks) soaks under others. */
+const SOAK_FAULTS = process.env.CHAOSLUA_SOAK_FAULTS ? parseFaultList(process.env.CHAOSLUA_SOAK_FAULTS) : FAULT_NAMES;
 
 /** What one pattern's soak did and found: the figures the README's soak row quotes. */
 export interface SoakFigures {
@@ -24,6 +27,8 @@ export interface SoakFigures {
   readonly faults: number;
   readonly faultCounts: Readonly<Record<string, number>>;
   readonly replicationLosses: number;
+  /** Runs a moved server clock explained (only with clock faults in CHAOSLUA_SOAK_FAULTS). */
+  readonly clockLosses: number;
   readonly failures: number;
   /** Keys the checker could not decide within its budget. */
   readonly unknownKeys: number;
@@ -56,7 +61,7 @@ export async function soak(clusters: readonly LocalCluster[], pattern: PatternNa
     pattern: PATTERNS[pattern],
     runs,
     seed,
-    faults: FAULT_NAMES,
+    faults: SOAK_FAULTS,
     // Runs, not time, bound the job: it must judge every run asked.
     timeLimitMs: runs * 60_000,
     onRun: (tally, last) => {
@@ -105,6 +110,7 @@ export async function soak(clusters: readonly LocalCluster[], pattern: PatternNa
     faults: t.faults,
     faultCounts: t.faultCounts,
     replicationLosses: t.replicationLosses,
+    clockLosses: t.clockLosses ?? 0,
     // Runs whose verdict was a violation (an undecided run is counted among the failures by the tally).
     failures: t.failures - undecidedRuns,
     undecidedRuns,
@@ -121,7 +127,7 @@ export async function soak(clusters: readonly LocalCluster[], pattern: PatternNa
 export function describeSoak(f: SoakFigures): string {
   return (
     `${f.pattern} (seed ${f.seed}): ${f.runs} runs (${f.discarded} discarded), ${f.ops} operations (${f.acknowledged} acknowledged), ` +
-    `${f.faults} faults ${JSON.stringify(f.faultCounts)}, ${f.replicationLosses} replication losses, ${f.failures} failures, ` +
+    `${f.faults} faults ${JSON.stringify(f.faultCounts)}, ${f.replicationLosses} replication losses, ${f.clockLosses} clock losses, ${f.failures} failures, ` +
     `${f.unknownKeys} keys unknown; search states per key over ${f.states.keys} keys: median ${f.states.median}, ` +
     `max ${f.states.max} (${f.states.maxAt}); ${f.seconds} s`
   );
