@@ -21,11 +21,12 @@ import { writeJob } from './write.ts';
 /**
  * Run one chaos job, opening what it needs (./environment.ts): the cluster `options.cluster` names
  * (unless `cluster` is given, as tests that share one do: used as is and left running), and with
- * `options.clusters` above 1 as many local clusters in all. A replayed path is one schedule: one lane.
+ * `options.clusters` above 1 as many local clusters in all, never more than the runs (a lane
+ * without a run would start a cluster for nothing). A replayed path is one schedule: one lane.
  * Whatever it opened is closed and disposed at the end, on every exit.
  */
 export async function runJob(options: JobOptions, open: ImplOpener, io: Io, cluster?: Cluster): Promise<JobResult> {
-  const clusters = options.path !== undefined ? 1 : options.clusters;
+  const clusters = options.path !== undefined ? 1 : Math.max(1, Math.min(options.clusters, options.runs));
   await using environment = await openEnvironment({ ...options, clusters }, open, cluster);
   // Awaited here: the environment is disposed when this block ends, which must be after the job.
   return await runJobOn(environment, options, io);

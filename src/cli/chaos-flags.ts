@@ -38,9 +38,12 @@ export const CHAOS_FLAGS = {
   help: { type: 'boolean', short: 'h' },
 } as const;
 
+/** The longest pattern name and a space: 'idempotency' filled the old 11 columns and ran into 'lease'. */
+const NAME_WIDTH = Math.max(...PATTERN_NAMES.map((n) => n.length)) + 1;
+
 /** Each pattern's settings, from the registry: `    ratelimit  limit   hits a window allows on one key, 1-10 (default 3)`. */
 const SETTINGS_HELP = PATTERN_NAMES.flatMap((name) =>
-  Object.entries((PATTERNS[name] as AnyPattern).settings ?? {}).map(([setting, s], i) => `                     ${(i === 0 ? name : '').padEnd(11)}${setting.padEnd(8)}${s.description}, ${s.min}-${s.max} (default ${s.default})`),
+  Object.entries((PATTERNS[name] as AnyPattern).settings ?? {}).map(([setting, s], i) => `                     ${(i === 0 ? name : '').padEnd(NAME_WIDTH)}${setting.padEnd(8)}${s.description}, ${s.min}-${s.max} (default ${s.default})`),
 ).join('\n');
 
 export const CHAOS_FLAGS_HELP = `  --pattern P        ${PATTERN_NAMES.join(' | ')} (default ${DEFAULT_PATTERN})
@@ -145,7 +148,7 @@ export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
     clients: integer(v.clients),
     keys: integer(v.keys),
     cluster: v.cluster,
-    clusters: clustersFlag(command, v.clusters ?? process.env.CHAOSLUA_CLUSTERS, cluster.kind),
+    clusters: clustersFlag(command, v.clusters, cluster.kind),
     reportRoot,
     json: v.json,
     nodeTimeoutMs: integer(v['node-timeout']),
@@ -167,13 +170,25 @@ export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
  * machine holds for a local cluster, 1 for any other (a job starts lanes only locally). A number the
  * machine's memory cannot hold is refused before anything starts.
  */
-function clustersFlag(command: string, text: string | undefined, kind: string): number | undefined {
+function clustersFlag(command: string, flag: string | undefined, kind: string): number | undefined {
+  const text = flag ?? process.env.CHAOSLUA_CLUSTERS;
   if (text === undefined || text === 'auto') return kind === 'local' ? autoClusters() : undefined;
-  const n = integer(text);
-  const problem = n !== undefined && Number.isInteger(n) && n > 1 ? capacityProblem(n) : undefined;
-  if (problem) throw new UsageError(`${command}: --clusters ${text}: ${problem}`);
+  // Named as the user gave it: the flag, or the variable that stood in for it.
+  const given = flag === undefined ? `CHAOSLUA_CLUSTERS=${shown(text)}` : `--clusters ${shown(text)}`;
+  const n = integer(text)!;
+  // The limits first: a number no machine may ask for is refused as such, not for this one's memory.
+  const { min, max } = JOB_INTEGERS.clusters;
+  if (!(Number.isInteger(n) && n >= min && n <= max)) {
+    if (flag === undefined) throw new UsageError(`${command}: ${given}: must be an integer in [${min}, ${max}] or auto`);
+    return n; // the job options name the flag and its limits
+  }
+  const problem = n > 1 ? capacityProblem(n) : undefined;
+  if (problem) throw new UsageError(`${command}: ${given}: ${problem}`);
   return n;
 }
+
+/** A value as typed, cut to 40 characters with its length when longer. */
+const shown = (text: string): string => (text.length > 40 ? `${text.slice(0, 40)}... (${text.length} characters)` : text);
 
 /** The job options, or the option they refuse as a usage error in the CLI's words: its flag and the text given. */
 function refuse(command: string, v: Values, build: () => JobOptions, setTexts: Readonly<Record<string, string>> = {}): JobOptions {
@@ -185,6 +200,6 @@ function refuse(command: string, v: Values, build: () => JobOptions, setTexts: R
     if (error instanceof JobSettingError) throw new UsageError(`${command}: --set ${error.setting}=${setTexts[error.setting]}: ${error.problem}`);
     const flag = FLAG_OF[error.option];
     if (error.needs) throw new UsageError(`${command}: --${flag} needs the --${FLAG_OF[error.needs]} it was found with`);
-    throw new UsageError(`${command}: --${flag} ${error.problem}, got '${v[flag as keyof Values]}'`);
+    throw new UsageError(`${command}: --${flag} ${error.problem}, got '${shown(String(v[flag as keyof Values]))}'`);
   }
 }

@@ -5,7 +5,7 @@ import { EnvironmentError, ClusterUsageError } from '../cluster/errors.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
 import { InputLimitError } from '../files/bounded-read.ts';
 import { helpFooter } from './help.ts';
-import { printable } from './printable.ts';
+import { cutLong, printable } from './printable.ts';
 import { processIo, type Command, type Io } from './io.ts';
 
 /** Commands load lazily so `chaoslua lint` does not pay for ioredis and fast-check. */
@@ -69,7 +69,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     const command = await entry.load();
     return await command.run(rest, io);
   } catch (error) {
-    const message = printable((error as Error).message?.split('\n')[0] ?? String(error));
+    const message = cutLong(printable((error as Error).message?.split('\n')[0] ?? String(error)));
     // A file refused for its size or its silence is the user's input, whichever reader met it.
     if (error instanceof UsageError || error instanceof ClusterUsageError || error instanceof InputLimitError) {
       io.stderr.write(`chaoslua: ${message}\n`);
@@ -90,7 +90,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
  */
 export function internalError(command: string, error: unknown, debug: boolean, io: Io): number {
   const err = error instanceof Error ? error : new Error(String(error));
-  const first = printable((err.message ?? '').split('\n')[0].trim() || err.name || 'unknown error');
+  const first = cutLong(printable((err.message ?? '').split('\n')[0].trim() || err.name || 'unknown error'));
   const environment = isSystemError(err);
   io.stderr.write(`chaoslua ${command}: ${environment ? 'environment' : 'internal error'}: ${first}${debug ? '' : ' (rerun with --debug for the stack trace)'}\n`);
   if (debug && err.stack) io.stderr.write(`${err.stack}\n`);

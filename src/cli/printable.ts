@@ -13,3 +13,13 @@ export function printable(text: string): string {
     return code < 0x100 ? `\\x${code.toString(16).padStart(2, '0')}` : `\\u{${code.toString(16)}}`;
   });
 }
+
+/**
+ * A one-line message kept to a terminal's measure: past `most` characters its middle is cut and
+ * counted, so a message quoting a huge value still says what and where without printing it whole.
+ */
+export function cutLong(text: string, most = 1000): string {
+  if (text.length <= most) return text;
+  const keep = Math.floor((most - 40) / 2);
+  return `${text.slice(0, keep)} ...[${text.length - 2 * keep} characters cut]... ${text.slice(-keep)}`;
+}

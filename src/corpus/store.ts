@@ -104,12 +104,24 @@ function readEntry(file: string): StoredEntry {
     throw new CorpusError(`corpus entry ${(error as Error).message.split('\n')[0]}`);
   }
   const meta = (ce as Partial<CorpusEntry>).corpus;
-  if (typeof meta !== 'object' || meta === null || typeof meta.sha256 !== 'string' || typeof meta.savedAt !== 'string') {
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta) || (meta.sha256 === undefined && meta.savedAt === undefined)) {
     throw new CorpusError(`corpus entry ${file}: no corpus block (sha256, savedAt): not saved by a chaoslua job`);
   }
+  // Every field by its type, as lastReplay's below: a wrong one is named with what it holds.
+  const required = (f: keyof CorpusMeta) => f === 'sha256' || f === 'savedAt';
+  const fieldProblem = (['sha256', 'savedAt', 'from', 'impl'] as const)
+    .map((f) => (typeof meta[f] === 'string' || (meta[f] === undefined && !required(f)) ? undefined : `corpus.${f}: expected a string, got ${shownJson(meta[f])}`))
+    .find(Boolean);
+  if (fieldProblem) throw new CorpusError(`corpus entry ${file}: ${fieldProblem}`);
   const replayProblem = lastReplayProblem(meta.lastReplay);
   if (replayProblem) throw new CorpusError(`corpus entry ${file}: corpus.lastReplay${replayProblem}`);
   return { id: path.basename(file, '.json'), file, entry: ce as CorpusEntry };
+}
+
+/** A value as JSON, cut to 60 characters with its length when longer. */
+function shownJson(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 60)}... (${text.length} characters)` : text;
 }
 
 const STATUSES: readonly ReplayStatus[] = ['failing', 'passing', 'skipped'];
@@ -117,7 +129,7 @@ const STATUSES: readonly ReplayStatus[] = ['failing', 'passing', 'skipped'];
 /** What is wrong with a stored lastReplay (absent: never replayed), as `.field: expected ..., got ...`. */
 function lastReplayProblem(value: unknown): string | undefined {
   if (value === undefined) return undefined;
-  const got = (v: unknown) => `got ${JSON.stringify(v) ?? String(v)}`.slice(0, 80);
+  const got = (v: unknown) => `got ${shownJson(v)}`;
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return `: expected an object {at, status, sha256}, ${got(value)}`;
   const r = value as Record<string, unknown>;
   if (typeof r.at !== 'string') return `.at: expected a date string, ${got(r.at)}`;

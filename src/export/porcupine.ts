@@ -34,7 +34,7 @@ function etcdLog(history: History): string {
     } else if (input.op === 'write') {
       lines.push(`${head}:ok\t:write\t${integer(op, input.value)}`);
     } else {
-      if (typeof op.output !== 'boolean') throw new ExportError(`op ${op.id}: a cas answers true or false, got ${JSON.stringify(op.output)}`);
+      if (typeof op.output !== 'boolean') throw new ExportError(`op ${op.id}: a cas answers true or false, got ${shownJson(op.output)}`);
       lines.push(`${head}:${op.output ? 'ok' : 'fail'}\t:cas\t${etcdArgument(op, input)}`);
     }
   }
@@ -49,7 +49,7 @@ function etcdArgument(op: OpRecord, input: RegisterInput): string {
 
 function integer(op: OpRecord, value: unknown): string {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new ExportError(`op ${op.id}: Porcupine's etcd log holds non-negative integers only, got ${JSON.stringify(value)}`);
+    throw new ExportError(`op ${op.id}: Porcupine's etcd log holds non-negative integers only, got ${shownJson(value)}`);
   }
   return String(value);
 }
@@ -73,7 +73,13 @@ function kvLog(history: History): string {
 /** Porcupine's kv parser takes what is between the quotes as is: no escapes. */
 function text(op: OpRecord, value: unknown): string {
   if (typeof value !== 'string' || /["\\\n\r]/.test(value)) {
-    throw new ExportError(`op ${op.id}: Porcupine's kv log holds strings without quotes, backslashes or newlines, got ${JSON.stringify(value)}`);
+    throw new ExportError(`op ${op.id}: Porcupine's kv log holds strings without quotes, backslashes or newlines, got ${shownJson(value)}`);
   }
   return `"${value}"`;
+}
+
+/** A value as JSON, cut to 60 characters with its length when longer: a 20 MiB value is not quoted whole. */
+function shownJson(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 60)}... (${text.length} characters)` : text;
 }

@@ -45,6 +45,10 @@ function operation(file: string, where: string, value: unknown): OpRecord {
   if (typeof value.key !== 'string') throw bad('"key" to be a string');
   if (!isObject(value.input)) throw bad('"input" to be an object with "op"');
   for (const t of ['invokedAt', 'completedAt'] as const) if (typeof value[t] !== 'number' || !Number.isFinite(value[t])) throw bad(`"${t}" to be a number of ms`);
+  // As the Jepsen reader refuses a completion timed before its invocation: no interval holds the effect.
+  if ((value.completedAt as number) < (value.invokedAt as number)) {
+    throw new FormatError(file, undefined, `${where}: "completedAt" ${value.completedAt} comes before its "invokedAt" ${value.invokedAt} (expected a completion at or after its invocation)`);
+  }
   if (value.outcome !== 'ok' && value.outcome !== 'fail' && value.outcome !== 'info') throw bad('"outcome" to be "ok", "fail" or "info"');
   if (value.acknowledgedReplicas !== undefined && !(Number.isSafeInteger(value.acknowledgedReplicas) && (value.acknowledgedReplicas as number) >= 0)) {
     throw bad('"acknowledgedReplicas" to be an integer >= 0 when present');

@@ -63,8 +63,14 @@ function validated(file: string, history: History, name: CheckableModelName): Hi
       throw new FormatError(file, undefined, `op ${op.id}: ${(error as Error).message}`);
     }
     if (stepped?.output === undefined) {
-      throw new FormatError(file, undefined, `op ${op.id}: ${JSON.stringify(op.input)} is not an operation of the ${name} model`);
+      throw new FormatError(file, undefined, `op ${op.id}: ${shownJson(op.input)} is not an operation of the ${name} model`);
     }
   }
   return history;
+}
+
+/** A value as JSON, cut to 60 characters with its length when longer: a 20 MiB value is not quoted whole. */
+function shownJson(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 60)}... (${text.length} characters)` : text;
 }
