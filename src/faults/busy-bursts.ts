@@ -39,11 +39,12 @@ export async function busyBursts(cluster: Cluster, nodes: readonly number[], pla
   // The control plane gives up on a command after 2 s; a script must end well before that.
   if (!(plan.burstMs > 0 && plan.burstMs <= MAX_BUSY_MS)) throw new RangeError(`busyBursts: burstMs must be in (0, ${MAX_BUSY_MS}], got ${plan.burstMs}`);
   const previous = new Map<number, string>();
+  // Named by its old name, lua-time-limit: Redis 6.2 knows no other, and 7.0 to 8.2 and Valkey 8 take it as an alias of busy-reply-threshold.
   try {
     for (const node of nodes) {
-      const before = (await cluster.command(node, 'CONFIG', 'GET', 'busy-reply-threshold')) as string[];
+      const before = (await cluster.command(node, 'CONFIG', 'GET', 'lua-time-limit')) as string[];
       previous.set(node, before[1] ?? '5000');
-      await cluster.command(node, 'CONFIG', 'SET', 'busy-reply-threshold', THRESHOLD_MS);
+      await cluster.command(node, 'CONFIG', 'SET', 'lua-time-limit', THRESHOLD_MS);
     }
     const end = performance.now() + plan.ms;
     for (let left = plan.ms; left > 0; left = end - performance.now()) {
@@ -52,7 +53,7 @@ export async function busyBursts(cluster: Cluster, nodes: readonly number[], pla
     }
   } finally {
     // Every node gets its threshold back even if one of them does not answer.
-    const restored = await Promise.allSettled([...previous].map(([node, value]) => cluster.command(node, 'CONFIG', 'SET', 'busy-reply-threshold', value)));
+    const restored = await Promise.allSettled([...previous].map(([node, value]) => cluster.command(node, 'CONFIG', 'SET', 'lua-time-limit', value)));
     const failed = restored.find((r) => r.status === 'rejected');
     if (failed) throw failed.reason;
   }

@@ -41,7 +41,7 @@ export class FunctionsUnsupportedError extends ScriptLoadError {
   override readonly message: string;
   constructor(origin: string, node: string, options: { cause: unknown }) {
     super(origin, node, options);
-    this.message = `cannot load ${origin} on ${node}: this server has no Functions (FUNCTION LOAD answered ${JSON.stringify((options.cause as Error)?.message?.split('\n')[0] ?? String(options.cause))}); Functions need Redis 7.0 or later, or use EVALSHA`;
+    this.message = `cannot load ${origin} on ${node}: this server has no Functions (FUNCTION LOAD answered ${JSON.stringify(((options.cause as Error)?.message ?? String(options.cause)).split(/\n|, with args beginning with/)[0])}); Functions need Redis 7.0 or later, or use EVALSHA`;
   }
 }
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { probeServer, type ServerInfo } from '../../src/cluster/features.ts';
+import { busyBursts } from '../../src/faults/busy-bursts.ts';
 import { LocalCluster } from '../../src/cluster/local.ts';
 import { installedServer, resolveServer, type ServerName } from '../../src/cluster/servers.ts';
 import { createReferenceSubject } from '../../src/impl/reference.ts';
@@ -36,6 +37,9 @@ describe('every named server runs a cluster of the harness', () => {
         const token = lock.newToken();
         expect(await lock.acquire(`lock:{servers-${name}}`, token, 10_000)).toBe(true);
         expect(await lock.release(`lock:{servers-${name}}`, token)).toBe('done');
+        // The busy-script fault's threshold is set and put back on every server (6.2 knows only lua-time-limit).
+        await busyBursts(cluster, [0], { ms: 150, burstMs: 100, gapMs: 50 });
+        expect(await cluster.command(0, 'CONFIG', 'GET', 'lua-time-limit')).toEqual(['lua-time-limit', '5000']);
         const functions = createReferenceSubject('idempotency', client, { mode: 'fcall' });
         if (expected.features.functions) await expect(functions).resolves.toBeDefined();
         else await expect(functions).rejects.toThrow(/^cannot load \S+library\.lua on \S+: this server has no Functions \(FUNCTION LOAD answered "ERR unknown command[^"]*"\); Functions need Redis 7\.0 or later, or use EVALSHA$/);
