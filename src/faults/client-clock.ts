@@ -44,6 +44,7 @@ export const clientClock = defineFault({
   backends: 'any',
   external: 'client',
   recordedAs: 'client-clock',
+  clockAssumption: "clients' clocks offset each within ±clock-skew ms, one client stepped ±clock-step ms in a third of the runs (clientClocks: the values, and how far the door reached)",
   settings: {
     [CLOCK_SKEW]: { description: "most a client's clock is off, ms, either way (NTP-synced hosts)", min: 0, max: 60_000, default: 50 },
     [CLOCK_STEP]: { description: 'a step one client takes in some runs, ms, either way (a VM migration; 0: never)', min: 0, max: 600_000, default: 2_000 },

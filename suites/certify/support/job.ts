@@ -5,7 +5,7 @@ import { luaDirOpener } from '../../../src/certify/openers/lua-dir.ts';
 import type { ImplOpener } from '../../../src/certify/types.ts';
 import { openOnLanes } from '../../../src/certify/open-lanes.ts';
 import type { LocalCluster } from '../../../src/cluster/local.ts';
-import { countOps, FAULT_NAMES } from '../../../src/generator/index.ts';
+import { countOps, FAULT_NAMES, type FaultName } from '../../../src/generator/index.ts';
 import type { PatternName } from '../../../src/patterns/index.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';
 import type { ChaosContext, Failure } from '../../../src/certify/chaos.ts';
@@ -29,6 +29,8 @@ export interface JobLimits {
   readonly shrinkRuns: number;
   /** Stop shrinking after this long, ms (certify's --shrink-time); absent: no limit. */
   readonly shrinkTimeMs?: number;
+  /** The faults drawn; absent: every fault of all (FAULT_NAMES), as certify's default. */
+  readonly faults?: readonly FaultName[];
 }
 
 export interface JobVerdict {
@@ -76,7 +78,7 @@ export async function chaosJob(clusters: LocalCluster | readonly LocalCluster[],
       jobChaosOptions({
         runs: limits.runs,
         seed: limits.seed,
-        faults: FAULT_NAMES,
+        faults: limits.faults ?? FAULT_NAMES,
         timeLimitMs: Number.POSITIVE_INFINITY,
         shrinkRuns: limits.shrinkRuns,
         shrinkTimeMs: limits.shrinkTimeMs,
