@@ -7,7 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { ExternalCluster } from '../cluster/external.ts';
 import { probeServer } from '../cluster/features.ts';
-import type { Cluster } from '../cluster/types.ts';
+import type { Cluster, Topology } from '../cluster/types.ts';
+import type { Durability } from '../plan/durability.ts';
 import { exactCapabilities, supportedOperations } from '../patterns/capabilities.ts';
 import { jobChaosOptions } from './chaos-options.ts';
 import { openEnvironment, type JobEnvironment } from './environment.ts';
@@ -43,7 +44,8 @@ export async function runJobOn(environment: JobEnvironment, options: JobOptions,
   // Probed on the running node, never taken from --server's name; a cluster that cannot be probed
   // (a stand-in in tests) still says its version.
   const server = await probeServer(cluster).catch(() => undefined);
-  const context = { redisVersion: server?.version ?? (await cluster.redisVersion()), server, topology: String(await cluster.topology()), skippedFaults, capabilities: opened.capabilities ?? exactCapabilities(pattern), lanes: environment.lanes.length };
+  const topology = await cluster.topology();
+  const context = { redisVersion: server?.version ?? (await cluster.redisVersion()), server, topology: String(topology), skippedFaults, capabilities: opened.capabilities ?? exactCapabilities(pattern), lanes: environment.lanes.length };
   const runId = randomBytes(4).toString('hex');
   if (cluster instanceof ExternalCluster) cluster.claimKeys(`*${runId}-*`);
   // What the implementation declared decides what is drawn, judged and asked of the evidence.
@@ -68,6 +70,7 @@ export async function runJobOn(environment: JobEnvironment, options: JobOptions,
     replayingPath: options.path !== undefined,
     shard: options.shard !== undefined,
     durability: options.durability !== undefined,
+    durabilityNotApplicable: options.durability && durabilityBeyond(options.durability, topology),
     outcome: ran.outcome,
     observations: ran.observations,
     // Every lane's implementation speaks for itself: a crash or garbage answer on any lane is a finding.
@@ -75,4 +78,15 @@ export async function runJobOn(environment: JobEnvironment, options: JobOptions,
     opened: opened.subjects.length > 0,
   });
   return writeJob(options, opened, context, ran, judged, io);
+}
+
+/**
+ * Why WAIT N can never be answered N on this topology: a master with fewer replicas acknowledges a
+ * write on fewer, so no write is protected and lost-acknowledged-write cannot be broken or passed.
+ */
+function durabilityBeyond(durability: Durability, topology: Topology): string | undefined {
+  const masters = topology.nodes.filter((n) => n.role === 'master');
+  const fewest = Math.min(...masters.map((m) => topology.nodes.filter((n) => n.role === 'replica' && n.masterIndex === m.node.index).length));
+  if (masters.length === 0 || fewest >= durability.replicas) return undefined;
+  return `--durability waits for ${durability.replicas} replica(s), but a master of this cluster has ${fewest}: no write is ever acknowledged by ${durability.replicas}, so none can be lost`;
 }

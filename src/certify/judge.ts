@@ -40,6 +40,8 @@ export interface JudgeInput {
   /** A shard judges a part of the budget: `merge` judges the evidence of all the shards together. */
   readonly shard: boolean;
   readonly durability: boolean;
+  /** Why the topology cannot witness lost-acknowledged-write under --durability (fewer replicas than WAIT asks). */
+  readonly durabilityNotApplicable?: string;
   readonly outcome: ChaosOutcome;
   readonly observations: Observations;
   /** What opening and running the implementation found (crash, hang, garbage answers). */
@@ -102,6 +104,7 @@ export function judgeJob(input: JudgeInput): Judgement {
 function invariantStatuses(input: JudgeInput): InvariantStatus[] {
   const violations = input.outcome.failure?.result.violations ?? [];
   const applicable = new Map(applicability(input.pattern, input.capabilities).map((a) => [a.invariant, a.notApplicable]));
+  if (input.durabilityNotApplicable !== undefined) applicable.set(LOST_ACKNOWLEDGED_WRITE, input.durabilityNotApplicable);
   // With --durability the job also certifies that no write WAIT acknowledged was lost (src/checker/lost-acknowledged.ts).
   const lostWrites = input.durability || violations.some((v) => v.invariant === LOST_ACKNOWLEDGED_WRITE);
   const judged = [...input.pattern.invariants, ...(lostWrites ? [LOST_ACKNOWLEDGED_WRITE] : [])];

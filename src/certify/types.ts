@@ -65,8 +65,10 @@ export interface OpenedImpl {
   readonly subjects: readonly Subject[];
   /** Findings that are not history violations (crash, hang, garbage answers), by message. */
   findings(): string[];
-  /** Copy what the implementation wrote to stderr into the run folder (cmd: implementations). */
-  saveStderr?(dir: string): void;
+  /** Copy what the implementation wrote to stderr into the run folder (cmd: implementations); returns the copy. */
+  saveStderr?(dir: string): string;
+  /** Where its stderr goes while it runs (cmd: implementations): a temp file, removed once saved. */
+  readonly stderrFile?: string;
   /** Prometheus text of each client's metrics (the SRE checklist), when the implementation keeps any. */
   metricsTexts?(): Promise<string[]>;
   /** What the implementation declared (a module's export, a program's 1.1 hello); absent: every operation, exactly. */

@@ -35,7 +35,7 @@ export interface JobContext {
 export async function writeJob(options: JobOptions, opened: OpenedImpl, context: JobContext, ran: JobRun, judged: Judgement, io: Io): Promise<JobResult> {
   const { outcome } = ran;
   const dir = createRunFolder(options.reportRoot, options.command, outcome.seed);
-  opened.saveStderr?.(dir);
+  const keptStderr = opened.saveStderr?.(dir);
   // The finished runs of a job the environment ended are its evidence: kept with their histories.
   if (judged.incomplete) ran.finishedRuns.saveTo(dir);
   ran.finishedRuns.discard();
@@ -48,8 +48,11 @@ export async function writeJob(options: JobOptions, opened: OpenedImpl, context:
     if (counterexample.result.verdict === 'illegal') corpus = saveFailure(options.corpus, corpus, counterexample, dir);
   }
   const { unknown, ...verdict } = judged;
+  // A crash finding quotes the program's stderr by its temp file, removed at close: it names the kept copy.
+  const findings = keptStderr && opened.stderrFile ? verdict.findings.map((f) => f.split(opened.stderrFile!).join(keptStderr)) : verdict.findings;
   const result: JobResult = {
     ...verdict,
+    findings,
     dir,
     outcome,
     impl: opened.impl,
