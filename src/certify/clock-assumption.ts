@@ -7,7 +7,9 @@ export const TRUE_CLOCKS = 'every clock true: no clock fault ran, so leases, TTL
  * The clock assumption a job's certificate is earned under, one line per clock fault in its set (the
  * bounds its descriptor draws within), or TRUE_CLOCKS. A certificate names it as it names the server.
  */
-export function clockAssumptions(faults: readonly string[]): string[] {
-  const lines = FAULT_DESCRIPTORS.filter((f) => f.clockAssumption !== undefined && faults.includes(f.name)).map((f) => f.clockAssumption!);
+export function clockAssumptions(faults: readonly string[], settings: Readonly<Record<string, number>> = {}): string[] {
+  const lines = FAULT_DESCRIPTORS.filter((f) => f.clockAssumption !== undefined && faults.includes(f.name)).map((f) =>
+    typeof f.clockAssumption === 'function' ? f.clockAssumption(settings) : f.clockAssumption!,
+  );
   return lines.length ? lines : [TRUE_CLOCKS];
 }

@@ -156,7 +156,7 @@ export function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): 
     replicationLosses: r.outcome.tally.replicationLosses,
     ...clientClockField(options, r),
     ...(r.outcome.tally.clockLosses ? { clockLosses: r.outcome.tally.clockLosses } : {}),
-    clocks: clockAssumptions(options.faults),
+    clocks: clockAssumptions(options.faults, options.faultSettings),
     duplicateEffects: duplicateCounts(r.duplicateEffects),
     duplicateFindings: r.duplicateFindings,
     issuedAt: new Date().toISOString(),

@@ -19,6 +19,10 @@ type Of<K extends ClockStep['kind']> = Extract<FaultStep, { kind: K }>;
 
 /** Steps a team meets: an NTP step of a tenth of a second, a VM resumed a second late, a clock set by hand. */
 const JUMPS_MS = [100, 1_000, 5_000];
+/** `--set clock-jump=MS`: every step that size, either way (0: drawn from JUMPS_MS). */
+export const CLOCK_JUMP = 'clock-jump';
+const jumpsOf = (settings: Readonly<Record<string, number>> = {}) => (settings[CLOCK_JUMP] ? [settings[CLOCK_JUMP]] : JUMPS_MS);
+const seconds = (ms: number) => `${ms / 1000} s`;
 const signed = (sizes: readonly number[]) => fc.constantFrom(...sizes.flatMap((ms) => [ms, -ms]));
 
 /** The clocks of a cluster that has them, or the one line saying why this one cannot move a clock. */
@@ -55,20 +59,22 @@ const none = (step: ClockStep): Applied => ({ kind: step.kind, target: 'none', l
 export const clockJump = defineFault({
   name: 'clock-jump',
   description: "a node's wall clock steps forward or back (0.1 s, 1 s, 5 s) while it runs; or a replica's, which is then promoted",
-  clockAssumption: 'a server clock may step by up to ±5 s, on a master, on a replica, and on a replica then promoted',
+  clockAssumption: (settings) =>
+    `a server clock may step by ${settings[CLOCK_JUMP] ? '' : 'up to '}±${seconds(Math.max(...jumpsOf(settings)))}, on a master, on a replica, and on a replica then promoted`,
+  settings: { [CLOCK_JUMP]: { description: 'the size of every clock step, ms, either way (0: 0.1, 1 or 5 s, drawn)', min: 0, max: 600_000, default: 0 } },
   backends: 'clocks',
   external: 'never',
   recordedAs: 'clock-jump',
   draw: {
     lane: 'cluster',
     class: CLOCKS_MOVE,
-    step: ({ at, target }) =>
+    step: ({ at, target, settings }) =>
       fc
         .record({
           kind: fc.constant('clock-jump' as const),
           atMs: at,
           target: target(['master', 'replica']),
-          offsetMs: signed(JUMPS_MS),
+          offsetMs: signed(jumpsOf(settings)),
           ms: fc.constantFrom(500, 2_000),
           failover: fc.boolean(),
         })

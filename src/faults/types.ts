@@ -85,6 +85,8 @@ export interface DrawContext {
   readonly at: fc.Arbitrary<number>;
   /** A node by the shard of a logical key and its role there. */
   readonly target: (roles: FaultTarget['role'][]) => fc.Arbitrary<FaultTarget>;
+  /** The faults' settings as the job filled them (`--set clock-jump=1000`); absent in older callers. */
+  readonly settings?: Readonly<Record<string, number>>;
 }
 
 /**
@@ -132,8 +134,9 @@ export interface FaultDescriptor<N extends string = string, S extends FaultStep 
   /** Numbers a job may set for it (`--set NAME=VALUE`, validated with the pattern's settings), each
    *  filled with its default when the fault is in the set. Absent: nothing to set. */
   readonly settings?: Readonly<Record<string, FaultSetting>>;
-  /** What a certificate earned with this fault in the set says of the clocks it ran under (a clock fault's bounds). */
-  readonly clockAssumption?: string;
+  /** What a certificate earned with this fault in the set says of the clocks it ran under (a clock
+   *  fault's bounds): a line, or a line made from the fault's settings as the job filled them. */
+  readonly clockAssumption?: string | ((settings: Readonly<Record<string, number>>) => string);
   /** The kind its record in the history has; absent: it leaves no record of its own (a plain pause). */
   readonly recordedAs?: FaultKind;
   readonly draw: FaultDraw;

@@ -17,7 +17,7 @@ export function faultsArbitrary(options: ScheduleOptions, keys: number, horizonM
   );
   const target = (roles: FaultTarget['role'][]): fc.Arbitrary<FaultTarget> =>
     fc.record({ key: fc.integer({ min: 0, max: keys - 1 }), role: fc.constantFrom(...roles) });
-  const ctx: DrawContext = { keys, horizonMs, nodeTimeoutMs: options.nodeTimeoutMs, leasesMs: options.leasesMs, at, target };
+  const ctx: DrawContext = { keys, horizonMs, nodeTimeoutMs: options.nodeTimeoutMs, leasesMs: options.leasesMs, at, target, settings: options.faultSettings };
   // A class first, then a fault within it, so three flavours of failover do not crowd out the one
   // fault that makes errors reach the implementation.
   const classes = CLUSTER_FAULT_CLASSES.map((c) => ({

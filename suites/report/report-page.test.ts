@@ -1,7 +1,8 @@
 /**
  * report.html in a real browser: headless Chromium loads each page through file://, as a person
  * double-clicking it would. The run folders are real runs captured once (fixtures/README.md): a
- * pass of the reference scripts and two failures of a mutant whose complete.lua lost its owner check.
+ * pass of the reference scripts and three failures of a mutant whose complete.lua lost its owner check
+ * (the third's history also moves server and client clocks).
  * Screenshots land in reports/screenshots/ for a person to look at.
  */
 import fs from 'node:fs';
@@ -20,6 +21,7 @@ const RUNS = {
   passing: '20261130-080448-run-1',
   freeze: '20261130-081012-run-7',
   kill: '20261130-080725-run-23',
+  clocks: '20261206-202259-run-clock',
 };
 
 let browser: Browser;
@@ -112,6 +114,45 @@ describe.each([
   });
 });
 
+describe('a run whose clocks moved', () => {
+  it("plots each moved node's offset and each skewed client's between the nemesis row and the lanes", async () => {
+    const { page, url, requests, errors } = await load(writeReportFiles(path.join(root, RUNS.clocks)));
+    try {
+      const ce = counterexample(RUNS.clocks);
+      const nodes = await page.locator('#tl-plot polyline.clock-line').evaluateAll((els) => els.map((e) => e.getAttribute('data-clock-node')));
+      expect(nodes).toEqual(['n2', 'n1', 'n4']);
+      expect(await page.locator('#tl-plot line.clock-line.client').count()).toBe(ce.history.faults.filter((f) => f.kind === 'client-clock').length);
+      const label = page.locator('#tl-plot text.clocklabel', { hasText: 'n2 +1000 ms from 140.6 ms to 668.4 ms' });
+      expect(await label.isVisible()).toBe(true);
+      expect(await page.locator('.tl-labels text.clock-name').allTextContents()).toEqual(['n2 clock', 'n1 clock', 'n4 clock', 'c0 clock', 'c1 clock']);
+
+      // The rows sit below the nemesis row and above every client's lane, and the step is drawn: the
+      // line rises above its dashed true line while the jump holds.
+      const jump = await page.locator('#tl-plot polyline[data-clock-node="n2"]').boundingBox();
+      const faultBar = await page.locator('#tl-plot rect.fault').first().boundingBox();
+      const firstOp = Math.min(...(await page.locator('#tl-plot rect.op').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top))));
+      expect(jump!.y).toBeGreaterThan(faultBar!.y + faultBar!.height);
+      expect(jump!.y + jump!.height).toBeLessThan(firstOp);
+      expect(jump!.height).toBeGreaterThan(8);
+
+      // Zoom stretches the line, never its words.
+      const x = Number(await label.getAttribute('x'));
+      await page.locator('button[data-zoom="in"]').click();
+      expect(Number(await label.getAttribute('x'))).toBeCloseTo(x * 2, 0);
+      await page.locator('button[data-zoom="fit"]').click();
+
+      expect(await page.locator('#clock-assumption li').count()).toBe(3);
+      await page.mouse.move(0, 0);
+      await page.locator('#timeline').screenshot({ path: path.join(SCREENSHOTS, 'clocks-timeline.png') });
+      await page.screenshot({ path: path.join(SCREENSHOTS, 'clocks.png'), fullPage: true });
+      expect(errors).toEqual([]);
+      expect(requests).toEqual([url]);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
 describe('a passing run and the index', () => {
   it('shows PASSED, the metrics, and no timeline', async () => {
     const { page, url, requests, errors } = await load(writeReportFiles(path.join(root, RUNS.passing)));
@@ -132,12 +173,13 @@ describe('a passing run and the index', () => {
     try {
       const rows = await page.locator('tr.run').evaluateAll((els) => els.map((e) => [e.getAttribute('data-run'), e.querySelector('td')?.textContent]));
       expect(rows).toEqual([
+        [RUNS.clocks, 'FAILED'],
         [RUNS.freeze, 'FAILED'],
         [RUNS.kill, 'FAILED'],
         [RUNS.passing, 'PASSED'],
       ]);
       const hrefs = await page.locator('tr.run a').evaluateAll((els) => els.map((e) => e.getAttribute('href') ?? ''));
-      expect(hrefs).toHaveLength(3);
+      expect(hrefs).toHaveLength(4);
       for (const href of hrefs) expect(fs.existsSync(new URL(href, url).pathname)).toBe(true);
       await page.screenshot({ path: path.join(SCREENSHOTS, 'index.png'), fullPage: true });
       expect(requests).toEqual([url]);

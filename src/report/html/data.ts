@@ -44,6 +44,11 @@ export interface RunSummary {
   readonly operations?: number;
   readonly faults?: Readonly<Record<string, number>>;
   readonly replicationLosses?: number;
+  /** Runs a moved server clock explained (clock faults), and each one's "run N, key K: ..." note. */
+  readonly clockLosses?: number;
+  readonly clockLossNotes?: readonly string[];
+  /** The clock assumption the verdict holds under: one line per clock fault in the set, or that every clock was true. */
+  readonly clocks?: readonly string[];
   /** Operations only a second execution explains, per operation (`run` absent for `chaoslua check`). */
   readonly duplicateEffects?: Readonly<Record<string, { readonly count: number; readonly ops: readonly { readonly run?: number; readonly id: number }[] }>>;
   /** Findings the pattern declares for them: reported beside the verdict. */

@@ -59,6 +59,7 @@ export function renderHeader(data: ReportData): string {
     ['faults', r.faults ? faults || 'none fired' : undefined],
     ['duration', r.seconds === undefined ? undefined : duration(r.seconds * 1000)],
     ['replication losses', r.replicationLosses === undefined ? undefined : String(r.replicationLosses)],
+    ['clock losses', clockLossesFact(r, data)],
     ['duplicate effects (ran twice)', duplicatesFact(r.duplicateEffects)],
     ['server', r.server ? serverFact(r.server) : r.redisVersion],
     ['answers (ok · fail · indeterminate)', answersFact(r.evidence?.operations)],
@@ -74,6 +75,7 @@ export function renderHeader(data: ReportData): string {
   return `<header class="verdict ${verdict === 'PASSED' ? 'passed' : 'failed'}">
 <h1 id="verdict">${verdict}</h1><div class="sub">chaoslua ${esc(r.command ?? 'run')} · ${esc(sub)}</div>
 <dl>${facts.filter(([, v]) => v !== undefined).map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`).join('')}</dl>
+${renderClockAssumption(r.clocks)}
 <div class="cmd"><span>${esc(cmd.label)}:</span><code id="replay">${esc(cmd.command)}</code><button type="button" class="copy" data-text="${esc(cmd.command)}">copy</button></div>
 </header>
 ${renderInvariants(data)}`;
@@ -87,8 +89,10 @@ function renderInvariants(data: ReportData): string {
   const findings = (r.findings ?? []).map((f) => `<li>${esc(f)}</li>`);
   // Reported, not failing (unless the pattern marks one a violation, when it is in findings too).
   const duplicates = (r.duplicateFindings ?? []).map((f) => `<li>${esc(f)}</li>`);
+  // A passing job keeps no history: its clock losses are known by these notes alone.
+  const clockNotes = data.counterexample ? [] : (r.clockLossNotes ?? []).map((n) => `<li>${esc(n)}</li>`);
   const topology = r.topology ? `<div class="muted small">topology: ${esc(r.topology)}</div>` : '';
-  return `<div class="chips">${chips.join('')}</div>${findings.length ? `<div class="card violation"><b>Implementation findings</b><ul>${findings.join('')}</ul></div>` : ''}${duplicates.length ? `<div class="card" id="duplicate-findings"><b>Duplicate effects the pattern reports</b><ul>${duplicates.join('')}</ul></div>` : ''}${topology}`;
+  return `<div class="chips">${chips.join('')}</div>${findings.length ? `<div class="card violation"><b>Implementation findings</b><ul>${findings.join('')}</ul></div>` : ''}${duplicates.length ? `<div class="card" id="duplicate-findings"><b>Duplicate effects the pattern reports</b><ul>${duplicates.join('')}</ul></div>` : ''}${clockNotes.length ? `<div class="card" id="clock-loss-notes"><b>Clock losses</b> <span class="muted">(runs a moved server clock explained: reported, not violations)</span><ul>${clockNotes.join('')}</ul></div>` : ''}${topology}`;
 }
 
 /** "Valkey 8.1.8 (libc) · Functions, shebang flags, script eviction, frozen TIME". */
@@ -96,4 +100,17 @@ function serverFact(s: NonNullable<RunSummary['server']>): string {
   const names: Record<string, string> = { functions: 'Functions', shebangFlags: 'shebang flags', evictsScripts: 'script eviction', frozenTime: 'frozen TIME' };
   const has = Object.entries(s.features).filter(([, on]) => on).map(([f]) => names[f] ?? f);
   return `${s.name.charAt(0).toUpperCase()}${s.name.slice(1)} ${s.version} (${s.allocator}) · ${has.length ? has.join(', ') : 'no Functions, shebang flags, script eviction or frozen TIME'}`;
+}
+
+/** Runs a moved server clock explained (result.json), or, for one history, its keys that are clock losses. */
+function clockLossesFact(r: RunSummary, data: ReportData): string | undefined {
+  if (r.clockLosses !== undefined) return String(r.clockLosses);
+  const keys = data.counterexample?.result.clockLosses;
+  return keys === undefined ? undefined : `${keys.length} key(s)`;
+}
+
+/** The clock assumption lines the certificate states (`clocks`): what the verdict holds under. */
+function renderClockAssumption(lines: readonly string[] | undefined): string {
+  if (!lines || lines.length === 0) return '';
+  return `<div class="clocks-block"><div class="clocks-head">clocks (the assumption this verdict holds under)</div><ul class="clocks" id="clock-assumption">${lines.map((l) => `<li>${esc(l)}</li>`).join('')}</ul></div>`;
 }

@@ -1,7 +1,7 @@
 /** The page's stylesheet, inlined: the report opens from disk with no network. System fonts only. */
 export const STYLE = `
 :root{--ok:#2f9e5b;--fail:#d64545;--info:#e0a030;--ink:#1d2330;--muted:#6b7280;--line:#e5e7eb;--bg:#f7f8fa;--card:#fff;
---freeze:#8e6bd6;--failover:#2f7fd8;--network:#e8913a;--flush:#16a2a0;--kill:#a0306e;--command:#c9a227;--other:#8a8a8a;--lease:#5b6b86}
+--freeze:#8e6bd6;--failover:#2f7fd8;--network:#e8913a;--flush:#16a2a0;--kill:#a0306e;--command:#c9a227;--other:#8a8a8a;--lease:#5b6b86;--clock:#0e7490}
 *{box-sizing:border-box}
 body{margin:0;font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,Ubuntu,sans-serif;color:var(--ink);background:var(--bg)}
 main{max-width:1400px;margin:0 auto;padding:16px 20px 48px}
@@ -62,13 +62,21 @@ rect.op.hl{stroke:#ffb000;stroke-width:4px;vector-effect:non-scaling-stroke}
 rect.band{opacity:.13;pointer-events:none}
 rect.fault{opacity:.85}
 rect.fault.lossy{stroke:#111;stroke-dasharray:3 2;vector-effect:non-scaling-stroke}
-.f-freeze{fill:var(--freeze)} .f-failover{fill:var(--failover)} .f-network{fill:var(--network)} .f-flush{fill:var(--flush)} .f-kill{fill:var(--kill)} .f-command{fill:var(--command)} .f-other{fill:var(--other)}
+.f-freeze{fill:var(--freeze)} .f-failover{fill:var(--failover)} .f-network{fill:var(--network)} .f-flush{fill:var(--flush)} .f-kill{fill:var(--kill)} .f-command{fill:var(--command)} .f-clock{fill:var(--clock)} .f-other{fill:var(--other)}
 .sw.band.f-freeze{background:var(--freeze)} .sw.band.f-failover{background:var(--failover)} .sw.band.f-network{background:var(--network)}
-.sw.band.f-flush{background:var(--flush)} .sw.band.f-kill{background:var(--kill)} .sw.band.f-command{background:var(--command)} .sw.band.f-other{background:var(--other)}
+.sw.band.f-flush{background:var(--flush)} .sw.band.f-kill{background:var(--kill)} .sw.band.f-command{background:var(--command)} .sw.band.f-clock{background:var(--clock)} .sw.band.f-other{background:var(--other)}
 rect.lease{fill:var(--lease);opacity:.75} rect.expiry{fill:url(#hatch)} .hatch{fill:var(--lease);opacity:.55}
 .oplabel{font-size:10px;fill:#374151;pointer-events:none} .oplabel.witness-label{font-weight:700;fill:#111}
 .faultlabel,.leaselabel{font-size:10px;fill:#fff;pointer-events:none;font-weight:600}
 .leaselabel{fill:#fff}
+.clockbg{fill:#f3f8fa} .clock-zero{stroke:#9aa3ad;stroke-dasharray:3 3;vector-effect:non-scaling-stroke}
+.clock-line{fill:none;stroke:var(--clock);stroke-width:1.6px;vector-effect:non-scaling-stroke;stroke-linejoin:miter}
+.clock-line.client{stroke-width:2px} .clock-line.unreached{stroke-dasharray:5 3;opacity:.6}
+.clock-area{fill:var(--clock);opacity:.12;stroke:none} rect.clock-hit{fill:transparent}
+.clocklabel{font-size:10px;fill:#0b4f63;font-weight:600;pointer-events:none} .clockvalue{font-size:10px;fill:#0b4f63;pointer-events:none}
+.tl-labels text.clock-name{fill:#0b4f63;font-weight:600}
+.sw.clocksw{height:3px;background:var(--clock);vertical-align:3px}
+header.verdict .clocks-block{grid-column:1/-1} ul.clocks{margin:2px 0 0;padding-left:18px;font-size:12.5px} .clocks-head{font-size:11px;text-transform:uppercase;opacity:.8;margin-top:6px}
 .tip{position:fixed;z-index:10;max-width:520px;background:#111827;color:#f9fafb;border-radius:6px;padding:7px 10px;font-size:12px;pointer-events:none;white-space:pre-wrap;box-shadow:0 4px 14px rgba(0,0,0,.25)}
 table{border-collapse:collapse;width:100%;background:#fff}
 th,td{border-bottom:1px solid var(--line);padding:5px 8px;text-align:left;vertical-align:top;font-size:13px}

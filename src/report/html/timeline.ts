@@ -12,9 +12,12 @@ import type { FaultRecord, History, OpRecord } from '../../history/types.ts';
 import type { Model } from '../../model/types.ts';
 import { inputText, opName, resultText } from './describe-op.ts';
 import { duration, esc, jsonScript, r1 } from './escape.ts';
+import { CLOCK_LEGEND, renderClockRows } from './clock-rows.ts';
+import { isClientClock } from './clocks.ts';
 import { leaseWindows, type LeaseWindow } from './leases.ts';
 import { packRows } from './pack.ts';
 import { ticks, timeScale } from './scale.ts';
+import { CHAR_PX, textAt } from './svg-text.ts';
 
 type AnyModel = Model<unknown, unknown, unknown>;
 
@@ -38,7 +41,6 @@ const ROW_H = 16;
 const BAR_H = 14;
 /** Ops are labelled in their lane only when there are few enough to read. */
 const LABEL_OPS_MAX = 400;
-const CHAR_PX = 6.1;
 const PAD = 16;
 const TAIL_H = 4;
 
@@ -49,6 +51,7 @@ export function faultClass(kind: string): string {
   if (kind === 'toxic' || kind === 'proxy-down') return 'f-network';
   if (kind.includes('flush')) return 'f-flush';
   if (kind.startsWith('kill')) return 'f-kill';
+  if (kind.startsWith('clock-')) return 'f-clock';
   if (kind === 'command-delay' || kind === 'reply-loss') return 'f-command';
   return 'f-other';
 }
@@ -60,6 +63,7 @@ const FAULT_LEGEND: readonly [string, string][] = [
   ['f-flush', 'SCRIPT FLUSH'],
   ['f-kill', 'kill / restart'],
   ['f-command', 'command delay / reply loss'],
+  ['f-clock', 'server clock moved'],
   ['f-other', 'other fault'],
 ];
 
@@ -102,13 +106,17 @@ export function renderTimeline(input: TimelineInput): string {
 
   const labelled = ops.length <= LABEL_OPS_MAX;
   const laneH = labelled ? 34 : 22;
-  const faultRows = packRows(history.faults, (f) => [X(f.startedAt), Math.max(X(f.endedAt), X(f.startedAt) + 40)] as const, 6);
+  const nemesisFaults = history.faults.filter((f) => !isClientClock(f));
+  const faultRows = packRows(nemesisFaults, (f) => [X(f.startedAt), Math.max(X(f.endedAt), X(f.startedAt) + 40)] as const, 6);
   const nemesisRows = Math.max(1, maxOf(faultRows.map((r) => r.row + 1)));
   const leaseRows = packRows(leases, (l) => [X(l.from), X(l.cutAt ?? l.windowEnd)] as const, 8);
   // At least two rows: the section's label is two lines (title and key).
   const leaseRowCount = leases.length === 0 ? 0 : Math.max(2, maxOf(leaseRows.map((r) => r.row + 1)));
   const nemesisTop = AXIS_H;
-  const laneTop = nemesisTop + nemesisRows * ROW_H + 6;
+  const clockTop = nemesisTop + nemesisRows * ROW_H + 6;
+  const breaks = scale.segments.flatMap((s) => (s.gap ? [s.t0, s.t1] : []));
+  const clocks = renderClockRows({ faults: history.faults, top: clockTop, X, tStart, tEnd, breaks, width: W, labelX: LABEL_WIDTH - 8 });
+  const laneTop = clockTop + clocks.height + (clocks.height ? 4 : 0);
   const laneBottom = laneTop + clients.length * laneH;
   const leaseTop = laneBottom + 8;
   const H = leaseTop + leaseRowCount * ROW_H + (leaseRowCount ? 6 : 0);
@@ -135,7 +143,10 @@ export function renderTimeline(input: TimelineInput): string {
     labels.push(`<text class="lane muted small" x="${LABEL_WIDTH - 8}" y="${leaseTop + 24}">${esc(shortKey(focusKey ?? ''))}</text>`);
   }
 
-  for (const { item: f, row } of faultRows) shapes.push(...faultShapes(f, row, X, { nemesisTop, laneTop, H }, texts));
+  for (const { item: f, row } of faultRows) shapes.push(...faultShapes(f, row, X, { nemesisTop, bandTop: clockTop, H }, texts));
+  labels.push(...clocks.labels);
+  shapes.push(...clocks.shapes);
+  texts.push(...clocks.texts);
 
   const tips: Record<number, (string | number)[]> = {};
   const byLane = new Map<number, OpRecord[]>();
@@ -191,7 +202,7 @@ export function renderTimeline(input: TimelineInput): string {
   const keyOptions = keyNames.length > 1
     ? `<label>key <select id="tl-key"><option value="">all keys</option>${keyNames.map((k, i) => `<option value="${i}"${k === focusKey ? ' data-focus' : ''}>${esc(k)}</option>`).join('')}</select></label>`
     : '';
-  const present = new Set(history.faults.map((f) => faultClass(f.kind)));
+  const present = new Set(nemesisFaults.map((f) => faultClass(f.kind)));
   const legend = [
     '<span class="sw ok"></span>ok',
     '<span class="sw fail"></span>fail',
@@ -202,6 +213,7 @@ export function renderTimeline(input: TimelineInput): string {
     input.race ? '<span class="race-mark">⚡</span> raced at a critical instant' : '',
     ...FAULT_LEGEND.filter(([c]) => present.has(c)).map(([c, name]) => `<span class="sw band ${c}"></span>${esc(name)}`),
     leases.length ? '<span class="sw lease"></span>lease held <span class="sw expiry"></span>may run out' : '',
+    clocks.height ? CLOCK_LEGEND : '',
   ].filter(Boolean);
 
   return `<div class="timeline" id="timeline">
@@ -220,7 +232,8 @@ ${jsonScript('tl-data', { keys: keyNames, ops: tips })}
 
 interface Rows {
   readonly nemesisTop: number;
-  readonly laneTop: number;
+  /** Where a fault's band across the rows below starts (the clock rows, then the lanes). */
+  readonly bandTop: number;
   readonly H: number;
 }
 
@@ -233,7 +246,7 @@ function faultShapes(f: FaultRecord, row: number, X: (t: number) => number, rows
   const label = `${f.kind} ${f.target}`;
   texts.push(textAt(x0 + 3, y + 10, label, 'faultlabel', { room: Math.max(x1 - x0, 90), width: label.length * CHAR_PX }));
   return [
-    `<rect class="band ${cls}" x="${r1(x0)}" y="${rows.laneTop}" width="${r1(x1 - x0)}" height="${rows.H - rows.laneTop}"/>`,
+    `<rect class="band ${cls}" x="${r1(x0)}" y="${rows.bandTop}" width="${r1(x1 - x0)}" height="${rows.H - rows.bandTop}"/>`,
     `<rect class="fault ${cls}${f.lossy ? ' lossy' : ''}" data-fault-id="${f.id}" x="${r1(x0)}" y="${y}" width="${r1(x1 - x0)}" height="${ROW_H - 4}">${title}</rect>`,
   ];
 }
@@ -254,14 +267,6 @@ function leaseShapes(l: LeaseWindow, y: number, X: (t: number) => number, texts:
   const label = `op ${l.opId} ${l.op} ${duration(l.ms)}`;
   texts.push(textAt(X(l.from) + 2, y + 11, label, 'leaselabel', { room: X(end) - X(l.from), width: label.length * CHAR_PX }));
   return out;
-}
-
-/** A text whose x the script rescales on zoom; hidden while it has less room than it needs. */
-function textAt(x: number, y: number, text: string, cls: string, opts: { anchor?: 'middle'; room?: number; width?: number }): string {
-  const fits = opts.room === undefined || opts.width === undefined || opts.room >= opts.width;
-  const room = opts.room === undefined ? '' : ` data-room="${r1(opts.room)}" data-w="${r1(opts.width ?? 0)}"`;
-  const anchor = opts.anchor ? ` text-anchor="${opts.anchor}"` : '';
-  return `<text class="${cls}${fits ? '' : ' off'}" data-x="${r1(x)}" x="${r1(x)}" y="${y}"${anchor}${room}>${esc(text)}</text>`;
 }
 
 const round = (t: number) => Math.round(t * 10) / 10;

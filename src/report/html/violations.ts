@@ -1,7 +1,8 @@
-/** The violations' plain sentences (shown above the timeline), their witnesses, and replication losses. */
+/** The violations' plain sentences (shown above the timeline), their witnesses, and replication and clock losses. */
 import type { CheckResult } from '../../checker/types.ts';
 import type { Model } from '../../model/types.ts';
 import { opLine } from './describe-op.ts';
+import { clockFaultLabel } from './clocks.ts';
 import { esc } from './escape.ts';
 
 type AnyModel = Model<unknown, unknown, unknown>;
@@ -22,5 +23,20 @@ export function renderViolations(result: CheckResult, model: AnyModel): string {
   const lossCard = losses.length
     ? `<div class="card"><b>Replication losses</b> <span class="muted">(acknowledged writes a lossy failover may drop: reported, not violations)</span><ul>${losses.join('')}</ul></div>`
     : '';
-  return cards.join('\n') + lossCard;
+  return cards.join('\n') + lossCard + renderClockLosses(result);
+}
+
+/**
+ * Keys legal only once leases may have ended early or late by the server clocks the harness moved:
+ * the environment's doing, reported like replication losses, with the clocks that explain each.
+ */
+export function renderClockLosses(result: Pick<CheckResult, 'clockLosses'>): string {
+  const losses = (result.clockLosses ?? []).map((l) => {
+    const clocks = l.faults.map((f) => `${f.kind} (${clockFaultLabel(f)})`).join('; ');
+    const witness = l.witness.map((op) => `<span class="wref mono" data-op-id="${op.id}">op ${op.id}</span>`).join(', ');
+    return `<li class="clock-loss" data-key="${esc(l.key)}"><b>${esc(l.invariant)}</b> on <code>${esc(l.key)}</code>: ${esc(l.message)} <span class="muted">— explained by ${esc(clocks)}${witness ? `; witness ${witness}` : ''}</span></li>`;
+  });
+  return losses.length
+    ? `<div class="card" id="clock-losses"><b>Clock losses</b> <span class="muted">(leases a moved server clock ended early or late in real time: reported, not violations; the clock rows of the timeline show each node's offset)</span><ul>${losses.join('')}</ul></div>`
+    : '';
 }

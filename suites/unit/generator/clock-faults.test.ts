@@ -11,8 +11,8 @@ import { scheduleOptions } from '../../../src/generator/constraints.ts';
 import { isClockStep } from '../../../src/plan/schedule.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';
 
-const draws = (faults: readonly string[], seed: number) =>
-  fc.sample(faultsArbitrary(scheduleOptions({ pattern: PATTERNS.lock, faults: faults as never }), 3, 3_000), { numRuns: 40, seed });
+const draws = (faults: readonly string[], seed: number, faultSettings?: Record<string, number>) =>
+  fc.sample(faultsArbitrary(scheduleOptions({ pattern: PATTERNS.lock, faults: faults as never, faultSettings }), 3, 3_000), { numRuns: 40, seed });
 
 describe('clock faults', () => {
   it("are named alone, as 'clocks', or beside all; never by all", () => {
@@ -40,6 +40,14 @@ describe('clock faults', () => {
     }
     expect(clockAssumptions(['latency'])).toEqual([TRUE_CLOCKS]);
     expect(clockAssumptions(parseFaultList('clocks')).join(' ')).toMatch(/±5 s.*±1 s.*20% fast or slow/);
+  });
+
+  it('step by the size --set clock-jump gives, either way, and the certificate says so', () => {
+    const steps = draws(['clock-jump'], 13, { 'clock-jump': 300 }).flat().filter(isClockStep);
+    expect(steps.length).toBeGreaterThan(3);
+    expect(new Set(steps.map((s) => (s.kind === 'clock-jump' ? Math.abs(s.offsetMs) : -1)))).toEqual(new Set([300]));
+    expect(clockAssumptions(['clock-jump'], { 'clock-jump': 300 })).toEqual(['a server clock may step by ±0.3 s, on a master, on a replica, and on a replica then promoted']);
+    expect(clockAssumptions(['clock-jump'], { 'clock-jump': 0 })[0]).toContain('up to ±5 s');
   });
 
   it('are refused in one line on a cluster whose servers chaoslua does not start', () => {
