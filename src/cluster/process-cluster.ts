@@ -138,7 +138,7 @@ export abstract class ProcessCluster<N extends ProcessNode> implements Cluster {
     );
   }
 
-  private async waitForPing(node: N): Promise<void> {
+  protected async waitForPing(node: N): Promise<void> {
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
       node.assertAlive();

@@ -2,6 +2,8 @@ import { ComposeCluster, type ComposeClusterConstraints } from './compose.ts';
 import { ClusterUsageError } from './errors.ts';
 import { ExternalCluster, parseSeeds, type ExternalClusterConstraints } from './external.ts';
 import { LocalCluster } from './local.ts';
+import { MastersCluster } from './masters.ts';
+import type { TopologySpec } from '../plan/topology.ts';
 import { NetnsCluster } from './netns/cluster.ts';
 import type { LocalClusterConstraints } from './options.ts';
 import type { Cluster } from './types.ts';
@@ -29,6 +31,8 @@ export interface StartClusterOptions {
   local?: LocalClusterConstraints;
   compose?: ComposeClusterConstraints;
   external?: Omit<ExternalClusterConstraints, 'seeds'>;
+  /** `--topology`: absent or cluster, a Redis Cluster; masters, independent masters on this machine (local only). */
+  topology?: TopologySpec;
 }
 
 /**
@@ -38,6 +42,11 @@ export interface StartClusterOptions {
  */
 export async function startCluster(spec: 'local' | 'compose' | string = 'local', options: StartClusterOptions = {}): Promise<Cluster> {
   const parsed = parseClusterSpec(spec);
+  if (options.topology?.kind === 'masters') {
+    if (parsed.kind !== 'local') throw new ClusterUsageError(`--topology masters runs on --cluster local only, not --cluster ${parsed.kind}`);
+    const l = options.local ?? {};
+    return MastersCluster.start({ count: options.topology.count, nodeTimeoutMs: l.nodeTimeoutMs, readyTimeoutMs: l.readyTimeoutMs, seed: l.seed, redisServer: l.redisServer });
+  }
   switch (parsed.kind) {
     case 'local':
       return LocalCluster.start(options.local);

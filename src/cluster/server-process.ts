@@ -82,9 +82,26 @@ export abstract class ServerProcess {
       '--logfile', this.logFile,
       // Persistence off: a restarted node comes back empty, exactly the hazard the kill fault exercises.
       ...noPersistenceArgs(this.snapshotFile),
+      ...(this.clustered ? this.clusterArgs() : []),
+      // Full syncs start at once instead of waiting 5 s for more replicas to batch with.
+      '--repl-diskless-sync', 'yes',
+      '--repl-diskless-sync-delay', '0',
+    ];
+    if (o.maxmemory) args.push('--maxmemory', o.maxmemory);
+    if (o.maxmemoryPolicy) args.push('--maxmemory-policy', o.maxmemoryPolicy);
+    if (o.luaTimeLimitMs !== undefined) args.push('--lua-time-limit', String(o.luaTimeLimitMs));
+    return args;
+  }
+
+  /** In cluster mode (both cluster backends); a standalone master (./masters.ts) says false. */
+  protected readonly clustered: boolean = true;
+
+  private clusterArgs(): string[] {
+    const a = this.address;
+    return [
       '--cluster-enabled', 'yes',
       '--cluster-config-file', path.join(this.dir.dir, `nodes-${this.index}.conf`),
-      '--cluster-node-timeout', String(o.nodeTimeoutMs),
+      '--cluster-node-timeout', String(this.options.nodeTimeoutMs),
       // Left out at its default (port + 10000): Redis 6.2 has no cluster-port and refuses the setting.
       ...(a.busPort === a.port + 10_000 ? [] : ['--cluster-port', String(a.busPort)]),
       '--cluster-announce-ip', a.announceIp,
@@ -94,14 +111,7 @@ export abstract class ServerProcess {
       '--cluster-require-full-coverage', 'no',
       // A replica may always take over, however long its master was frozen.
       '--cluster-replica-validity-factor', '0',
-      // Full syncs start at once instead of waiting 5 s for more replicas to batch with.
-      '--repl-diskless-sync', 'yes',
-      '--repl-diskless-sync-delay', '0',
     ];
-    if (o.maxmemory) args.push('--maxmemory', o.maxmemory);
-    if (o.maxmemoryPolicy) args.push('--maxmemory-policy', o.maxmemoryPolicy);
-    if (o.luaTimeLimitMs !== undefined) args.push('--lua-time-limit', String(o.luaTimeLimitMs));
-    return args;
   }
 
   /** Spawn the process; returns once it is spawned (readiness is the caller's to wait for). */

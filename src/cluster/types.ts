@@ -1,4 +1,4 @@
-import type { Cluster as IORedisCluster, ClusterOptions } from 'ioredis';
+import type { Cluster as IORedisCluster, ClusterOptions, Redis, RedisOptions } from 'ioredis';
 import type { ClockSetting } from '../clock/page.ts';
 import type { FailoverMode, Link } from '../plan/schedule.ts';
 import type { CommandFaults } from '../resp/point.ts';
@@ -67,8 +67,17 @@ export interface Cluster extends AsyncDisposable {
   seeds(): { host: string; port: number }[];
   /** ioredis natMap: announced "host:port" -> what a client should dial. */
   natMap(): Record<string, { host: string; port: number }>;
-  /** A new ioredis Cluster client wired with seeds and natMap (RESP2). The caller quits it. */
+  /** A new ioredis Cluster client wired with seeds and natMap (RESP2). The caller quits it. Refused
+   *  (throws ClusterUsageError) where there is no Redis Cluster: topologyKind 'masters'. */
   connect(options?: ClusterOptions): IORedisCluster;
+  /**
+   * The deployment's shape. Absent or 'cluster': a Redis Cluster. 'masters': independent standalone
+   * masters (Redlock's deployment, ./masters.ts), each holding every key, where `connect()` is refused
+   * and `masterClients()` gives one client per master. Optional, so the cluster backends say nothing.
+   */
+  readonly topologyKind?: 'cluster' | 'masters';
+  /** One standalone client per master, in node order, through its client link (topologyKind 'masters' only). The caller quits them. */
+  masterClients?(options?: RedisOptions): Redis[];
   /** Run a command directly on one node (control plane; bypasses proxies). */
   command(node: number, ...args: (string | number)[]): Promise<unknown>;
   topology(): Promise<Topology>;
