@@ -12,6 +12,7 @@ import { readMetricsFile, type Metrics } from '../metrics-file.ts';
 export const RESULT_FILE = 'result.json';
 export const COUNTEREXAMPLE_FILE = 'counterexample.json';
 export const REPORT_FILE = 'report.html';
+export const CERTIFICATE_FILE = 'certificate.json';
 /** Optional: the coverage table of every run of the job (the page otherwise uses the counterexample's history). */
 export const COVERAGE_FILE = 'coverage.json';
 
@@ -49,6 +50,8 @@ export interface RunSummary {
   readonly clockLossNotes?: readonly string[];
   /** The clock assumption the verdict holds under: one line per clock fault in the set, or that every clock was true. */
   readonly clocks?: readonly string[];
+  /** With client-clock in the fault set: the clients' clock offsets drawn and how far they reached the implementation, in one line. */
+  readonly clientClocks?: string;
   /** Operations only a second execution explains, per operation (`run` absent for `chaoslua check`). */
   readonly duplicateEffects?: Readonly<Record<string, { readonly count: number; readonly ops: readonly { readonly run?: number; readonly id: number }[] }>>;
   /** Findings the pattern declares for them: reported beside the verdict. */
@@ -95,13 +98,27 @@ export function readReportData(dir: string): ReportData {
   if (!result && !counterexample) throw new Error(`${dir}: no ${RESULT_FILE} or ${COUNTEREXAMPLE_FILE} (not a chaoslua run folder)`);
   const covFile = path.join(dir, COVERAGE_FILE);
   const coverage = fs.existsSync(covFile) ? (JSON.parse(fs.readFileSync(covFile, 'utf8')) as CoverageTable) : undefined;
+  const summary = result ?? fromCounterexample(counterexample as Counterexample);
   return {
     dir: displayPath(dir),
-    result: result ?? fromCounterexample(counterexample as Counterexample),
+    result: summary.clientClocks === undefined ? { ...summary, ...clientClocksOf(dir) } : summary,
     counterexample,
     metrics: readMetricsFile(dir),
     coverage,
   };
+}
+
+/** certificate.json's client clock line, when the folder has one that states it (certify writes it after the page, so a page written again shows it). */
+function clientClocksOf(dir: string): { clientClocks?: string } {
+  const file = path.join(dir, CERTIFICATE_FILE);
+  if (!fs.existsSync(file)) return {};
+  try {
+    const line = (JSON.parse(fs.readFileSync(file, 'utf8')) as { clientClocks?: unknown } | null)?.clientClocks;
+    return typeof line === 'string' ? { clientClocks: line } : {};
+  } catch {
+    // The page shows what the run folder holds; a certificate it cannot read only loses this line.
+    return {};
+  }
 }
 
 /** A folder with only a counterexample (copied out of CI, say) still gets a header. */

@@ -75,7 +75,7 @@ export function renderHeader(data: ReportData): string {
   return `<header class="verdict ${verdict === 'PASSED' ? 'passed' : 'failed'}">
 <h1 id="verdict">${verdict}</h1><div class="sub">chaoslua ${esc(r.command ?? 'run')} · ${esc(sub)}</div>
 <dl>${facts.filter(([, v]) => v !== undefined).map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`).join('')}</dl>
-${renderClockAssumption(r.clocks)}
+${renderClockAssumption(r.clocks, r.clientClocks)}
 <div class="cmd"><span>${esc(cmd.label)}:</span><code id="replay">${esc(cmd.command)}</code><button type="button" class="copy" data-text="${esc(cmd.command)}">copy</button></div>
 </header>
 ${renderInvariants(data)}`;
@@ -110,7 +110,8 @@ function clockLossesFact(r: RunSummary, data: ReportData): string | undefined {
 }
 
 /** The clock assumption lines the certificate states (`clocks`): what the verdict holds under. */
-function renderClockAssumption(lines: readonly string[] | undefined): string {
-  if (!lines || lines.length === 0) return '';
+function renderClockAssumption(servers: readonly string[] | undefined, clients: string | undefined): string {
+  const lines = [...(servers ?? []), ...(clients === undefined ? [] : [`clients: ${clients}`])];
+  if (lines.length === 0) return '';
   return `<div class="clocks-block"><div class="clocks-head">clocks (the assumption this verdict holds under)</div><ul class="clocks" id="clock-assumption">${lines.map((l) => `<li>${esc(l)}</li>`).join('')}</ul></div>`;
 }

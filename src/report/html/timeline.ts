@@ -35,7 +35,8 @@ export interface TimelineInput {
 }
 
 const PLOT_WIDTH = 1100;
-const LABEL_WIDTH = 110;
+// Wide enough for "client 0 (contender)" and "scale ±5000 ms" at 12 px.
+const LABEL_WIDTH = 136;
 const AXIS_H = 24;
 const ROW_H = 16;
 const BAR_H = 14;

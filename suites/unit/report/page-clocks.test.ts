@@ -5,14 +5,16 @@
  * count and clock assumption lines.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { check } from '../../../src/checker/index.ts';
 import type { FaultRecord, OpRecord } from '../../../src/history/types.ts';
 import type { IdempotencyInput, IdempotencyOutput } from '../../../src/patterns/idempotency/model.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';
+import { writeCheckFolder } from '../../../src/report/check-folder.ts';
 import type { Counterexample } from '../../../src/report/counterexample.ts';
-import type { RunSummary } from '../../../src/report/html/data.ts';
+import { readReportData, type RunSummary } from '../../../src/report/html/data.ts';
 import { esc } from '../../../src/report/html/escape.ts';
 import { renderReport } from '../../../src/report/html/page.ts';
 
@@ -101,10 +103,40 @@ describe('the clocks on the report page', () => {
     expect(count(html, /<div class="card" id="clock-loss-notes">/g)).toBe(1);
     expect(html).toContain(esc(result.clockLossNotes![0]));
     expect(html).toMatch(/<ul class="clocks" id="clock-assumption"><li>a server clock may step by up to ±5 s[^<]*<\/li><li>a server clock may strobe[^<]*<\/li><\/ul>/);
+    const skewed = renderReport({ dir: 'x', result: { ...result, clientClocks: "each client's clock offset within ±50 ms; Date.now()" } });
+    expect(skewed).toContain("<li>clients: each client&#39;s clock offset within ±50 ms; Date.now()</li></ul>");
 
     const plain = renderReport({ dir: 'x', result: { command: 'certify', passed: true, pattern: 'idempotency' } });
     expect(plain).not.toContain('clock losses');
     expect(plain).not.toContain('id="clock-assumption"');
     expect(plain).not.toContain('id="clock-loss-notes"');
+  });
+
+  it('shows the clock losses of a checked history, which passes and so keeps no timeline', () => {
+    const ce = clockLossCounterexample();
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-clock-check-'));
+    try {
+      const dir = writeCheckFolder(root, { file: 'h.json', format: 'chaoslua', model: 'idempotency', history: ce.history, result: ce.result, passed: true });
+      const html = fs.readFileSync(path.join(dir, 'report.html'), 'utf8');
+      expect(html).toMatch(/<h1 id="verdict">PASSED<\/h1>/);
+      expect(html).toContain('<dt>clock losses</dt><dd>1</dd>');
+      expect(html).toContain(`<li>${esc(`key k: ${ce.result.clockLosses![0].message}`)}</li>`);
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it("reads the client clock line from the folder's certificate.json when result.json has none, and survives one it cannot read", () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-clock-cert-'));
+    try {
+      fs.writeFileSync(path.join(root, 'result.json'), JSON.stringify({ command: 'certify', passed: true }));
+      expect(readReportData(root).result.clientClocks).toBeUndefined();
+      fs.writeFileSync(path.join(root, 'certificate.json'), JSON.stringify({ clientClocks: 'within ±50 ms; reach: Date.now()' }));
+      expect(readReportData(root).result.clientClocks).toBe('within ±50 ms; reach: Date.now()');
+      fs.writeFileSync(path.join(root, 'certificate.json'), '{ not json');
+      expect(readReportData(root).result.clientClocks).toBeUndefined();
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   });
 });
