@@ -84,7 +84,7 @@ export async function runJobOn(environment: JobEnvironment, options: JobOptions,
  * Why WAIT N can never be answered N on this topology: a master with fewer replicas acknowledges a
  * write on fewer, so no write is protected and lost-acknowledged-write cannot be broken or passed.
  */
-function durabilityBeyond(durability: Durability, topology: Topology): string | undefined {
+export function durabilityBeyond(durability: Durability, topology: Topology): string | undefined {
   const masters = topology.nodes.filter((n) => n.role === 'master');
   const fewest = Math.min(...masters.map((m) => topology.nodes.filter((n) => n.role === 'replica' && n.masterIndex === m.node.index).length));
   if (masters.length === 0 || fewest >= durability.replicas) return undefined;

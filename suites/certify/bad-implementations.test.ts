@@ -56,4 +56,11 @@ describe('cmd: the temp stderr.log', () => {
     expect(opened!.stderrFile).toMatch(/chaoslua-cmd-/);
     expect(fs.existsSync(path.dirname(opened!.stderrFile))).toBe(false);
   });
+
+  it('a crash finding names the copy kept in the run folder, not the temp file removed (issue 42)', async () => {
+    const result = await job('idempotency', cmdOpener(PATTERNS.idempotency, `echo 'boom: it fell over' >&2; exit 3`), 1);
+    const kept = path.join(result.dir, 'implementation-stderr.log');
+    expect(result.findings).toEqual([expect.stringContaining(`stderr (${kept}) ends: boom: it fell over`)]);
+    expect(fs.readFileSync(kept, 'utf8')).toContain('boom: it fell over');
+  });
 });
