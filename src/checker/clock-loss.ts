@@ -34,6 +34,23 @@ export function clockSlackMs(faults: readonly FaultRecord[]): number {
   return Math.max(0, ...offsets) - Math.min(0, ...offsets);
 }
 
+/**
+ * The operations the clock-loss re-check judges: all but the answers a moved clock could give on its
+ * own (CheckSpec.clockRefusal) while it could be felt, from the fault's start until its offsets and
+ * the leases set under them have run out after the heal (`slackMs` past it, and the op's longest lease).
+ */
+export function clockJudged<I, O>(
+  ops: readonly OpRecord<I, O>[],
+  faults: readonly FaultRecord[],
+  slackMs: number,
+  refusal: ((input: I, output: unknown) => boolean) | undefined,
+  longestLeaseMs: (input: I) => number,
+): OpRecord<I, O>[] {
+  if (!refusal) return [...ops];
+  const felt = (op: OpRecord<I, O>) => faults.some((f) => op.completedAt >= f.startedAt && op.invokedAt <= f.endedAt + slackMs + longestLeaseMs(op.input));
+  return ops.filter((op) => !(op.outcome === 'ok' && refusal(op.input, op.output) && felt(op)));
+}
+
 /** "n2's clock stepped +1000 ms at 12.3 s (fault 4, healed at 14.5 s)", one clause per fault. */
 export function describeClockFaults(faults: readonly FaultRecord[]): string {
   return faults

@@ -11,7 +11,7 @@ import { neededSecondExecutions } from './duplicates.ts';
 import { minimiseIllegal } from './minimise.ts';
 import { hasAcknowledgedWrites, lostAcknowledgedWrite } from './lost-acknowledged.ts';
 import { buildKeyProblem } from './problem.ts';
-import { clockFaultsOf, clockLossSentence, clockSlackMs } from './clock-loss.ts';
+import { clockFaultsOf, clockJudged, clockLossSentence, clockSlackMs } from './clock-loss.ts';
 import type { Rollback, StuckPoint } from './search.ts';
 import { searchKey } from './search.ts';
 import type { CheckSpec } from './spec.ts';
@@ -139,7 +139,9 @@ export function checkKey<S, I, O>(
   const clocks = clockFaultsOf(ops, clockFaults);
   const slack = clockSlackMs(clocks);
   if (slack > 0) {
-    const widened = searchKey(buildKeyProblem(model, ops, options.eps, faults, cuts, false, -1, slack), options.budget, faults.length > 0, deadline, pruning);
+    const longest = (input: I) => model.expiryRangeMs?.(input)?.[1] ?? model.expiryMs(input) ?? 0;
+    const judged = clockJudged(ops, clocks, slack, spec.clockRefusal?.bind(spec), longest);
+    const widened = searchKey(buildKeyProblem(model, judged, options.eps, faults, cuts, false, -1, slack), options.budget, faults.length > 0, deadline, pruning);
     explored += widened.explored;
     if (widened.verdict === 'ok') {
       const note = clockLossSentence(clocks, slack);

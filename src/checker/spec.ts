@@ -24,6 +24,13 @@ export interface CheckSpec<S = any, I = any, O = any> {
    * holder lookahead), MODEL_PRUNING in search.ts.
    */
   readonly pruning?: readonly PrunerFactory<S, I, O>[];
+  /**
+   * Optional, for a pattern whose scripts read the server's clock (TIME) for more than expiry: is this
+   * answer one a server clock moved back could give on its own, changing nothing (a GCRA limiter's
+   * refusal: its arrival time, stored by a clock that read ahead, looks later than it is)? The
+   * clock-loss re-check leaves such answers out while a moved clock can still be felt (./clock-loss.ts).
+   */
+  clockRefusal?(input: I, output: unknown): boolean;
 }
 
 /** A spec, or a model alone (a spec with nothing added). */

@@ -144,6 +144,8 @@ export interface Pattern<S, I, O, R extends ReferenceSubject<I, O> = ReferenceSu
   readonly classifyPriority: readonly string[];
   /** The post-run TTL probe: what a key left without a TTL breaks, and what it does then. */
   readonly noTtl: { readonly invariant: string; readonly consequence: string };
+  /** Answers a server clock moved back could give on its own, changing nothing (CheckSpec.clockRefusal). */
+  clockRefusal?(input: I, output: unknown): boolean;
   /** Rows every coverage table shows, exercised or not, so a gap is visible. */
   readonly transitions: readonly string[];
   /** Transitions a certificate needs witnessed (each one of `transitions`). */

@@ -27,6 +27,9 @@ export const gcra = {
   classify: classifyGcra,
   classifyPriority: ['burst-respected'],
   noTtl: { invariant: 'key-has-ttl', consequence: 'keeps its arrival time, and so its refusals, forever' },
+  // The arrival time is on the server's clock: one moved back (or set true after it ran ahead) refuses
+  // hits the places in the model leave room for, and writes nothing when it does.
+  clockRefusal: (_input, output) => output === 0,
   transitions: ['idle → busy by hit', 'busy → busy by hit', 'busy → idle by expiry'],
   requiredTransitions: [
     { transition: 'idle → busy by hit', needs: ['hit'] },

@@ -66,6 +66,19 @@ describe('clock loss', () => {
     expect(check(history(ops, [clockFault('clock-jump', 0, 200, [5_000])]), PATTERNS.idempotency).verdict).toBe('illegal');
   });
 
+  it("explains a GCRA refusal a clock stepped back gave on its own (the arrival time looks later), and only while the step can be felt", () => {
+    // Two of three places taken at 6 ms; the master's clock steps back 1 s at 130 ms; a hit at 133 ms is refused.
+    const hit = { op: 'hit', burst: 3, rate: 5, periodMs: 1000 } as const;
+    const gcraOps = [op(6, hit, 6, 7, { output: 1 }), op(5, hit, 20, 21, { output: 1 }), op(0, hit, 132, 133, { output: 0 })];
+    expect(check(history(gcraOps), PATTERNS.gcra).verdict).toBe('illegal');
+    expect(check(history(gcraOps, [clockFault('clock-jump', 130, 2_130, [-1_000])]), PATTERNS.gcra).verdict).toBe('clock-loss');
+    // A step long healed, and its leases long run out, explains nothing.
+    expect(check(history(gcraOps, [clockFault('clock-jump', -9_000, -8_000, [-1_000])]), PATTERNS.gcra).verdict).toBe('illegal');
+    // An allowed hit the places leave no room for is never a refusal to leave out.
+    const fourth = [...gcraOps.slice(0, 2), op(1, hit, 22, 23, { output: 1 }), op(0, hit, 24, 25, { output: 1 })];
+    expect(check(history(fourth, [clockFault('clock-jump', 0, 2_000, [-100])]), PATTERNS.gcra).verdict).toBe('illegal');
+  });
+
   it('widens by the spread of every offset, true included: a strobe between +1000 and 0, a drift that reached -600', () => {
     expect(clockSlackMs([clockFault('clock-strobe', 0, 10, [1_000, 0, 1_000, 0])])).toBe(1_000);
     expect(clockSlackMs([clockFault('clock-drift', 0, 10, [0, -600])])).toBe(600);
