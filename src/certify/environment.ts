@@ -6,6 +6,7 @@
  */
 import { startCluster } from '../cluster/select.ts';
 import type { Cluster } from '../cluster/types.ts';
+import type { TopologySpec } from '../plan/topology.ts';
 import { ScriptLoadError } from '../scripts/errors.ts';
 import { MAX_CLIENTS } from './chaos-options.ts';
 import { OpenFailure } from './open-failure.ts';
@@ -43,6 +44,8 @@ export interface EnvironmentSpec {
   readonly implSpec?: string;
   /** `--server`: the binary a local cluster runs (default: redisServerBinary()). */
   readonly server?: { readonly binary: string };
+  /** `--topology`: independent masters instead of a Redis Cluster. Absent: a Redis Cluster. */
+  readonly topology?: TopologySpec;
 }
 
 /**
@@ -57,6 +60,7 @@ export async function openEnvironment(spec: EnvironmentSpec, open: ImplOpener, g
     startCluster(spec.cluster, {
       local: { nodeTimeoutMs: spec.nodeTimeoutMs, seed: (spec.seed + lane) % 2 ** 31, ...(spec.server ? { redisServer: spec.server.binary } : {}) },
       external: { allowDestructive: spec.allowDestructive ?? false },
+      ...(spec.topology ? { topology: spec.topology } : {}),
     });
   const owned: Cluster[] = [];
   const opened: OpenedImpl[] = [];

@@ -14,6 +14,7 @@ import { splitFaultSettings } from '../generator/fault-settings.ts';
 import type { Durability } from '../plan/durability.ts';
 import type { JobOptions } from './types.ts';
 import { NODE_TIMEOUT_MS } from '../plan/node-timeout.ts';
+import { describeTopology, type TopologySpec } from '../plan/topology.ts';
 
 export interface JobConstraints {
   /** A registry name, or a pattern of one's own. Default DEFAULT_PATTERN (the registry's first). */
@@ -34,6 +35,8 @@ export interface JobConstraints {
   keys?: number;
   /** Cluster spec (local | compose | netns | redis://...). Default local. */
   cluster?: string;
+  /** `--topology`: a Redis Cluster (default) or independent masters (local only; the lock pattern only). */
+  topology?: TopologySpec;
   /** Local clusters the runs are dealt to, side by side (./lanes.ts). Default 1; the CLI's default is the machine's (src/cluster/capacity.ts). */
   clusters?: number;
   /** Where run folders go. Default reports/ (resolved against the working directory). */
@@ -150,6 +153,7 @@ export function jobOptionsFrom(command: JobOptions['command'], c: JobConstraints
   // Lanes are clusters this job starts and fails over at will: a local one, not one it is given.
   if (clusters > 1 && !['', 'local'].includes((c.cluster ?? JOB_DEFAULTS.cluster).trim())) throw new JobOptionError('clusters', 'above 1 needs --cluster local (the job starts each one)', clusters);
   if (c.durability && !durabilityInLimits(c.durability)) throw new JobOptionError('durability', DURABILITY_PROBLEM, c.durability);
+  if (c.topology?.kind === 'masters') checkMasters(c, pattern, c.topology);
   const faults = [...(c.faults ?? JOB_DEFAULTS.faults)];
   const { settings, faultSettings } = jobSettings(pattern, faults, c.settings);
   return {
@@ -163,6 +167,7 @@ export function jobOptionsFrom(command: JobOptions['command'], c: JobConstraints
     clients,
     keys,
     cluster: c.cluster ?? JOB_DEFAULTS.cluster,
+    ...(c.topology?.kind === 'masters' ? { topology: c.topology } : {}),
     clusters,
     reportRoot: path.resolve(c.reportRoot ?? JOB_DEFAULTS.reportRoot),
     json: c.json ?? false,
@@ -176,6 +181,17 @@ export function jobOptionsFrom(command: JobOptions['command'], c: JobConstraints
     ...(Object.keys(settings).length ? { settings } : {}),
     ...(Object.keys(faultSettings).length ? { faultSettings } : {}),
   };
+}
+
+/**
+ * Independent masters are started here, hold no replica to WAIT for, and only a pattern with a
+ * client for several masters (the lock's Redlock) runs on them: anything else, one line saying so.
+ */
+function checkMasters(c: JobConstraints, pattern: AnyPattern, topology: TopologySpec): void {
+  const given = describeTopology(topology);
+  if (!['', 'local'].includes((c.cluster ?? JOB_DEFAULTS.cluster).trim())) throw new JobOptionError('topology', 'masters needs --cluster local (the harness starts the masters)', given);
+  if (!pattern.openOnMasters) throw new JobOptionError('topology', `masters runs only the lock pattern (its reference Redlock client), not --pattern ${pattern.name}`, given);
+  if (c.durability) throw new JobOptionError('topology', 'masters has no replicas for --durability to wait for', given);
 }
 
 /** The pattern a name stands for (resolved here once: everything below is handed the value). */

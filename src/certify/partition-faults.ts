@@ -1,16 +1,55 @@
+/**
+ * Which faults a job may run where: the one place that decides it, from the backend (`--cluster`)
+ * and the topology (`--topology`). Partitions need the netns backend, clock faults a backend whose
+ * servers run under the clock preload, and independent masters run only what has a meaning there.
+ */
 import { clockLibrary, ClockLibraryError } from '../clock/library.ts';
+import { CLOCKS_MOVE, LINK_MISBEHAVES, NODE_STOPS, SCRIPTS_FORGOTTEN } from '../faults/classes.ts';
 import { CLOCK_FAULT_NAMES, FAULT_DESCRIPTORS, type FaultName } from '../faults/index.ts';
+import type { FaultClass } from '../faults/types.ts';
+import { CLUSTER_TOPOLOGY, describeTopology, type TopologySpec } from '../plan/topology.ts';
 
 /** The faults only the netns backend can run (partitions between nodes), by their descriptors. */
 const NETNS_ONLY: readonly FaultName[] = FAULT_DESCRIPTORS.filter((f) => f.backends === 'netns').map((f) => f.name);
 
 /**
- * The faults a job runs on a cluster of `kind`: `--faults all` (the default) on the netns backend
- * takes the partitions as well, since only that backend can cut one node off from another.
+ * What independent masters can run, by what a fault does (its lane and class, from its descriptor):
+ * the clients' own faults and the run's network profile; a node that stops and comes back (a master
+ * frozen, or killed and restarted empty); a link that misbehaves (Toxiproxy on a master's client
+ * link, the only link it has); scripts forgotten (SCRIPT FLUSH); clocks that move. Not a shard
+ * changing master (no replica), Redis refusing (busy scripts, aimed at a key's shard), nodes cut off
+ * (no netns) or the command faults (aimed by a key's shard, which these masters do not have: each holds every key).
  */
-export function faultsForBackend(kind: string, asked: readonly FaultName[], list: string | undefined): FaultName[] {
+const MASTERS_CLASSES: readonly FaultClass[] = [NODE_STOPS, LINK_MISBEHAVES, SCRIPTS_FORGOTTEN, CLOCKS_MOVE];
+const MASTERS_RUN: readonly FaultName[] = FAULT_DESCRIPTORS.filter((f) =>
+  f.draw.lane === 'cluster' ? f.backends !== 'netns' && MASTERS_CLASSES.includes(f.draw.class) : f.draw.lane !== 'command',
+).map((f) => f.name);
+
+/** The names a --faults list gives one by one (not through all, clocks or none). */
+const namedIn = (list: string | undefined): string[] => (list ?? 'all').split(',').map((s) => s.trim()).filter((n) => n !== 'all' && n !== 'clocks' && n !== 'none');
+
+/**
+ * The faults a job runs on a cluster of `kind` and `topology`: `--faults all` (the default) on the
+ * netns backend takes the partitions as well, since only that backend can cut one node off from
+ * another; on independent masters, `all` (and `clocks`) mean what those masters can run.
+ */
+export function faultsForBackend(kind: string, asked: readonly FaultName[], list: string | undefined, topology: TopologySpec = CLUSTER_TOPOLOGY): FaultName[] {
+  if (topology.kind === 'masters') return asked.filter((f) => MASTERS_RUN.includes(f));
   const all = (list ?? 'all').trim() === 'all';
   return kind === 'netns' && all ? [...new Set([...asked, ...NETNS_ONLY])] : [...asked];
+}
+
+/** Every refusal of a fault list on a backend and topology, the first that applies: one line, or undefined. */
+export function refusedBackendFaults(kind: string, topology: TopologySpec, asked: readonly FaultName[], list: string | undefined): string | undefined {
+  return refusedTopologyFaults(topology, list) ?? refusedPartitionFaults(kind, asked) ?? refusedClockFaults(kind, asked);
+}
+
+/** A fault named one by one that the topology cannot run (it would run without it): which, and why. */
+export function refusedTopologyFaults(topology: TopologySpec, list: string | undefined): string | undefined {
+  if (topology.kind !== 'masters') return undefined;
+  const named = namedIn(list).filter((n) => !MASTERS_RUN.includes(n as FaultName));
+  if (named.length === 0) return undefined;
+  return `--faults ${named.join(', ')} cannot run on --topology ${describeTopology(topology)} (independent masters have no replicas to fail over to, no shards to aim at and no partitions; they run ${MASTERS_RUN.join(', ')})`;
 }
 
 /** A partition named on a backend that cannot make it is a usage error (it would run without it). */

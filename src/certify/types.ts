@@ -9,6 +9,7 @@ import type { Judgement } from './judge.ts';
 import type { CorpusOptions, CorpusReplay } from './corpus.ts';
 import type { Shard } from '../runner/shard.ts';
 import type { Durability } from '../plan/durability.ts';
+import type { TopologySpec } from '../plan/topology.ts';
 
 /** Where a job (and every CLI command) writes; tests pass their own. */
 export interface Io {
@@ -29,6 +30,8 @@ export interface JobOptions {
   readonly clients?: number;
   readonly keys?: number;
   readonly cluster: string;
+  /** `--topology masters[:N]`: independent masters instead of a Redis Cluster. Absent: a Redis Cluster. */
+  readonly topology?: TopologySpec;
   /** Local clusters the job's runs are dealt to (./lanes.ts); 1 runs them one after another. */
   readonly clusters: number;
   readonly reportRoot: string;

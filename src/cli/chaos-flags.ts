@@ -1,5 +1,6 @@
 import { refusedExternalFaults } from '../certify/external-faults.ts';
-import { faultsForBackend, refusedClockFaults, refusedPartitionFaults } from '../certify/partition-faults.ts';
+import { faultsForBackend, refusedBackendFaults } from '../certify/partition-faults.ts';
+import { parseTopologySpec, TopologySpecError } from '../plan/topology.ts';
 import { autoClusters, capacityProblem, MOST_AUTO_CLUSTERS } from '../cluster/capacity.ts';
 import { parseClusterSpec } from '../cluster/select.ts';
 import { CLOCK_FAULT_NAMES, FAULT_DESCRIPTORS, FAULT_NAMES, PARTITION_FAULT_NAMES } from '../faults/index.ts';
@@ -25,6 +26,7 @@ export const CHAOS_FLAGS = {
   clients: { type: 'string' },
   keys: { type: 'string' },
   cluster: { type: 'string' },
+  topology: { type: 'string' },
   clusters: { type: 'string' },
   server: { type: 'string' },
   report: { type: 'string' },
@@ -58,6 +60,9 @@ export const CHAOS_FLAGS_HELP = `  --pattern P        ${PATTERN_NAMES.join(' | '
   --keys N           logical keys per schedule, ${JOB_INTEGERS.keys.min}-${JOB_INTEGERS.keys.max} (default: drawn from ${DRAWN_KEYS.join('-')})
   --cluster C        local | compose | netns | redis://host:port[,host:port...] (default local; netns: each
                      node in a network namespace of its own, partitions between nodes; needs root)
+  --topology T       cluster | masters | masters:N (default cluster; masters: N independent standalone masters,
+                     5 by default, Redlock's deployment, on --cluster local; the lock pattern, through the lua:
+                     door's reference Redlock client; faults: what independent masters can run, docs/clusters.md)
   --clusters N       local clusters the runs are dealt to, side by side, 1-${JOB_INTEGERS.clusters.max} or auto (default auto:
                      two per core, at most ${MOST_AUTO_CLUSTERS}, as memory allows; here ${autoClusters()}; CHAOSLUA_CLUSTERS sets
                      the default); a seed names the same schedules whatever N is
@@ -100,6 +105,7 @@ const FLAG_OF: Readonly<Record<keyof JobConstraints, string>> = {
   clients: 'clients',
   keys: 'keys',
   cluster: 'cluster',
+  topology: 'topology',
   clusters: 'clusters',
   reportRoot: 'report',
   json: 'json',
@@ -128,9 +134,16 @@ export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
     throw new UsageError(`${command}: --faults: ${(error as Error).message}`);
   }
   const cluster = parseClusterSpec(v.cluster);
-  const refusedBackend = refusedPartitionFaults(cluster.kind, faults) ?? refusedClockFaults(cluster.kind, faults);
+  let topology;
+  try {
+    topology = parseTopologySpec(v.topology);
+  } catch (error) {
+    if (error instanceof TopologySpecError) throw new UsageError(`${command}: --topology ${error.message}`);
+    throw error;
+  }
+  const refusedBackend = refusedBackendFaults(cluster.kind, topology, faults, v.faults);
   if (refusedBackend) throw new UsageError(`${command}: ${refusedBackend}`);
-  faults = faultsForBackend(cluster.kind, faults, v.faults);
+  faults = faultsForBackend(cluster.kind, faults, v.faults, topology);
   const allowDestructive = v['allow-destructive'] ?? false;
   if (cluster.kind === 'external' && v.faults !== undefined) {
     const refused = refusedExternalFaults(faults, allowDestructive);
@@ -148,6 +161,7 @@ export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
     clients: integer(v.clients),
     keys: integer(v.keys),
     cluster: v.cluster,
+    ...(topology.kind === 'cluster' ? {} : { topology }),
     clusters: clustersFlag(command, v.clusters, cluster.kind),
     reportRoot,
     json: v.json,
@@ -160,6 +174,7 @@ export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
   const options = refuse(command, v, () => jobOptionsFrom(command, constraints), set?.texts);
   // Parsed last, as before the options had a module of their own: a bad number is named before it.
   const durable = v.durability === undefined ? options : { ...options, durability: durabilityFlag(command, v.durability)! };
+  if (durable.durability && topology.kind === 'masters') throw new UsageError(`${command}: --durability cannot apply on --topology masters (independent masters have no replicas to wait for)`);
   // Resolved last, once every other flag is known good: a named server may be installed here.
   const server = serverFlag(command, v.server, cluster.kind);
   return server ? { ...durable, server } : durable;

@@ -142,8 +142,9 @@ export class MastersCluster extends ProcessCluster<MasterNode> {
     throw new ClusterUsageError(`${this}: there is no Redis Cluster to connect to (use masterClients(), one client per master)`);
   }
 
+  /** With an `error` listener, as quiet() gives the cluster clients: every error that matters reaches its command. */
   masterClients(options: RedisOptions = {}): Redis[] {
-    return this.redisNodes.map((n) => new Redis({ ...options, host: '127.0.0.1', port: n.ports.point }));
+    return this.redisNodes.map((n) => new Redis({ ...options, host: '127.0.0.1', port: n.ports.point }).on('error', () => undefined));
   }
 
   /**
@@ -165,8 +166,8 @@ export class MastersCluster extends ProcessCluster<MasterNode> {
     return { nodes, toString: () => text };
   }
 
-  override failover(): Promise<void> {
-    return Promise.reject(new ClusterUsageError(`${this}: no replica to fail over to`));
+  override failover(replica: number): Promise<void> {
+    return Promise.reject(new ClusterUsageError(`${this}: n${replica} is a master with no replica to fail over to`));
   }
 
   /** Each master's client link only: an independent master has no replication or bus link, so a toxic drawn there has nothing to act on. */

@@ -6,7 +6,7 @@
  * pattern's name, so a new pattern is a new folder and one registry line.
  */
 import type fc from 'fast-check';
-import type { Cluster as IORedisCluster } from 'ioredis';
+import type { Cluster as IORedisCluster, Redis } from 'ioredis';
 import type { Classifier } from '../checker/invariants/types.ts';
 import type { FaultName } from '../faults/index.ts';
 import type { RaceSource, SessionContext } from '../generator/sessions/common.ts';
@@ -161,6 +161,12 @@ export interface Pattern<S, I, O, R extends ReferenceSubject<I, O> = ReferenceSu
   readonly referenceVariants?: readonly string[];
   /** The reference client over a scripts directory, as a Subject: loads the scripts on every master first. */
   openReference(redis: IORedisCluster, options: ReferenceOpenOptions): Promise<R>;
+  /**
+   * The reference client over independent masters (`--topology masters`), one client per master and
+   * the pattern's own algorithm across them (the lock's Redlock). Absent: the pattern runs on a Redis
+   * Cluster only, and `--topology masters` refuses it in one line.
+   */
+  openOnMasters?(masters: readonly Redis[], options: ReferenceOpenOptions): Promise<ReferenceSubject<any, any>>;
 }
 
 /** A registry holds patterns of every state, input and output type. */

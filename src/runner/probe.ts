@@ -3,6 +3,7 @@ import { quiet } from '../cluster/quiet.ts';
 import type { Cluster } from '../cluster/types.ts';
 import type { Subject } from '../subject/types.ts';
 import type { Recorder } from '../history/recorder.ts';
+import { probeMasterTtls } from './probe-masters.ts';
 
 /** Reads of one key's TTL before it counts as unreadable: a reply lost to a cut connection is retried. */
 const PROBE_ATTEMPTS = 3;
@@ -26,6 +27,7 @@ export interface ProbeOutcome {
 export async function probeTtls(cluster: Cluster, subject: Subject, keys: readonly string[], recorder: Recorder): Promise<ProbeOutcome> {
   const outcome: ProbeOutcome = { unread: [], notes: [] };
   if (!subject.redisKey) return outcome;
+  if (cluster.topologyKind === 'masters' && cluster.masterClients) return probeMasterTtls(cluster.masterClients({ commandTimeout: 2_000, maxRetriesPerRequest: 1 }), subject, keys, recorder);
   const redis = quiet(cluster.connect({ redisOptions: { commandTimeout: 2_000 } }));
   try {
     for (const key of keys) {

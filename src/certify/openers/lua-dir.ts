@@ -8,6 +8,7 @@ import type { ImplOpener } from '../types.ts';
 import type { Durability } from '../../plan/durability.ts';
 import { LUA_CLOCK_REACH } from '../../impl/client-clock.ts';
 import { durableReference } from '../../subject/durable-reference.ts';
+import { openOnMasters } from './masters.ts';
 
 /** The project's own scripts of a pattern (lua/<name>). */
 export const referenceScriptsDir = (patternName: string) => path.join(projectRoot, 'lua', patternName);
@@ -15,6 +16,7 @@ export const referenceScriptsDir = (patternName: string) => path.join(projectRoo
 /** The reference client over a scripts directory: one cluster connection per logical client (so WAIT, with `durability`, measures that client's writes). */
 export function luaDirOpener(pattern: AnyPattern, scriptsDir: string, label: string, durability?: Durability): ImplOpener {
   return async (cluster, clients) => {
+    if (cluster.topologyKind === 'masters') return openOnMasters(pattern, scriptsDir, label, cluster, clients);
     const connections: IORedisCluster[] = [];
     try {
       const subjects: ReferenceSubject<unknown, unknown>[] = [];

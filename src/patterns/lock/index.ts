@@ -8,6 +8,7 @@ import { lock as model, type LockInput, type LockOutput, type LockState } from '
 import { lockRaces } from './races.ts';
 import { lockSession } from './sessions.ts';
 import { LockSubject } from './subject.ts';
+import { RedlockSubject } from './redlock-subject.ts';
 import { leaseSettings } from '../time-scale.ts';
 
 const redisKey = (namespace: string, logicalKey: string) => `lock:{${namespace}:${logicalKey}}`;
@@ -45,5 +46,12 @@ export const lock = {
   async openReference(redis, { scriptsDir, mode, namespace, quitOnClose }) {
     const client = await LockClient.open(redis, { scriptsDir, mode });
     return new LockSubject(client, redis, `lua:${scriptsDir} (reference lock client, ${mode})`, (key) => redisKey(namespace, key), quitOnClose);
+  },
+  // Redlock across independent masters: the same scripts on each, by EVALSHA (Functions would be a
+  // library to load on every master, which this client does not do).
+  async openOnMasters(masters, { scriptsDir, mode, namespace, quitOnClose }) {
+    if (mode !== 'evalsha') throw new RangeError(`the Redlock client calls its scripts with EVALSHA, not ${mode}`);
+    const name = `lua:${scriptsDir} (reference Redlock client, ${masters.length} masters)`;
+    return RedlockSubject.open(masters, { scriptsDir, name, keyOf: (key) => redisKey(namespace, key), quitOnClose });
   },
 } as const satisfies Pattern<LockState, LockInput, LockOutput, LockSubject>;
