@@ -88,7 +88,7 @@ ${SETTINGS_HELP}
 /** One line per fault, from its descriptor: what it does and where it can run. */
 export const FAULTS_HELP = `faults (--faults):
 ${FAULT_DESCRIPTORS.map((f) => {
-  const where = f.backends === 'netns' ? ' [--cluster netns only]' : f.backends === 'clocks' ? ' [local and netns; named, not in all]' : f.external === 'client' ? ' [any cluster]' : f.external === 'destructive' ? ' [external: with --allow-destructive]' : '';
+  const where = f.backends === 'netns' ? ' [--cluster netns only]' : f.backends === 'clocks' ? ' [local and netns; named, not in all]' : f.backends === 'evicting' ? ' [named, not in all; evicts only on 7.4+]' : f.external === 'client' ? ' [any cluster]' : f.external === 'destructive' ? ' [external: with --allow-destructive]' : '';
   return `  ${f.name.padEnd(20)}${f.description}${where}`;
 }).join('\n')}`;
 

@@ -12,6 +12,7 @@ import { commandDelay, replyLoss } from './commands.ts';
 import { killRestart, nodeFreeze } from './node.ts';
 import { partitionBridge, partitionMajority, partitionOne, partitionPrimaries } from './partitions.ts';
 import { busyScript, scriptFlush } from './scripts.ts';
+import { scriptEvict } from './script-evict.ts';
 import { slowNetwork } from './slow-network.ts';
 import { latency, resetPeer, timeout } from './toxics.ts';
 import type { FaultDescriptor } from './types.ts';
@@ -40,6 +41,7 @@ export const FAULTS = [
   clockJump,
   clockStrobe,
   clockDrift,
+  scriptEvict,
 ] as const;
 
 /** A fault's name: the word --faults, the certificate and the coverage's needs use. */

@@ -69,9 +69,9 @@ export function parseFaultList(list: string): FaultName[] {
   if (names.includes('')) throw new RangeError(`the fault list '${list}' has an empty name`);
   const unknown = names.filter((n) => n !== 'all' && n !== 'none' && n !== 'clocks' && !KNOWN.includes(n));
   if (unknown.length) throw new RangeError(`unknown fault${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${n}'`).join(', ')} (known: ${KNOWN.join(', ')}, all, clocks, none)`);
-  // `clocks` names the clock faults, the one group `all` may be joined with (it leaves them out).
-  const rest = names.filter((n) => n !== 'clocks');
-  if (rest.length > 1 && (rest.includes('all') || rest.includes('none'))) throw new RangeError(`'all' and 'none' stand alone, not in a list with other names but 'clocks' ('${list}')`);
+  // `all` may be joined only by what it leaves out: `clocks` (the clock faults) and faults named one by one.
+  const rest = names.filter((n) => n !== 'clocks' && !(KNOWN.includes(n) && !FAULT_NAMES.includes(n as FaultName)));
+  if (rest.length > 1 && (rest.includes('all') || rest.includes('none'))) throw new RangeError(`'all' and 'none' stand alone, not in a list with other names but those all leaves out ('${list}')`);
   if (names.includes('none') && names.length > 1) throw new RangeError(`'none' stands alone ('${list}')`);
   const expanded = names.flatMap((n) => (n === 'all' ? FAULT_NAMES : n === 'clocks' ? CLOCK_FAULT_NAMES : n === 'none' ? [] : [n as FaultName]));
   return [...new Set(expanded)];

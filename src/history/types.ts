@@ -51,6 +51,8 @@ export const FAULT_KINDS = [
   'client-freeze',
   'node-freeze',
   'script-flush',
+  /** Distinct EVALs pushed the implementation's EVAL-loaded scripts out of the cache (7.4+, Valkey 8). */
+  'script-evict',
   'busy-script',
   'failover-default',
   'failover-force',

@@ -30,6 +30,8 @@ export interface FaultTarget {
 export type FaultStep =
   | { readonly kind: 'node-freeze'; readonly atMs: number; readonly target: FaultTarget; readonly ms: number }
   | { readonly kind: 'script-flush'; readonly atMs: number }
+  /** Enough distinct EVALs on every master to push older EVAL-loaded scripts out of a server that evicts them (7.4+, Valkey 8). */
+  | { readonly kind: 'script-evict'; readonly atMs: number; readonly scripts: number }
   /** Slow scripts on the master of a key's shard (or on every master) for `ms`: bursts of `burstMs`
    *  in which every other command there gets BUSY, `gapMs` apart (a cron job running a slow script). */
   | {
@@ -218,6 +220,8 @@ export function describeFault(f: FaultStep): string {
       return `${at} freeze ${describeTarget(f.target)} for ${f.ms}ms`;
     case 'script-flush':
       return `${at} SCRIPT FLUSH on every node`;
+    case 'script-evict':
+      return `${at} ${f.scripts} distinct EVALs on every master (evicts older EVAL-loaded scripts where the server does)`;
     case 'busy-script':
       return `${at} busy scripts on ${f.everyMaster ? 'every master' : `the master of k${f.key}`} for ${f.ms}ms (BUSY for ${f.burstMs}ms every ${f.burstMs + f.gapMs}ms)`;
     case 'failover':

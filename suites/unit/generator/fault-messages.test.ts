@@ -8,12 +8,18 @@ import { CHAOS_FLAGS_HELP } from '../../../src/cli/chaos-flags.ts';
 import { parseFaultList } from '../../../src/generator/index.ts';
 
 const KNOWN =
-  'lease-expiry, client-freeze, client-clock, node-freeze, script-flush, busy-script, failover, failover-force, failover-takeover, latency, slow-network, timeout, reset-peer, kill-restart, command-delay, reply-loss, partition-one, partition-majority, partition-bridge, partition-primaries, clock-jump, clock-strobe, clock-drift, all, clocks, none';
+  'lease-expiry, client-freeze, client-clock, node-freeze, script-flush, busy-script, failover, failover-force, failover-takeover, latency, slow-network, timeout, reset-peer, kill-restart, command-delay, reply-loss, partition-one, partition-majority, partition-bridge, partition-primaries, clock-jump, clock-strobe, clock-drift, script-evict, all, clocks, none';
 
 describe('the fault vocabulary as the CLI shows it', () => {
   it('names every fault, in order, when one is unknown', () => {
     expect(() => parseFaultList('latency,bogus,x')).toThrow(`unknown faults 'bogus', 'x' (known: ${KNOWN})`);
     expect(() => parseFaultList('bogus')).toThrow(`unknown fault 'bogus' (known: ${KNOWN})`);
+  });
+
+  it("lets all be joined only by what it leaves out: clocks, script-evict", () => {
+    expect(parseFaultList('all,script-evict')).toContain('script-evict');
+    expect(parseFaultList('all')).not.toContain('script-evict');
+    expect(() => parseFaultList('all,script-flush')).toThrow("'all' and 'none' stand alone, not in a list with other names but those all leaves out ('all,script-flush')");
   });
 
   it('lists the faults in --help as before', () => {
@@ -39,7 +45,7 @@ describe('the fault vocabulary as the CLI shows it', () => {
   it('refuses with the same words a fault the cluster cannot run', () => {
     expect(refusedExternalFaults(['lease-expiry', 'failover', 'busy-script'], false)).toBe('--faults failover, busy-script on an external cluster needs --allow-destructive');
     expect(refusedExternalFaults(['lease-expiry', 'node-freeze', 'latency', 'partition-one'], true)).toBe(
-      "--faults node-freeze, latency, partition-one cannot run on an external cluster (they need the nodes' processes or proxies; only lease-expiry, client-freeze, client-clock, script-flush, busy-script, failover, failover-force, failover-takeover can)",
+      "--faults node-freeze, latency, partition-one cannot run on an external cluster (they need the nodes' processes or proxies; only lease-expiry, client-freeze, client-clock, script-flush, busy-script, failover, failover-force, failover-takeover, script-evict can)",
     );
     expect(refusedExternalFaults(['lease-expiry', 'failover'], true)).toBeUndefined();
     expect(refusedPartitionFaults('compose', ['latency', 'partition-one', 'partition-primaries'])).toBe(
