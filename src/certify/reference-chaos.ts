@@ -17,6 +17,8 @@ export interface ReferenceChaosRun {
   readonly seed: number;
   /** Default: every fault. */
   readonly faults?: readonly FaultName[];
+  /** The faults' settings (`--set clock-jump=1000`); default each one's default. */
+  readonly faultSettings?: Readonly<Record<string, number>>;
   readonly shrinkRuns?: number;
   readonly timeLimitMs?: number;
   readonly check?: CheckOptions;
@@ -43,6 +45,7 @@ export async function referenceChaos(clusters: LocalCluster | readonly LocalClus
         runs: run.runs,
         seed: run.seed,
         faults: run.faults ?? FAULT_NAMES,
+        ...(run.faultSettings ? { faultSettings: run.faultSettings } : {}),
         timeLimitMs: run.timeLimitMs ?? 600_000,
         shrinkRuns: run.shrinkRuns ?? 0,
         check: run.check,
