@@ -28,6 +28,9 @@ import { corpusJson } from '../certify/corpus-report.ts';
 import { readBaseline, reportBaseline } from './baseline.ts';
 import { shardPlan } from '../certify/shard-plan.ts';
 import { clientClockField } from '../certify/client-clock-line.ts';
+import { parseClusterSpec } from '../cluster/select.ts';
+import { certifyMatrix, type CertifyOne } from './certify-matrix.ts';
+import { serversFlag, SERVERS_FLAG_HELP } from './servers-flag.ts';
 
 export const summary = 'certify an implementation (lua:DIR, module:PATH or cmd:COMMAND) under chaos';
 
@@ -47,6 +50,7 @@ options:
   --no-lint          skip the static checks of lua: scripts, which run before any schedule (default: off)
 ${CORPUS_FLAGS_HELP}
 ${SHARD_FLAGS_HELP}
+${SERVERS_FLAG_HELP}
 ${CHAOS_FLAGS_HELP}
 
 ${FAULTS_HELP}
@@ -55,7 +59,7 @@ With --baseline the exit code follows the comparison (0 no regression, even when
 certificate.json still says whether this run was certified.
 ${helpFooter('certify')}`;
 
-export const FLAGS = { ...CHAOS_FLAGS, ...CORPUS_FLAGS, ...SHARD_FLAGS, impl: { type: 'string' }, 'no-lint': { type: 'boolean' } } as const;
+export const FLAGS = { ...CHAOS_FLAGS, ...CORPUS_FLAGS, ...SHARD_FLAGS, impl: { type: 'string' }, 'no-lint': { type: 'boolean' }, servers: { type: 'string' } } as const;
 
 export async function run(argv: string[], io: Io = processIo): Promise<number> {
   const { values } = parse('certify', argv, FLAGS);
@@ -64,7 +68,9 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     return EXIT.ok;
   }
   if (!values.impl) throw new UsageError("certify: --impl is required (lua:DIR, module:PATH or cmd:'COMMAND ARGS')");
+  if (values.servers !== undefined && values.server !== undefined) throw new UsageError('certify: --servers and --server cannot be used together (--servers names every server of the matrix)');
   const options = { ...jobOptions('certify', values), shard: shardOption('certify', values) };
+  const servers = serversFlag('certify', values.servers, parseClusterSpec(options.cluster).kind, values);
   const baseline = values.baseline === undefined ? undefined : readBaseline('certify', values.baseline, options.pattern.name);
   let spec: ImplSpec;
   try {
@@ -102,16 +108,23 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     if (errors.length) return lintRejection(options, spec, errors.map(formatFinding), io);
     lintAdvice = findings.map(formatFinding);
   }
-  let result: JobResult;
-  try {
-    result = await runJob({ ...options, implSpec: describeImpl(spec), corpus }, openerFor(options.pattern, spec, options.durability), io);
-  } catch (error) {
-    if (error instanceof ImplSpecError) throw new UsageError(`certify: ${error.message}`);
-    throw error;
-  }
-  const cert = { ...certificate(options, spec, result), ...(lintAdvice.length ? { lintAdvice } : {}) };
-  writeJson(result.dir, 'certificate.json', cert);
-  io.stdout.write(options.json ? JSON.stringify(cert, null, 2) + '\n' : summaryText(options, result) + adviceText(lintAdvice));
+  const impl = spec;
+  // One job on one server: its certificate.json written and its summary printed (a matrix runs it once per server).
+  const certifyOne: CertifyOne = async (job, jobIo) => {
+    let result: JobResult;
+    try {
+      result = await runJob({ ...job, implSpec: describeImpl(impl), corpus }, openerFor(job.pattern, impl, job.durability), jobIo);
+    } catch (error) {
+      if (error instanceof ImplSpecError) throw new UsageError(`certify: ${error.message}`);
+      throw error;
+    }
+    const cert = { ...certificate(job, impl, result), ...(lintAdvice.length ? { lintAdvice } : {}) };
+    writeJson(result.dir, 'certificate.json', cert);
+    jobIo.stdout.write(job.json ? JSON.stringify(cert, null, 2) + '\n' : summaryText(job, result) + adviceText(lintAdvice));
+    return { result, certificate: cert };
+  };
+  if (servers) return certifyMatrix({ ...options, implSpec: describeImpl(spec) }, servers, certifyOne, io);
+  const { result, certificate: cert } = await certifyOne(options, io);
   // An environment failure is exit 3 whatever the baseline says: the job did not run its budget.
   if (baseline && !(result.incomplete && !result.outcome.failure)) return reportBaseline(baseline, cert, result.dir, options.json, io);
   return jobExitCode(result);
