@@ -79,8 +79,6 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     if (error instanceof ImplSpecError) throw new UsageError(`certify: ${error.message}`);
     throw error;
   }
-  // On independent masters the door's client must speak to every master: the lua: door's Redlock does.
-  if (options.topology?.kind === 'masters' && spec.kind !== 'lua') throw new UsageError(`certify: --topology masters runs lua: implementations only (through the reference Redlock client); a ${spec.kind}: implementation is handed one Redis Cluster client, which independent masters do not have`);
   try {
     // A module's syntax is checked before the cluster starts (file:line:column), not at import.
     // Its files are hashed, linted and loaded by readers that trust them: a FIFO or a huge file is refused first.

@@ -61,8 +61,9 @@ export const CHAOS_FLAGS_HELP = `  --pattern P        ${PATTERN_NAMES.join(' | '
   --cluster C        local | compose | netns | redis://host:port[,host:port...] (default local; netns: each
                      node in a network namespace of its own, partitions between nodes; needs root)
   --topology T       cluster | masters | masters:N (default cluster; masters: N independent standalone masters,
-                     5 by default, Redlock's deployment, on --cluster local; the lock pattern, through the lua:
-                     door's reference Redlock client; faults: what independent masters can run, docs/clusters.md)
+                     5 by default, Redlock's deployment, on --cluster local; the lock pattern: lua: through the
+                     reference Redlock client, module: and cmd: handed every master (options.masters, the hello's
+                     masters); faults: what independent masters can run, docs/clusters.md)
   --clusters N       local clusters the runs are dealt to, side by side, 1-${JOB_INTEGERS.clusters.max} or auto (default auto:
                      two per core, at most ${MOST_AUTO_CLUSTERS}, as memory allows; here ${autoClusters()}; CHAOSLUA_CLUSTERS sets
                      the default); a seed names the same schedules whatever N is

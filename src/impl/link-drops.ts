@@ -15,3 +15,10 @@ export function linkDrops(redis: IORedisCluster): () => number {
   redis.on('+node', watch);
   return () => drops;
 }
+
+/** The same count over independent masters' standalone clients (each resends what its closed link left unanswered). */
+export function masterLinkDrops(masters: readonly Redis[]): () => number {
+  let drops = 0;
+  for (const m of masters) m.on('close', () => drops++);
+  return () => drops;
+}

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Cluster as IORedisCluster } from 'ioredis';
-import { linkDrops } from './link-drops.ts';
+import type { Cluster as IORedisCluster, Redis } from 'ioredis';
+import { linkDrops, masterLinkDrops } from './link-drops.ts';
 import { CapabilitiesError, exactCapabilities, parseCapabilities, type Capabilities } from '../patterns/capabilities.ts';
 import type { Durability } from '../plan/durability.ts';
 import type { AnyPattern } from '../patterns/types.ts';
@@ -21,6 +21,11 @@ export interface StoreFactoryOptions {
   readonly pattern: string;
   readonly namespace: string;
   readonly durability?: ModuleDurability;
+  /**
+   * Only on `--topology masters`: one ready standalone client per independent master, in node order,
+   * as a Redlock user holds them (docs/module-contract.md). The first argument is then `masters[0]`.
+   */
+  readonly masters?: readonly Redis[];
 }
 
 /**
@@ -31,6 +36,11 @@ export interface ModuleDurability extends Durability {
   acknowledged(replicas: number): void;
 }
 
+/**
+ * `redis`: the cluster client. On independent masters it is the first master's standalone client
+ * (`options.masters` holds them all); the type stays the cluster's so the stores typed against the
+ * contract keep compiling, and a store that reads only `redis` runs as one instance on that master.
+ */
 export type StoreFactory = (redis: IORedisCluster, options: StoreFactoryOptions) => unknown;
 
 /**
@@ -117,20 +127,23 @@ export function moduleDeclarations(loaded: LoadedModule, file: string, pattern: 
  * (and, when it declared holder handles, the holder's handle as one more, last argument). `handles`:
  * the table every logical client of the implementation shares (declared-answers.ts says why).
  */
-export async function moduleSubject(loaded: LoadedModule | StoreFactory, file: string, pattern: AnyPattern, redis: IORedisCluster, namespace: string, handles: HandleTable = new HandleTable(), durability?: Durability): Promise<Subject> {
+export async function moduleSubject(loaded: LoadedModule | StoreFactory, file: string, pattern: AnyPattern, redis: IORedisCluster | readonly Redis[], namespace: string, handles: HandleTable = new HandleTable(), durability?: Durability): Promise<Subject> {
   const module: LoadedModule = typeof loaded === 'function' ? { factory: loaded } : loaded;
   const declared = moduleDeclarations(module, file, pattern);
-  const options: StoreFactoryOptions = { pattern: pattern.name, namespace, ...(durability ? { durability: moduleDurability(durability) } : {}) };
+  // Independent masters arrive as a list: the store gets the first as its client and all of them as options.masters.
+  const masters = Array.isArray(redis) ? (redis as readonly Redis[]) : undefined;
+  const first: IORedisCluster | Redis = masters ? masters[0] : (redis as IORedisCluster);
+  const options: StoreFactoryOptions = { pattern: pattern.name, namespace, ...(durability ? { durability: moduleDurability(durability) } : {}), ...(masters ? { masters } : {}) };
   // The client's clock cell is entered around createStore too: what it starts (a refresh timer) reads the client's clock.
   const clock = new ClientClockCell();
-  const store = (await underClientClock(clock, () => module.factory(redis, options))) as Record<string, unknown> | undefined;
+  const store = (await underClientClock(clock, () => module.factory(first as IORedisCluster, options))) as Record<string, unknown> | undefined;
   const { operations } = pattern;
   const methods = methodsOf(pattern, declared.capabilities);
   const missing = methods.filter((m) => typeof store?.[m] !== 'function');
   if (missing.length) throw new ImplSpecError(`--impl module:${file}: the store lacks ${missing.join(', ')} (a ${pattern.name} store ${declared.capabilities.declared ? 'declaring these capabilities ' : ''}needs ${methods.join(', ')})`);
   const callable = store as Record<string, (...args: unknown[]) => Promise<unknown>>;
   // Closed links matter only to a holder's handle (declared-answers.ts): watched only then.
-  const answers = new DeclaredAnswers(pattern, declared.capabilities, handles, givesHandles(declared.capabilities) ? linkDrops(redis) : undefined);
+  const answers = new DeclaredAnswers(pattern, declared.capabilities, handles, givesHandles(declared.capabilities) ? (masters ? masterLinkDrops(masters) : linkDrops(first as IORedisCluster)) : undefined);
   const handed = (key: string) => pattern.redisKey(namespace, key);
   const mapping = declared.keys;
   return {

@@ -31,6 +31,12 @@ export interface HelloMessage {
   readonly seeds: readonly Address[];
   /** Announced "host:port" (what CLUSTER SLOTS / MOVED name) -> the address to dial instead. */
   readonly natMap: Readonly<Record<string, Address>>;
+  /**
+   * Only on `--topology masters`: every independent master's address, in node order, to dial one
+   * client each (as a Redlock user holds one per server). There is no Redis Cluster then: `seeds` lists
+   * the same addresses and `natMap` maps each to itself. An optional field, so still chaoslua-process/1.
+   */
+  readonly masters?: readonly Address[];
   readonly options: HelloOptions;
 }
 

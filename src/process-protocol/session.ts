@@ -15,6 +15,8 @@ export interface ProcessSessionOptions {
   readonly pattern: AnyPattern;
   readonly seeds: readonly Address[];
   readonly natMap: Readonly<Record<string, Address>>;
+  /** `--topology masters`: each independent master's address, sent in the hello as `masters`. */
+  readonly masters?: readonly Address[];
   readonly clients: number;
   /** Where the program's stderr goes (appended). */
   readonly stderrFile: string;
@@ -178,6 +180,7 @@ export class ProcessSession {
       pattern: options.pattern.name,
       seeds: options.seeds,
       natMap: options.natMap,
+      ...(options.masters ? { masters: options.masters } : {}),
       options: {
         clients: options.clients,
         requestTimeoutMs: options.requestTimeoutMs,

@@ -47,7 +47,9 @@ type Hello struct {
 	Pattern  string             `json:"pattern"`
 	Seeds    []Address          `json:"seeds"`
 	NatMap   map[string]Address `json:"natMap"`
-	Options  struct {
+	// Masters is sent only on --topology masters: every independent master, in node order (MasterClients).
+	Masters []Address `json:"masters,omitempty"`
+	Options struct {
 		Clients          int `json:"clients"`
 		RequestTimeoutMs int `json:"requestTimeoutMs"`
 	} `json:"options"`
@@ -167,6 +169,28 @@ func Client(hello Hello, tune func(*redis.ClusterOptions)) *redis.ClusterClient 
 		tune(opts)
 	}
 	return redis.NewClusterClient(opts)
+}
+
+// MasterClients is one client per independent master of the hello (none on a Redis Cluster), as a
+// Redlock user holds one per server: the same timeouts as Client, and no retry inside go-redis
+// (MaxRetries -1), for the same reason. tune may change the options.
+func MasterClients(hello Hello, tune func(*redis.Options)) []*redis.Client {
+	clients := make([]*redis.Client, len(hello.Masters))
+	for i, m := range hello.Masters {
+		opts := &redis.Options{
+			Addr:         m.String(),
+			DialTimeout:  time.Second,
+			MaxRetries:   -1,
+			ReadTimeout:  2 * time.Second,
+			WriteTimeout: 2 * time.Second,
+			PoolSize:     4 * max(hello.Options.Clients, 1),
+		}
+		if tune != nil {
+			tune(opts)
+		}
+		clients[i] = redis.NewClient(opts)
+	}
+	return clients
 }
 
 type request struct {

@@ -61,6 +61,8 @@ export function cmdOpener(pattern: AnyPattern, command: string, constraints: Cmd
       pattern,
       seeds: cluster.seeds(),
       natMap: cluster.natMap(),
+      // Independent masters: every master's address, in node order (the hello's `masters`).
+      ...(cluster.topologyKind === 'masters' ? { masters: cluster.seeds() } : {}),
       clients,
       stderrFile,
       cwd: constraints.cwd,

@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { quiet } from '../../cluster/quiet.ts';
 import { waitForClientReady } from '../../subject/ready-client.ts';
-import type { Cluster as IORedisCluster } from 'ioredis';
+import type { Cluster as IORedisCluster, Redis } from 'ioredis';
 import type { AnyPattern } from '../../patterns/types.ts';
 import { ImplSpecError } from '../../impl/impl-spec.ts';
 import { loadModule, moduleSubject } from '../../impl/module-subject.ts';
@@ -10,6 +10,7 @@ import { HARNESS_REDIS_OPTIONS } from '../../impl/reference.ts';
 import { HANDSHAKE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../chaos-options.ts';
 import { OpenFailure } from '../open-failure.ts';
 import type { ImplOpener } from '../types.ts';
+import type { Cluster } from '../../cluster/types.ts';
 import type { Durability } from '../../plan/durability.ts';
 import { HandleTable } from '../../impl/declared-answers.ts';
 import { MODULE_CLOCK_REACH } from '../../impl/client-clock.ts';
@@ -69,13 +70,31 @@ function watched(subject: Subject, ms: number, findings: Set<string>): Subject {
   };
 }
 
+/**
+ * One logical client's connections, ready as the contract promises: a Cluster client (slot table
+ * full, every master answering), or on independent masters one standalone client per master, each
+ * answering (docs/module-contract.md, "Independent masters").
+ */
+async function readyClients(cluster: Cluster, connections: (IORedisCluster | Redis)[]): Promise<IORedisCluster | Redis[]> {
+  if (cluster.topologyKind === 'masters' && cluster.masterClients) {
+    const masters = cluster.masterClients(HARNESS_REDIS_OPTIONS.redisOptions);
+    connections.push(...masters);
+    await Promise.all(masters.map((m) => m.ping()));
+    return masters;
+  }
+  const redis = quiet(cluster.connect(HARNESS_REDIS_OPTIONS));
+  connections.push(redis);
+  await waitForClientReady(redis);
+  return redis;
+}
+
 /** module:PATH — one store per logical client, each on its own cluster connection. */
 export function moduleOpener(pattern: AnyPattern, file: string, constraints: ModuleOpenerConstraints = {}): ImplOpener {
   const createMs = constraints.createTimeoutMs ?? HANDSHAKE_TIMEOUT_MS;
   const callMs = constraints.callTimeoutMs ?? REQUEST_TIMEOUT_MS;
   return async (cluster, clients) => {
     const loaded = await loadModule(file);
-    const connections: IORedisCluster[] = [];
+    const connections: (IORedisCluster | Redis)[] = [];
     const subjects: Subject[] = [];
     // One table of holder handles for all the logical clients (src/impl/declared-answers.ts).
     const handles = new HandleTable();
@@ -86,10 +105,7 @@ export function moduleOpener(pattern: AnyPattern, file: string, constraints: Mod
     };
     try {
       for (let c = 0; c < clients; c++) {
-        const redis = quiet(cluster.connect(HARNESS_REDIS_OPTIONS));
-        connections.push(redis);
-        // The contract hands createStore a ready client: slot table full, every master answering.
-        await waitForClientReady(redis);
+        const redis = await readyClients(cluster, connections);
         const subject = await within(
           moduleSubject(loaded, file, pattern, redis, 'chaoslua', handles, constraints.durability),
           createMs,
