@@ -7,6 +7,9 @@ import type { Certificate } from '../report/certificate.ts';
 import type { JunitCase } from '../report/junit.ts';
 import type { MatrixCertificate, MatrixServer } from '../report/matrix-certificate.ts';
 
+/** What every server of a matrix shares: a certificate or a matrix has them all. */
+export type MatrixShared = Pick<Certificate, 'pattern' | 'implementation' | 'seed' | 'faultsAsked' | 'settings' | 'durability'>;
+
 /** One server's verdict, from its certificate; `asked` is what named the server, `file` where its certificate is. */
 export function matrixServer(asked: string, c: Certificate, file: string): MatrixServer {
   return {
@@ -29,7 +32,7 @@ export function matrixServer(asked: string, c: Certificate, file: string): Matri
  * The matrix of servers that ran one implementation with one seed: certified only when every
  * server's job was. `first` gives what they share (pattern, implementation, seed, options).
  */
-export function matrixCertificate(first: Certificate, servers: readonly MatrixServer[], seconds: number, issuedAt = new Date().toISOString()): MatrixCertificate {
+export function matrixCertificate(first: MatrixShared, servers: readonly MatrixServer[], seconds: number, issuedAt = new Date().toISOString()): MatrixCertificate {
   return {
     version: 1,
     kind: 'matrix',

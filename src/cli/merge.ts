@@ -1,5 +1,9 @@
-import { CertificateError, readCertificate } from '../certify/certificate-file.ts';
+import { CertificateError } from '../certify/certificate-file.ts';
 import { mergeCertificates, MergeError, type ShardCertificate } from '../certify/merge.ts';
+import { matrixExitCode, matrixJunitCases, matrixSummary } from '../certify/matrix.ts';
+import { readCertificateFile } from '../certify/matrix-file.ts';
+import { isMatrixMerge, mergeMatrix } from '../certify/matrix-merge.ts';
+import type { MatrixCertificate } from '../report/matrix-certificate.ts';
 import type { Certificate } from '../report/certificate.ts';
 import { junitXml } from '../report/junit.ts';
 import { parse } from './args.ts';
@@ -17,6 +21,11 @@ pattern and implementation) into the certificate one job of all their runs would
 runs, operations, faults, discarded runs and replication losses summed, invariants failed if any
 shard's failed (counterexamples listed), findings listed by shard, evidence judged over all the
 runs. Certified only if every shard was and the evidence suffices.
+
+Certificates of several servers (certify --server X on separate machines, their shards, or the
+matrix.json of certify --servers) merge into one matrix.json instead: a verdict per server, certified
+only if every server is. They must share pattern, implementation, seed, faults, settings and
+durability; a server (as its node named itself) given twice is refused.
 Exit 0 certified, 1 not certified, 2 usage error (a missing, repeated or mismatched shard).
 
 options:
@@ -40,8 +49,9 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   for (const [flag, file] of [['out', values.out], ['junit', values.junit]] as const) if (file !== undefined) checkOutFile('merge', flag, file);
   let merged: Certificate;
   try {
-    const inputs: ShardCertificate[] = positionals.map((file) => ({ file, certificate: readCertificate(file) }));
-    merged = mergeCertificates(inputs);
+    const files = positionals.map(readCertificateFile);
+    if (isMatrixMerge(files)) return writeMatrix(mergeMatrix(files), values, io);
+    merged = mergeCertificates(files as ShardCertificate[]);
   } catch (error) {
     if (error instanceof CertificateError || error instanceof MergeError) throw new UsageError(`merge: ${error.message}`);
     throw error;
@@ -50,6 +60,14 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   if (values.junit) writeOutFile(values.junit, mergedJunit(merged));
   io.stdout.write(values.json ? JSON.stringify(merged, null, 2) + '\n' : mergedSummary(merged, values.out));
   return merged.certified ? EXIT.ok : EXIT.failed;
+}
+
+/** The matrix of several servers' certificates: matrix.json at --out, its JUnit (a case per server), its summary. */
+function writeMatrix(m: MatrixCertificate, values: { out?: string; junit?: string; json?: boolean }, io: Io): number {
+  writeOutFile(values.out!, JSON.stringify(m, null, 2) + '\n');
+  if (values.junit) writeOutFile(values.junit, junitXml(`chaoslua certify ${m.pattern} (${m.servers.length} servers)`, matrixJunitCases(m), m.seconds, { seed: String(m.seed) }));
+  io.stdout.write(values.json ? JSON.stringify(m, null, 2) + '\n' : matrixSummary(m, values.out!, 'merge'));
+  return matrixExitCode(m) === 0 ? EXIT.ok : EXIT.failed;
 }
 
 function mergedJunit(c: Certificate): string {
