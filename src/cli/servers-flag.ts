@@ -4,11 +4,11 @@ import { parseServerSpec, resolveServer } from '../cluster/servers.ts';
 import { UsageError } from './exit-codes.ts';
 
 /** The help line of `certify --servers`. */
-export const SERVERS_FLAG_HELP = `  --servers LIST     a server matrix: the job once per server, one after another, with the same seed (each on
-                     --clusters lanes as usual), each server's run folder inside one folder with matrix.json
-                     (a verdict per server; certified only when every server is) and junit.xml (a case per
-                     server); names or paths as --server takes them, e.g. redis-6.2,redis-7.4,valkey-8.1
-                     (not with --server, --shard or --baseline; default: none, one job on --server)`;
+export const SERVERS_FLAG_HELP = `  --servers LIST     a server matrix: the job once per server, one after another, with the same seed (each on its
+                     lanes, as --clusters says), each server's run folder inside one folder with matrix.json (a
+                     verdict per server; certified only when every server is) and junit.xml (a case per server);
+                     names or paths as --server takes them, e.g. redis-6.2,redis-7.4,valkey-8.1; refused
+                     with --server, --shard or --baseline (default: none, one job on one server)`;
 
 /** One server of a matrix: as asked, where its run folder goes (a name fit for a folder), and its binary. */
 export interface MatrixServerOption {
