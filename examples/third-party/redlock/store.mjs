@@ -22,9 +22,11 @@ export const capabilities = { lock: { acquire: { level: 'boolean', handle: true,
  * Why an operation failed, from redlock's ExecutionError: refused by the lock's state (every vote
  * against was a ResourceLockedError: the script ran and answered 0) or not known. With one client
  * there is one vote per attempt; a Redis or connection error must stay an error (indeterminate or
- * refused, as the harness classifies it), not become a "false" the script never said.
+ * refused, as the harness classifies it), not become a "false" the script never said. On several
+ * masters a release or extend that failed its quorum may still have acted on the masters that voted
+ * for it: that is not "nothing changed" either, so it stays an error too (`partial`).
  */
-async function refusedByState(error) {
+async function refusedByState(error, partial = false) {
   if (!(error instanceof ExecutionError)) throw error;
   // An extend of a Lock whose validity has passed on the client's clock (counted from before its
   // acquire) is refused before any command is sent: no vote, nothing written.
@@ -33,15 +35,18 @@ async function refusedByState(error) {
   const against = [...stats.votesAgainst.values()];
   const other = against.find((e) => !(e instanceof ResourceLockedError));
   if (other) throw other;
+  if (partial && stats.votesFor.size > 0) throw new Error(`redlock: no quorum, but ${stats.votesFor.size} of ${stats.membershipSize} masters acted`);
   return false;
 }
 
 export function createStore(redis, options) {
   if (options.pattern !== 'lock') throw new Error(`redlock is a lock, not a ${options.pattern}`);
-  // One client (the harness's Cluster): redlock's quorum is 1 of 1, i.e. a single-instance lock on
-  // the key's master. retryCount 0: one attempt, no polling (the sessions poll themselves). The
-  // other settings stay the library's defaults (driftFactor 0.01), as a team would leave them.
-  const redlock = new Redlock([redis], { retryCount: 0 });
+  // On a Redis Cluster, one client (the harness's Cluster): redlock's quorum is 1 of 1, i.e. a
+  // single-instance lock on the key's master. On independent masters (--topology masters), the
+  // deployment redlock's README shows: `new Redlock([redisA, redisB, redisC, ...])`, one client per
+  // master, quorum a majority. retryCount 0: one attempt, no polling (the sessions poll themselves).
+  // The other settings stay the library's defaults (driftFactor 0.01), as a team would leave them.
+  const redlock = new Redlock(options.masters ?? [redis], { retryCount: 0 });
   return {
     async acquire(key, token, ttlMs) {
       try {
@@ -59,7 +64,7 @@ export function createStore(redis, options) {
         await held.lock.release();
         return true;
       } catch (error) {
-        return refusedByState(error);
+        return refusedByState(error, true);
       }
     },
     async extend(key, token, ttlMs, held) {
@@ -68,7 +73,7 @@ export function createStore(redis, options) {
         held.lock = await held.lock.extend(ttlMs);
         return true;
       } catch (error) {
-        return refusedByState(error);
+        return refusedByState(error, true);
       }
     },
   };

@@ -1,4 +1,5 @@
-// Command adapter serves go-redsync/redsync v4 as a chaoslua lock over the Go kit's ClusterClient.
+// Command adapter serves go-redsync/redsync v4 as a chaoslua lock over the Go kit's ClusterClient, or
+// over one client per master on independent masters.
 package main
 
 import (
@@ -9,14 +10,25 @@ import (
 
 	"github.com/chaoslua/kit"
 	"github.com/go-redsync/redsync/v4"
+	redsyncredis "github.com/go-redsync/redsync/v4/redis"
 	"github.com/go-redsync/redsync/v4/redis/goredis/v9"
 	"github.com/redis/go-redis/v9"
 )
 
 type adapter struct{ rs *redsync.Redsync }
 
-func (a *adapter) Open(_ string, rdb *redis.ClusterClient, _ kit.Hello) error {
-	a.rs = redsync.New(goredis.NewPool(rdb)) // one pool: a Redis Cluster is one deployment to redsync
+func (a *adapter) Open(_ string, rdb *redis.ClusterClient, hello kit.Hello) error {
+	if len(hello.Masters) == 0 {
+		a.rs = redsync.New(goredis.NewPool(rdb)) // one pool: a Redis Cluster is one deployment to redsync
+		return nil
+	}
+	// Independent masters (--topology masters), as redsync's README shows it: one go-redis client and
+	// one pool per server, redsync.New(pools...), quorum a majority.
+	pools := make([]redsyncredis.Pool, 0, len(hello.Masters))
+	for _, client := range kit.MasterClients(hello, nil) {
+		pools = append(pools, goredis.NewPool(client))
+	}
+	a.rs = redsync.New(pools...)
 	return nil
 }
 
