@@ -26,11 +26,18 @@ import type { LockInput } from '../../src/patterns/lock/model.ts';
 import { REDLOCK_DEFAULTS } from '../../src/patterns/lock/redlock.ts';
 import { RedlockSubject } from '../../src/patterns/lock/redlock-subject.ts';
 import { runClient } from '../../src/runner/client.ts';
+import type { Subject } from '../../src/subject/types.ts';
 import { projectScriptsDir } from '../../src/scripts/paths.ts';
 
 export const TTL_MS = 10_000;
 /** A Redlock client's small per-master timeout, against a 10 s lease. */
 const MASTER_TIMEOUT_MS = 200;
+
+/** Clients 1 and 2 of the scenario, and how to let them go. */
+export interface KleppmannClients {
+  readonly subjects: readonly [Subject, Subject];
+  close(): Promise<void>;
+}
 
 export interface KleppmannOptions {
   /** Move master 2's clock (the scenario) or not (the same schedule with true clocks). */
@@ -38,6 +45,12 @@ export interface KleppmannOptions {
   /** In every key, so that runs on one set of masters never meet. */
   readonly namespace: string;
   readonly say?: (line: string) => void;
+  /**
+   * Clients 1 and 2 when not the reference Redlock: a library's (./libraries.ts), given the
+   * scenario's connections to every master (client i's are `connections[i - 1]`; a library that
+   * dials its own may ignore them: the cuts close every connection, since a disabled proxy does).
+   */
+  readonly open?: (connections: readonly (readonly Redis[])[], namespace: string) => Promise<KleppmannClients>;
 }
 
 export interface KleppmannRun {
@@ -76,18 +89,10 @@ export async function kleppmann(cluster: Cluster, options: KleppmannOptions): Pr
   if (cluster.topologyKind !== 'masters' || cluster.nodes.length !== 5) throw new RangeError('the scenario runs on five independent masters');
   const say = options.say ?? (() => undefined);
   const connections = [await clientsOf(cluster), await clientsOf(cluster)];
+  let opened: KleppmannClients | undefined;
   try {
-    const subjects = await Promise.all(
-      connections.map((masters, i) =>
-        RedlockSubject.open(masters, {
-          scriptsDir: projectScriptsDir('lock'),
-          name: `Redlock client ${i + 1}`,
-          keyOf: (key) => lock.redisKey(options.namespace, key),
-          quitOnClose: false,
-          settings: { ...REDLOCK_DEFAULTS, masterTimeoutMs: () => MASTER_TIMEOUT_MS },
-        }),
-      ),
-    );
+    opened = options.open ? await options.open(connections, options.namespace) : { subjects: await referenceClients(connections, options.namespace), close: async () => undefined };
+    const { subjects } = opened;
     const recorder = new Recorder(startClock());
     const acquire = (client: number) =>
       runClient(client, [{ type: 'op', key: 0, input: { op: 'acquire', token: `client-${client}`, ttlMs: TTL_MS } satisfies LockInput }], subjects[client - 1], () => 'resource', recorder, 5_000);
@@ -112,15 +117,32 @@ export async function kleppmann(cluster: Cluster, options: KleppmannOptions): Pr
 
     const history = recorder.history();
     const result = check(history, lock);
-    const holders = history.ops.filter((o) => o.input && (o.input as LockInput).op === 'acquire' && o.outcome === 'ok' && o.output === 1).map((o) => o.client);
+    const holders = history.ops.filter((o) => o.input && (o.input as LockInput).op === 'acquire' && o.outcome === 'ok' && held(o.output)).map((o) => o.client);
     say(`verdict ${result.verdict}; holders: ${holders.map((c) => `client ${c}`).join(', ') || 'none'}`);
     return { history, result, holders };
   } finally {
+    await opened?.close();
     for (const c of connections.flat()) c.disconnect();
   }
 }
 
+/** The reference Redlock (src/patterns/lock/redlock.ts) as clients 1 and 2, each over its own connections. */
+async function referenceClients(connections: readonly (readonly Redis[])[], namespace: string): Promise<[Subject, Subject]> {
+  const open = (i: number) =>
+    RedlockSubject.open(connections[i], {
+      scriptsDir: projectScriptsDir('lock'),
+      name: `Redlock client ${i + 1}`,
+      keyOf: (key) => lock.redisKey(namespace, key),
+      quitOnClose: false,
+      settings: { ...REDLOCK_DEFAULTS, masterTimeoutMs: () => MASTER_TIMEOUT_MS },
+    });
+  return [await open(0), await open(1)];
+}
+
+/** An acquire that answered "held": the model's 1, or a library's `true` at the boolean level. */
+const held = (output: unknown): boolean => output === 1 || (typeof output === 'object' && output !== null && (output as { answer?: unknown }).answer === true);
+
 function describeLast(recorder: Recorder): string {
   const op = recorder.ops.filter((o) => o.insideOf === undefined).at(-1)!;
-  return op.outcome === 'ok' ? `answered ${String(op.output)}` : `${op.outcome}: ${op.error}`;
+  return op.outcome === 'ok' ? `answered ${held(op.output) ? 'held' : String((op.output as { answer?: unknown })?.answer ?? op.output)}` : `${op.outcome}: ${op.error}`;
 }
