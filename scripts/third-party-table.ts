@@ -42,6 +42,8 @@ interface CertificateFields {
   firstFailure?: { run: number; seconds: number };
   /** The faults asked for when not all (--faults). */
   faultsAsked?: string[];
+  /** Where it ran: `topology` says "N independent masters ..." on --topology masters. */
+  redis?: { topology?: string };
 }
 
 /** The adapter's folder as the table needs it: its name, its pinned libraries, whether it keeps findings. */
@@ -195,10 +197,13 @@ export function tableRow(folder: AdapterFolder, value: unknown, where: string): 
   // A certificate earned with fewer runs than the default (the least that decides it, for CI) says so.
   const runs = cert.certified && cert.runs !== JOB_DEFAULTS.runs ? ` --runs ${cert.runs}` : '';
   const faults = cert.faultsAsked ? ` --faults ${cert.faultsAsked.join(',') || 'none'}` : '';
-  const command = `\`chaoslua certify --impl ${impl} --pattern ${cert.pattern}${settings.flags}${runs}${faults} --seed ${cert.seed}${timeLimitFlag(cert)} --no-corpus\``;
+  // On independent masters (Redlock's deployment) the row and its command say so.
+  const masters = /^(\d+) independent masters/.exec(cert.redis?.topology ?? '')?.[1];
+  const topology = masters === undefined ? '' : ` --topology masters${masters === '5' ? '' : `:${masters}`}`;
+  const command = `\`chaoslua certify --impl ${impl} --pattern ${cert.pattern}${topology}${settings.flags}${runs}${faults} --seed ${cert.seed}${timeLimitFlag(cert)} --no-corpus\``;
   // The module file names the configuration when a folder certifies several (store.mjs, store.cluster.mjs).
   const at = `${ADAPTERS_FROM_PAGE}${folder.name}/`;
-  const adapter = `[${folder.name}](${at}) \`${file}\`${folder.hasFindings ? ` ([findings](${at}findings/))` : ''}`;
+  const adapter = `[${folder.name}](${at}) \`${file}\`${masters === undefined ? '' : ` on ${masters} independent masters`}${folder.hasFindings ? ` ([findings](${at}findings/))` : ''}`;
   return [adapter, libraries, cert.pattern, settings.text, `${levels}${notApplicable.length ? `; n/a: ${notApplicable.join(', ')}` : ''}`, verdict, named, duplicates, first, String(cert.seed), command];
 }
 

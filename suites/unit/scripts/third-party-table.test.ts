@@ -47,6 +47,15 @@ describe('the third-party results table', () => {
     ]);
   });
 
+  it('says when a certificate was earned on independent masters, in the adapter cell and the command', () => {
+    const onMasters = (topology: string) => tableRow(folder, { ...rejected, redis: { topology } }, 'redlock/certificate.masters.json');
+    const five = onMasters('5 independent masters n0,n1,n2,n3,n4 (no cluster, no replicas)');
+    expect(five[0]).toBe('[redlock](../examples/third-party/redlock/) `store.mjs` on 5 independent masters ([findings](../examples/third-party/redlock/findings/))');
+    expect(five.at(-1)).toBe('`chaoslua certify --impl module:examples/third-party/redlock/store.mjs --pattern lock --topology masters --seed 1301 --no-corpus`');
+    expect(onMasters('3 independent masters n0,n1,n2 (no cluster, no replicas)').at(-1)).toMatch(/--pattern lock --topology masters:3 --seed/);
+    expect(onMasters('n0 master 0-5460 <- n3')[0]).not.toMatch(/independent/);
+  });
+
   it('renders a certified one with its not-applicable invariants and replication losses', () => {
     const certified = {
       ...rejected,
