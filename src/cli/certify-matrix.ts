@@ -7,6 +7,7 @@ import type { Certificate } from '../report/certificate.ts';
 import { createRunFolder, writeJson } from '../report/folder.ts';
 import { junitXml } from '../report/junit.ts';
 import type { MatrixServer } from '../report/matrix-certificate.ts';
+import { MATRIX_PAGE, renderMatrixPage } from '../report/matrix-page.ts';
 import type { MatrixServerOption } from './servers-flag.ts';
 import { printable } from './printable.ts';
 
@@ -45,6 +46,7 @@ export async function certifyMatrix(options: JobOptions, servers: readonly Matri
   const base = first ?? placeholder(options);
   const matrix = matrixCertificate(base, entries, (performance.now() - started) / 1000);
   const file = writeJson(dir, 'matrix.json', matrix);
+  fs.writeFileSync(path.join(dir, MATRIX_PAGE), renderMatrixPage(matrix));
   fs.writeFileSync(path.join(dir, 'junit.xml'), junitXml(`chaoslua certify ${matrix.pattern} (${entries.length} servers)`, matrixJunitCases(matrix), matrix.seconds, { seed: String(matrix.seed) }));
   io.stdout.write(options.json ? JSON.stringify(matrix, null, 2) + '\n' : matrixSummary(matrix, file));
   return matrixExitCode(matrix);

@@ -10,6 +10,7 @@ import { run as mergeCli } from '../../../src/cli/merge.ts';
 import { UsageError } from '../../../src/cli/exit-codes.ts';
 import type { Certificate } from '../../../src/report/certificate.ts';
 import type { MatrixCertificate } from '../../../src/report/matrix-certificate.ts';
+import { renderMatrixPage } from '../../../src/report/matrix-page.ts';
 
 // The server matrix: per-server certificates into one verdict per server, and merge's rules for them.
 
@@ -71,6 +72,19 @@ describe('the matrix of verdicts', () => {
     expect(matrixExitCode(m)).toBe(3);
     expect(matrixExitCode(matrixCertificate(m, [...m.servers, matrixServer('c', refused('valkey', '8.1.8'), '')], 1))).toBe(1);
     expect(matrixCertificate(m, [], 0).certified).toBe(false);
+  });
+});
+
+describe('matrix.html', () => {
+  it('has a row per server, its verdict and a link to its own report', () => {
+    const m = matrixCertificate(onServer('redis', '7.0.15'), [matrixServer('redis-7.0', onServer('redis', '7.0.15'), 'redis-7.0/run-1/certificate.json'), matrixServer('<b>', refused('valkey', '8.1.8'), '')], 3);
+    const page = renderMatrixPage(m);
+    expect(page.match(/<tr><td class="mono">/g)).toHaveLength(2);
+    expect(page).toContain('<a href="redis-7.0/run-1/report.html">report</a>');
+    expect(page).toContain('<td class="verdict-illegal">NOT CERTIFIED</td>');
+    expect(page).toContain('broke one-holder (2); crash: x');
+    expect(page).toContain('&lt;b&gt;');
+    expect(page).not.toContain('<b>');
   });
 });
 

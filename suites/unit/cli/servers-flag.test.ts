@@ -67,5 +67,6 @@ describe('a server whose cluster cannot start', () => {
     const junit = fs.readFileSync(path.join(path.dirname(file), 'junit.xml'), 'utf8');
     expect(junit.match(/<testcase /g)).toHaveLength(2);
     expect(junit).toContain('failures="2"');
+    expect(fs.readFileSync(path.join(path.dirname(file), 'matrix.html'), 'utf8')).toMatch(/Server matrix: <span class="verdict-illegal">NOT CERTIFIED/);
   });
 });
