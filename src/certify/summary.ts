@@ -11,8 +11,8 @@ import { gateLines } from './gate-summary.ts';
 import { duplicatesLine } from './duplicates.ts';
 import { describeDurability } from '../plan/durability.ts';
 import { describeSettings } from '../plan/settings.ts';
-
 import { clockAssumptions } from './clock-assumption.ts';
+
 /** result.json: the job's outcome, machine-readable. */
 export function resultJson(options: JobOptions, r: JobResult) {
   return {
@@ -33,7 +33,6 @@ export function resultJson(options: JobOptions, r: JobResult) {
     duplicateEffects: r.duplicateEffects,
     duplicateFindings: r.duplicateFindings,
     replicationLossNotes: r.outcome.tally.replicationLossNotes ?? [],
-    seconds: Math.round(r.outcome.ms) / 1000,
     clockLosses: r.outcome.tally.clockLosses ?? 0,
     clockLossNotes: r.outcome.tally.clockLossNotes ?? [],
     clocks: clockAssumptions(options.faults, options.faultSettings),
@@ -87,8 +86,6 @@ export function summaryText(options: JobOptions, r: JobResult): string {
     ...(r.capabilities.variants ? [`  semantics declared: ${variantsText(options.pattern, r.capabilities)}`] : []),
     ...(r.keyMapping ? [`  keys: the implementation's own, ${r.keyMapping} (probes read those)`] : []),
     `  replication losses (not violations): ${t.replicationLosses}`,
-    duplicatesLine(r.duplicateEffects),
-    ...r.duplicateFindings.map((f) => `  note ${f}`),
     ...(t.clockLosses ? [`  clock losses (a moved server clock, not violations): ${t.clockLosses}`] : []),
     ...(t.clockLossNotes ?? []).map((note) => `    ${note}`),
     ...clockAssumptions(options.faults, options.faultSettings).map((line) => `  clocks: ${line}`),
