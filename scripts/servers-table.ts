@@ -37,9 +37,11 @@ export function readMatrices(dir = path.join(REPOSITORY, RESULTS)): { file: stri
 const yes = (b: boolean | undefined) => (b === undefined ? '?' : b ? 'yes' : 'no');
 const shown = (spec: string) => spec.replace(/^(\w+:)(\/.*)$/, (_, door: string, p: string) => `${door}${path.relative(REPOSITORY, p) || '.'}`);
 
-function cell(s: MatrixServer | undefined): string {
+function cell(s: MatrixServer | undefined, evicts: boolean): string {
   if (!s) return 'not run';
-  if (s.verdict === 'certified') return `certified (${s.operations} ops, ${s.seconds.toFixed(0)} s)`;
+  // Under script-evict, how many ran: the fault shares its class with script-flush, so a seed may draw few.
+  const evictions = evicts ? `, script-evict ${s.faults?.['script-evict'] ?? 0}` : '';
+  if (s.verdict === 'certified') return `certified (${s.operations} ops${evictions}, ${s.seconds.toFixed(0)} s)`;
   const why = [...s.failed.map((f) => `broke ${f}`), ...s.findings.map((f) => f.split(':')[0])].slice(0, 2).join('; ');
   return `**${s.verdict}**${why ? `: ${why}` : ''}`;
 }
@@ -62,7 +64,7 @@ export function renderTable(matrices: readonly { file: string; matrix: MatrixCer
       const runs = [...new Set(m.servers.map((s) => s.runs))].join('/');
       const faults = m.faultsAsked ? faultsText(m) : 'default (all)';
       const verdict = m.certified ? 'certified' : '**not certified**';
-      return `| \`${shown(m.implementation.spec)}\` (${m.pattern}) | ${runs}, ${m.seed}, ${faults} | ${asked.map((a) => cell(m.servers.find((s) => s.asked === a))).join(' | ')} | ${verdict}, ${m.seconds.toFixed(0)} s ([${file}](../${RESULTS}/${file})) |`;
+      return `| \`${shown(m.implementation.spec)}\` (${m.pattern}) | ${runs}, ${m.seed}, ${faults} | ${asked.map((a) => cell(m.servers.find((s) => s.asked === a), m.faultsAsked?.includes('script-evict') ?? false)).join(' | ')} | ${verdict}, ${m.seconds.toFixed(0)} s ([${file}](../${RESULTS}/${file})) |`;
     }),
   ];
   return lines.join('\n');
@@ -103,7 +105,9 @@ function importMatrix(file: string, dir = path.join(REPOSITORY, RESULTS)): strin
     if (!s.certificate) return s;
     const kept = path.join(name, `${s.asked.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
     fs.copyFileSync(path.resolve(path.dirname(file), s.certificate), path.join(dir, kept));
-    return { ...s, certificate: kept };
+    // Matrices written before servers carried their faults: read from the certificate kept.
+    const faults = s.faults ?? (JSON.parse(fs.readFileSync(path.join(dir, kept), 'utf8')) as { faults?: Record<string, number> }).faults;
+    return { ...s, ...(faults ? { faults } : {}), certificate: kept };
   });
   fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ ...matrix, servers }, null, 2) + '\n');
   return `${name}.json`;

@@ -22,6 +22,7 @@ export function matrixServer(asked: string, c: Certificate, file: string): Matri
     runs: c.runs,
     operations: c.operations,
     seconds: c.seconds,
+    faults: c.faults,
     failed: c.invariants.filter((s) => !s.passed && !s.notApplicable).map((s) => `${s.invariant} (${s.violations.length})`),
     findings: [...c.findings],
     certificate: file,

@@ -37,6 +37,8 @@ export interface MatrixServer {
   readonly runs: number;
   readonly operations: number;
   readonly seconds: number;
+  /** The faults that ran, by kind (its certificate's `faults`): the same seed draws the same on every server. */
+  readonly faults?: Readonly<Record<string, number>>;
   /** Invariants broken, each with its count of violations: `one-winner (2)`. */
   readonly failed: readonly string[];
   readonly findings: readonly string[];
