@@ -25,13 +25,15 @@ const REPOSITORY = path.resolve(import.meta.dirname, '..');
 export const RESULTS = 'bench/results/servers';
 const PAGE = 'docs/servers.md';
 
-/** The matrices kept, each named by its file, in the patterns' alphabetical order. */
+/** The matrices kept, each named by its file. */
 export function readMatrices(dir = path.join(REPOSITORY, RESULTS)): { file: string; matrix: MatrixCertificate }[] {
+  // By pattern, the default faults' matrix first.
+  const rank = (m: MatrixCertificate) => (m.faultsAsked ? 1 : 0);
   return fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
-    .sort()
-    .map((f) => ({ file: f, matrix: validateMatrix(JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'))) }));
+    .map((f) => ({ file: f, matrix: validateMatrix(JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'))) }))
+    .sort((a, b) => a.matrix.pattern.localeCompare(b.matrix.pattern) || rank(a.matrix) - rank(b.matrix) || a.file.localeCompare(b.file));
 }
 
 const yes = (b: boolean | undefined) => (b === undefined ? '?' : b ? 'yes' : 'no');
