@@ -1,7 +1,7 @@
 // The client-clock mutants (scenarios/mutants/*/*-by-client-clock) decide on the client's clock:
 // mutants.test.ts rejects each with every fault of all (client-clock in). Here the same code, on the
 // same seed, with client-clock left out: no run fails, so what finds them is the clients' clocks
-// disagreeing, not another fault. A short job (2 runs each, about 25 s in all); the longer evidence is the sweep's and
+// disagreeing, not another fault. In test:full (npm test is near its 6 minutes): 2 runs each, about 25 s in all; the longer evidence is the sweep's and
 // the 40-run certify jobs in scenarios/mutants/README.md.
 import { describe, expect, it } from 'vitest';
 import { FAULT_NAMES } from '../../src/generator/index.ts';
