@@ -55,19 +55,28 @@ export function validateCertificate(value: unknown): Certificate {
   return value as Certificate;
 }
 
-/** A certificate file, read and checked; the error names the file. */
-export function readCertificate(file: string): Certificate {
-  let parsed: unknown;
+/** A certificate-sized JSON file, parsed; a CertificateError names the file and what is wrong with it. */
+export function readCertificateJson(file: string): unknown {
   try {
-    parsed = JSON.parse(readBoundedText(file, 'certificate'));
+    return JSON.parse(readBoundedText(file, 'certificate'));
   } catch (error) {
     if (error instanceof InputLimitError) throw new CertificateError(error.message);
     throw new CertificateError(`${file}: not a readable JSON file (${(error as Error).message.split('\n')[0]})`);
   }
+}
+
+/** `validate(parsed)`, its CertificateError prefixed with the file and what it was read as. */
+export function validatedAs<T>(file: string, what: string, validate: () => T): T {
   try {
-    return validateCertificate(parsed);
+    return validate();
   } catch (error) {
-    if (error instanceof CertificateError) throw new CertificateError(`${file}: not a valid certificate: ${error.message}`);
+    if (error instanceof CertificateError) throw new CertificateError(`${file}: not a valid ${what}: ${error.message}`);
     throw error;
   }
+}
+
+/** A certificate file, read and checked; the error names the file. */
+export function readCertificate(file: string): Certificate {
+  const parsed = readCertificateJson(file);
+  return validatedAs(file, 'certificate', () => validateCertificate(parsed));
 }

@@ -3,10 +3,9 @@
  * (`certify --servers`), told apart by matrix.json's `kind`; the fields a merge reads are checked
  * before any is trusted, the first wrong one named.
  */
-import { InputLimitError, readBoundedText } from '../files/bounded-read.ts';
 import type { Certificate } from '../report/certificate.ts';
 import type { MatrixCertificate } from '../report/matrix-certificate.ts';
-import { CertificateError, validateCertificate } from './certificate-file.ts';
+import { CertificateError, readCertificateJson, validateCertificate, validatedAs } from './certificate-file.ts';
 
 export type CertificateFile = { readonly file: string; readonly certificate: Certificate } | { readonly file: string; readonly matrix: MatrixCertificate };
 
@@ -36,18 +35,9 @@ export function validateMatrix(value: Record<string, unknown>): MatrixCertificat
 
 /** A certificate.json or matrix.json, read and checked; the error names the file. */
 export function readCertificateFile(file: string): CertificateFile {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(readBoundedText(file, 'certificate'));
-  } catch (error) {
-    if (error instanceof InputLimitError) throw new CertificateError(error.message);
-    throw new CertificateError(`${file}: not a readable JSON file (${(error as Error).message.split('\n')[0]})`);
-  }
+  const parsed = readCertificateJson(file);
   const isMatrix = typeof parsed === 'object' && parsed !== null && (parsed as Record<string, unknown>).kind === 'matrix';
-  try {
-    return isMatrix ? { file, matrix: validateMatrix(parsed as Record<string, unknown>) } : { file, certificate: validateCertificate(parsed) };
-  } catch (error) {
-    if (error instanceof CertificateError) throw new CertificateError(`${file}: not a valid ${isMatrix ? 'matrix' : 'certificate'}: ${error.message}`);
-    throw error;
-  }
+  return validatedAs(file, isMatrix ? 'matrix' : 'certificate', () =>
+    isMatrix ? { file, matrix: validateMatrix(parsed as Record<string, unknown>) } : { file, certificate: validateCertificate(parsed) },
+  );
 }
