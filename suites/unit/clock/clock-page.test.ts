@@ -14,30 +14,34 @@ beforeAll(() => {
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-/** Wall and monotonic readings of a Node process started under the preload with `page`. */
-function readings(page: ClockPage): { wall: number; mono: number } {
+/**
+ * The wall reading of a Node process started under the preload with `page`, and our clock just before
+ * we started it and just after it answered: it read the clock in between, however loaded the machine.
+ */
+function readings(page: ClockPage): { wall: number; before: number; after: number } {
+  const before = Date.now();
   const out = execFileSync(process.execPath, ['-e', 'console.log(JSON.stringify({ wall: Date.now(), mono: Number(process.hrtime.bigint() / 1000000n) }))'], {
     env: { ...process.env, LD_PRELOAD: clockLibrary(), CHAOSLUA_CLOCK_FILE: page.file },
     encoding: 'utf8',
   });
-  return JSON.parse(out);
+  return { ...JSON.parse(out), before, after: Date.now() };
+}
+
+/** The shift the process read is `offset` (to 1 ms): between its reading less our clock after, and less our clock before. */
+function expectShift(r: { wall: number; before: number; after: number }, offset: number): void {
+  expect(r.wall - r.before).toBeGreaterThanOrEqual(offset - 1);
+  expect(r.wall - r.after).toBeLessThanOrEqual(offset + 1);
 }
 
 describe('the clock preload', () => {
   it('shifts a process by the page, forward and back, and leaves it true at 0', () => {
     const page = ClockPage.create(path.join(dir, 'a'));
     page.set({ offsetMs: 50_000 });
-    const ahead = readings(page).wall - Date.now();
+    expectShift(readings(page), 50_000);
     page.set({ offsetMs: -7_000 });
-    const behind = readings(page).wall - Date.now();
+    expectShift(readings(page), -7_000);
     page.reset();
-    const back = readings(page).wall - Date.now();
-    // The reading is taken a few ms before our Date.now(), in a process that takes ~50 ms to start.
-    expect(ahead).toBeGreaterThan(49_000);
-    expect(ahead).toBeLessThanOrEqual(50_000);
-    expect(behind).toBeGreaterThan(-8_000);
-    expect(behind).toBeLessThanOrEqual(-7_000);
-    expect(Math.abs(back)).toBeLessThan(1_000);
+    expectShift(readings(page), 0);
     page.close();
   });
 
@@ -71,11 +75,15 @@ describe('the clock preload', () => {
 
   it('drifts: a clock running 10% fast gains about 100 ms a second', async () => {
     const page = ClockPage.create(path.join(dir, 'c'));
+    const setFrom = Date.now();
     page.set({ offsetMs: 0, driftPpm: 100_000 });
+    const setBy = Date.now();
     await new Promise((r) => setTimeout(r, 1_000));
-    const gained = readings(page).wall - Date.now();
-    expect(gained).toBeGreaterThan(80);
-    expect(gained).toBeLessThan(200);
+    // Read at some instant between r.before and r.after, it had gained a tenth of the time since the set.
+    const r = readings(page);
+    expect(r.wall - r.before).toBeGreaterThanOrEqual((r.before - setBy) * 0.1 - 1);
+    expect(r.wall - r.after).toBeLessThanOrEqual((r.after - setFrom) * 0.1 + 1);
+    expect(r.wall - r.before).toBeGreaterThan(95);
     expect(page.offsetMs()).toBeGreaterThan(95);
     page.close();
   });
