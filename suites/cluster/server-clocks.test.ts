@@ -51,9 +51,10 @@ it("a master's clock stepped forward ends a lease that much early; TIME reads it
 
 it('a clock stepped back after a lease was set keeps it past its end, until the heal sets the clock true', async () => {
   const { master, key } = await shard();
-  await cluster.command(master, 'SET', key, 'held', 'PX', 200);
+  // A second's lease, so that a stall between the SET and the step cannot end it first.
+  await cluster.command(master, 'SET', key, 'held', 'PX', 1_000);
   cluster.clocks!.set(master, { offsetMs: -10_000 });
-  await new Promise((r) => setTimeout(r, 400));
+  await new Promise((r) => setTimeout(r, 1_500));
   expect(await cluster.command(master, 'GET', key)).toBe('held');
   await cluster.heal();
   expect(await cluster.command(master, 'GET', key)).toBeNull();
