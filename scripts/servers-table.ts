@@ -37,7 +37,23 @@ export function readMatrices(dir = path.join(REPOSITORY, RESULTS)): { file: stri
 }
 
 const yes = (b: boolean | undefined) => (b === undefined ? '?' : b ? 'yes' : 'no');
-const shown = (spec: string) => spec.replace(/^(\w+:)(\/.*)$/, (_, door: string, p: string) => `${door}${path.relative(REPOSITORY, p) || '.'}`);
+const shown = (spec: string) => spec.replace(/^(\w+:)(\/.*)$/, (_, door: string, p: string) => `${door}${inRepository(p)}`);
+
+/**
+ * An implementation's path as the repository names it. A kept certificate holds the absolute path of
+ * the checkout it was earned in; in another checkout (CI's clean clone) the same files sit elsewhere,
+ * so an outside path is named by its longest tail that exists here (/work/main/lua/lock -> lua/lock).
+ */
+function inRepository(p: string): string {
+  const relative = path.relative(REPOSITORY, p);
+  if (!relative.startsWith('..')) return relative || '.';
+  const parts = p.split('/').filter(Boolean);
+  for (let i = 0; i < parts.length; i++) {
+    const tail = parts.slice(i).join('/');
+    if (fs.existsSync(path.join(REPOSITORY, tail))) return tail;
+  }
+  return p;
+}
 
 function cell(s: MatrixServer | undefined, evicts: boolean): string {
   if (!s) return 'not run';
