@@ -89,6 +89,10 @@ export function mergeCertificates(inputs: readonly ShardCertificate[], issuedAt 
     invariants: mergeInvariants(certs),
     findings,
     replicationLosses: sum(certs.map((c) => c.replicationLosses)),
+    // The shards share their plan (faults included), so the clocks they held under are the first's.
+    ...(sum(certs.map((c) => c.clockLosses ?? 0)) ? { clockLosses: sum(certs.map((c) => c.clockLosses ?? 0)) } : {}),
+    ...(first.clocks ? { clocks: first.clocks } : {}),
+    ...(first.clientClocks ? { clientClocks: first.clientClocks } : {}),
     duplicateEffects: sumRecords(certs.map((c) => c.duplicateEffects ?? {})),
     duplicateFindings: shards.flatMap(({ certificate: c }) => (c.duplicateFindings ?? []).map((f) => `shard ${c.shard!.index}/${count}: ${f}`)),
     issuedAt,

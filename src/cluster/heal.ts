@@ -18,7 +18,7 @@ export interface HealOps {
  * fills within seconds, and /reset then waits for the node, which the heal would only thaw after it
  * (seen in a soak, and reproduced in suites/cluster/heal-frozen.test.ts: /reset timed out after 42 s).
  */
-export async function healCluster(toxiproxy: Pick<Toxiproxy, 'reset' | 'restart' | 'restartable'>, nodes: readonly { readonly index: number; readonly status: string }[], ops: HealOps): Promise<void> {
+export async function healCluster(toxiproxy: Pick<Toxiproxy, 'reset' | 'restart' | 'restartable' | 'alive'>, nodes: readonly { readonly index: number; readonly status: string }[], ops: HealOps): Promise<void> {
   for (const n of nodes) if (n.status === 'frozen') await ops.thaw(n.index);
   await resetToxiproxy(toxiproxy);
   for (const n of nodes) if (n.status === 'killed') await ops.restart(n.index);
@@ -30,16 +30,18 @@ export async function healCluster(toxiproxy: Pick<Toxiproxy, 'reset' | 'restart'
 }
 
 /**
- * /reset, or, when a server this harness started no longer answers it (its retries spent), a new
- * server in its place: a hung control port (Shopify/toxiproxy#558 is one cause; the thaw above
- * removes the one seen here) would otherwise end the job on a correct implementation. A server
- * someone else runs (the compose backend's) is not ours to restart: its error stands.
+ * /reset, or, when a server this harness started is alive but no longer answers it (its retries
+ * spent), a new server in its place: a hung control port (Shopify/toxiproxy#558 is one cause; the
+ * thaw above removes the one seen here) would otherwise end the job on a correct implementation.
+ * A server that died is the environment failing (killed, out of memory): the job ends and says so,
+ * keeping its finished runs (suites/certify/environment-failure.full.test.ts). A server someone else
+ * runs (the compose backend's) is not ours to restart: its error stands.
  */
-async function resetToxiproxy(toxiproxy: Pick<Toxiproxy, 'reset' | 'restart' | 'restartable'>): Promise<void> {
+async function resetToxiproxy(toxiproxy: Pick<Toxiproxy, 'reset' | 'restart' | 'restartable' | 'alive'>): Promise<void> {
   try {
     await toxiproxy.reset();
   } catch (error) {
-    if (!toxiproxy.restartable) throw error;
+    if (!toxiproxy.restartable || !toxiproxy.alive) throw error;
     await toxiproxy.restart().catch((restartError: unknown) => {
       throw new Error(`${(error as Error).message}; restarting toxiproxy failed too: ${(restartError as Error).message}`);
     });

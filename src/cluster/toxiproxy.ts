@@ -67,6 +67,11 @@ export class Toxiproxy {
     return this.launch !== undefined;
   }
 
+  /** False once the server this client started has exited (a server attached to is taken as alive). */
+  get alive(): boolean {
+    return this.child === undefined || (this.child.exitCode === null && this.child.signalCode === null);
+  }
+
   /** A server process on apiPort, once it answers /version. */
   private static async launched({ binary, dir, seed }: Launch, apiPort: number): Promise<ChildProcess> {
     const log = path.join(dir.dir, 'toxiproxy.log');

@@ -6,12 +6,13 @@ import { PATTERN_NAMES, PATTERNS, type PatternName } from '../../../src/patterns
  * with its type, nothing undocumented, and the invariants those of the pattern.
  */
 export function expectCertificateSchema(c: Record<string, any>): void {
-  const documented = ['version', 'certified', 'pattern', 'implementation', 'redis', 'seed', 'runs', 'discarded', 'operations', 'faults', 'skippedFaults', 'evidence', 'invariants', 'findings', 'replicationLosses', 'duplicateEffects', 'duplicateFindings', 'issuedAt', 'seconds'];
+  const documented = ['version', 'certified', 'pattern', 'implementation', 'redis', 'seed', 'runs', 'discarded', 'operations', 'faults', 'skippedFaults', 'evidence', 'invariants', 'findings', 'replicationLosses', 'clocks', 'duplicateEffects', 'duplicateFindings', 'issuedAt', 'seconds'];
   // Optional, documented too: shard (certify --shard), merged (chaoslua merge), corpus (when one was
   // replayed), incomplete (the environment ended the job), durability (--durability), capabilities
   // and keyMapping (when the implementation declared them), firstFailure (when a run failed),
-  // settings (a pattern that declares some: every one, as --set filled them).
-  const optional = ['shard', 'merged', 'corpus', 'incomplete', 'durability', 'capabilities', 'keyMapping', 'firstFailure', 'settings', 'faultsAsked'];
+  // settings (a pattern that declares some: every one, as --set filled them); clockLosses (a moved
+  // server clock explained some run) and clientClocks (client-clock was in the fault set).
+  const optional = ['shard', 'merged', 'corpus', 'incomplete', 'durability', 'capabilities', 'keyMapping', 'firstFailure', 'settings', 'faultsAsked', 'clockLosses', 'clientClocks'];
   expect(Object.keys(c).filter((k) => !optional.includes(k)).sort()).toEqual(documented.sort());
   expect(c.version).toBe(1);
   expect(typeof c.certified).toBe('boolean');
@@ -21,7 +22,18 @@ export function expectCertificateSchema(c: Record<string, any>): void {
   if (c.settings !== undefined) for (const n of Object.values(c.settings)) expect(Number.isSafeInteger(n)).toBe(true);
   expect(c.implementation).toEqual({ spec: expect.stringMatching(/^(lua|module|cmd):/), sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
   // clusters: only when the runs were dealt to more than one (--clusters).
-  expect(c.redis).toEqual({ version: expect.any(String), topology: expect.any(String), cluster: expect.any(String), ...(c.redis.clusters === undefined ? {} : { clusters: expect.any(Number) }) });
+  // server, allocator and features: probed on a running node (none when nothing ran); asked: --server as given.
+  const probed = c.redis.server === undefined ? {} : { server: expect.stringMatching(/^(redis|valkey)$/), allocator: expect.any(String), features: expect.any(Object) };
+  expect(c.redis).toEqual({
+    version: expect.any(String),
+    topology: expect.any(String),
+    cluster: expect.any(String),
+    ...probed,
+    ...(c.redis.asked === undefined ? {} : { asked: expect.any(String) }),
+    ...(c.redis.clusters === undefined ? {} : { clusters: expect.any(Number) }),
+  });
+  expect(c.clocks.length).toBeGreaterThan(0);
+  for (const line of c.clocks) expect(typeof line).toBe('string');
   if (c.redis.clusters !== undefined) expect(c.redis.clusters).toBeGreaterThan(1);
   for (const n of [c.seed, c.runs, c.operations, c.replicationLosses]) expect(Number.isSafeInteger(n) && n >= 0).toBe(true);
   expect(c.discarded).toEqual({ runs: expect.any(Number), causes: expect.any(Array) });

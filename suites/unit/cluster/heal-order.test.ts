@@ -4,10 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import { healCluster } from '../../../src/cluster/heal.ts';
 
-function recorder(options: { resetFails?: boolean; restartable?: boolean; restartFails?: boolean }) {
+function recorder(options: { resetFails?: boolean; restartable?: boolean; restartFails?: boolean; dead?: boolean }) {
   const calls: string[] = [];
   const toxiproxy = {
     restartable: options.restartable ?? true,
+    alive: !options.dead,
     reset: async () => {
       calls.push('reset');
       if (options.resetFails) throw new Error('toxiproxy POST /reset: The operation was aborted due to timeout');
@@ -46,6 +47,12 @@ describe('healCluster', () => {
 
   it("keeps /reset's error for a Toxiproxy it did not start", async () => {
     const { calls, heal } = recorder({ resetFails: true, restartable: false });
+    await expect(heal()).rejects.toThrow('toxiproxy POST /reset: The operation was aborted due to timeout');
+    expect(calls).toEqual(['thaw 1', 'reset']);
+  });
+
+  it("keeps /reset's error for a Toxiproxy that died: the environment failed, the job ends and says so", async () => {
+    const { calls, heal } = recorder({ resetFails: true, dead: true });
     await expect(heal()).rejects.toThrow('toxiproxy POST /reset: The operation was aborted due to timeout');
     expect(calls).toEqual(['thaw 1', 'reset']);
   });
