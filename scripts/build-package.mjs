@@ -46,6 +46,8 @@ for (const dir of fs.readdirSync(path.join(dist, 'scenarios'))) {
   if (fs.statSync(path.join(dist, 'scenarios', dir)).isDirectory()) copy(path.join('scenarios', dir), (f) => f.endsWith('.lua'));
 }
 copy('docker-compose.cluster.yml');
+// The clock preload's source: built with the C compiler on first use (src/clock/library.ts), never shipped built.
+copy('native/clockshift.c');
 copy('scripts/install-tools.sh');
 fs.chmodSync(path.join(dist, 'scripts/install-tools.sh'), 0o755);
 

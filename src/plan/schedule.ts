@@ -74,7 +74,7 @@ export type ClockStep =
   | ClockStepBase<'clock-strobe'> & { readonly offsetMs: number; readonly periodMs: number }
   | ClockStepBase<'clock-drift'> & { readonly driftPpm: number };
 
-interface ClockStepBase<K extends string> {
+export interface ClockStepBase<K extends string> {
   readonly kind: K;
   readonly atMs: number;
   readonly target: FaultTarget;

@@ -62,6 +62,8 @@ describe('the installed package', () => {
     expect(fs.existsSync(path.join(pkg, 'dist/src/index.d.ts'))).toBe(true);
     expect(fs.existsSync(path.join(pkg, 'dist/lua/lock/acquire.lua'))).toBe(true);
     expect(fs.existsSync(path.join(pkg, 'dist/scripts/install-tools.sh'))).toBe(true);
+    // The clock preload ships as source, built with the C compiler where the clock faults are first asked for.
+    expect(fs.existsSync(path.join(pkg, 'dist/native/clockshift.c'))).toBe(true);
     expect(fs.existsSync(path.join(pkg, 'docs/commands/certify.md'))).toBe(true);
     expect(fs.existsSync(path.join(pkg, 'src'))).toBe(false);
   });
