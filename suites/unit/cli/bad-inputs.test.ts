@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { internalError } from '../../../src/cli/main.ts';
 import { LocalCluster } from '../../../src/cluster/local.ts';
-import { cli, forbidClusters, STACK_FRAME } from './support.ts';
+import { cli, expectUsage as usage, forbidClusters, STACK_FRAME } from './support.ts';
 
 // Bad inputs a new user tried (issue 11): each answers with one line and exit 2, before any
 // cluster starts. The ones that need a running cluster are in suites/certify/bad-implementations.test.ts.
@@ -31,15 +31,7 @@ function counterexampleWith(name: string, change: (c: any) => unknown): string {
   return file;
 }
 
-async function expectUsage(argv: string[], message: RegExp) {
-  const r = await cli(argv);
-  expect(r.stderr).toMatch(message);
-  expect(r.code, r.stderr).toBe(2);
-  expect(r.stderr.trim().split('\n')).toHaveLength(1);
-  expect(r.stderr).not.toMatch(STACK_FRAME);
-  expect(attempts).toEqual([]);
-  return r;
-}
+const expectUsage = (argv: string[], message: RegExp) => usage(argv, message, attempts);
 
 describe('replay: a counterexample with the right version but wrong fields names the field, exit 2', () => {
   const cases: [string, (c: any) => unknown, RegExp][] = [

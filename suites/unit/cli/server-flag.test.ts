@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { cli, forbidClusters, STACK_FRAME } from './support.ts';
+import { expectUsage as usage, forbidClusters } from './support.ts';
 
 // --server is checked at the edge: one line, exit 2, before any cluster starts.
 
@@ -17,14 +17,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function expectUsage(argv: string[], message: RegExp) {
-  const r = await cli(argv);
-  expect(r.stderr).toMatch(message);
-  expect(r.code, r.stderr).toBe(2);
-  expect(r.stderr.trim().split('\n')).toHaveLength(1);
-  expect(r.stderr).not.toMatch(STACK_FRAME);
-  expect(attempts).toEqual([]);
-}
+const expectUsage = (argv: string[], message: RegExp) => usage(argv, message, attempts);
 
 describe('--server, refused at the edge', () => {
   const lock = ['--pattern', 'lock', '--impl', 'lua:lua/lock', '--runs', '1'];

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { MatrixCertificate } from '../../../src/report/matrix-certificate.ts';
-import { cli, forbidClusters, STACK_FRAME } from './support.ts';
+import { cli, expectUsage as usage, forbidClusters } from './support.ts';
 
 // certify --servers: the list is checked and every server resolved at the edge, before any cluster starts.
 
@@ -20,14 +20,7 @@ afterEach(() => {
 
 const lock = ['certify', '--pattern', 'lock', '--impl', 'lua:lua/lock', '--runs', '1', '--report', tmp];
 
-async function expectUsage(argv: string[], message: RegExp) {
-  const r = await cli(argv);
-  expect(r.stderr).toMatch(message);
-  expect(r.code, r.stderr).toBe(2);
-  expect(r.stderr.trim().split('\n')).toHaveLength(1);
-  expect(r.stderr).not.toMatch(STACK_FRAME);
-  expect(attempts).toEqual([]);
-}
+const expectUsage = (argv: string[], message: RegExp) => usage(argv, message, attempts);
 
 describe('--servers, refused at the edge', () => {
   it('an unknown name, a missing path, an empty entry', async () => {

@@ -1,4 +1,4 @@
-import { vi } from 'vitest';
+import { expect, vi } from 'vitest';
 import { main } from '../../../src/cli/main.ts';
 import { ComposeCluster } from '../../../src/cluster/compose.ts';
 import { EnvironmentError } from '../../../src/cluster/errors.ts';
@@ -34,3 +34,17 @@ export async function cli(argv: string[]) {
 
 /** A stack trace's frame line ("    at fn (file:1:2)"). */
 export const STACK_FRAME = /^\s+at .+[:)]/m;
+
+/**
+ * A usage error as every bad input must end: the message, exit 2, one line, no stack trace, and no
+ * cluster reached (`attempts`: what forbidClusters counted). Returns the CLI's result.
+ */
+export async function expectUsage(argv: string[], message: RegExp, attempts: readonly string[]) {
+  const r = await cli(argv);
+  expect(r.stderr).toMatch(message);
+  expect(r.code, r.stderr).toBe(2);
+  expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  expect(r.stderr).not.toMatch(STACK_FRAME);
+  expect(attempts).toEqual([]);
+  return r;
+}

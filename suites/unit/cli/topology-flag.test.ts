@@ -5,7 +5,7 @@ import { EnvironmentError } from '../../../src/cluster/errors.ts';
 import { CLOCK_FAULT_NAMES, FAULT_NAMES } from '../../../src/faults/index.ts';
 import { parseFaultList } from '../../../src/generator/index.ts';
 import { CLUSTER_TOPOLOGY, parseTopologySpec, TopologySpecError } from '../../../src/plan/topology.ts';
-import { cli, forbidClusters, STACK_FRAME } from './support.ts';
+import { expectUsage as usage, forbidClusters } from './support.ts';
 
 // --topology is checked once at the edge, and which faults independent masters run is decided in
 // one place (src/certify/partition-faults.ts): a refusal is one line, exit 2, before anything starts.
@@ -22,14 +22,7 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function expectUsage(argv: string[], message: RegExp) {
-  const r = await cli(argv);
-  expect(r.stderr).toMatch(message);
-  expect(r.code, r.stderr).toBe(2);
-  expect(r.stderr.trim().split('\n')).toHaveLength(1);
-  expect(r.stderr).not.toMatch(STACK_FRAME);
-  expect(attempts).toEqual([]);
-}
+const expectUsage = (argv: string[], message: RegExp) => usage(argv, message, attempts);
 
 const MASTERS = parseTopologySpec('masters');
 
