@@ -14,7 +14,7 @@
 import { minOkPerOperation, OK_PER_RUN } from './evidence.ts';
 import type { Certificate } from '../report/certificate.ts';
 import { operationJson } from './summary.ts';
-import { isPatternName, PATTERNS } from '../patterns/index.ts';
+import { isPatternName, patternNamed } from '../patterns/index.ts';
 import { describeSettings } from '../plan/settings.ts';
 import { fillSettings } from '../generator/settings.ts';
 
@@ -109,7 +109,7 @@ export function mergeCertificates(inputs: readonly ShardCertificate[], issuedAt 
 function settingsOf(c: Certificate): string {
   if (!isPatternName(c.pattern)) return describeSettings(c.settings ?? {});
   try {
-    return describeSettings(fillSettings(PATTERNS[c.pattern], c.settings));
+    return describeSettings(fillSettings(patternNamed(c.pattern), c.settings));
   } catch {
     // Settings this chaoslua does not know: compared as written.
     return describeSettings(c.settings ?? {});

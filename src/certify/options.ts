@@ -7,7 +7,7 @@
  */
 import path from 'node:path';
 import { FAULT_NAMES, isFaultName, type FaultName } from '../faults/index.ts';
-import { DEFAULT_PATTERN, isPatternName, PATTERN_NAMES, PATTERNS } from '../patterns/index.ts';
+import { DEFAULT_PATTERN, isPatternName, knownPatternNames, patternNamed } from '../patterns/index.ts';
 import type { AnyPattern } from '../patterns/types.ts';
 import { fillSettings, SettingError } from '../generator/settings.ts';
 import { splitFaultSettings } from '../generator/fault-settings.ts';
@@ -197,8 +197,9 @@ function checkMasters(c: JobConstraints, pattern: AnyPattern, topology: Topology
 /** The pattern a name stands for (resolved here once: everything below is handed the value). */
 function resolvePattern(given: string | AnyPattern): AnyPattern {
   if (typeof given !== 'string') return given;
-  if (!isPatternName(given)) throw new JobOptionError('pattern', `must be ${PATTERN_NAMES.slice(0, -1).join(', ')} or ${PATTERN_NAMES.at(-1)}`, given);
-  return PATTERNS[given];
+  const known = knownPatternNames();
+  if (!isPatternName(given)) throw new JobOptionError('pattern', `must be ${known.slice(0, -1).join(', ')} or ${known.at(-1)}, or a pattern file (./my-pattern.mjs)`, given);
+  return patternNamed(given);
 }
 
 /** The pattern's settings and the faults' (a --set name a fault declares is the fault's), filled, or a JobSettingError for the first one given that is refused. */

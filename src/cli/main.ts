@@ -7,6 +7,7 @@ import { InputLimitError } from '../files/bounded-read.ts';
 import { helpFooter } from './help.ts';
 import { cutLong, printable } from './printable.ts';
 import { processIo, type Command, type Io } from './io.ts';
+import { loadPatternFiles } from './pattern-file.ts';
 
 /** Commands load lazily so `chaoslua lint` does not pay for ioredis and fast-check. */
 export const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
@@ -67,7 +68,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   try {
     if (!entry) throw new UsageError(`unknown command '${name}' (try 'chaoslua --help')`);
     const command = await entry.load();
-    return await command.run(rest, io);
+    return await command.run(await loadPatternFiles(rest), io);
   } catch (error) {
     const message = cutLong(printable((error as Error).message?.split('\n')[0] ?? String(error)));
     // A file refused for its size or its silence is the user's input, whichever reader met it.

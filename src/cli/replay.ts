@@ -3,7 +3,7 @@ import { check } from '../checker/index.ts';
 import type { CheckResult } from '../checker/types.ts';
 import { startCluster } from '../cluster/select.ts';
 import { checkables } from '../patterns/checkable.ts';
-import { isPatternName, PATTERNS } from '../patterns/index.ts';
+import { isPatternName, patternNamed } from '../patterns/index.ts';
 import { readCounterexample, type Counterexample } from '../report/counterexample.ts';
 import { JOB_DEFAULTS } from '../certify/options.ts';
 import { passes, replaySchedule } from '../certify/replay.ts';
@@ -71,7 +71,7 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
 async function rerunSchedule(ce: Counterexample, clusterSpec: string, reruns: number) {
   if (!ce.implSpec) throw new UsageError('replay: the counterexample does not say which implementation produced it (no implSpec); use --no-rerun');
   if (!isPatternName(ce.pattern)) throw new UsageError(`replay: '${ce.pattern}' is a model, not a pattern with implementations to re-run; use --no-rerun`);
-  const pattern = PATTERNS[ce.pattern];
+  const pattern = patternNamed(ce.pattern);
   let spec;
   try {
     spec = parseImplSpec(ce.implSpec, pattern);

@@ -99,6 +99,8 @@ export interface Model<S, I, O> {
    * pair's second answer may be one of these.
    */
   excludes?(input: I, output: unknown): string | undefined;
+  /** Optional: the state's name in coverage rows (`held`); without it, the state's `kind` field, else its description. */
+  stateKind?(state: S): string;
   describeInput(input: I): string;
   describeOutput(output: O): string;
   describeState(state: S): string;

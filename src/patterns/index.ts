@@ -19,19 +19,41 @@ export const PATTERN_NAMES = Object.keys(PATTERNS) as PatternName[];
 
 export const DEFAULT_PATTERN: PatternName = PATTERN_NAMES[0];
 
-export const isPatternName = (name: unknown): name is PatternName => typeof name === 'string' && Object.hasOwn(PATTERNS, name);
+/**
+ * Patterns a team declared, loaded from their files for this process (`--pattern ./queue.mjs`, by
+ * the CLI's edge, before any command looks a name up): from then on a name like the built-ins'.
+ */
+const loaded = new Map<string, AnyPattern>();
+
+export const isBuiltInPattern = (name: unknown): name is PatternName => typeof name === 'string' && Object.hasOwn(PATTERNS, name);
+
+/** A built-in pattern's name, or a loaded one's (typed loosely: a loaded pattern's name is any string). */
+export const isPatternName = (name: unknown): name is PatternName => isBuiltInPattern(name) || (typeof name === 'string' && loaded.has(name));
+
+/** Every pattern name this process knows: the built-ins, then those loaded from files. */
+export const knownPatternNames = (): string[] => [...PATTERN_NAMES, ...loaded.keys()];
+
+/** Make a loaded pattern known by its name; a built-in's name, or another file's, is refused. */
+export function addLoadedPattern(pattern: AnyPattern): void {
+  if (isBuiltInPattern(pattern.name)) throw new RangeError(`'${pattern.name}' is a built-in pattern's name: name yours otherwise`);
+  const before = loaded.get(pattern.name);
+  if (before && before.source?.sha256 !== pattern.source?.sha256) throw new RangeError(`'${pattern.name}' is already the name of ${before.source?.file ?? 'another pattern'}`);
+  loaded.set(pattern.name, pattern);
+}
 
 /** The pattern of that name; a RangeError naming the known ones otherwise (`where` says who asked). */
 export function patternNamed(name: string, where = 'pattern'): AnyPattern {
-  if (!isPatternName(name)) throw new RangeError(`${where}: unknown pattern '${name}' (known: ${PATTERN_NAMES.join(', ')})`);
-  return PATTERNS[name];
+  if (isBuiltInPattern(name)) return PATTERNS[name];
+  const found = loaded.get(name);
+  if (!found) throw new RangeError(`${where}: unknown pattern '${name}' (known: ${knownPatternNames().join(', ')}; or a pattern file: --pattern ./my-pattern.mjs)`);
+  return found;
 }
 
 /** A pattern's operations by `op`, typed as any pattern's (the registry's entries are typed each its own way). */
-export const operationsOf = (name: PatternName): Readonly<Record<string, Operation>> => PATTERNS[name].operations;
+export const operationsOf = (name: string): Readonly<Record<string, Operation>> => patternNamed(name).operations;
 
-/** The pattern a model specifies, if it is one of the registry's (register and kv are models without a pattern). */
-export const patternOfModel = (modelName: string): AnyPattern | undefined => (isPatternName(modelName) ? PATTERNS[modelName] : undefined);
+/** The pattern a model specifies, if it is one this process knows (register and kv are models without a pattern). */
+export const patternOfModel = (modelName: string): AnyPattern | undefined => (isPatternName(modelName) ? patternNamed(modelName) : undefined);
 
 /** Every pattern's reference model, by pattern name. */
 export const models = Object.fromEntries(PATTERN_NAMES.map((name) => [name, PATTERNS[name].model])) as { readonly [P in PatternName]: (typeof PATTERNS)[P]['model'] };

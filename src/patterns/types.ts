@@ -103,6 +103,10 @@ export interface GiveBack {
 export interface Pattern<S, I, O, R extends ReferenceSubject<I, O> = ReferenceSubject<I, O>> {
   /** The registry key, the CLI's --pattern, the folder under lua/ and src/patterns/. */
   readonly name: string;
+  /** What it is, in one line (a pattern a team declared: its spec's description). */
+  readonly description?: string;
+  /** The file a pattern a team declared was loaded from, and its digest: what a certificate names. */
+  readonly source?: { readonly file: string; readonly sha256: string };
   /** By the name a model input carries in `op`, in the order reports list them. */
   readonly operations: Readonly<Record<string, Operation>>;
   /** The specification (its `name` is the pattern's), judging answers at the level they were given (withLevels). */

@@ -60,6 +60,7 @@ export interface CoverageTable {
 type AnyModel = Model<unknown, unknown, unknown>;
 
 const kindOf = (model: AnyModel, state: unknown): string => {
+  if (model.stateKind) return model.stateKind(state);
   const kind = (state as { kind?: unknown } | null)?.kind;
   return typeof kind === 'string' ? kind : model.describeState(state);
 };

@@ -1,0 +1,136 @@
+/**
+ * A team's pattern spec made into the pattern every stage takes: the model the checker searches
+ * (leases mapped onto its expiry operations), the sessions and races the generator draws, the
+ * reference client a `lua:DIR` implementation runs under, and the defaults of every opt-in group.
+ */
+import type { Model } from '../../model/types.ts';
+import { opPhrase } from '../../checker/describe.ts';
+import type { Classifier } from '../../checker/invariants/types.ts';
+import { withLevels } from '../levels.ts';
+import { leaseSettings } from '../time-scale.ts';
+import type { AnyPattern, ArgType, Operation } from '../types.ts';
+import { replyMatches, describeReply } from './replies.ts';
+import { derivedRaces } from './races.ts';
+import { ScriptedSubject, type ScriptCalls } from './scripted-subject.ts';
+import { defaultSession } from './session.ts';
+import type { PatternSpec } from './spec.ts';
+import { validatePatternSpec } from './validate.ts';
+
+type Input = { readonly op: string } & Readonly<Record<string, unknown>>;
+
+/** Where a pattern came from, as its certificate names it. */
+export interface PatternSource {
+  readonly file: string;
+  readonly sha256: string;
+}
+
+const json = (value: unknown): string => JSON.stringify(value) ?? 'undefined';
+
+/** The length of what `input` sets, in ms (a range when only its bounds are known), per the spec's leases. */
+function leaseOf(spec: PatternSpec): (input: Input) => number | readonly [number, number] | undefined {
+  return (input) => {
+    const lease = spec.operations[input.op]?.lease;
+    if (lease === undefined) return undefined;
+    if (typeof lease === 'string') return typeof input[lease] === 'number' ? (input[lease] as number) : undefined;
+    return lease.ms(input);
+  };
+}
+
+function compileModel(spec: PatternSpec): Model<unknown, Input, unknown> {
+  const m = spec.model;
+  const lease = leaseOf(spec);
+  const leases = m.leases ? (state: unknown) => m.leases!(state) : undefined;
+  const ranged = Object.values(spec.operations).some((op) => typeof op.lease === 'object');
+  return {
+    ...(spec.search ?? {}),
+    name: spec.name,
+    init: () => m.init(),
+    step: (state, input, id) => m.step(state, input, id),
+    expire: (state, tag) => (m.expire ? m.expire(state, tag) : state),
+    leaseTag: (state) => (leases ? (leases(state).length ? Math.min(...leases(state)) : null) : null),
+    ...(leases ? { leaseTags: leases } : {}),
+    expiryMs: (input) => {
+      const ms = lease(input);
+      return Array.isArray(ms) ? ms[1] : (ms as number | undefined);
+    },
+    ...(ranged
+      ? {
+          expiryRangeMs: (input: Input) => {
+            const ms = lease(input);
+            if (ms === undefined) return undefined;
+            return typeof ms === 'number' ? ([ms, ms] as const) : ms;
+          },
+        }
+      : {}),
+    outputMatches: (expected, observed) => (m.matches ? m.matches(expected, observed) : replyMatches(expected, observed)),
+    hashState: (state) => (m.hash ? m.hash(state) : json(state)),
+    describeInput: (input) => `${input.op}(${Object.entries(input).flatMap(([k, v]) => (k === 'op' ? [] : [`${k}=${json(v)}`])).join(', ')})`,
+    describeOutput: describeReply,
+    describeState: (state) => (m.describe ? m.describe(state) : json(state)),
+    ...(m.kind ? { stateKind: (state: unknown) => m.kind!(state) } : {}),
+  };
+}
+
+function classifier(spec: PatternSpec): Classifier<unknown, Input, unknown> {
+  const invariants = Object.entries(spec.invariants ?? {});
+  return (ctx) => {
+    for (const [name, inv] of invariants) {
+      if (!inv.witnesses.includes(ctx.op.input.op)) continue;
+      const stuck = { key: ctx.key, state: ctx.state, input: ctx.op.input, observed: ctx.op.output, expected: ctx.expected, phrase: opPhrase(ctx.model, ctx.op) };
+      const message = inv.broken(stuck);
+      if (typeof message === 'string' && message !== '') return { invariant: name, message };
+    }
+    return undefined;
+  };
+}
+
+function operationsOf(spec: PatternSpec): Record<string, Operation> {
+  return Object.fromEntries(
+    Object.entries(spec.operations).map(([op, o]) => [
+      op,
+      {
+        args: Object.fromEntries(Object.entries(o.args).map(([name, a]) => [name, a.type])) as Record<string, ArgType>,
+        method: o.method ?? op,
+        answer: o.answer ?? 'as the model prescribes',
+      },
+    ]),
+  );
+}
+
+/** The spec as a pattern, checked first (a PatternError names the member at fault). */
+export function compilePattern(given: unknown, source?: PatternSource): AnyPattern {
+  const spec = validatePatternSpec(given);
+  const leases = Object.values(spec.operations).some((op) => Object.values(op.args).some((a) => a.kind === 'lease'));
+  const levels = spec.levels ?? {};
+  const invariants = [...Object.keys(spec.invariants ?? {}), 'model-conformance'];
+  const calls: ScriptCalls = Object.fromEntries(Object.entries(spec.operations).map(([op, o]) => [op, { script: o.script ?? op, args: Object.keys(o.args) }]));
+  const redisKey = (namespace: string, logicalKey: string): string => (spec.key ? spec.key(namespace, logicalKey) : `${spec.name}:{${namespace}:${logicalKey}}`);
+  const model = compileModel(spec);
+  return {
+    name: spec.name,
+    ...(spec.description ? { description: spec.description } : {}),
+    ...(source ? { source } : {}),
+    operations: operationsOf(spec),
+    model: withLevels(model, levels),
+    levels,
+    settings: { ...(leases ? leaseSettings : {}), ...(spec.settings ?? {}) },
+    session: spec.session ?? defaultSession(spec.operations, (input) => model.expiryMs(input)),
+    races: spec.races ?? derivedRaces(spec.operations),
+    invariants,
+    witnesses: Object.fromEntries(Object.entries(spec.invariants ?? {}).map(([name, inv]) => [name, inv.witnesses])),
+    classify: classifier(spec),
+    classifyPriority: Object.keys(spec.invariants ?? {}),
+    noTtl: spec.noTtl ?? { invariant: 'model-conformance', consequence: 'holds its state forever' },
+    transitions: spec.coverage?.transitions ?? [],
+    requiredTransitions: spec.coverage?.required ?? [],
+    scripts: [...new Set(Object.values(calls).map((c) => c.script))],
+    redisKey,
+    ...(spec.variants ? { variants: spec.variants } : {}),
+    ...(spec.duplicates ? { duplicates: spec.duplicates } : {}),
+    ...(spec.holder ? { holder: spec.holder } : {}),
+    ...(spec.givesBack ? { givesBack: spec.givesBack } : {}),
+    ...(spec.clockRefusal ? { clockRefusal: spec.clockRefusal } : {}),
+    openReference: (redis, { scriptsDir, mode, namespace, quitOnClose }) =>
+      ScriptedSubject.open(redis, { pattern: spec.name, calls, scriptsDir, mode, keyOf: (key) => redisKey(namespace, key), quitOnClose }),
+  };
+}

@@ -1,0 +1,71 @@
+/**
+ * The opt-in groups of a pattern spec: what a built-in pattern declares beyond the core, each with a
+ * default derived from the core when absent. A team adds one when the default is not enough: its
+ * own sessions or races, the coarse answers real libraries give, the search's lookahead for a model
+ * whose answers name a holder.
+ */
+import type fc from 'fast-check';
+import type { RaceSource, SessionContext } from '../../generator/sessions/common.ts';
+import type { Model } from '../../model/types.ts';
+import type { ClientStep } from '../../plan/schedule.ts';
+import type { LevelTable } from '../levels.ts';
+import type { DuplicateDeclaration, GiveBack, HolderIdentity, RequiredTransition, SemanticVariant } from '../types.ts';
+
+/** One client's session under attempt number `attempt` (its holder name `c<client>a<attempt>`). */
+export type SessionDraw<I> = (ctx: SessionContext, attempt: number) => fc.Arbitrary<ClientStep<I>[]>;
+
+/**
+ * The search's lookahead for a model whose answers name a holder or whose state only grows (the
+ * members of the same names in docs/patterns.md): each lets the checker drop orders no answer still
+ * to come can fit, which decides histories a plain search gives up on. Never needed for a verdict's
+ * correctness, only for its cost.
+ */
+export type SearchHints<S, I> = Partial<
+  Pick<
+    Model<S, I, unknown>,
+    | 'resets'
+    | 'canStillObserve'
+    | 'observes'
+    | 'requires'
+    | 'grants'
+    | 'holdsIdentity'
+    | 'holderOf'
+    | 'requiresVacant'
+    | 'mayEnd'
+    | 'answerLeaves'
+    | 'excludes'
+  >
+>;
+
+/** The coverage table's rows and the ones a certificate needs witnessed. */
+export interface CoverageGroup {
+  /** Rows every coverage table shows, exercised or not: "absent → held by acquire". */
+  readonly transitions: readonly string[];
+  /** Those a certificate needs witnessed, with the operations and faults that reach them. */
+  readonly required?: readonly RequiredTransition[];
+}
+
+export interface OptInGroups<I> {
+  /** The sessions' shape. Default: each session a handful of the operations on one key, drawn by weight, with think times and, where leases are, stalls past them. */
+  readonly session?: SessionDraw<I>;
+  /** The critical instants. Default: for each operation with a lease, a contender asking just after it runs out while the holder acts. */
+  readonly races?: readonly RaceSource<I>[];
+  /** Coarse answers real libraries give, by operation. Default: exact answers only. */
+  readonly levels?: LevelTable;
+  /** Points where an implementation may choose what it promises. Default: one semantics. */
+  readonly variants?: Readonly<Record<string, SemanticVariant>>;
+  /** What a second execution of an operation means to a user. Default: counted, no finding. */
+  readonly duplicates?: Readonly<Record<string, DuplicateDeclaration>>;
+  /** Holders named by implementation-made handles. Default: none. */
+  readonly holder?: HolderIdentity;
+  /** Operations a library may undo inside the same call. Default: none. */
+  readonly givesBack?: Readonly<Record<string, GiveBack>>;
+  /** The coverage table's rows. Default: the transitions a run met, and none required. */
+  readonly coverage?: CoverageGroup;
+  /** The search's lookahead. Default: none (a plain search). */
+  readonly search?: SearchHints<any, I>;
+  /** Answers a server clock moved back could give on its own, changing nothing. Default: none. */
+  clockRefusal?(input: I, output: unknown): boolean;
+  /** What a key left with no TTL breaks, and what it then does. Default: model-conformance, "holds its state forever". */
+  readonly noTtl?: { readonly invariant: string; readonly consequence: string };
+}
