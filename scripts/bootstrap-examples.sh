@@ -3,6 +3,8 @@
 # Idempotent: a second run does nothing.
 #   examples/python-redis-py -> .venv with requirements.txt installed (again only when it changed)
 #   examples/go-go-redis     -> chaoslua-go-example binary (rebuilt only when a source is newer)
+#   examples/patterns/*      -> chaoslua packed into .tools/pack/chaoslua.tgz (again only when a
+#                               packaged file changed), installed into each example as a team would
 #   examples/third-party/*   -> each adapter's pinned library: npm ci (package-lock.json), a .venv
 #                               (requirements.txt), go build (go.mod), mvn package (pom.xml); again only
 #                               when its pins or sources changed
@@ -135,8 +137,36 @@ third_party_java() {
   done
 }
 
+# --- The custom-pattern examples: chaoslua packed as npm publishes it, installed in each ------------
+pattern_examples() {
+  local pack="$ROOT/.tools/pack" tgz="$ROOT/.tools/pack/chaoslua.tgz" dir
+  ls -d "$ROOT"/examples/patterns/*/ >/dev/null 2>&1 || return 0
+  mkdir -p "$pack"
+  # What the package holds (package.json "files" and the build's inputs): any newer file repacks.
+  if [ ! -f "$tgz" ] || [ -n "$(find "$ROOT/src" "$ROOT/bin" "$ROOT/lua" "$ROOT/native" "$ROOT/scenarios" "$ROOT/scripts" "$ROOT/package.json" -newer "$tgz" -type f -print -quit)" ]; then
+    say "patterns: npm pack into .tools/pack"
+    local out
+    out="$(cd "$ROOT" && npm pack --silent --pack-destination "$pack" 2>/dev/null | tail -1)" && [ -f "$pack/$out" ] \
+      || { fail "npm pack failed; run 'npm pack' at $ROOT to see why"; return; }
+    mv -f "$pack/$out" "$tgz"
+  fi
+  for dir in "$ROOT"/examples/patterns/*/; do
+    [ -f "$dir/package.json" ] || continue
+    local name; name="$(basename "$dir")"
+    if [ -f "$dir/node_modules/.pack.installed" ] && cmp -s "$tgz" "$dir/node_modules/.pack.installed"; then
+      say "patterns/$name: up to date"
+      continue
+    fi
+    say "patterns/$name: npm install (the packed chaoslua)"
+    (cd "$dir" && npm install --silent --no-audit --no-fund --no-package-lock >/dev/null) \
+      || { fail "npm install failed in examples/patterns/$name; run it there to see why"; continue; }
+    cp "$tgz" "$dir/node_modules/.pack.installed"
+  done
+}
+
 python_example
 go_example
+pattern_examples
 third_party
 third_party_python
 third_party_go
