@@ -78,6 +78,7 @@ function counterexampleOf(options: JobOptions, impl: string, seed: number, fcPat
     pattern: options.pattern.name,
     impl,
     implSpec: options.implSpec,
+    ...(options.pattern.source ? { patternFile: options.pattern.source.file } : {}),
     seed,
     path: fcPath,
     options: jobRecord(options),

@@ -128,12 +128,17 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   return jobExitCode(result);
 }
 
+/** A pattern a team declared: its file as the job was given it (relative to where it ran) and the file's digest. */
+const patternFileField = (options: JobOptions): Pick<Certificate, 'patternFile'> =>
+  options.pattern.source ? { patternFile: { file: path.relative(process.cwd(), options.pattern.source.file) || '.', sha256: options.pattern.source.sha256 } } : {};
+
 /** certificate.json of a finished job (exported for the shard tests, which merge real ones). */
 export function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): Certificate {
   return {
     version: 1,
     certified: r.passed,
     pattern: options.pattern.name,
+    ...patternFileField(options),
     implementation: { spec: describeImpl(spec), sha256: implDigest(spec, options.pattern) },
     redis: {
       version: r.redisVersion,
@@ -195,6 +200,7 @@ function lintRejection(options: JobOptions, spec: ImplSpec, findings: string[], 
     version: 1,
     certified: false,
     pattern: options.pattern.name,
+    ...patternFileField(options),
     implementation: { spec: describeImpl(spec), sha256: implDigest(spec, options.pattern) },
     redis: { version: 'not started', topology: '', cluster: options.cluster },
     ...(options.settings ? { settings: options.settings } : {}),

@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readBoundedText } from '../files/bounded-read.ts';
+import { loadPatternFile } from './pattern-file.ts';
 import { check } from '../checker/index.ts';
 import type { CheckResult } from '../checker/types.ts';
 import { startCluster } from '../cluster/select.ts';
-import { checkables } from '../patterns/checkable.ts';
+import { checkableSpec, isCheckableModel } from '../patterns/checkable.ts';
 import { isPatternName, patternNamed } from '../patterns/index.ts';
 import { readCounterexample, type Counterexample } from '../report/counterexample.ts';
 import { JOB_DEFAULTS } from '../certify/options.ts';
@@ -27,11 +30,12 @@ options:
   --no-rerun        only re-check the recorded history (default: off)
   --reruns N        re-run the schedule up to N times until it fails (default 3)
   --cluster C       local | compose | netns | redis://... (default local)
+  --pattern FILE    the pattern file of a counterexample whose recorded file moved
   --json            print the outcome as JSON (default: off)
   -h, --help        this text
 ${helpFooter('replay')}`;
 
-export const FLAGS = { 'no-rerun': { type: 'boolean' }, reruns: { type: 'string' }, cluster: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+export const FLAGS = { 'no-rerun': { type: 'boolean' }, reruns: { type: 'string' }, cluster: { type: 'string' }, pattern: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
 export async function run(argv: string[], io: Io = processIo): Promise<number> {
   const { values, positionals } = parse('replay', argv, FLAGS, true);
@@ -40,6 +44,7 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     return EXIT.ok;
   }
   if (positionals.length !== 1) throw new UsageError(`replay: expected one counterexample file, got ${positionals.length}`);
+  await loadRecordedPattern(positionals[0]);
   let ce: Counterexample;
   try {
     ce = readCounterexample(positionals[0]);
@@ -48,8 +53,8 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   }
   const reruns = intFlag('replay', 'reruns', values.reruns, 3, 1, 1000);
   // A counterexample written by `chaoslua check` may name a generic model (register, kv).
-  const spec = checkables[ce.pattern as keyof typeof checkables];
-  if (spec === undefined) throw new UsageError(`replay: unknown pattern '${ce.pattern}' in the counterexample`);
+  if (!isCheckableModel(ce.pattern)) throw new UsageError(`replay: unknown pattern '${ce.pattern}' in the counterexample`);
+  const spec = checkableSpec(ce.pattern);
   const recheck = check(ce.history, spec);
   const recorded = ce.result.verdict;
   const lines = [`re-check of the recorded history: ${recheck.verdict} (recorded: ${recorded})${recheck.verdict === recorded ? '' : ' — DIFFERS'}`];
@@ -66,6 +71,23 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     io.stdout.write(JSON.stringify({ recheck: recheck.verdict, recorded, rerun: rerun && { attempts: rerun.attempts, failedAgain: rerun.failedAgain, verdict: rerun.result?.verdict }, reproduced }, null, 2) + '\n');
   } else io.stdout.write(lines.join('\n') + '\n');
   return reproduced ? EXIT.failed : EXIT.ok;
+}
+
+/**
+ * A counterexample of a pattern a team declared names the file it was loaded from: loaded again
+ * here, unless `--pattern FILE` loaded it already (the file moved) or the file is gone (then the
+ * counterexample's check says which pattern it needs).
+ */
+async function loadRecordedPattern(file: string): Promise<void> {
+  let recorded: { pattern?: unknown; patternFile?: unknown };
+  try {
+    recorded = JSON.parse(readBoundedText(file, 'counterexample')) as typeof recorded;
+  } catch {
+    return; // readCounterexample says what is wrong with the file
+  }
+  if (typeof recorded?.patternFile !== 'string' || typeof recorded.pattern !== 'string' || isPatternName(recorded.pattern)) return;
+  if (!existsSync(recorded.patternFile)) throw new UsageError(`replay: the counterexample's pattern '${recorded.pattern}' was loaded from ${recorded.patternFile}, which is gone: give it with --pattern FILE`);
+  await loadPatternFile(recorded.patternFile);
 }
 
 async function rerunSchedule(ce: Counterexample, clusterSpec: string, reruns: number) {

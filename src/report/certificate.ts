@@ -8,6 +8,8 @@ export interface Certificate {
   readonly certified: boolean;
   /** The pattern's name (a registry name). */
   readonly pattern: string;
+  /** For a pattern a team declared (`--pattern FILE`): its file, relative to where the job ran, and the file's SHA-256. */
+  readonly patternFile?: { readonly file: string; readonly sha256: string };
   readonly implementation: { readonly spec: string; readonly sha256: string };
   /**
    * `clusters`: how many local clusters the runs were dealt to (--clusters), when more than one; the topology is the first's.

@@ -5,7 +5,7 @@
  */
 import { isPatternName, operationsOf, patternNamed, type PatternName } from '../patterns/index.ts';
 import type { ArgType } from '../patterns/types.ts';
-import { checkableModels } from '../patterns/checkable.ts';
+import { checkableModels, isCheckableModel } from '../patterns/checkable.ts';
 
 type Check = (value: unknown, at: string) => void;
 
@@ -121,6 +121,7 @@ function counterexampleCheck(pattern: string): Check {
   return object({
     impl: str,
     implSpec: optional(str),
+    patternFile: optional(str),
     seed: int(0),
     path: optional(str),
     options: object({}),
@@ -144,6 +145,6 @@ function counterexampleCheck(pattern: string): Check {
 
 /** Throws a SchemaError naming the first field that is not what a counterexample holds. */
 export function validateCounterexample(value: unknown, version: number): void {
-  object({ version: (v, at) => v === version || fail(at, String(version), v), pattern: oneOf(Object.keys(checkableModels)) })(value, '');
+  object({ version: (v, at) => v === version || fail(at, String(version), v), pattern: (v, at) => (typeof v === 'string' && isCheckableModel(v)) || fail(at, `one of ${Object.keys(checkableModels).join(', ')}, or a pattern loaded with --pattern FILE`, v) })(value, '');
   counterexampleCheck((value as { pattern: string }).pattern)(value, '');
 }

@@ -14,6 +14,8 @@ export interface Counterexample {
   readonly impl: string;
   /** The --impl spec that re-opens it (lua:DIR, module:PATH, cmd:...). */
   readonly implSpec?: string;
+  /** The file a pattern a team declared was loaded from (absolute): `replay` loads it again. */
+  readonly patternFile?: string;
   readonly seed: number;
   /** fast-check path of the shrunk schedule: `--seed S --path P` regenerates it. */
   readonly path?: string;
