@@ -10,7 +10,6 @@ import type { LocalCluster } from '../../src/cluster/local.ts';
 import { parseImplSpec } from '../../src/impl/impl-spec.ts';
 import { sharedCluster } from '../support/shared-cluster.ts';
 import { check } from '../../src/checker/index.ts';
-import { models } from '../../src/patterns/models.ts';
 import { runJudged } from '../../src/certify/replay.ts';
 import type { Subject } from '../../src/subject/types.ts';
 import { behaviourFindings, certifyOptions, quietIo, removeReportRoots } from './fixtures/process/job.ts';

@@ -13,7 +13,7 @@ import { marked, startCli, type CliHandle } from './support/hostile.ts';
 const REFERENCE = `lua:${path.resolve(import.meta.dirname, '../../lua/idempotency')}`;
 
 /** Polls `ready` every 10 ms until it holds (then returns true) or the CLI has exited (false). */
-async function until(cli: CliHandle, ready: () => boolean, exited: { done: boolean }): Promise<boolean> {
+async function until(ready: () => boolean, exited: { done: boolean }): Promise<boolean> {
   while (!exited.done) {
     if (ready()) return true;
     await new Promise((r) => setTimeout(r, 10));
@@ -37,7 +37,7 @@ describe('a certify ends on SIGTERM or SIGINT at any phase, after what it starte
     const cli = startCli(['certify', '--impl', REFERENCE, '--no-corpus', '--faults', 'none', ...more], { deadlineMs: 120_000 });
     const exited = { done: false };
     const ended = cli.ended.then((r) => ((exited.done = true), r));
-    const reached = await until(cli, () => phase(cli), exited);
+    const reached = await until(() => phase(cli), exited);
     const sent = Date.now();
     if (reached) process.kill(cli.pid, signal);
     const r = await ended;

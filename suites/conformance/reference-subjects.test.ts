@@ -3,7 +3,7 @@ import type { Cluster as IORedisCluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalCluster } from '../../src/cluster/local.ts';
 import { sharedCluster } from '../support/shared-cluster.ts';
-import { type Model } from '../../src/model/index.ts';
+import type { Model } from '../../src/model/index.ts';
 import { idempotency, lock, ratelimit } from '../../src/patterns/models.ts';
 import type { IdempotencyInput, LockInput, RateLimitInput } from '../../src/patterns/models.ts';
 import { LimiterClient } from '../../src/patterns/ratelimit/client.ts';

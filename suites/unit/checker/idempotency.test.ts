@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import { check, describeViolation } from '../../../src/checker/index.ts';
 import type { CheckResult } from '../../../src/checker/index.ts';
 import type { OpRecord } from '../../../src/history/types.ts';
-import { idempotency } from '../../../src/patterns/idempotency/model.ts';
 import type { IdempotencyInput, IdempotencyOutput } from '../../../src/patterns/idempotency/model.ts';
 import { history, op } from './support/ops.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';

@@ -4,7 +4,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { check } from '../../../src/checker/index.ts';
-import { lock, ratelimit } from '../../../src/patterns/models.ts';
 import type { LockInput, LockOutput, RateLimitInput, RateLimitOutput } from '../../../src/patterns/models.ts';
 import { history, op } from './support/ops.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';

@@ -114,7 +114,7 @@ describe('run and certify: flags checked before any cluster starts', () => {
   it('a TypeScript module with a syntax error: file:line:column, before any cluster', async () => {
     const file = path.join(tmp, 'broken-store.ts');
     fs.writeFileSync(file, 'export function createStore(redis: unknown) {\n  return { registerOrGet( }\n}\n');
-    await expectUsage(['certify', '--impl', `module:${file}`], new RegExp(`broken-store\\.ts:2:\\d+: `));
+    await expectUsage(['certify', '--impl', `module:${file}`], /broken-store\.ts:2:\d+: /);
   });
 });
 
