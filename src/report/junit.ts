@@ -8,9 +8,11 @@ export interface JunitCase {
   readonly skipped?: string;
 }
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: XML 1.0 forbids these control characters, so they are dropped
+const XML_FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
+
 const xmlEscape = (s: string) =>
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: XML 1.0 forbids these control characters, so they are dropped
-  s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+  s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!).replace(XML_FORBIDDEN, '');
 
 /** `properties`: name -> value, written as the suite's <properties> (JUnit's place for run facts). */
 export function junitXml(suite: string, cases: readonly JunitCase[], seconds: number, properties: Readonly<Record<string, string>> = {}): string {
