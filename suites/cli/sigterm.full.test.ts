@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { marked, startCli, type CliHandle } from './support/hostile.ts';
 
-// Issue 42: a CI runner's cancel sends SIGTERM, a person's Ctrl-C SIGINT. A real certify, signalled
+// A CI runner's cancel sends SIGTERM, a person's Ctrl-C SIGINT. A real certify, signalled
 // while its clusters start, while its runs go, and while it writes its run folder, ends within
 // seconds, and only once what it started is gone: at the moment of its exit no process it started is
 // alive (a certify once exited in 56 ms while its 24 redis-servers lived on for 1.6 s) and its temp

@@ -47,7 +47,7 @@ async function conformsSequentially<S, I, O>(subject: ReferenceSubject<I, O>, mo
 }
 
 describe('LockClient', () => {
-  it('acquire, compare-and-delete release and extend follow seed 003', async () => {
+  it('acquire, compare-and-delete release and extend follow the lock model', async () => {
     const client = await LockClient.open(redis);
     const key = `lock:{${fresh('lock')}}`;
     const [mine, theirs] = [client.newToken(), client.newToken()];

@@ -1,5 +1,5 @@
 /**
- * The idempotency store's histories (seed 000 contracts, src/patterns/idempotency/model.ts): legal ones
+ * The idempotency store's histories (the store's contracts, src/patterns/idempotency/model.ts): legal ones
  * that look suspicious must pass, and each named invariant must be reported by name, with its
  * witnesses and a sentence naming clients, key and times.
  */

@@ -1,6 +1,6 @@
 /**
  * The lock's and the limiter's invariants plug into the same checker through the classifier table
- * (seed 003: compare-and-delete lock; seed 004: fixed-window limiter).
+ * (the compare-and-delete lock and the fixed-window limiter).
  */
 import { describe, expect, it } from 'vitest';
 import { check } from '../../../src/checker/index.ts';

@@ -6,7 +6,7 @@ import { internalError } from '../../../src/cli/main.ts';
 import { LocalCluster } from '../../../src/cluster/local.ts';
 import { cli, expectUsage as usage, forbidClusters, STACK_FRAME } from './support.ts';
 
-// Bad inputs a new user tried (issue 11): each answers with one line and exit 2, before any
+// Bad inputs a new user tried: each answers with one line and exit 2, before any
 // cluster starts. The ones that need a running cluster are in suites/certify/bad-implementations.test.ts.
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');

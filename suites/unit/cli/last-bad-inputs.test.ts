@@ -7,7 +7,7 @@ import { Toxiproxy } from '../../../src/cluster/toxiproxy.ts';
 import { printable } from '../../../src/cli/printable.ts';
 import { cli, forbidClusters, STACK_FRAME } from './support.ts';
 
-// The last bad inputs of issue 30: each gets one line and the documented exit code (2 for input,
+// The remaining bad inputs: each gets one line and the documented exit code (2 for input,
 // 3 for the environment), never an internal error, raw bytes on the terminal, or a silent choice.
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
