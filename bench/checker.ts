@@ -154,7 +154,10 @@ function figures(runsOf: { ms: number; cpuMs: number }[]): string {
 console.log(`npx tsx bench/checker.ts --ops ${totalOps} --keys ${keyCount} --runs ${runs} --seed ${seed}${values.show ? ' --show' : ''}`);
 console.log(`one warm-up check, then the median of ${runs} runs each; node ${process.version}`);
 const legal = linearHistory(idempotency, plan(rng(seed)));
-const outcomes = legal.ops.reduce<Record<string, number>>((acc, op) => ({ ...acc, [op.outcome]: (acc[op.outcome] ?? 0) + 1 }), {});
+const outcomes = legal.ops.reduce<Record<string, number>>((acc, op) => {
+  acc[op.outcome] = (acc[op.outcome] ?? 0) + 1;
+  return acc;
+}, {});
 console.log(
   `workload: ${legal.ops.length} ops over ${keyCount} keys, at most ${maxInFlight(legal)} in flight per key, ` +
     `outcomes ${JSON.stringify(outcomes)}, seed ${seed}`,

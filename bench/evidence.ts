@@ -45,7 +45,7 @@ try {
   for (const [t, n] of witnessedRuns) {
     const p = n / judged;
     const needed = p >= 1 ? 1 : p <= 0 ? Infinity : Math.ceil(Math.log(1e-3) / Math.log(1 - p));
-    console.log(`  ${t.padEnd(34)} witnessed in ${n}/${judged} runs (p=${p.toFixed(2)}); runs for a miss chance < 0.1%: ${needed}; miss chance in 40 runs: ${(Math.pow(1 - p, 40) * 100).toPrecision(2)}%`);
+    console.log(`  ${t.padEnd(34)} witnessed in ${n}/${judged} runs (p=${p.toFixed(2)}); runs for a miss chance < 0.1%: ${needed}; miss chance in 40 runs: ${((1 - p) ** 40 * 100).toPrecision(2)}%`);
   }
   for (const [op, oks] of okPerRun) {
     const sum = oks.reduce((a, b) => a + b, 0);

@@ -1,5 +1,5 @@
 /**
- * Hunts for lock histories the checker finds hard (issue 20): legal histories of one key shaped like
+ * Hunts for lock histories the checker finds hard (the kind that ran out of budget in a soak): legal histories of one key shaped like
  * the soak's worst runs (polling contenders, leases running out, client-link cuts, resends, refusals
  * after a cut, an optional lossy rollback; suites/unit/checker/oracle/polling-lock.ts), checked one
  * seed after another. Prints the distribution of states explored per key, every history that was

@@ -32,7 +32,7 @@ console.log(`${decisions} decisions per limiter on fresh keys (limit ${LIMIT}, w
 type Decide = (key: string) => Promise<{ allowed: boolean; trips: number }>;
 interface Figures { roundTrips: number; serverCommands: number; seconds: number; allowed: number }
 
-/** The client-side read-decide-write of seed 004 (racy, and three trips for a fresh key). */
+/** The client-side read-decide-write the atomic script replaces (racy, and three trips for a fresh key). */
 function naive(redis: IORedisCluster): Decide {
   return async (key) => {
     const current = await redis.get(key);

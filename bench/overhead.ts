@@ -5,7 +5,6 @@
 import { check } from '../src/checker/index.ts';
 import { LocalCluster } from '../src/cluster/local.ts';
 import type { ClientStep, Schedule } from '../src/plan/schedule.ts';
-import { models } from '../src/patterns/models.ts';
 import { runSchedule } from '../src/runner/run.ts';
 import { createReferenceSubject } from '../src/impl/reference.ts';
 import { median } from './stats.ts';

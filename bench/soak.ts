@@ -9,7 +9,6 @@ import { check } from '../src/checker/index.ts';
 import { defaultCheckOptions } from '../src/checker/options.ts';
 import { LocalCluster } from '../src/cluster/local.ts';
 import { FAULT_NAMES } from '../src/generator/index.ts';
-import { models } from '../src/patterns/models.ts';
 import { describeFailure, referenceChaos } from '../src/certify/reference-chaos.ts';
 import { patternNamed } from '../src/patterns/index.ts';
 

@@ -1,4 +1,4 @@
-/** Every scenario `chaoslua scenario` knows, in the order of seed 000's failure table, then seed 004's hazards. */
+/** Every scenario `chaoslua scenario` knows, the idempotency store's known failures first, then the rate limiter's hazards. */
 import type { AnyScenario } from '../src/scenario/index.ts';
 import { undeclaredKey } from './undeclared-key/index.ts';
 import { noscriptAfterFailover } from './noscript-after-failover/index.ts';

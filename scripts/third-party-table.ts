@@ -124,10 +124,10 @@ export function pinnedLibraries(dir: string): Record<string, string> | undefined
   const pkg = read('package.json');
   if (pkg !== undefined) return (JSON.parse(pkg) as { dependencies?: Record<string, string> }).dependencies ?? {};
   const requirements = read('requirements.txt');
-  if (requirements !== undefined) return Object.fromEntries([...requirements.matchAll(/^([A-Za-z0-9_.\-\[\]]+)==(\S+)/gm)].map((m) => [m[1], m[2]]));
+  if (requirements !== undefined) return Object.fromEntries([...requirements.matchAll(/^([A-Za-z0-9_.\-[\]]+)==(\S+)/gm)].map((m) => [m[1], m[2]]));
   const gomod = read('go.mod');
   if (gomod !== undefined) {
-    const block = [...gomod.matchAll(/^\s*(?:require\s+)?([\w.\-]+\.[\w.\-/]+)\s+(v[\w.\-+]+)(.*)$/gm)].filter((m) => !m[3].includes('// indirect'));
+    const block = [...gomod.matchAll(/^\s*(?:require\s+)?([\w.-]+\.[\w.\-/]+)\s+(v[\w.\-+]+)(.*)$/gm)].filter((m) => !m[3].includes('// indirect'));
     return Object.fromEntries(block.map((m) => [m[1], m[2]]));
   }
   const pom = read('pom.xml');

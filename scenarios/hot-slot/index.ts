@@ -61,7 +61,7 @@ async function trial(ctx: StepContext, scheme: Scheme, example: string): Promise
 export const hotSlot: Scenario<HotSlotObservations> = {
   name: 'hot-slot',
   title: 'tagging only the credential puts a whole tenant in one slot, on one master',
-  row: 'seed 000 step 5 and its hash-tag figure: tagging the credential alone sends every key of a large tenant to one slot',
+  row: 'hash tags in the keys of the idempotency store: tagging the credential alone sends every key of a large tenant to one slot',
   cluster: { masters: 3, replicasPerMaster: 0 },
   fault: `load skew: ${BIG_TENANT_KEYS.toLocaleString('en')} keys of one large tenant and ${SMALL_TENANTS} tenants of ${SMALL_TENANT_KEYS} keys on a 3-master cluster`,
   observe: 'every key of the large tenant in one slot on one master (DBSIZE per master), memory growing on that master only',

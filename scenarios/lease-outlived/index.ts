@@ -60,7 +60,7 @@ async function trial(ctx: StepContext, execute: Executor): Promise<LeaseOutlived
 export const leaseOutlived: Scenario<LeaseOutlivedObservations> = {
   name: 'lease-outlived',
   title: 'a handler longer than its lease, with no heartbeat, lets a duplicate execute',
-  row: 'seed 000 failure table, row 4: a handler slower than its lease loses the key while still working, and a retry runs the same operation again',
+  row: 'failure table, idempotency store: a handler slower than its lease loses the key while still working, and a retry runs the same operation again',
   cluster: { masters: 3, replicasPerMaster: 0 },
   fault: `lease expiry: a ${HANDLER_MS} ms handler under a ${LEASE_MS} ms lease; the same request is retried ${RETRY_AFTER_MS} ms later`,
   observe: 'the retry registers fresh while the first handler still runs: two executions of one request',

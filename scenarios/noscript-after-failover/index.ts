@@ -126,7 +126,7 @@ const callsPerPhase = (o: NoScriptObservations) => o.afterFailover.ok + o.afterF
 export const noscriptAfterFailover: Scenario<NoScriptObservations> = {
   name: 'noscript-after-failover',
   title: 'a client with no NOSCRIPT fallback fails on every call after a failover or SCRIPT FLUSH',
-  row: "seed 000 failure table, row 2: EVALSHA callers that never handle NOSCRIPT break for as long as the promoted node's script cache stays cold; the fix reloads and retries a single time",
+  row: "failure table, idempotency store: EVALSHA callers that never handle NOSCRIPT break for as long as the promoted node's script cache stays cold; the fix reloads and retries a single time",
   cluster: { masters: 3, replicasPerMaster: 1 },
   fault: `CLUSTER FAILOVER (default) of one shard, ${ROUNDS_AFTER_FAILOVER} rounds of calls; SCRIPT FLUSH on every node; then a flush storm (SCRIPT FLUSH before every EVALSHA) for one call`,
   observe: 'every call on the promoted shard and after the flush fails with NOSCRIPT until the client reloads, while idempotency_noscript_total stays 0',

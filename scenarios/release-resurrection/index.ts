@@ -65,7 +65,7 @@ const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 export const releaseResurrection: Scenario<ReleaseResurrectionObservations> = {
   name: 'release-resurrection',
   title: 'release without the state check deletes a completed key and the operation runs twice',
-  row: 'seed 000 step 3: a release that checks the owner but not the state can delete a finished record, so the operation is performed again',
+  row: 'the release of the idempotency store: a release that checks the owner but not the state can delete a finished record, so the operation is performed again',
   cluster: { masters: 3, replicasPerMaster: 0 },
   fault: 'the attempt completes, then fails on its way out and releases the key; the caller retries the same request',
   observe: 'release answers 1 on a completed key, the retry registers fresh and the operation runs a second time; the checker names no-resurrection',

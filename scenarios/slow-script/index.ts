@@ -65,7 +65,7 @@ const totalBusy = (o: SlowScriptObservations) => o.measured.probe.busy + o.runaw
 export const slowScript: Scenario<SlowScriptObservations> = {
   name: 'slow-script',
   title: 'a script whose runtime the caller chooses stalls every client of its node',
-  row: 'seed 004 on slow scripts and the single thread: other clients wait out the whole script, get BUSY past lua-time-limit, and only a script that has not written can be killed; seed 000 checklist item 1',
+  row: 'a hazard of the rate limiter, slow scripts on the single thread: other clients wait out the whole script, get BUSY past lua-time-limit, and only a script that has not written can be killed, so scripts must stay short',
   cluster: { masters: 3, replicasPerMaster: 0, luaTimeLimitMs: LUA_TIME_LIMIT_MS },
   fault: `a caller-chosen loop: ~${MEASURED_MS} ms of work while an unrelated client PINGs the node; then ~${RUNAWAY_MS / 1000} s of read-only work, then ~${RUNAWAY_MS / 1000} s after a write (lua-time-limit ${LUA_TIME_LIMIT_MS} ms); the operator sends SCRIPT KILL once BUSY appears`,
   observe: 'PING max ≈ script runtime; BUSY after lua-time-limit; SCRIPT KILL ends the read-only script; the writing one is UNKILLABLE and only SHUTDOWN NOSAVE + restart ends it',

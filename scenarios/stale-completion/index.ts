@@ -83,7 +83,7 @@ const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 export const staleCompletion: Scenario<StaleCompletionObservations> = {
   name: 'stale-completion',
   title: 'complete without the owner check lets a frozen attempt overwrite a newer response',
-  row: 'seed 000 failure table, row 3: without an owner comparison in complete, an attempt whose lease ran out replaces the response of the attempt that took over',
+  row: 'failure table, idempotency store: without an owner comparison in complete, an attempt whose lease ran out replaces the response of the attempt that took over',
   cluster: { masters: 3, replicasPerMaster: 0 },
   fault: `client freeze: A registers with a ${LEASE_MS} ms lease and stalls ${FREEZE_MS} ms; B registers after the lease ran out and completes; A resumes and completes with its old token`,
   observe: 'A\'s complete answers 1 and the stored body becomes A\'s; the checker names no-stale-overwrite',

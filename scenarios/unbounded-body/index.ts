@@ -128,7 +128,7 @@ const worstRatio = (o: UnboundedBodyObservations) => Math.max(...Object.values(o
 export const unboundedBody: Scenario<UnboundedBodyObservations> = {
   name: 'unbounded-body',
   title: '4 MB responses stored without a cap evict idempotency records on a small-maxmemory cluster',
-  row: 'seed 000 failure table, row 5: uncapped response bodies, megabytes per key, fill Redis memory',
+  row: 'failure table, idempotency store: uncapped response bodies, megabytes per key, fill Redis memory',
   cluster: { masters: 3, replicasPerMaster: 0, maxmemory: MAXMEMORY, maxmemoryPolicy: 'allkeys-lru' },
   fault: `memory pressure: maxmemory ${MAXMEMORY} per master with allkeys-lru; ${3 * PENDING_PER_MASTER} pending requests, then ${3 * BIG_PER_MASTER} requests complete with ${BODY_BYTES / 1024 / 1024} MB responses; every request is then retried`,
   observe: 'used_memory reaches maxmemory, evicted_keys grows, and retries of pending and completed requests register fresh again (one-winner broken, silently)',

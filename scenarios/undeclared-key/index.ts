@@ -68,7 +68,7 @@ async function trial(ctx: StepContext, file: string, placement: AuditPlacement):
 export const undeclaredKey: Scenario<UndeclaredKeyObservations> = {
   name: 'undeclared-key',
   title: 'a script writes a key it built from ARGV instead of receiving it in KEYS',
-  row: 'seed 000 failure table, row 1: a script touches a key it assembled itself rather than one declared in KEYS, so the cluster cannot route it',
+  row: 'failure table, idempotency store: a script touches a key it assembled itself rather than one declared in KEYS, so the cluster cannot route it',
   cluster: { masters: 3, replicasPerMaster: 0 },
   fault: 'none beyond the cluster itself: 12 tenants register once each on a 3-master cluster',
   observe: 'non-local-key errors from the cluster, a pending record left behind by each failed call, and the linter\'s undeclared-key finding',

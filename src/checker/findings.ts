@@ -3,7 +3,7 @@ import type { History, OpRecord } from '../history/types.ts';
 /**
  * Defects that are not wrong answers. A NOSCRIPT that reaches the caller is a failed operation, so
  * the linearizability check (rightly) sees nothing; but a client that never reloads its scripts
- * fails every call after a SCRIPT FLUSH, restart or failover (seed 000's failure table). A client
+ * fails every call after a SCRIPT FLUSH, restart or failover, since that node's script cache is empty. A client
  * that reloads and retries once can surface NOSCRIPT only when the cache is wiped again between its
  * reload and its retry — never on two operations in a row — so two in a row by one client is the
  * finding, and a correct client never raises it. It names both causes seen in real clients: no

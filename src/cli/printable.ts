@@ -4,7 +4,7 @@
  * `\u{fffd}`), so a message quoting a binary file shows what it holds instead of acting on the
  * terminal. Printable text, non-ASCII included, is left as it is.
  */
-// eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: these control characters are what it finds and escapes
 const UNPRINTABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufffd]/g;
 
 export function printable(text: string): string {

@@ -11,7 +11,7 @@ import { processIo, type Io } from './io.ts';
 import { createRunFolder, writeJson } from '../report/folder.ts';
 import { ClusterPool, runScenarios, type AnyScenario, type ScenarioResult } from '../scenario/index.ts';
 
-export const summary = 'reproduce a row of the seed failure tables: broken variant vs remediation, on a real cluster';
+export const summary = 'reproduce a known failure of a pattern (its failure table): broken variant vs remediation, on a real cluster';
 
 export const FLAGS = {
   all: { type: 'boolean' },

@@ -82,6 +82,7 @@ interface ClockFault<K extends ClockStep['kind']> {
   readonly shape?: (step: Of<K>) => Of<K>;
   readonly cutsConnections?: (step: Of<K>) => boolean;
   /** Move the clock for the step's length (the heal sets it true). */
+  // biome-ignore lint/suspicious/noConfusingVoidType: most moves return nothing, and an async function without a return is Promise<void>
   move(step: Of<K>, clock: Mover, ctx: NemesisContext): Promise<Moved | void>;
 }
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { AimedDelayStep, CommandFaultStep } from '../plan/schedule.ts';
 import { applyAimedDelay } from './aimed-apply.ts';
 import { applyCommandFault } from './command-apply.ts';
-import { defineFault, type AimContext, type DrawContext } from './types.ts';
+import { defineFault, type DrawContext } from './types.ts';
 
 type CommandDelayStep = Extract<CommandFaultStep, { kind: 'command-delay' }> | AimedDelayStep;
 type ReplyLossStep = Extract<CommandFaultStep, { kind: 'reply-loss' }>;

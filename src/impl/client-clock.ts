@@ -29,6 +29,7 @@ const now = (): number => trueNow.call(TrueDate) + (context.getStore()?.offsetMs
  * Date as the skewed clients read it: the same prototype (so `instanceof Date` holds both ways, for
  * dates made before and after), the same static methods, and the time of the current context.
  */
+// biome-ignore lint/suspicious/noShadowRestrictedNames: named Date so that `Date.name` and stack traces read as the global's
 const SkewedDate = function Date(this: unknown, ...args: unknown[]): unknown {
   if (new.target === undefined) return new TrueDate(now()).toString();
   return Reflect.construct(TrueDate, args.length === 0 ? [now()] : args, new.target);

@@ -252,5 +252,5 @@ export function writeEdn(value: EdnValue): string {
   if (value instanceof Keyword) return `:${value.name}`;
   if (value instanceof EdnSymbol) return value.name;
   if (Array.isArray(value)) return `[${value.map(writeEdn).join(' ')}]`;
-  return `{${[...value].map(([k, v]) => `${/^[A-Za-z*+!_?-][\w*+!?.\/-]*$/.test(k) ? `:${k}` : JSON.stringify(k)} ${writeEdn(v)}`).join(', ')}}`;
+  return `{${[...value].map(([k, v]) => `${/^[A-Za-z*+!_?-][\w*+!?./-]*$/.test(k) ? `:${k}` : JSON.stringify(k)} ${writeEdn(v)}`).join(', ')}}`;
 }

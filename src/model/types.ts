@@ -89,7 +89,7 @@ export interface Model<S, I, O> {
    * the lease it sets itself, and it ends the hold only if that lease is not positive (expiryMs).
    * With this, a strict search first looks for two answers the holder lookahead shows no order can
    * join: one leaving holder H, then one requiring none or another, with nothing that can end H's
-   * hold placeable between them (issue 20: such a key had every order of the operations before the
+   * hold placeable between them (without it, such a key had every order of the operations before the
    * pair tried, past 500,000 states).
    */
   answerLeaves?(input: I, output: unknown, id: number): S | undefined;

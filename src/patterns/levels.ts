@@ -107,7 +107,7 @@ export function withLevels<S, I, O>(model: Model<S, I, O>, levels: LevelTable): 
 /**
  * The model's holder lookahead (requires, grants, requiresVacant, excludes, answerLeaves) reads
  * exact answers. Handed an envelope as it is, it read nothing from a coarse answer (so a key of
- * boolean polls lost its pruning: issue 20's blow-up again) and, worse, took an exact answer that
+ * boolean polls lost its pruning and the search tried every order again) and, worse, took an exact answer that
  * came with a handle for one that granted nothing, pruning the only order that explained the key (a
  * false alarm). Each hook is now asked of every exact answer the envelope may stand for and says
  * what they all say; where they differ, or the level names none, it says the least it may: no

@@ -1,4 +1,4 @@
-/** Scenarios: the seeds' failure tables reproduced on a real cluster, broken variant against remediation. */
+/** Scenarios: the patterns' known failures reproduced on a real cluster, broken variant against remediation. */
 export type { AnyScenario, Judgement, Scenario, ScenarioResult, Slot, SlotResult, StepContext, Variant } from './types.ts';
 export { runScenario, runScenarios, withoutRemediation } from './run.ts';
 export type { RunScenarioOptions } from './run.ts';

@@ -1,5 +1,5 @@
 /**
- * A scenario reproduces one row of seed 000's failure table (or one of seed 004's hazards) on a
+ * A scenario reproduces one known failure of the idempotency store (or one hazard of the rate limiter) on a
  * real cluster: a broken variant and its remediation run the *same* schedule, and one judge
  * decides for both whether the guarantee held. Keeping the judge outside the variants is what
  * makes a scenario honest: put the broken variant in the remediated slot and it must fail.

@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { main } from '../../src/cli/main.ts';
 import { reportRoot, removeReportRoots } from './fixtures/process/job.ts';
 
-// Answer counts per operation (issue 18): an implementation answering most releases indeterminate
+// Answer counts per operation, as the certificate reports them: an implementation answering most releases indeterminate
 // is certified through the CLI; the counts and their shares must be the same in the certificate,
 // the one-screen summary, junit.xml and report.html, and the invariants its releases witness are
 // said to be barely witnessed.

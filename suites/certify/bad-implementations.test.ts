@@ -8,7 +8,7 @@ import { removeReportRoots } from './fixtures/process/job.ts';
 import { ERRORS_ONLY_CMD, ERRORS_ONLY_KINDS, errorsOnlyCases, expectNeverCertified, FIXTURES, job, junitCase } from './support/errors-only.ts';
 import { PATTERNS } from '../../src/patterns/index.ts';
 
-// Implementations that never do anything (issue 11): a history where nothing happened is trivially
+// Implementations that never do anything: a history where nothing happened is trivially
 // linearizable, so only the evidence rule keeps them from a certificate, whatever their kind. One
 // pattern here; the same for the other two in bad-implementations.full.test.ts. And implementations
 // that cannot be opened: a finding, a report, never a crash.
@@ -57,7 +57,7 @@ describe('cmd: the temp stderr.log', () => {
     expect(fs.existsSync(path.dirname(opened!.stderrFile))).toBe(false);
   });
 
-  it('a crash finding names the copy kept in the run folder, not the temp file removed (issue 42)', async () => {
+  it('a crash finding names the copy kept in the run folder, not the temp file removed', async () => {
     const result = await job('idempotency', cmdOpener(PATTERNS.idempotency, `echo 'boom: it fell over' >&2; exit 3`), 1);
     const kept = path.join(result.dir, 'implementation-stderr.log');
     expect(result.findings).toEqual([expect.stringContaining(`stderr (${kept}) ends: boom: it fell over`)]);

@@ -10,13 +10,12 @@ import type { LocalCluster } from '../../src/cluster/local.ts';
 import { parseImplSpec } from '../../src/impl/impl-spec.ts';
 import { sharedCluster } from '../support/shared-cluster.ts';
 import { check } from '../../src/checker/index.ts';
-import { models } from '../../src/patterns/models.ts';
 import { runJudged } from '../../src/certify/replay.ts';
 import type { Subject } from '../../src/subject/types.ts';
 import { behaviourFindings, certifyOptions, quietIo, removeReportRoots } from './fixtures/process/job.ts';
 import { PATTERNS } from '../../src/patterns/index.ts';
 
-// Capabilities and answer levels (issue 12) on the real cluster: a correct module answering at the
+// Capabilities and answer levels (what an implementation declares it answers) on the real cluster: a correct module answering at the
 // boolean level with its own holder handles passes every invariant, and one that declares less
 // (no extend, a release that answers nothing) has the invariant it cannot witness reported
 // not-applicable, never passed. The boolean-level mutants are in the catalogue (mutants.test.ts);

@@ -5,9 +5,9 @@ import { main } from '../../src/cli/main.ts';
 import { FINISHED_RUNS_FILE } from '../../src/certify/finished-runs.ts';
 import { reportRoot, removeReportRoots } from './fixtures/process/job.ts';
 
-// Finished runs are evidence (issue 18): the Toxiproxy server is killed in the middle of a certify
+// Finished runs are evidence, so an environment failure keeps them: the Toxiproxy server is killed in the middle of a certify
 // job. The job starts (and disposes) its own cluster, since this one cannot be healed afterwards.
-// On several clusters (issue 31) the lost one is replaced and the job goes on.
+// On several clusters (--clusters) the lost one is replaced and the job goes on.
 
 afterAll(() => removeReportRoots());
 

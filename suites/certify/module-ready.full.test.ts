@@ -9,7 +9,7 @@ import { sharedCluster } from '../support/shared-cluster.ts';
 import { behaviourFindings, certifyOptions, quietIo, removeReportRoots, reportRoot } from './fixtures/process/job.ts';
 import { PATTERNS } from '../../src/patterns/index.ts';
 
-// A ready client for module: implementations (issue 18): createStore gets an ioredis Cluster whose
+// A ready client for module: implementations, so a store can use it at once: createStore gets an ioredis Cluster whose
 // slot table covers every slot and whose masters all answer; whatever createStore throws or rejects
 // with is a finding with a report, never a crash.
 

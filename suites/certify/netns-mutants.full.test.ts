@@ -11,7 +11,6 @@ import { NetnsCluster } from '../../src/cluster/netns/cluster.ts';
 import { netnsUnavailable } from '../../src/cluster/netns/host.ts';
 import type { Schedule } from '../../src/generator/index.ts';
 import type { History } from '../../src/history/types.ts';
-import { models } from '../../src/patterns/models.ts';
 import type { IdempotencyInput, IdempotencyOutput } from '../../src/patterns/idempotency/model.ts';
 import type { Durability } from '../../src/plan/durability.ts';
 import { runSchedule } from '../../src/runner/run.ts';

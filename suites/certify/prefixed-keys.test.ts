@@ -8,7 +8,7 @@ import { sharedCluster } from '../support/shared-cluster.ts';
 import { behaviourFindings, certifyOptions, quietIo, removeReportRoots } from './fixtures/process/job.ts';
 import { PATTERNS } from '../../src/patterns/index.ts';
 
-// The post-run TTL probe and libraries that prefix their keys (issue 18): it used to read only the
+// The post-run TTL probe and libraries that prefix their keys (as many do): it used to read only the
 // key handed over, find it absent, and check nothing without saying so.
 
 const FIXTURES = path.resolve(import.meta.dirname, 'fixtures/prefixed');

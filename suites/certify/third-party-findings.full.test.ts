@@ -1,5 +1,5 @@
 /**
- * No verdict on a real library without a reproduction (issue 29): every library configuration
+ * No verdict on a real library without a reproduction, so a maintainer can see it fail: every library configuration
  * examples/third-party does not certify keeps, in its findings/, a program that shows the failure
  * with the library alone (`reproduce.<ext>`: no chaoslua, a throwaway Redis of its own, exit 1 when
  * it reproduces), or quotes the library's documentation for what it does not promise

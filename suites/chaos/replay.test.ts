@@ -10,7 +10,7 @@ import { readCounterexample } from '../../src/report/counterexample.ts';
 import { sharedCluster } from '../support/shared-cluster.ts';
 import { PATTERNS } from '../../src/patterns/index.ts';
 
-/** A copy of the reference scripts whose complete forgets the owner check (seed 000's warning). */
+/** A copy of the reference scripts whose complete forgets the owner check, so a stale attempt's response overwrites the new owner's. */
 function mutantDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-mutant-'));
   for (const name of ['register_or_get', 'release', 'renew']) {

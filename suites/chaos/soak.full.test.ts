@@ -26,7 +26,7 @@ import { ClusterPool, describeSoak, soak, type SoakFigures } from './support/soa
 
 // A pattern can be quarantined, visibly (a skipped case, never a pass), with
 // CHAOSLUA_SOAK_QUARANTINE=lock[,...]: for a soak that found a false alarm while its cause is being
-// fixed. None is by default. The lock was, until issue 20's search fixes decided the history whose
+// fixed. None is by default. The lock was, until the search's fixes for polling clients decided the history whose
 // search ran out of budget (a key of polling contenders around client-link cuts); it then soaked
 // beside the other three, 300 runs each, 0 keys undecided (README, benchmarks).
 // gcra was, for a day: its soak of 2026-12-05 (seed 20261205) failed run 238 of 300 on the reference

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { HOSTILE_CASES, READ_WAIT_MS, removeHostileFiles } from './support/hostile-cases.ts';
 import { runCli } from './support/hostile.ts';
 
-// Issue 42: nothing a user types can hang the CLI. Each command, through the real entry point (a
+// Nothing a user types can hang the CLI. Each command, through the real entry point (a
 // process of its own) and with a deadline, is handed something that never ends or never answers:
 // it prints one line naming it, exits 2 within seconds, and leaves nothing (no process it started,
 // no temp, probe or report folder). The whole table runs in-process in suites/unit/cli/hostile-matrix.test.ts.

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATTERN_NAMES } from '../../src/patterns/index.ts';
 
-// The package a team installs (issue 30): `npm pack`, installed into an empty folder with its own
+// The package a team installs, as a team gets it: `npm pack`, installed into an empty folder with its own
 // package.json, then `npx chaoslua certify --impl module:./store.mjs` and `npx chaoslua check` there,
 // with the TypeScript loader (tsx) moved out of the way to prove the package runs compiled JavaScript.
 // Toxiproxy is off PATH and not configured, so certify installs it as the bootstrap would

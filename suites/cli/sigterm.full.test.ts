@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { marked, startCli, type CliHandle } from './support/hostile.ts';
 
-// Issue 42: a CI runner's cancel sends SIGTERM, a person's Ctrl-C SIGINT. A real certify, signalled
+// A CI runner's cancel sends SIGTERM, a person's Ctrl-C SIGINT. A real certify, signalled
 // while its clusters start, while its runs go, and while it writes its run folder, ends within
 // seconds, and only once what it started is gone: at the moment of its exit no process it started is
 // alive (a certify once exited in 56 ms while its 24 redis-servers lived on for 1.6 s) and its temp
@@ -13,7 +13,7 @@ import { marked, startCli, type CliHandle } from './support/hostile.ts';
 const REFERENCE = `lua:${path.resolve(import.meta.dirname, '../../lua/idempotency')}`;
 
 /** Polls `ready` every 10 ms until it holds (then returns true) or the CLI has exited (false). */
-async function until(cli: CliHandle, ready: () => boolean, exited: { done: boolean }): Promise<boolean> {
+async function until(ready: () => boolean, exited: { done: boolean }): Promise<boolean> {
   while (!exited.done) {
     if (ready()) return true;
     await new Promise((r) => setTimeout(r, 10));
@@ -37,7 +37,7 @@ describe('a certify ends on SIGTERM or SIGINT at any phase, after what it starte
     const cli = startCli(['certify', '--impl', REFERENCE, '--no-corpus', '--faults', 'none', ...more], { deadlineMs: 120_000 });
     const exited = { done: false };
     const ended = cli.ended.then((r) => ((exited.done = true), r));
-    const reached = await until(cli, () => phase(cli), exited);
+    const reached = await until(() => phase(cli), exited);
     const sent = Date.now();
     if (reached) process.kill(cli.pid, signal);
     const r = await ended;

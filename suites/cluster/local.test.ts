@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parseInfo } from '../../src/resp/info.ts';
 import type { LocalCluster } from '../../src/cluster/local.ts';
 import { sharedCluster } from '../support/shared-cluster.ts';

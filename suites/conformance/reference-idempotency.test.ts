@@ -31,7 +31,7 @@ afterAll(async () => {
   await redis?.quit();
 });
 
-describe('reference idempotency client (seed 000 verification)', () => {
+describe('reference idempotency client against its contracts', () => {
   it('64 concurrent register_or_get on one key from 64 separate connections: exactly one fresh', async () => {
     const key = freshKey('concurrency');
     const scripts = loadScriptDir(projectScriptsDir('idempotency'), IDEMPOTENCY_SCRIPTS);

@@ -104,7 +104,7 @@ describe('script loader on a cluster', () => {
     const dir = mkdtempSync(join(tmpdir(), 'chaoslua-impl-'));
     try {
       for (const name of IDEMPOTENCY_SCRIPTS) writeFileSync(join(dir, `${name}.lua`), readFileSync(join(scriptsDir, `${name}.lua`)));
-      // A known bug from the seed's failure table: complete without the owner check.
+      // A known bug: complete without the owner check lets a stale attempt overwrite the new owner's response.
       writeFileSync(join(dir, 'complete.lua'), "redis.call('HSET', KEYS[1], 'state', 'completed', 'status', ARGV[2], 'body', ARGV[3])\nredis.call('PEXPIRE', KEYS[1], tonumber(ARGV[4]))\nreturn 1\n");
       const buggy = await IdempotencyStore.open(redis, { scriptsDir: dir });
       const key = scopedKey('t', 'impl', `k-${Date.now()}`);

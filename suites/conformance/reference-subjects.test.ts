@@ -3,7 +3,7 @@ import type { Cluster as IORedisCluster } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalCluster } from '../../src/cluster/local.ts';
 import { sharedCluster } from '../support/shared-cluster.ts';
-import { type Model } from '../../src/model/index.ts';
+import type { Model } from '../../src/model/index.ts';
 import { idempotency, lock, ratelimit } from '../../src/patterns/models.ts';
 import type { IdempotencyInput, LockInput, RateLimitInput } from '../../src/patterns/models.ts';
 import { LimiterClient } from '../../src/patterns/ratelimit/client.ts';
@@ -47,7 +47,7 @@ async function conformsSequentially<S, I, O>(subject: ReferenceSubject<I, O>, mo
 }
 
 describe('LockClient', () => {
-  it('acquire, compare-and-delete release and extend follow seed 003', async () => {
+  it('acquire, compare-and-delete release and extend follow the lock model', async () => {
     const client = await LockClient.open(redis);
     const key = `lock:{${fresh('lock')}}`;
     const [mine, theirs] = [client.newToken(), client.newToken()];

@@ -9,7 +9,7 @@ import { keyName } from './words.ts';
 import { opPhrase, outputText } from '../describe.ts';
 import type { StuckPoint } from '../search.ts';
 import type { CheckSpec } from '../spec.ts';
-import type { Classification, Classifier, StuckContext } from './types.ts';
+import type { Classification, StuckContext } from './types.ts';
 
 export type { Classification, Classifier, StuckContext } from './types.ts';
 

@@ -19,7 +19,7 @@ import { granterBy, type Holders } from './holders.ts';
  * after the first (its completion bound not before the first's invocation) and before the second
  * (invoked by the second's completion bound). Those are the pair's candidates; once every one is
  * placed while the first is not, no completion exists, whatever else was placed: without this, a
- * search tried every order of the operations before such a pair (issue 20: past 500,000 states).
+ * search tried every order of the operations before such a pair (past 500,000 states on a key of polling clients).
  * The second answer with the earliest completion bound has the fewest candidates, so one per first.
  */
 export interface HoldPair<S> {

@@ -15,7 +15,8 @@ import type { Rollback } from './outcome.ts';
  * out, which depends on the state and the placed expiries alone), nothing stops it earlier (no
  * guards), and after it no lineage is kept: the order the states came in changes nothing. Keyed
  * by the sequence instead, two detours of info acquires (each its own state, its lease tag) made in
- * either order were two configurations, and a dozen of them every order (issue 20).
+ * either order were two configurations, and a dozen of them every order: a polling lock key ran
+ * out of budget so.
  */
 export function reachKey<S>(lineage: Lineage<S>): string {
   if (lineage.reach !== undefined) return lineage.reach;

@@ -79,7 +79,7 @@ function frontier<S>(path: SearchPath<S>): number {
  * may still be cached: if it led to a shortest linearization, so would the earlier configuration,
  * with fewer entries, and that one is never pruned or cached as failed. Without this, a lease taken and run out by an info acquire
  * is a detour back to "absent", and a dozen identical refused acquires of a polling client
- * multiplied into every subset of such detours (issue 20).
+ * multiplied into every subset of such detours, past the search's budget.
  * Conditions, each needed by that argument:
  * - the run places an op or a second execution (a run of expiries alone may be the no-op expiry
  *   the earlier configuration is forced to place first, so nothing would be shorter);

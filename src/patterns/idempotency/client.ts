@@ -32,7 +32,7 @@ const WHERE = 'IdempotencyStore';
 const KNOWN = ['scriptsDir', 'mode', 'leaseMs', 'ttlMs', 'instanceId'] as const;
 
 /**
- * The reference client of seed 000: register_or_get / complete / release / renew over the Lua scripts,
+ * The reference client of the idempotency-key store: register_or_get / complete / release / renew over the Lua scripts,
  * and `execute()`, which turns them into "run this handler at most once per key".
  * Keys are passed in already scoped (see scopedKey).
  */

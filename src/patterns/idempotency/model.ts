@@ -1,5 +1,5 @@
 /**
- * Reference model of the idempotency-key store (seed 000, steps 2-3; lua/idempotency/*.lua).
+ * Reference model of the idempotency-key store (lua/idempotency/*.lua): a lease for the attempt, then its stored response.
  * One key is a hash that is absent, pending (owner holds a lease) or completed (response stored
  * for a TTL). Outputs are exactly the scripts' replies.
  */

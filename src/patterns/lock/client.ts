@@ -30,7 +30,7 @@ export interface LockClientOptions {
 
 const WHERE = 'LockClient';
 
-/** A lock released by compare-and-delete (seed 003): only the holder of the stored token may release or extend it. */
+/** A lock released by compare-and-delete, in one script so no other holder's lock can be deleted between the compare and the delete: only the holder of the stored token may release or extend it. */
 export class LockClient {
   readonly metrics: ScriptMetrics;
 

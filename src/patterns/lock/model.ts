@@ -1,5 +1,5 @@
 /**
- * Reference model of the compare-and-delete lock (seed 003; lua/lock/*.lua).
+ * Reference model of the compare-and-delete lock (lua/lock/*.lua).
  * Outputs are exactly the scripts' replies: acquire 1|0; release and extend
  * null (absent) | -1 (another token) | 1 (done). The scripts answer 0 from release or extend only
  * when DEL/PEXPIRE acts on a key that vanished after the check, which atomic execution rules out,

@@ -22,7 +22,7 @@ export interface LimiterClientOptions {
 
 const WHERE = 'LimiterClient';
 
-/** Fixed-window rate limiter (seed 004): one atomic script call per decision. */
+/** Fixed-window rate limiter: one atomic script call per decision, so no two clients read the same count. */
 export class LimiterClient {
   private constructor(readonly runner: ScriptRunner, readonly metrics: ScriptMetrics, readonly variant: LimiterVariant) {}
 

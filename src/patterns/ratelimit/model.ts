@@ -1,5 +1,5 @@
 /**
- * Reference model of the fixed-window rate limiter (seed 004; lua/ratelimit/*.lua).
+ * Reference model of the fixed-window rate limiter (lua/ratelimit/*.lua).
  * The state counts the hits *allowed* in the current window. The GET-first script stores exactly
  * that; the INCR-first script stores every hit, so its counter runs past the limit once blocked,
  * but min(counter, limit) is the same number and so are the answers, as long as a key's limit

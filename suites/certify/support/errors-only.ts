@@ -11,7 +11,7 @@ import { withSharedCluster } from '../../support/shared-cluster.ts';
 import { certifyOptions, quietIo } from '../fixtures/process/job.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';
 
-// Implementations that never do anything (issue 11), shared by bad-implementations.test.ts (one
+// Implementations that never do anything, shared by bad-implementations.test.ts (one
 // pattern, `npm test`) and bad-implementations.full.test.ts (the others, `npm run test:full`).
 
 export const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/bad-impls');

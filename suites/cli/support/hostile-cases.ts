@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 
 /**
- * Issue 42's table of hostile inputs: for every command, what never ends or never answers
+ * The table of hostile inputs: for every command, what never ends or never answers
  * (/dev/zero, a FIFO nobody writes, a path under /proc or /sys, a file past the bound, a folder
  * where a file is wanted and a file where a folder is), with what its one line must say. Built in a
  * temp folder that `removeHostileFiles` removes. Before the fix, check --report /proc/x spun

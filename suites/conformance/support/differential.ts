@@ -35,7 +35,7 @@ interface CallPath {
   call(key: string, invocation: Invocation): Promise<unknown>;
 }
 
-/** EVALSHA with the NOSCRIPT fallback of seed 000 step 4: on a cold node, EVAL loads and runs it. */
+/** EVALSHA with the NOSCRIPT fallback a promoted replica or a flush needs: on a cold node, EVAL loads and runs it. */
 class EvalshaPath implements CallPath {
   noscriptFallbacks = 0;
   private readonly scripts: Map<string, { source: string; sha: string }>;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { durabilityBeyond } from '../../../src/certify/job.ts';
 import type { NodeState, Topology } from '../../../src/cluster/types.ts';
 
-// Issue 42: --durability wait:7:100 on a cluster with one replica per master certified
+// --durability wait:7:100 on a cluster with one replica per master once certified
 // lost-acknowledged-write as passed, though no write could be acknowledged by 7: it is not applicable.
 
 /** `masters` masters, master m with replicas[m] replicas. */

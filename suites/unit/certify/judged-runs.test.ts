@@ -6,7 +6,7 @@ import { jobChaosOptions } from '../../../src/certify/chaos-options.ts';
 import { runJob } from '../../../src/certify/job.ts';
 import { jobOptions } from '../../../src/cli/chaos-flags.ts';
 import { models, PATTERNS } from '../../../src/patterns/index.ts';
-import { chaos, discardAllowance, type ChaosContext } from '../../../src/certify/chaos.ts';
+import { chaos, discardAllowance, } from '../../../src/certify/chaos.ts';
 import { runSchedule } from '../../../src/runner/run.ts';
 import { inMemorySubjects, StubCluster } from '../runner/stub-cluster.ts';
 

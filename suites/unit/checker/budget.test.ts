@@ -5,7 +5,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { check } from '../../../src/checker/index.ts';
-import { lock } from '../../../src/patterns/models.ts';
 import type { LockInput, LockOutput } from '../../../src/patterns/models.ts';
 import { appendLog } from './support/append-log.ts';
 import type { AppendInput, AppendOutput } from './support/append-log.ts';

@@ -9,7 +9,7 @@ import { neededSecondExecutions } from '../../../src/checker/duplicates.ts';
 import { buildKeyProblem } from '../../../src/checker/problem.ts';
 import { searchKey } from '../../../src/checker/search.ts';
 import type { FaultRecord, History } from '../../../src/history/types.ts';
-import { idempotency, type IdempotencyInput, type IdempotencyOutput } from '../../../src/patterns/idempotency/model.ts';
+import type { IdempotencyInput, IdempotencyOutput } from '../../../src/patterns/idempotency/model.ts';
 import { ratelimit, type RateLimitInput, type RateLimitOutput } from '../../../src/patterns/ratelimit/model.ts';
 import { fault, history, keyVerdict, op } from './support/ops.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';

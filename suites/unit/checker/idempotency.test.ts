@@ -1,5 +1,5 @@
 /**
- * The idempotency store's histories (seed 000 contracts, src/patterns/idempotency/model.ts): legal ones
+ * The idempotency store's histories (the store's contracts, src/patterns/idempotency/model.ts): legal ones
  * that look suspicious must pass, and each named invariant must be reported by name, with its
  * witnesses and a sentence naming clients, key and times.
  */
@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import { check, describeViolation } from '../../../src/checker/index.ts';
 import type { CheckResult } from '../../../src/checker/index.ts';
 import type { OpRecord } from '../../../src/history/types.ts';
-import { idempotency } from '../../../src/patterns/idempotency/model.ts';
 import type { IdempotencyInput, IdempotencyOutput } from '../../../src/patterns/idempotency/model.ts';
 import { history, op } from './support/ops.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { check } from '../../../src/checker/index.ts';
 import type { History } from '../../../src/history/types.ts';
-import { idempotency, type IdempotencyInput, type IdempotencyOutput } from '../../../src/patterns/models.ts';
+import type { IdempotencyInput, IdempotencyOutput } from '../../../src/patterns/models.ts';
 import { fault, history, op } from './support/ops.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';
 

@@ -2,7 +2,7 @@
  * The lookahead's window holds only answers that read the state (Model.observes: kv's gets). An
  * answer every state allows (an append's ok) would take a place in it for nothing, and enough of
  * them push the get that decides the order out of the window, so the search tries every order of
- * the appends before it (issue 14: Porcupine's kv c50-ok took 12,046 states so, 5,774 without).
+ * the appends before it (Porcupine's kv c50-ok took 12,046 states so, 5,774 without).
  */
 import { describe, expect, it } from 'vitest';
 import { buildKeyProblem } from '../../../src/checker/problem.ts';

@@ -6,7 +6,6 @@
  */
 import { describe, expect, it } from 'vitest';
 import { check } from '../../../src/checker/index.ts';
-import { lock } from '../../../src/patterns/models.ts';
 import type { LockInput, LockOutput } from '../../../src/patterns/models.ts';
 import { history, ok, op } from './support/ops.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';

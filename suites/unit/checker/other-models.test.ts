@@ -1,10 +1,9 @@
 /**
  * The lock's and the limiter's invariants plug into the same checker through the classifier table
- * (seed 003: compare-and-delete lock; seed 004: fixed-window limiter).
+ * (the compare-and-delete lock and the fixed-window limiter).
  */
 import { describe, expect, it } from 'vitest';
 import { check } from '../../../src/checker/index.ts';
-import { lock, ratelimit } from '../../../src/patterns/models.ts';
 import type { LockInput, LockOutput, RateLimitInput, RateLimitOutput } from '../../../src/patterns/models.ts';
 import { history, op } from './support/ops.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';

@@ -1,5 +1,5 @@
 /**
- * The hardest lock histories found (issue 20): one key, 50–100 operations, several clients polling
+ * The hardest lock histories found (each once ran out of budget or near it): one key, 50–100 operations, several clients polling
  * `acquire` every few ms, leases running out mid-history, client-link cuts (operations that timed
  * out, ran twice, or were refused and may still have run) and sometimes a lossy fault that really
  * rolled the key back. They come from an oracle independent of the checker

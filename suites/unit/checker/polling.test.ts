@@ -1,5 +1,5 @@
 /**
- * Polling lock clients beside connection cuts (issue 20): a client re-trying `acquire` every few
+ * Polling lock clients beside connection cuts, the soak's hardest keys: a client re-trying `acquire` every few
  * milliseconds leaves runs of identical operations, and a cut makes each of them indeterminate
  * (a refusal after a cut may have run before it) and possibly run twice. Every such acquire can take
  * the lock and let it run out again, a detour back to the same state; the search must not try
@@ -155,7 +155,7 @@ describe('polling histories legal by construction, with a cut', () => {
   });
 });
 
-describe('the reference lock history that ran out of budget in a soak (issue 20)', () => {
+describe('the reference lock history that ran out of budget in a soak (polling clients, cut links)', () => {
   // Seed 6060, run 146: polling contenders and two client-link timeouts; key k2 holds 47 operations,
   // 12 of them acquires refused after a cut. It used to end unknown after 500,000 states.
   const recorded = JSON.parse(readFileSync(new URL('./fixtures/lock-unknown-seed6060.json', import.meta.url), 'utf8')) as {

@@ -6,7 +6,6 @@
 import { describe, expect, it } from 'vitest';
 import { check } from '../../../src/checker/index.ts';
 import type { OpRecord } from '../../../src/history/types.ts';
-import { idempotency } from '../../../src/patterns/idempotency/model.ts';
 import type { IdempotencyInput, IdempotencyOutput } from '../../../src/patterns/idempotency/model.ts';
 import { fault, history, keyVerdict, op } from './support/ops.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';

@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { check } from '../../../src/checker/index.ts';
 import type { FaultRecord, History, OpRecord } from '../../../src/history/types.ts';
-import { idempotency, type IdempotencyInput, type IdempotencyOutput } from '../../../src/patterns/idempotency/model.ts';
-import { ratelimit, type RateLimitInput, type RateLimitOutput } from '../../../src/patterns/ratelimit/model.ts';
+import type { IdempotencyInput, IdempotencyOutput } from '../../../src/patterns/idempotency/model.ts';
+import type { RateLimitInput, RateLimitOutput } from '../../../src/patterns/ratelimit/model.ts';
 import { fault, history, op } from './support/ops.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';
 

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { check } from '../../../src/checker/index.ts';
-import { semaphore, type SemaphoreInput, type SemaphoreOutput } from '../../../src/patterns/semaphore/model.ts';
+import type { SemaphoreInput, SemaphoreOutput } from '../../../src/patterns/semaphore/model.ts';
 import { history, keyVerdict, ok, op } from './support/ops.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';
 

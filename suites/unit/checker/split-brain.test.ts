@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { check } from '../../../src/checker/index.ts';
 import type { FaultRecord, History, OpRecord } from '../../../src/history/types.ts';
-import { models } from '../../../src/patterns/models.ts';
 import type { IdempotencyInput, IdempotencyOutput } from '../../../src/patterns/idempotency/model.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';
 

@@ -6,7 +6,7 @@ import { internalError } from '../../../src/cli/main.ts';
 import { LocalCluster } from '../../../src/cluster/local.ts';
 import { cli, expectUsage as usage, forbidClusters, STACK_FRAME } from './support.ts';
 
-// Bad inputs a new user tried (issue 11): each answers with one line and exit 2, before any
+// Bad inputs a new user tried: each answers with one line and exit 2, before any
 // cluster starts. The ones that need a running cluster are in suites/certify/bad-implementations.test.ts.
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -114,7 +114,7 @@ describe('run and certify: flags checked before any cluster starts', () => {
   it('a TypeScript module with a syntax error: file:line:column, before any cluster', async () => {
     const file = path.join(tmp, 'broken-store.ts');
     fs.writeFileSync(file, 'export function createStore(redis: unknown) {\n  return { registerOrGet( }\n}\n');
-    await expectUsage(['certify', '--impl', `module:${file}`], new RegExp(`broken-store\\.ts:2:\\d+: `));
+    await expectUsage(['certify', '--impl', `module:${file}`], /broken-store\.ts:2:\d+: /);
   });
 });
 

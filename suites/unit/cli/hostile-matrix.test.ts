@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { HOSTILE_CASES, READ_WAIT_MS, removeHostileFiles } from '../../cli/support/hostile-cases.ts';
 import { cli, forbidClusters, STACK_FRAME } from './support.ts';
 
-// Issue 42's whole table (every command with every hostile input), in-process: one line, exit 2,
+// The whole table of hostile inputs (every command with every hostile input), in-process: one line, exit 2,
 // within the time a FIFO's silence is allowed, no cluster reached and no folder left in the working
 // folder or the temp folder. suites/cli/hostile-inputs.test.ts runs a case per command and per input
 // as a process, where what is left running is checked too.

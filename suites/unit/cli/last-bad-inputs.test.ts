@@ -7,7 +7,7 @@ import { Toxiproxy } from '../../../src/cluster/toxiproxy.ts';
 import { printable } from '../../../src/cli/printable.ts';
 import { cli, forbidClusters, STACK_FRAME } from './support.ts';
 
-// The last bad inputs of issue 30: each gets one line and the documented exit code (2 for input,
+// The remaining bad inputs: each gets one line and the documented exit code (2 for input,
 // 3 for the environment), never an internal error, raw bytes on the terminal, or a silent choice.
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -43,7 +43,7 @@ describe('corpus: an entry whose lastReplay has the wrong type names the file, e
     ['a string', 'yesterday', /corpus\.lastReplay: expected an object \{at, status, sha256\}, got "yesterday"$/],
     ['an unknown status', { at: '2026-12-01T00:00:00Z', status: 'green', sha256: 'ab' }, /corpus\.lastReplay\.status: expected one of failing, passing, skipped, got "green"$/],
   ];
-  it.each(cases)('%s', async (name, lastReplay, message) => {
+  it.each(cases)('%s', async (_name, lastReplay, message) => {
     const dir = fs.mkdtempSync(path.join(tmp, 'corpus-'));
     const file = path.join(dir, 'entry.json');
     fs.writeFileSync(file, JSON.stringify({ ...entry, corpus: { sha256: 'ab', savedAt: '2026-12-01T00:00:00Z', from: 'x', lastReplay } }));
@@ -108,7 +108,7 @@ describe('binary garbage is quoted with its control bytes escaped, never sent to
   ])('%s', async (_, argv) => {
     forbidClusters();
     const r = await expectOneLine(argv, 2, /garbage\.bin/);
-    // eslint-disable-next-line no-control-regex
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what must not reach the terminal
     expect(r.stderr.trimEnd()).not.toMatch(/[\u0000-\u001f\u007f-\u009f\ufffd]/);
   });
 

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, it, vi } from 'vitest';
 import { expectUsage as usage, forbidClusters } from './support.ts';
 
 // --server is checked at the edge: one line, exit 2, before any cluster starts.

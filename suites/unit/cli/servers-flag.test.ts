@@ -52,7 +52,7 @@ describe('a server whose cluster cannot start', () => {
     const r = await cli([...lock, '--servers', 'redis-7.0,valkey-8.1', '--seed', '5', '--clusters', '1']);
     expect(r.code, r.stderr).toBe(3);
     expect(attempts).toEqual(['local', 'local']);
-    expect(r.stdout).toMatch(/^chaoslua certify --servers: NOT CERTIFIED — lock, lua:\S+, seed 5: 0 of 2 server\(s\) certified\n  redis-7\.0 +not started +INCOMPLETE +0 runs: environment: test: a local cluster was about to start\n  valkey-8\.1 /);
+    expect(r.stdout).toMatch(/^chaoslua certify --servers: NOT CERTIFIED — lock, lua:\S+, seed 5: 0 of 2 server\(s\) certified\n {2}redis-7\.0 +not started +INCOMPLETE +0 runs: environment: test: a local cluster was about to start\n {2}valkey-8\.1 /);
     const file = r.stdout.match(/matrix: (\S+)/)![1];
     const matrix = JSON.parse(fs.readFileSync(file, 'utf8')) as MatrixCertificate;
     expect(matrix).toMatchObject({ kind: 'matrix', certified: false, pattern: 'lock', seed: 5 });

@@ -62,6 +62,7 @@ describe('docker-compose.cluster.yml', () => {
 
   it('configures three proxies per node, each in front of the right port of the right node', () => {
     expect(String(toxiproxy.command)).toContain(`-config=${String(configTarget.target)}`);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the compose file's own variable, left for docker compose to fill in
     expect(String(toxiproxy.command)).toContain('-seed=${CHAOSLUA_SEED:-1}');
     redisNames.forEach((name, i) => {
       expect(proxy(`n${i}-internal`)).toEqual({ name: `n${i}-internal`, listen: `0.0.0.0:${L.internalPort(i)}`, upstream: `${name}:${L.redisPort}`, enabled: true });

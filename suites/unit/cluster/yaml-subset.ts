@@ -51,7 +51,7 @@ export function parseYaml(source: string): Yaml {
     for (skip(); state.at < lines.length && lines[state.at].indent === indent && /^-(\s|$)/.test(lines[state.at].text); skip()) {
       const line = lines[state.at];
       const rest = line.text.slice(1).trim();
-      if (/^("[^"]*"|'[^']*'|[^\s:#'"\[][^:#]*?)\s*:(\s|$)/.test(rest)) {
+      if (/^("[^"]*"|'[^']*'|[^\s:#'"[][^:#]*?)\s*:(\s|$)/.test(rest)) {
         // "- key: value": a map whose first line is the dash's content, one step further in.
         const inner = line.raw.indexOf(rest);
         lines[state.at] = { ...line, indent: inner, text: rest };

@@ -32,7 +32,7 @@ function proseLines(text: string): string[] {
 }
 
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to hyphens; repeats numbered. */
-export function anchorsOf(text: string): Set<string> {
+function anchorsOf(text: string): Set<string> {
   const seen = new Map<string, number>();
   const anchors = new Set<string>();
   for (const line of proseLines(text)) {

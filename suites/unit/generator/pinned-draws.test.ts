@@ -42,7 +42,7 @@ const PINNED: Record<string, readonly { faults: readonly string[]; sha: string }
         "@1165ms hold the replies to up to 3 of observed command #621 within 1369ms until its key's TTL has run out and another client touched it, +62ms (679ms if it has no TTL)",
         'network +32ms',
       ],
-      // Re-pinned when lock runs began to stage a handover (issue 15): its faults are what they were,
+      // Re-pinned when lock runs began to stage a handover from one holder to the next: its faults are what they were,
       // its first two clients' steps begin with the handover's.
       sha: '8d0100511e247599',
     },

@@ -1,5 +1,5 @@
 /**
- * What real libraries' calls say, in both doors (issue 32): an acquire given back inside its call
+ * What real libraries' calls say, in both doors, as the third-party adapters met them: an acquire given back inside its call
  * (Redlock's validity rule), a refusal that wrote nothing, second keys and computed key names. No
  * Redis here: the stores answer from memory; the process door's message parsing and key requests are
  * tested on their own, and end to end with Python, Go and Java programs in suites/certify.

@@ -1,6 +1,6 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
-import { type Model } from '../../../src/model/index.ts';
+import type { Model } from '../../../src/model/index.ts';
 import { models } from '../../../src/patterns/models.ts';
 import { liveLeaseTags } from '../../../src/model/leases.ts';
 

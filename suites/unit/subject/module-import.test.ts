@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
-// A module: implementation loads wherever it sits (issue 18): a .ts file outside a "type": "module"
+// A module: implementation loads wherever it sits, as users put them anywhere: a .ts file outside a "type": "module"
 // package used to fail with "Cannot require() ES Module ... in a cycle". Each case runs in a child
 // process with tsx's loader registered as bin/chaoslua.mjs registers it, since the test runner
 // loads TypeScript its own way.

@@ -3,7 +3,7 @@ import type { Cluster } from 'ioredis';
 /**
  * Lock, alternative: acquire is one plain SET NX PX from the client (a single command is atomic,
  * no script needed); release and extend compare the token inside a script (a client-side GET then
- * DEL would race, seed 003), called through ioredis commands.
+ * DEL would race with the next holder), called through ioredis commands.
  */
 const COMPARE = `local stored = redis.call('GET', KEYS[1])
 if not stored then return nil end

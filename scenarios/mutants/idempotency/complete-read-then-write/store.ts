@@ -4,7 +4,7 @@ import { referenceCommand } from '../../support/reference-commands.ts';
 /**
  * MUTANT (slip): complete done from the client — HGET the owner, compare, then HSET + PEXPIRE in a
  * second round trip. If the owner's lease runs out and another request registers between the two,
- * the stale owner's response is stored over the new owner's record (seed 000's stale completion).
+ * the stale owner's response is stored over the new owner's record (a stale completion).
  * register, release and renew are the reference scripts.
  */
 export function createStore(redis: Cluster) {

@@ -7,7 +7,7 @@ const SCRIPTS = ['register_or_get', 'complete', 'release', 'renew'] as const;
  * MUTANT (slip): the reference scripts, SCRIPT LOADed on every master once at start-up and then
  * called by EVALSHA only. Nothing reloads them: after SCRIPT FLUSH, a restart or a replica
  * promotion, every call on that node answers NOSCRIPT, for as long as the process lives
- * (seed 000's failure table: "every request fails for minutes after a failover").
+ * (every request fails for minutes after a failover, until the script is loaded again).
  */
 export async function createStore(redis: Cluster) {
   const sha: Record<string, string> = {};

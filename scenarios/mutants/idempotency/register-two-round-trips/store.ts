@@ -4,7 +4,7 @@ import { referenceCommand } from '../../support/reference-commands.ts';
 /**
  * MUTANT (slip): register_or_get done from the client — HGETALL, then HSET + PEXPIRE in a MULTI.
  * MULTI cannot branch on what the HGETALL read, so two callers can both see the key absent and both
- * believe they won (seed 000, step 2). complete, release and renew are the reference scripts.
+ * believe they won. complete, release and renew are the reference scripts.
  */
 export function createStore(redis: Cluster) {
   const complete = referenceCommand(redis, 'idempotency', 'complete');

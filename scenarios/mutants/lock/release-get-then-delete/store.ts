@@ -2,7 +2,7 @@ import type { Cluster } from 'ioredis';
 import { referenceCommand } from '../../support/reference-commands.ts';
 
 /**
- * MUTANT (slip): seed 003's "problem 3" — release reads the token, compares it on the client, then
+ * MUTANT (slip): the compare-and-delete lock's release problem — release reads the token, compares it on the client, then
  * DELs in a second round trip. If the lock expires and another holder takes it between the GET
  * and the DEL, the DEL removes the new holder's lock. (A DEL that finds nothing is reported as
  * nil, so only the stale delete itself can give it away.) acquire and extend are the reference scripts.

@@ -1,7 +1,7 @@
 import type { Cluster } from 'ioredis';
 
 /**
- * MUTANT (slip): seed 004's GET-first limiter done from the client: GET, decide, then INCR (and
+ * MUTANT (slip): the GET-first limiter done from the client: GET, decide, then INCR (and
  * EXPIRE on the first hit) as separate round trips. Two hits that both read limit - 1 are both
  * allowed.
  */

@@ -1,5 +1,5 @@
 /**
- * The idempotency store of seed 000 (lua/idempotency/*.lua), as a map of keys to records: a
+ * The idempotency store (lua/idempotency/*.lua), as a map of keys to records: a
  * register on a missing key creates a pending record with a lease and answers fresh, on any other
  * answers hit with the record's fields ('' for a field not set); complete, by the stored owner
  * (any state), stores the response and a TTL; release and renew act only for the stored owner of

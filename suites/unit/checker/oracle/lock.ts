@@ -1,5 +1,5 @@
 /**
- * The compare-and-delete lock (seed 003; lua/lock/*.lua) as a map of keys to (token, deadline):
+ * The compare-and-delete lock (lua/lock/*.lua) as a map of keys to (token, deadline):
  * acquire is SET NX PX (1, or 0 when held by anyone); release deletes for the stored token (1),
  * else -1 (another token) or nil (absent); extend is the same with PEXPIRE, which deletes the key
  * when given 0 ms.

@@ -1,5 +1,5 @@
 /**
- * Legal histories of one lock key shaped like the soak's hardest runs (issue 20): several clients
+ * Legal histories of one lock key shaped like the soak's hardest runs (the ones that ran out of budget): several clients
  * polling `acquire` every few ms while another holds the lock, leases running out mid-history,
  * holders extending and releasing, stalled clients, and client-link cuts. During a cut an operation
  * times out (indeterminate: it ran never, once, or twice, the second time resent on reconnect), is

@@ -1,5 +1,5 @@
 /**
- * The fixed-window limiter (seed 004; lua/ratelimit/fixed_window.lua) as a map of keys to
+ * The fixed-window limiter (lua/ratelimit/fixed_window.lua) as a map of keys to
  * (count, deadline): a hit is blocked (0) when the count has reached the limit, else counted and
  * allowed (1); the hit that creates the counter starts its window of windowSeconds.
  */

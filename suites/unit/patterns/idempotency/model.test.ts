@@ -18,7 +18,7 @@ function run(inputs: IdempotencyInput[], start: IdempotencyState = idempotency.i
   return { state, outputs };
 }
 
-describe('idempotency model: transitions of seed 000', () => {
+describe('idempotency model: register, complete, release and renew transitions', () => {
   it('register on an absent key is fresh and leaves a pending record leased by that op', () => {
     const { state, outputs } = run([reg('o1', 'fpA')]);
     expect(outputs).toEqual([['fresh']]);

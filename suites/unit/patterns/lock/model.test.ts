@@ -16,7 +16,7 @@ function run(inputs: LockInput[], start: LockState = lock.init()) {
   return { state, outputs };
 }
 
-describe('lock model: transitions of seed 003', () => {
+describe('lock model: compare-and-delete transitions', () => {
   it('acquire takes a free lock and refuses a held one, even to the holder', () => {
     const { state, outputs } = run([acquire('t1'), acquire('t2'), acquire('t1')]);
     expect(outputs).toEqual([1, 0, 0]);

@@ -14,7 +14,7 @@ function hits(n: number, limit: number, start: RateLimitState = ratelimit.init()
   return { state, outputs };
 }
 
-describe('ratelimit model: fixed window of seed 004', () => {
+describe('ratelimit model: fixed window', () => {
   it('six hits against a limit of 5 answer 1 1 1 1 1 0', () => {
     expect(hits(6, 5).outputs).toEqual([1, 1, 1, 1, 1, 0]);
   });

@@ -4,12 +4,13 @@ import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { cli, forbidClusters } from './support.ts';
 
-// Issue 42's messages that blamed the wrong thing: each now names what the user typed, in one line.
+// Messages that once blamed the wrong thing (a flag never given, a file not named): each names what
+// the user typed, in one line.
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const COUNTEREXAMPLE = path.join(ROOT, 'suites/report/fixtures/20261130-081012-run-7/counterexample.json');
 const REFERENCE = `lua:${path.join(ROOT, 'lua/idempotency')}`;
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-issue42-'));
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-typed-messages-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 afterEach(() => vi.unstubAllEnvs());
 
@@ -22,7 +23,7 @@ async function oneLine(argv: string[], message: RegExp) {
   expect(clusters).toEqual([]);
 }
 
-describe('issue 42: messages name what the user typed', () => {
+describe('messages name what the user typed', () => {
   it('CHAOSLUA_CLUSTERS=x is named by the variable and its value, not as a flag never given', async () => {
     vi.stubEnv('CHAOSLUA_CLUSTERS', 'x');
     await oneLine(['certify', '--impl', REFERENCE], /^chaoslua: certify: CHAOSLUA_CLUSTERS=x: must be an integer in \[1, 16\] or auto$/);
