@@ -34,9 +34,9 @@ async function importFile(file: string): Promise<Record<string, unknown>> {
 }
 
 /** The pattern the file declares, checked, dry-run and made known; a UsageError naming the file otherwise. */
-export async function loadPatternFile(given: string): Promise<AnyPattern> {
+export async function loadPatternFile(given: string, flag = '--pattern'): Promise<AnyPattern> {
   const file = path.resolve(given);
-  const where = `--pattern ${given}`;
+  const where = `${flag} ${given}`;
   if (!EXTENSIONS.has(path.extname(file).toLowerCase())) throw new UsageError(`${where}: a pattern file is a module: .mjs, .js, .ts or .mts`);
   if (!fs.existsSync(file)) throw new UsageError(`${where}: no such file`);
   const sha256 = createHash('sha256').update(readBounded(file, 'module')).digest('hex');
@@ -44,6 +44,8 @@ export async function loadPatternFile(given: string): Promise<AnyPattern> {
   try {
     mod = await importFile(file);
   } catch (error) {
+    // definePattern checks the spec as the file is imported: its error is the pattern's, said as such.
+    if ((error as Error)?.name === 'PatternError') throw new UsageError(`${where}: ${firstLine(error)}`);
     throw new UsageError(`${where}: could not be loaded: ${firstLine(error)}`);
   }
   const spec = mod.default ?? mod.pattern;
@@ -67,7 +69,7 @@ export async function loadPatternFiles(args: readonly string[]): Promise<string[
     if (!FLAGS.has(flag)) continue;
     const value = inline ?? out[i + 1];
     if (value === undefined || !isPatternPath(value)) continue;
-    const { name } = await loadPatternFile(value);
+    const { name } = await loadPatternFile(value, flag);
     if (inline !== undefined) out[i] = `${flag}=${name}`;
     else out[++i] = name;
   }

@@ -35,7 +35,7 @@ export function smokeCheck(pattern: AnyPattern): void {
   const model = pattern.model;
   let id = 0;
   for (const seed of SEEDS) {
-    let state: unknown = guard('model.init', 'the initial state', () => model.init());
+    let state: unknown = guard('model.init', 'making the initial state', () => model.init());
     for (const input of sessionsOf(pattern, seed)) {
       const what = guard('model', 'describing an input', () => model.describeInput(input));
       const step = guard('model.step', `on ${what}`, () => model.step(state, input, ++id)) as { state?: unknown; output?: unknown } | undefined;

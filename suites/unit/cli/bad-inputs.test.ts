@@ -36,7 +36,7 @@ const expectUsage = (argv: string[], message: RegExp) => usage(argv, message, at
 describe('replay: a counterexample with the right version but wrong fields names the field, exit 2', () => {
   const cases: [string, (c: any) => unknown, RegExp][] = [
     ['history is a string', (c) => void (c.history = 'x'), /history: expected an object, got "x"/],
-    ['an unknown pattern', (c) => void (c.pattern = 'queue'), /pattern: expected one of idempotency, lock, ratelimit, semaphore, gcra, register, kv, got "queue"/],
+    ['an unknown pattern', (c) => void (c.pattern = 'queue'), /pattern: expected one of idempotency, lock, ratelimit, semaphore, gcra, register, kv, or a pattern loaded with --pattern FILE, got "queue"/],
     ['ops without input', (c) => void c.history.ops.forEach((o: any) => delete o.input), /history\.ops\[0\]\.input: expected an object, got undefined/],
     ['an owner that is a number', (c) => void (c.history.ops[1].input.owner = 7), /history\.ops\[1\]\.input\.owner: expected a string, got 7/],
     ['a step of an unknown type', (c) => void (c.schedule.clients[0][0] = { type: 'jump' }), /schedule\.clients\[0\]\[0\]\.type: expected one of op, pause, freeze/],
