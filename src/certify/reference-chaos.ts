@@ -34,7 +34,7 @@ export interface ReferenceChaosRun {
 export async function referenceChaos(clusters: LocalCluster | readonly LocalCluster[], run: ReferenceChaosRun): Promise<ChaosOutcome> {
   const all = Array.isArray(clusters) ? (clusters as readonly LocalCluster[]) : [clusters as LocalCluster];
   if (all.length === 0) throw new RangeError('referenceChaos: no cluster to run on');
-  const dir = run.scriptsDir ?? referenceScriptsDir(run.pattern.name);
+  const dir = run.scriptsDir ?? referenceScriptsDir(run.pattern);
   const open = luaDirOpener(run.pattern, dir, `lua:${dir}`);
   const opened = await openOnLanes(open, all, MAX_CLIENTS);
   try {

@@ -1,4 +1,10 @@
+import { existsSync, statSync } from 'node:fs';
 import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { projectRoot } from '../cluster/binaries.ts';
+import type { Finding } from '../lint/finding.ts';
+import { isPatternName, knownPatternNames, patternNamed } from '../patterns/index.ts';
+import type { AnyPattern } from '../patterns/types.ts';
 import { parse } from './args.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
 import { InputLimitError } from '../files/bounded-read.ts';
@@ -10,6 +16,7 @@ import { RULES, formatFinding, isError, lintFiles, luaFilesAt } from '../lint/in
 export const summary = 'static checks on Redis Lua scripts';
 
 export const FLAGS = {
+  pattern: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -17,7 +24,7 @@ export const FLAGS = {
 export function usage(): string {
   const width = Math.max(...RULES.map((rule) => rule.id.length));
   const rules = RULES.map((rule) => `  ${rule.id.padEnd(width)}  ${rule.severity === 'advice' ? '(advice) ' : ''}${rule.description}`);
-  return `usage: chaoslua lint DIR|FILE... [--json]
+  return `usage: chaoslua lint DIR|FILE... [--pattern P] [--json]
 
 Parses Redis Lua scripts (Lua 5.1, and Functions libraries starting with #!lua) and reports
 each finding as 'file:line:col rule message'. A directory means every *.lua under it.
@@ -26,6 +33,8 @@ An error is what breaks on a cluster or can hang a node, and refuses a certifica
 and is shown on the certificate without refusing it.
 
 options:
+  --pattern P a pattern name or file: each DIR must hold a script for every one of its operations
+              (missing-script, an error); with no DIR, its reference scripts are linted (default: none)
   --json      print the findings as a JSON array instead of one line each (default: off)
   -h, --help  print this help
 
@@ -49,6 +58,22 @@ async function collectFiles(paths: string[]): Promise<string[]> {
   return [...new Set(files)];
 }
 
+function patternOf(name: string): AnyPattern {
+  if (!isPatternName(name)) throw new UsageError(`lint: --pattern must be ${knownPatternNames().join(', ')} or a pattern file, got '${name}'`);
+  return patternNamed(name);
+}
+
+/** A directory that lacks a script the pattern calls: the implementation cannot run there. */
+function missingScripts(pattern: AnyPattern, paths: readonly string[]): Finding[] {
+  return paths
+    .filter((dir) => statSync(dir).isDirectory())
+    .flatMap((dir) =>
+      pattern.scripts
+        .filter((script) => !existsSync(path.join(dir, `${script}.lua`)))
+        .map((script) => ({ rule: 'missing-script', severity: 'error' as const, file: dir, line: 0, column: 0, message: `pattern ${pattern.name} calls ${script}.lua, which ${dir} does not hold` })),
+    );
+}
+
 export async function run(argv: string[], io: Io = processIo): Promise<number> {
   try {
     const { values, positionals } = parse('lint', argv, FLAGS, true);
@@ -56,11 +81,15 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
       io.stdout.write(usage());
       return EXIT.ok;
     }
-    if (positionals.length === 0) throw new UsageError('lint: no path given (usage: chaoslua lint DIR|FILE... [--json])');
-    const files = await collectFiles(positionals);
-    const findings = await lintFiles(files).catch((error: unknown) => {
+    const pattern = values.pattern === undefined ? undefined : patternOf(values.pattern);
+    // The reference scripts' folder, as the lua-dir opener finds it (not imported: lint loads no Redis client).
+    const paths = positionals.length === 0 && pattern ? [pattern.referenceDir ?? path.join(projectRoot, 'lua', pattern.name)] : positionals;
+    if (paths.length === 0) throw new UsageError('lint: no path given (usage: chaoslua lint DIR|FILE... [--json])');
+    const files = await collectFiles(paths);
+    const linted = await lintFiles(files).catch((error: unknown) => {
       throw error instanceof InputLimitError ? new UsageError(`lint: ${error.message}`) : error;
     });
+    const findings = [...(pattern ? missingScripts(pattern, paths) : []), ...linted];
     if (values.json) io.stdout.write(`${JSON.stringify(findings, null, 2)}\n`);
     else for (const finding of findings) io.stdout.write(`${formatFinding(finding)}\n`);
     const fileCount = `${files.length} file${files.length === 1 ? '' : 's'}`;

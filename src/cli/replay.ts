@@ -30,7 +30,7 @@ options:
   --no-rerun        only re-check the recorded history (default: off)
   --reruns N        re-run the schedule up to N times until it fails (default 3)
   --cluster C       local | compose | netns | redis://... (default local)
-  --pattern FILE    the pattern file of a counterexample whose recorded file moved
+  --pattern FILE    the pattern file of a counterexample whose recorded file moved (default: the one it recorded)
   --json            print the outcome as JSON (default: off)
   -h, --help        this text
 ${helpFooter('replay')}`;

@@ -1,6 +1,7 @@
 import { parse } from './args.ts';
 import { CHAOS_FLAGS, CHAOS_FLAGS_HELP, FAULTS_HELP, jobOptions } from './chaos-flags.ts';
-import { EXIT, jobExitCode } from './exit-codes.ts';
+import path from 'node:path';
+import { EXIT, jobExitCode, UsageError } from './exit-codes.ts';
 import { helpFooter } from './help.ts';
 import { processIo, type Io } from './io.ts';
 import { runJob } from '../certify/job.ts';
@@ -32,7 +33,10 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     return EXIT.ok;
   }
   const options = jobOptions('run', values);
-  const dir = referenceScriptsDir(options.pattern.name);
+  if (options.pattern.source && !options.pattern.referenceDir) {
+    throw new UsageError(`run: pattern ${options.pattern.name} names no reference scripts: put them in lua/ beside ${path.basename(options.pattern.source.file)}, or say where with scripts: 'DIR'`);
+  }
+  const dir = referenceScriptsDir(options.pattern);
   const corpus = corpusOption('run', values, `lua:${dir}`, options.pattern.name, implDigest({ kind: 'lua', dir }, options.pattern));
   const result = await runJob({ ...options, implSpec: `lua:${dir}`, corpus }, luaDirOpener(options.pattern, dir, `reference (lua:${dir})`, options.durability), io);
   io.stdout.write(options.json ? JSON.stringify(resultJson(options, result), null, 2) + '\n' : summaryText(options, result));

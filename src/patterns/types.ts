@@ -107,6 +107,8 @@ export interface Pattern<S, I, O, R extends ReferenceSubject<I, O> = ReferenceSu
   readonly description?: string;
   /** The file a pattern a team declared was loaded from, and its digest: what a certificate names. */
   readonly source?: { readonly file: string; readonly sha256: string };
+  /** A team's pattern: the folder of its reference scripts (absolute), what `run` certifies; a built-in's are under lua/. */
+  readonly referenceDir?: string;
   /** By the name a model input carries in `op`, in the order reports list them. */
   readonly operations: Readonly<Record<string, Operation>>;
   /** The specification (its `name` is the pattern's), judging answers at the level they were given (withLevels). */

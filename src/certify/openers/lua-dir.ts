@@ -11,7 +11,9 @@ import { durableReference } from '../../subject/durable-reference.ts';
 import { openOnMasters } from './masters.ts';
 
 /** The project's own scripts of a pattern (lua/<name>). */
-export const referenceScriptsDir = (patternName: string) => path.join(projectRoot, 'lua', patternName);
+/** The reference scripts of a pattern: a built-in's under lua/, a team's where its pattern file says (its `scripts` folder). */
+export const referenceScriptsDir = (pattern: AnyPattern | string): string =>
+  typeof pattern === 'string' ? path.join(projectRoot, 'lua', pattern) : (pattern.referenceDir ?? path.join(projectRoot, 'lua', pattern.name));
 
 /** The reference client over a scripts directory: one cluster connection per logical client (so WAIT, with `durability`, measures that client's writes). */
 export function luaDirOpener(pattern: AnyPattern, scriptsDir: string, label: string, durability?: Durability): ImplOpener {

@@ -3,6 +3,8 @@
  * (leases mapped onto its expiry operations), the sessions and races the generator draws, the
  * reference client a `lua:DIR` implementation runs under, and the defaults of every opt-in group.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Model } from '../../model/types.ts';
 import { opPhrase } from '../../checker/describe.ts';
 import type { Classifier } from '../../checker/invariants/types.ts';
@@ -22,6 +24,13 @@ type Input = { readonly op: string } & Readonly<Record<string, unknown>>;
 export interface PatternSource {
   readonly file: string;
   readonly sha256: string;
+}
+
+/** The reference scripts' folder: `scripts` beside the file (default `lua`, when there is one). */
+function referenceDirOf(spec: PatternSpec, source: PatternSource | undefined): string | undefined {
+  if (!source) return undefined;
+  const dir = path.resolve(path.dirname(source.file), spec.scripts ?? 'lua');
+  return spec.scripts !== undefined || fs.existsSync(dir) ? dir : undefined;
 }
 
 const json = (value: unknown): string => JSON.stringify(value) ?? 'undefined';
@@ -110,6 +119,7 @@ export function compilePattern(given: unknown, source?: PatternSource): AnyPatte
     name: spec.name,
     ...(spec.description ? { description: spec.description } : {}),
     ...(source ? { source } : {}),
+    ...(referenceDirOf(spec, source) ? { referenceDir: referenceDirOf(spec, source) } : {}),
     operations: operationsOf(spec),
     model: withLevels(model, levels),
     levels,

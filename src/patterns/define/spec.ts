@@ -130,6 +130,11 @@ export interface PatternSpec<S = any, I = any, O = any> extends OptInGroups<I> {
   readonly invariants?: Readonly<Record<string, InvariantSpec<S, I>>>;
   /** The Redis key of a logical key: one hash tag around all of it. Default: `<name>:{<namespace>:<key>}`. */
   key?(namespace: string, logicalKey: string): string;
+  /**
+   * The folder of the reference scripts, relative to the pattern file (what `chaoslua run` chaos-tests,
+   * and `certify --impl lua:DIR` compares with). Default `lua`, when the file has one beside it.
+   */
+  readonly scripts?: string;
   /** Numbers a job may set for the sessions (`--set NAME=VALUE`), beside the lease settings leases bring. */
   readonly settings?: Readonly<Record<string, SessionSetting>>;
 }

@@ -89,3 +89,15 @@ describe('a bad pattern file: one line naming the file and the member, exit 2, n
     await usage(['check', '--model', f, 'history.json'], /--model .*check-none\.mjs: pattern: is not an object made by definePattern/, attempts);
   });
 });
+
+describe('lint --pattern', () => {
+  it("finds a script the pattern calls missing from a folder, and lints the pattern's own scripts with no folder", async () => {
+    const { cli } = await import('./support.ts');
+    const missing = await cli(['lint', '--pattern', TEAM_LOCK, path.join(ROOT, 'lua/semaphore')]);
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toMatch(/missing-script pattern team-lock calls remove_if_matches\.lua, which .*lua\/semaphore does not hold/);
+    const own = await cli(['lint', '--pattern', TEAM_LOCK]);
+    expect(own.stderr).toMatch(/chaoslua lint: 3 files, no findings/);
+    expect(own.code).toBe(0);
+  });
+});

@@ -24,7 +24,7 @@ const valid = (): Spec => ({
     leases: (state: any) => (state.kind === 'taken' ? [state.tag] : []),
     expire: (state: any, tag: number) => (state.tag === tag ? { kind: 'free' } : state),
   },
-  invariants: { 'one-taker': { witnesses: ['take'], broken: (s) => (s.state.kind === 'taken' ? `${s.phrase} took a taken flag` : undefined) } },
+  invariants: { 'one-taker': { witnesses: ['take'], broken: (s: any) => (s.state.kind === 'taken' ? `${s.phrase} took a taken flag` : undefined) } },
 });
 
 const refusal = (spec: unknown): PatternError => {
