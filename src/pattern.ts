@@ -45,8 +45,8 @@ export { holderPhrase, keyName } from './checker/invariants/words.ts';
 export { opPhrase, outputText } from './checker/describe.ts';
 
 // A reference client: scripts loaded on every master, called by EVALSHA or FCALL, with metrics.
-export { openScriptRunner, scriptOptions } from './scripts/open-runner.ts';
-export type { ScriptMode, ScriptRunner } from './scripts/runner.ts';
+export { openScriptRunner, scriptOptions, type RunnerSpec } from './scripts/open-runner.ts';
+export type { ScriptArg, ScriptMode, ScriptObserver, ScriptRunner } from './scripts/runner.ts';
 export { ScriptMetrics, BODY_BYTES_BUCKETS } from './scripts/metrics.ts';
 export { UnexpectedReplyError, zeroOrOne } from './scripts/replies.ts';
 
@@ -54,9 +54,9 @@ export { UnexpectedReplyError, zeroOrOne } from './scripts/replies.ts';
 export { knownKeys, nonEmptyString, oneOf, positiveInt } from './scripts/validate.ts';
 
 // A client on standalone Redis servers (Redlock's masters): the scripts read from a folder, run on one server.
-export { loadScriptDir } from './scripts/source.ts';
+export { loadScriptDir, type ScriptSource } from './scripts/source.ts';
 export { StandaloneScriptRunner } from './scripts/standalone-runner.ts';
 
 // The reference subject: a client wrapped as the Subject the runner drives, and what it returns.
 export { ReferenceAdapter, type ReferenceSubject } from './subject/adapter.ts';
-export type { Receipt } from './subject/types.ts';
+export type { Receipt, Subject } from './subject/types.ts';
