@@ -1,9 +1,5 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
-import { ScriptMetrics } from '../../scripts/metrics.ts';
-import { openScriptRunner, scriptOptions } from '../../scripts/open-runner.ts';
-import { zeroOrOne } from '../../scripts/replies.ts';
-import type { ScriptMode, ScriptRunner } from '../../scripts/runner.ts';
-import { positiveInt } from '../../scripts/validate.ts';
+import { ScriptMetrics, openScriptRunner, scriptOptions, zeroOrOne, type ScriptMode, type ScriptRunner, positiveInt } from '../../pattern.ts';
 
 export const GCRA_SCRIPTS = ['gcra'] as const;
 

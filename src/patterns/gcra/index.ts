@@ -1,6 +1,5 @@
 /** The GCRA limiter (lua/gcra; go-redis/redis_rate's algorithm): one hit per emission interval on average, `burst` at once. */
-import { withLevels } from '../levels.ts';
-import type { Pattern } from '../types.ts';
+import { withLevels, type Pattern } from '../../pattern.ts';
 import { GCRA_SCRIPTS, GcraClient } from './client.ts';
 import { classifyGcra } from './invariants.ts';
 import { gcraLevels } from './levels.ts';

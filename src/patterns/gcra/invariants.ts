@@ -1,8 +1,6 @@
 /** The GCRA limiter's named invariant: no hit is allowed while all `burst` places are taken. */
 import type { GcraInput, GcraOutput, GcraState } from './model.ts';
-import { opPhrase } from '../../checker/describe.ts';
-import type { Classifier } from '../../checker/invariants/types.ts';
-import { keyName } from '../../checker/invariants/words.ts';
+import { opPhrase, type Classifier, keyName } from '../../pattern.ts';
 
 export const classifyGcra: Classifier<GcraState, GcraInput, GcraOutput> = (context) => {
   const { model, op, state, expected, key } = context;

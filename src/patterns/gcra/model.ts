@@ -13,8 +13,7 @@
  * GCRA history is refused; a limiter that lets a hit through with `burst` places taken, or frees a
  * place sooner than one interval after its hit, is.
  */
-import type { Model } from '../../model/types.ts';
-import { integerReplyMatches, requireInteger } from '../../model/reply.ts';
+import { type Model, integerReplyMatches, requireInteger } from '../../pattern.ts';
 
 export interface GcraInput {
   readonly op: 'hit';

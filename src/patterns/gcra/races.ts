@@ -3,9 +3,7 @@
  * before it moves it on, and the TAT goes stale when another client takes the burst's last place at
  * the same instant. The contender spends the places before the last; then both hit.
  */
-import type { RaceSource } from '../../generator/races.ts';
-import { setting } from '../../generator/settings.ts';
-import { lastPlaceRace } from '../../generator/sessions/race-shapes.ts';
+import { type RaceSource, setting, lastPlaceRace } from '../../pattern.ts';
 import type { GcraInput } from './model.ts';
 
 export const gcraRaces: readonly RaceSource<GcraInput>[] = [

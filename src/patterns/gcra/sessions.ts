@@ -1,8 +1,6 @@
 import fc from 'fast-check';
 import type { GcraInput } from './model.ts';
-import type { ClientStep } from '../../plan/schedule.ts';
-import type { SessionContext } from '../../generator/sessions/common.ts';
-import { setting } from '../../generator/settings.ts';
+import { type ClientStep, type SessionContext, setting } from '../../pattern.ts';
 
 type Step = ClientStep<GcraInput>;
 

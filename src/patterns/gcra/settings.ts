@@ -1,4 +1,4 @@
-import type { PatternSetting } from '../types.ts';
+import type { PatternSetting } from '../../pattern.ts';
 
 /**
  * What a job may set for the GCRA limiter's sessions (`--set burst=N --set rate=N --set period=MS`):

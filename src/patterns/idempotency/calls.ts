@@ -1,6 +1,6 @@
 import { bodyBytes, checkBodySize } from './body-cap.ts';
 import type { IdempotencyMetrics } from './metrics.ts';
-import type { ScriptRunner } from '../../scripts/runner.ts';
+import type { ScriptRunner } from '../../pattern.ts';
 
 export const IDEMPOTENCY_SCRIPTS = ['register_or_get', 'complete', 'release', 'renew'] as const;
 

@@ -3,10 +3,7 @@ import { IDEMPOTENCY_SCRIPTS, IdempotencyCalls } from './calls.ts';
 import { defaultInstanceId, makeOwner } from './keys.ts';
 import { parseRegistration, type Registration } from './replies.ts';
 import { IdempotencyMetrics } from './metrics.ts';
-import { openScriptRunner, scriptOptions } from '../../scripts/open-runner.ts';
-import { zeroOrOne } from '../../scripts/replies.ts';
-import type { ScriptMode, ScriptRunner } from '../../scripts/runner.ts';
-import { knownKeys, nonEmptyString, positiveInt } from '../../scripts/validate.ts';
+import { openScriptRunner, scriptOptions, zeroOrOne, type ScriptMode, type ScriptRunner, knownKeys, nonEmptyString, positiveInt } from '../../pattern.ts';
 import { executeOnce, type ExecuteOutcome, type Handler } from './execute.ts';
 
 export const DEFAULT_LEASE_MS = 60_000;

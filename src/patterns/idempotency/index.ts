@@ -1,6 +1,5 @@
 /** The idempotency-key store (lua/idempotency): register, then complete, release or renew under a lease. */
-import { withLevels } from '../levels.ts';
-import type { Pattern } from '../types.ts';
+import { withLevels, type Pattern, leaseSettings, ttlSettings } from '../../pattern.ts';
 import { IDEMPOTENCY_SCRIPTS } from './calls.ts';
 import { IdempotencyStore } from './client.ts';
 import { classifyIdempotency } from './invariants.ts';
@@ -10,7 +9,6 @@ import { idempotency as model, type IdempotencyInput, type IdempotencyOutput, ty
 import { idempotencySession } from './sessions.ts';
 import { IdempotencySubject } from './subject.ts';
 import { idempotencyRaces } from './races.ts';
-import { leaseSettings, ttlSettings } from '../time-scale.ts';
 
 const redisKey = (namespace: string, logicalKey: string) => scopedKey(namespace, 'certify', logicalKey);
 

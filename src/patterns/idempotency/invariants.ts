@@ -3,9 +3,7 @@
  * what the unexplained operation claimed and what the key held at that point.
  */
 import type { IdempotencyInput, IdempotencyOutput, IdempotencyState } from './model.ts';
-import { opPhrase, outputText } from '../../checker/describe.ts';
-import type { Classifier, StuckContext } from '../../checker/invariants/types.ts';
-import { holderPhrase, keyName } from '../../checker/invariants/words.ts';
+import { opPhrase, outputText, type Classifier, type StuckContext, holderPhrase, keyName } from '../../pattern.ts';
 
 type Context = StuckContext<IdempotencyState, IdempotencyInput, IdempotencyOutput>;
 

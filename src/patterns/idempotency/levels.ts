@@ -5,9 +5,7 @@
  * `['completed', status, body]` (replay this response). complete, release and renew answer a
  * boolean, or nothing (a library whose write resolves nothing).
  */
-import type { Level, LevelTable } from '../levels.ts';
-import { booleanLevel, DONE, voidLevel } from '../levels.ts';
-import { replyText } from '../../model/reply.ts';
+import { type Level, type LevelTable, booleanLevel, DONE, voidLevel, replyText } from '../../pattern.ts';
 
 /** The exact register reply as the three outcomes; anything else (another operation's answer) as itself. */
 function outcomeOf(exact: unknown): unknown {

@@ -1,5 +1,5 @@
 import { Counter, Histogram } from 'prom-client';
-import { BODY_BYTES_BUCKETS, ScriptMetrics } from '../../scripts/metrics.ts';
+import { BODY_BYTES_BUCKETS, ScriptMetrics } from '../../pattern.ts';
 
 /** The idempotency store's metrics: the seed's SRE checklist. */
 export class IdempotencyMetrics extends ScriptMetrics {

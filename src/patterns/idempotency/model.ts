@@ -3,8 +3,7 @@
  * One key is a hash that is absent, pending (owner holds a lease) or completed (response stored
  * for a TTL). Outputs are exactly the scripts' replies.
  */
-import type { Model, Step } from '../../model/types.ts';
-import { integerReplyMatches, isNilReply, quote, replyText, requireInteger } from '../../model/reply.ts';
+import { type Model, type Step, integerReplyMatches, isNilReply, quote, replyText, requireInteger } from '../../pattern.ts';
 
 export type IdempotencyInput =
   | { readonly op: 'register'; readonly fingerprint: string; readonly owner: string; readonly leaseMs: number }

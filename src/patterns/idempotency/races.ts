@@ -5,10 +5,7 @@
  * its lease runs out and another request registers, and a write made on the stale read stores a
  * response over the new owner's record, deletes it, or extends it.
  */
-import type { RaceSource } from '../../generator/races.ts';
-import type { RaceContext } from '../../generator/sessions/common.ts';
-import { lastPlaceRace, leaseEndRace } from '../../generator/sessions/race-shapes.ts';
-import { leasesOf, ttlsOf } from '../time-scale.ts';
+import { type RaceSource, type RaceContext, lastPlaceRace, leaseEndRace, leasesOf, ttlsOf } from '../../pattern.ts';
 import type { IdempotencyInput } from './model.ts';
 
 const register = (owner: string, leaseMs: number): IdempotencyInput => ({ op: 'register', fingerprint: 'fp-race', owner, leaseMs });

@@ -1,4 +1,4 @@
-import { UnexpectedReplyError } from '../../scripts/replies.ts';
+import { UnexpectedReplyError } from '../../pattern.ts';
 
 export type RecordState = 'pending' | 'completed';
 

@@ -1,8 +1,6 @@
 import fc from 'fast-check';
 import type { IdempotencyInput } from './model.ts';
-import type { ClientStep } from '../../plan/schedule.ts';
-import { leasesOf, ttlsOf } from '../time-scale.ts';
-import { otherToken, outliveLease, thinkTime, token, type SessionContext } from '../../generator/sessions/common.ts';
+import { type ClientStep, leasesOf, ttlsOf, otherToken, outliveLease, thinkTime, token, type SessionContext } from '../../pattern.ts';
 
 type Step = ClientStep<IdempotencyInput>;
 const op = (key: number, input: IdempotencyInput): Step => ({ type: 'op', key, input });

@@ -3,7 +3,7 @@
  * reference client over a script runner a scenario chooses (the reference loader, or a broken one).
  */
 import type { Cluster as IORedisCluster } from 'ioredis';
-import type { ScriptRunner } from '../../scripts/runner.ts';
+import type { ScriptRunner } from '../../pattern.ts';
 import { IDEMPOTENCY_SCRIPTS } from './calls.ts';
 import { IdempotencyStore, type IdempotencyStoreOptions } from './client.ts';
 import { IdempotencyMetrics } from './metrics.ts';

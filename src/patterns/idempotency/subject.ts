@@ -1,4 +1,4 @@
-import { ReferenceAdapter } from '../../subject/adapter.ts';
+import { ReferenceAdapter } from '../../pattern.ts';
 import type { IdempotencyStore } from './client.ts';
 import type { IdempotencyInput, IdempotencyOutput } from './model.ts';
 

@@ -1,10 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Cluster as IORedisCluster } from 'ioredis';
-import { ScriptMetrics } from '../../scripts/metrics.ts';
-import { openScriptRunner, scriptOptions } from '../../scripts/open-runner.ts';
-import { UnexpectedReplyError, zeroOrOne } from '../../scripts/replies.ts';
-import type { ScriptMode, ScriptRunner } from '../../scripts/runner.ts';
-import { positiveInt } from '../../scripts/validate.ts';
+import { ScriptMetrics, openScriptRunner, scriptOptions, UnexpectedReplyError, zeroOrOne, type ScriptMode, type ScriptRunner, positiveInt } from '../../pattern.ts';
 
 export const LOCK_SCRIPTS = ['acquire', 'remove_if_matches', 'extend_if_matches'] as const;
 export const DEFAULT_LOCK_TTL_MS = 30_000;

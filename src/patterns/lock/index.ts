@@ -1,6 +1,5 @@
 /** The compare-and-delete lock (lua/lock): acquire with a token and a TTL; only the holder releases or extends. */
-import { withLevels } from '../levels.ts';
-import type { Pattern } from '../types.ts';
+import { withLevels, type Pattern, leaseSettings } from '../../pattern.ts';
 import { LOCK_SCRIPTS, LockClient } from './client.ts';
 import { classifyLock } from './invariants.ts';
 import { lockLevels } from './levels.ts';
@@ -9,7 +8,6 @@ import { lockRaces } from './races.ts';
 import { lockSession } from './sessions.ts';
 import { LockSubject } from './subject.ts';
 import { RedlockSubject } from './redlock-subject.ts';
-import { leaseSettings } from '../time-scale.ts';
 
 const redisKey = (namespace: string, logicalKey: string) => `lock:{${namespace}:${logicalKey}}`;
 const MATCH_ANSWER = 'nil absent | -1 another token | 1 done';

@@ -1,8 +1,6 @@
 /** The lock's named invariants: one holder at a time, and only the holder releases or extends. */
 import type { LockInput, LockOutput, LockState } from './model.ts';
-import { opPhrase, outputText } from '../../checker/describe.ts';
-import type { Classifier } from '../../checker/invariants/types.ts';
-import { holderPhrase, keyName } from '../../checker/invariants/words.ts';
+import { opPhrase, outputText, type Classifier, holderPhrase, keyName } from '../../pattern.ts';
 
 export const classifyLock: Classifier<LockState, LockInput, LockOutput> = (context) => {
   const { model, op, state, expected, key } = context;

@@ -3,7 +3,7 @@
  * boolean (acquired or not; released/extended or not: "absent" and "another holder" are one
  * answer), and redis-semaphore's release resolves nothing whatever its script did.
  */
-import { booleanLevel, DONE, voidLevel, type LevelTable } from '../levels.ts';
+import { booleanLevel, DONE, voidLevel, type LevelTable } from '../../pattern.ts';
 
 export const lockLevels: LevelTable = {
   acquire: [booleanLevel(DONE, 'true acquired | false held', ['one-holder', 'model-conformance'], [0])],

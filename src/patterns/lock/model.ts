@@ -5,8 +5,7 @@
  * when DEL/PEXPIRE acts on a key that vanished after the check, which atomic execution rules out,
  * so the model never prescribes 0 (see suites/conformance/lua-lock.test.ts).
  */
-import type { Model } from '../../model/types.ts';
-import { integerReplyMatches, isNilReply, quote, requireInteger } from '../../model/reply.ts';
+import { type Model, integerReplyMatches, isNilReply, quote, requireInteger } from '../../pattern.ts';
 
 export type LockInput =
   | { readonly op: 'acquire'; readonly token: string; readonly ttlMs: number }

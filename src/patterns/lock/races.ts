@@ -3,9 +3,7 @@
  * holder before they write, and the holder goes stale when its TTL runs out and a contender
  * acquires. Seed 003's problem 3 is the release's: a GET, then a DEL that deletes the next holder's lock.
  */
-import type { RaceSource } from '../../generator/races.ts';
-import { leaseEndRace } from '../../generator/sessions/race-shapes.ts';
-import { leasesOf } from '../time-scale.ts';
+import { type RaceSource, leaseEndRace, leasesOf } from '../../pattern.ts';
 import type { LockInput } from './model.ts';
 
 const acquire = (token: string, ttlMs: number): LockInput => ({ op: 'acquire', token, ttlMs });

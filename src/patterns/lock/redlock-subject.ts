@@ -1,9 +1,5 @@
 import type { Redis } from 'ioredis';
-import { ScriptMetrics } from '../../scripts/metrics.ts';
-import { loadScriptDir } from '../../scripts/source.ts';
-import { StandaloneScriptRunner } from '../../scripts/standalone-runner.ts';
-import type { ReferenceSubject } from '../../subject/adapter.ts';
-import type { Receipt } from '../../subject/types.ts';
+import { ScriptMetrics, loadScriptDir, StandaloneScriptRunner, type ReferenceSubject, type Receipt } from '../../pattern.ts';
 import { LOCK_SCRIPTS } from './client.ts';
 import type { LockInput } from './model.ts';
 import { describeVotes, Redlock, REDLOCK_DEFAULTS, type RedlockSettings } from './redlock.ts';

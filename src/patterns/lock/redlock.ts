@@ -11,7 +11,7 @@
  * (bounded drift). A master whose clock jumps expires its copy early, and two clients may then each
  * count a majority: docs/redlock.md.
  */
-import type { StandaloneScriptRunner } from '../../scripts/standalone-runner.ts';
+import type { StandaloneScriptRunner } from '../../pattern.ts';
 
 /** One master's answer to one round: its reply, or why it gave none in time. */
 export type Vote = { readonly reply: unknown } | { readonly error: string };

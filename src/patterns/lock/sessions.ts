@@ -1,8 +1,6 @@
 import fc from 'fast-check';
 import type { LockInput } from './model.ts';
-import type { ClientStep } from '../../plan/schedule.ts';
-import { leasesOf } from '../time-scale.ts';
-import { otherToken, outliveLease, thinkTime, token, type SessionContext } from '../../generator/sessions/common.ts';
+import { type ClientStep, leasesOf, otherToken, outliveLease, thinkTime, token, type SessionContext } from '../../pattern.ts';
 
 type Step = ClientStep<LockInput>;
 const op = (key: number, input: LockInput): Step => ({ type: 'op', key, input });

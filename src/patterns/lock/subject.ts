@@ -1,5 +1,5 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
-import { ReferenceAdapter } from '../../subject/adapter.ts';
+import { ReferenceAdapter } from '../../pattern.ts';
 import type { LockClient } from './client.ts';
 import type { LockInput, LockOutput } from './model.ts';
 

@@ -1,9 +1,5 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
-import { ScriptMetrics } from '../../scripts/metrics.ts';
-import { openScriptRunner, scriptOptions } from '../../scripts/open-runner.ts';
-import { zeroOrOne } from '../../scripts/replies.ts';
-import type { ScriptMode, ScriptRunner } from '../../scripts/runner.ts';
-import { oneOf, positiveInt } from '../../scripts/validate.ts';
+import { ScriptMetrics, openScriptRunner, scriptOptions, zeroOrOne, type ScriptMode, type ScriptRunner, oneOf, positiveInt } from '../../pattern.ts';
 
 export type LimiterVariant = 'get-first' | 'incr-first';
 export const LIMITER_SCRIPTS = ['fixed_window', 'fixed_window_incr_first'] as const;

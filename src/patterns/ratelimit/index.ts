@@ -1,6 +1,5 @@
 /** The fixed-window rate limiter (lua/ratelimit): a hit is allowed while the window's count is under the limit. */
-import { withLevels } from '../levels.ts';
-import type { Pattern } from '../types.ts';
+import { withLevels, type Pattern } from '../../pattern.ts';
 import { LIMITER_SCRIPTS, LimiterClient, type LimiterVariant } from './client.ts';
 import { classifyRateLimit } from './invariants.ts';
 import { ratelimitLevels } from './levels.ts';

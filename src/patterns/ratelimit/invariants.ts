@@ -1,8 +1,6 @@
 /** The limiter's named invariant: no hit is allowed past the limit within one window. */
 import type { RateLimitInput, RateLimitOutput, RateLimitState } from './model.ts';
-import { opPhrase } from '../../checker/describe.ts';
-import type { Classifier } from '../../checker/invariants/types.ts';
-import { holderPhrase, keyName } from '../../checker/invariants/words.ts';
+import { opPhrase, type Classifier, holderPhrase, keyName } from '../../pattern.ts';
 
 export const classifyRateLimit: Classifier<RateLimitState, RateLimitInput, RateLimitOutput> = (context) => {
   const { model, op, state, expected, key } = context;

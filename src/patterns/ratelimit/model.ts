@@ -7,8 +7,7 @@
  * limit 0 the GET-first script still allows the first hit while INCR-first blocks it).
  * Only the hit that creates the counter sets the expiry; later hits never move the window.
  */
-import type { Model } from '../../model/types.ts';
-import { integerReplyMatches, requireInteger } from '../../model/reply.ts';
+import { type Model, integerReplyMatches, requireInteger } from '../../pattern.ts';
 
 export interface RateLimitInput {
   readonly op: 'hit';

@@ -3,9 +3,7 @@
  * counts itself, and the count goes stale when another client takes the window's last hit at the
  * same instant. The contender spends the hits before the last; then both hit.
  */
-import type { RaceSource } from '../../generator/races.ts';
-import { setting } from '../../generator/settings.ts';
-import { lastPlaceRace } from '../../generator/sessions/race-shapes.ts';
+import { type RaceSource, setting, lastPlaceRace } from '../../pattern.ts';
 import type { RateLimitInput } from './model.ts';
 
 export const ratelimitRaces: readonly RaceSource<RateLimitInput>[] = [

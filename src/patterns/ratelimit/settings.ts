@@ -1,4 +1,4 @@
-import type { PatternSetting } from '../types.ts';
+import type { PatternSetting } from '../../pattern.ts';
 
 /**
  * What a job may set for the limiter's sessions (`--set limit=N --set window=S`). The defaults are

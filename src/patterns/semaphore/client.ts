@@ -1,10 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Cluster as IORedisCluster } from 'ioredis';
-import { ScriptMetrics } from '../../scripts/metrics.ts';
-import { openScriptRunner, scriptOptions } from '../../scripts/open-runner.ts';
-import { zeroOrOne } from '../../scripts/replies.ts';
-import type { ScriptMode, ScriptRunner } from '../../scripts/runner.ts';
-import { positiveInt } from '../../scripts/validate.ts';
+import { ScriptMetrics, openScriptRunner, scriptOptions, zeroOrOne, type ScriptMode, type ScriptRunner, positiveInt } from '../../pattern.ts';
 
 export const SEMAPHORE_SCRIPTS = ['acquire', 'release', 'refresh'] as const;
 export const DEFAULT_SEMAPHORE_TTL_MS = 30_000;

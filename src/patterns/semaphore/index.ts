@@ -1,6 +1,5 @@
 /** The counting semaphore with leases (lua/semaphore): at most `limit` holders at once, each until its own deadline. */
-import { withLevels } from '../levels.ts';
-import type { Pattern } from '../types.ts';
+import { withLevels, type Pattern, leaseSettings } from '../../pattern.ts';
 import { SEMAPHORE_SCRIPTS, SemaphoreClient } from './client.ts';
 import { classifySemaphore } from './invariants.ts';
 import { semaphoreLevels } from './levels.ts';
@@ -8,7 +7,6 @@ import { REACQUIRE, semaphore as model, type SemaphoreInput, type SemaphoreOutpu
 import { semaphoreSession } from './sessions.ts';
 import { SemaphoreSubject } from './subject.ts';
 import { semaphoreRaces } from './races.ts';
-import { leaseSettings } from '../time-scale.ts';
 
 const redisKey = (namespace: string, logicalKey: string) => `semaphore:{${namespace}:${logicalKey}}`;
 const LIVE_ANSWER = '1 done | 0 not a live holder';

@@ -1,8 +1,6 @@
 /** The semaphore's named invariants: never more than `limit` live holders, and an expired holder never comes back. */
 import type { SemaphoreInput, SemaphoreOutput, SemaphoreState } from './model.ts';
-import { opPhrase, outputText } from '../../checker/describe.ts';
-import type { Classifier } from '../../checker/invariants/types.ts';
-import { keyName } from '../../checker/invariants/words.ts';
+import { opPhrase, outputText, type Classifier, keyName } from '../../pattern.ts';
 
 const holdersPhrase = (state: SemaphoreState) =>
   state.holders.length === 0 ? 'no holder was live' : `${state.holders.length} holder(s) were live (${state.holders.map((h) => JSON.stringify(h.token)).join(', ')})`;

@@ -3,7 +3,7 @@
  * refreshed, or not a live holder), as semaphore libraries answer, and nothing at all for a release
  * or refresh whose result a library discards.
  */
-import { booleanLevel, DONE, voidLevel, type LevelTable } from '../levels.ts';
+import { booleanLevel, DONE, voidLevel, type LevelTable } from '../../pattern.ts';
 
 export const semaphoreLevels: LevelTable = {
   acquire: [booleanLevel(DONE, 'true held | false full', ['at-most-limit', 'key-has-ttl', 'model-conformance'], [0])],

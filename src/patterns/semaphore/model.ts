@@ -14,8 +14,7 @@
  * ./index.ts): then the holder is counted like anyone, and on a full set (itself included) the
  * acquire answers 0 and changes nothing: its place is kept, not renewed.
  */
-import type { Model } from '../../model/types.ts';
-import { integerReplyMatches, quote, requireInteger } from '../../model/reply.ts';
+import { type Model, integerReplyMatches, quote, requireInteger } from '../../pattern.ts';
 
 export type SemaphoreInput =
   | { readonly op: 'acquire'; readonly token: string; readonly limit: number; readonly ttlMs: number; readonly reacquire?: Reacquire }

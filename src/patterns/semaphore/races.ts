@@ -4,11 +4,9 @@
  * release read the holder before they write: the holder goes stale when its lease runs out and a
  * contender takes the place it held.
  */
-import type { RaceSource } from '../../generator/races.ts';
-import { lastPlaceRace, leaseEndRace } from '../../generator/sessions/race-shapes.ts';
+import { type RaceSource, lastPlaceRace, leaseEndRace, leasesOf } from '../../pattern.ts';
 import type { SemaphoreInput } from './model.ts';
 import { limitOfKey } from './sessions.ts';
-import { leasesOf } from '../time-scale.ts';
 
 const acquire = (limit: number) => (token: string, ttlMs: number): SemaphoreInput => ({ op: 'acquire', token, limit, ttlMs });
 const release = (token: string): SemaphoreInput => ({ op: 'release', token });

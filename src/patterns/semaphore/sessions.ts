@@ -1,8 +1,6 @@
 import fc from 'fast-check';
 import type { SemaphoreInput } from './model.ts';
-import type { ClientStep } from '../../plan/schedule.ts';
-import { leasesOf } from '../time-scale.ts';
-import { otherToken, outliveLease, thinkTime, token, type SessionContext } from '../../generator/sessions/common.ts';
+import { type ClientStep, leasesOf, otherToken, outliveLease, thinkTime, token, type SessionContext } from '../../pattern.ts';
 
 type Step = ClientStep<SemaphoreInput>;
 const op = (key: number, input: SemaphoreInput): Step => ({ type: 'op', key, input });

@@ -1,5 +1,5 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
-import { ReferenceAdapter } from '../../subject/adapter.ts';
+import { ReferenceAdapter } from '../../pattern.ts';
 import type { SemaphoreClient } from './client.ts';
 import type { SemaphoreInput, SemaphoreOutput } from './model.ts';
 

@@ -10,8 +10,19 @@ import { cycles, importGraph, ROOT, type ImportEdge } from './import-graph.ts';
 
 const { files, edges } = importGraph('src');
 
-/** The src folder of a repository path ("src/runner/run.ts" -> "runner"); the top tree outside src. */
+/** The public pattern module (chaoslua/pattern): the patterns folder's door, what a team imports. */
+const PATTERN_API = 'src/pattern.ts';
+
+/** The built-in patterns, each a folder of src/patterns written on the public pattern module alone. */
+const BUILT_INS = ['idempotency', 'lock', 'ratelimit', 'semaphore', 'gcra'];
+
+/**
+ * The src folder of a repository path ("src/runner/run.ts" -> "runner"); the top tree outside src.
+ * The public pattern module counts as the patterns folder it fronts: it re-exports the folder's
+ * building blocks and the built-in patterns import it, which is an import within one folder.
+ */
 const folderOf = (file: string) => {
+  if (file === PATTERN_API) return 'patterns';
   const parts = file.split('/');
   return parts[0] === 'src' && parts.length > 2 ? parts[1] : parts[0] === 'src' ? '(src)' : `${parts[0]}/`;
 };
@@ -36,6 +47,14 @@ function folderEdges(among: readonly string[], all: readonly ImportEdge[] = edge
   return all
     .filter((e) => among.includes(folderOf(e.from)) && among.includes(folderOf(e.to)) && folderOf(e.from) !== folderOf(e.to))
     .map((e) => ({ ...e, from: folderOf(e.from), to: folderOf(e.to) }));
+}
+
+/** A built-in pattern's imports that go anywhere but its own folder and the public pattern module. */
+function pastThePublicApi(all: readonly ImportEdge[]): string[] {
+  return all
+    .filter((e) => BUILT_INS.some((name) => e.from.startsWith(`src/patterns/${name}/`)))
+    .filter((e) => e.to !== PATTERN_API && path.posix.dirname(e.to) !== path.posix.dirname(e.from))
+    .map(show);
 }
 
 describe('the import graph of src', () => {
@@ -100,6 +119,21 @@ describe('the import graph of src', () => {
 
   it('keeps patterns plugins: a pattern knows the stages\' vocabulary, not their machinery', () => {
     expect(crossing('patterns', ['runner', 'nemesis', 'cluster', 'report', 'certify', 'cli'])).toEqual([]);
+  });
+
+  it('writes the built-in patterns on the public pattern API: a built-in imports its own folder and chaoslua/pattern, nothing a team cannot', () => {
+    for (const name of BUILT_INS) {
+      expect(edges.some((e) => e.from.startsWith(`src/patterns/${name}/`) && e.to === PATTERN_API), name).toBe(true);
+    }
+    expect(pastThePublicApi(edges)).toEqual([]);
+  });
+
+  it('catches a built-in pattern that reaches past the public pattern API (the check can fail)', () => {
+    const inside: ImportEdge = { from: 'src/patterns/lock/model.ts', to: 'src/model/types.ts', typeOnly: true, dynamic: false };
+    const sibling: ImportEdge = { from: 'src/patterns/gcra/races.ts', to: 'src/patterns/time-scale.ts', typeOnly: false, dynamic: false };
+    const otherBuiltIn: ImportEdge = { from: 'src/patterns/semaphore/index.ts', to: 'src/patterns/lock/levels.ts', typeOnly: false, dynamic: false };
+    const own: ImportEdge = { from: 'src/patterns/lock/index.ts', to: 'src/patterns/lock/model.ts', typeOnly: false, dynamic: false };
+    expect(pastThePublicApi([...edges, inside, sibling, otherBuiltIn, own])).toEqual([show(inside), show(sibling), show(otherBuiltIn)]);
   });
 
   it('keeps the script runtime below the clients that use it', () => {
