@@ -56,7 +56,7 @@ describe('jobOptionsFrom', () => {
   });
 
   it('refuses an unknown pattern or fault, a path without its seed, a durability out of its limits', () => {
-    expect(refused(() => jobOptionsFrom('run', { pattern: 'queue' })).message).toBe('pattern must be idempotency, lock, ratelimit, semaphore or gcra, got "queue"');
+    expect(refused(() => jobOptionsFrom('run', { pattern: 'queue' })).message).toBe('pattern must be idempotency, lock, ratelimit, semaphore or gcra, or a pattern file (./my-pattern.mjs), got "queue"');
     expect(refused(() => jobOptionsFrom('run', { faults: ['latency', 'meteor' as never] })).option).toBe('faults');
     expect(refused(() => jobOptionsFrom('run', { path: '3:1' })).needs).toBe('seed');
     expect(refused(() => jobOptionsFrom('run', { durability: { replicas: 0, timeoutMs: 100 } })).option).toBe('durability');
@@ -75,7 +75,7 @@ describe('the CLI over the job options', () => {
     expect(() => jobOptions('run', { runs: '0' })).toThrow("run: --runs must be an integer in [1, 1000000], got '0'");
     expect(() => jobOptions('certify', { 'node-timeout': '1e3' })).toThrow("certify: --node-timeout must be an integer in [100, 60000], got '1e3'");
     expect(() => jobOptions('run', { 'shrink-runs': '-1' })).toThrow("run: --shrink-runs must be an integer in [0, 10000], got '-1'");
-    expect(() => jobOptions('run', { pattern: 'queue' })).toThrow("run: --pattern must be idempotency, lock, ratelimit, semaphore or gcra, got 'queue'");
+    expect(() => jobOptions('run', { pattern: 'queue' })).toThrow("run: --pattern must be idempotency, lock, ratelimit, semaphore or gcra, or a pattern file (./my-pattern.mjs), got 'queue'");
     expect(() => jobOptions('run', { path: '3:1' })).toThrow('run: --path needs the --seed it was found with');
   });
 });

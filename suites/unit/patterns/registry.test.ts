@@ -20,7 +20,7 @@ describe('the pattern registry', () => {
       expect(patternOfModel(name)).toBe(PATTERNS[name]);
     }
     expect(patternOfModel('register')).toBeUndefined();
-    expect(() => patternNamed('queue', 'test')).toThrow("test: unknown pattern 'queue' (known: idempotency, lock, ratelimit, semaphore, gcra)");
+    expect(() => patternNamed('queue', 'test')).toThrow("test: unknown pattern 'queue' (known: idempotency, lock, ratelimit, semaphore, gcra; or a pattern file: --pattern ./my-pattern.mjs)");
   });
 
   it.each(PATTERN_NAMES)('%s: invariants, priorities, probes and transitions are consistent', (name) => {
