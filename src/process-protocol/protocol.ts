@@ -37,7 +37,19 @@ export interface HelloMessage {
    * the same addresses and `natMap` maps each to itself. An optional field, so still chaoslua-process/1.
    */
   readonly masters?: readonly Address[];
+  /**
+   * The pattern's operations, in its order: each one's name, its arguments' names in the order the
+   * pattern declares them (requests carry them by name) and its answer in words. A program serving a
+   * pattern a team declared learns its operations here. An optional field, so still chaoslua-process/1.
+   */
+  readonly operations?: readonly HelloOperation[];
   readonly options: HelloOptions;
+}
+
+export interface HelloOperation {
+  readonly name: string;
+  readonly args: readonly string[];
+  readonly answer: string;
 }
 
 export interface HelloOptions {

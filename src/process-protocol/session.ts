@@ -181,6 +181,7 @@ export class ProcessSession {
       seeds: options.seeds,
       natMap: options.natMap,
       ...(options.masters ? { masters: options.masters } : {}),
+      operations: Object.entries(options.pattern.operations).map(([name, op]) => ({ name, args: Object.keys(op.args), answer: op.answer })),
       options: {
         clients: options.clients,
         requestTimeoutMs: options.requestTimeoutMs,
