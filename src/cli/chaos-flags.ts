@@ -48,7 +48,8 @@ const SETTINGS_HELP = PATTERN_NAMES.flatMap((name) =>
   Object.entries((PATTERNS[name] as AnyPattern).settings ?? {}).map(([setting, s], i) => `                     ${(i === 0 ? name : '').padEnd(NAME_WIDTH)}${setting.padEnd(8)}${s.description}, ${s.min}-${s.max} (default ${s.default})`),
 ).join('\n');
 
-export const CHAOS_FLAGS_HELP = `  --pattern P        ${PATTERN_NAMES.join(' | ')} (default ${DEFAULT_PATTERN})
+export const CHAOS_FLAGS_HELP = `  --pattern P        ${PATTERN_NAMES.join(' | ')} (default ${DEFAULT_PATTERN}),
+                     or your own pattern's file: ./pattern.mjs (docs/patterns.md)
   --runs N           schedules to run (default ${JOB_DEFAULTS.runs})
   --seed S           seed of everything random (default: time-based, printed)
   --path P           fast-check path, with --seed, to re-run one shrunk schedule (default: none)

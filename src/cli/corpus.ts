@@ -25,7 +25,8 @@ beside it), else of the reference implementation of --pattern.
 options:
   --impl SPEC        lua:DIR, module:PATH or cmd:COMMAND: its corpus (default: the reference
                      implementation of --pattern, lua/<pattern>)
-  --pattern P        ${PATTERN_NAMES.join(' | ')} (default ${DEFAULT_PATTERN})
+  --pattern P        ${PATTERN_NAMES.join(' | ')} (default ${DEFAULT_PATTERN}),
+                     or your own pattern's file: ./pattern.mjs (docs/patterns.md)
   --dry-run          prune: list what would be removed (default: off)
   --json             print the entries as JSON (default: off)
   -h, --help         this text
