@@ -43,7 +43,7 @@ export interface JobOptions {
   /** External clusters only: allow SCRIPT FLUSH, busy scripts and failovers. */
   readonly allowDestructive?: boolean;
   /** `--server`: as asked (a name or a path) and the binary it resolved to (src/cluster/servers.ts). Absent: the default server. */
-  readonly server?: { readonly asked: string; readonly binary: string };
+  readonly server?: { readonly asked: string; readonly binary: string; readonly version?: { readonly server: string; readonly version: string; readonly major: number } };
   /** Machine-readable --impl (lua:DIR, module:PATH, cmd:...): what `replay` re-opens. */
   readonly implSpec?: string;
   /** The regression corpus replayed before exploring, and where new counterexamples are saved. */

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { capabilitiesJson } from '../patterns/capabilities.ts';
 import { variantsJson } from '../patterns/variants.ts';
-import { formatFinding, isError, lintPath } from '../lint/index.ts';
+import { formatFinding, isError, lintPath, lintTargetOf } from '../lint/index.ts';
 import type { Certificate } from '../report/certificate.ts';
 import { createRunFolder, writeJson } from '../report/folder.ts';
 import { junitXml } from '../report/junit.ts';
@@ -94,7 +94,8 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   if (spec.kind === 'lua' && !values['no-lint']) {
     let findings;
     try {
-      findings = await lintPath(spec.dir);
+      // Linted for the server asked for, when one was: its loader decides what compiles.
+      findings = await lintPath(spec.dir, options.server?.version ? lintTargetOf(options.server.version, true) : undefined);
     } catch (error) {
       if (error instanceof InputLimitError) throw new UsageError(`certify: --impl ${values.impl}: ${error.message}`);
       throw error;

@@ -11,12 +11,15 @@ import { InputLimitError } from '../files/bounded-read.ts';
 import { helpFooter } from './help.ts';
 import { printable } from './printable.ts';
 import { type Io, processIo } from './io.ts';
-import { RULES, formatFinding, isError, lintFiles, luaFilesAt } from '../lint/index.ts';
+import { RULES, formatFinding, isError, lintFiles, lintTargetOf, luaFilesAt, type LintTarget } from '../lint/index.ts';
+import { ClusterUsageError } from '../cluster/errors.ts';
+import { parseServerSpec, resolveServer } from '../cluster/servers.ts';
 
 export const summary = 'static checks on Redis Lua scripts';
 
 export const FLAGS = {
   pattern: { type: 'string' },
+  server: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -24,7 +27,7 @@ export const FLAGS = {
 export function usage(): string {
   const width = Math.max(...RULES.map((rule) => rule.id.length));
   const rules = RULES.map((rule) => `  ${rule.id.padEnd(width)}  ${rule.severity === 'advice' ? '(advice) ' : ''}${rule.description}`);
-  return `usage: chaoslua lint DIR|FILE... [--pattern P] [--json]
+  return `usage: chaoslua lint DIR|FILE... [--pattern P] [--server S] [--json]
 
 Parses Redis Lua scripts (Lua 5.1, and Functions libraries starting with #!lua) and reports
 each finding as 'file:line:col rule message'. A directory means every *.lua under it.
@@ -35,6 +38,8 @@ and is shown on the certificate without refusing it.
 options:
   --pattern P a pattern name or file: each DIR must hold a script for every one of its operations
               (missing-script, an error); with no DIR, its reference scripts are linted (default: none)
+  --server S  lint for this server: redis-6.2 | redis-7.0 | redis-7.4 | redis-8.2 | valkey-8.1 or a path
+              (its --version decides: '#!lua' lines do not compile before 7.0) (default: Redis 7)
   --json      print the findings as a JSON array instead of one line each (default: off)
   -h, --help  print this help
 
@@ -56,6 +61,17 @@ async function collectFiles(paths: string[]): Promise<string[]> {
     files.push(...found);
   }
   return [...new Set(files)];
+}
+
+/** The server `--server` names, resolved (installed on first use) to what its binary says it is. */
+function serverTarget(text: string): LintTarget {
+  try {
+    const spec = parseServerSpec(text);
+    return spec.kind === 'default' ? lintTargetOf({ server: 'redis', version: '7', major: 7 }) : lintTargetOf(resolveServer(spec).version);
+  } catch (error) {
+    if (error instanceof ClusterUsageError) throw new UsageError(`lint: ${error.message}`);
+    throw error;
+  }
 }
 
 function patternOf(name: string): AnyPattern {
@@ -86,7 +102,7 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     const paths = positionals.length === 0 && pattern ? [pattern.referenceDir ?? path.join(projectRoot, 'lua', pattern.name)] : positionals;
     if (paths.length === 0) throw new UsageError('lint: no path given (usage: chaoslua lint DIR|FILE... [--json])');
     const files = await collectFiles(paths);
-    const linted = await lintFiles(files).catch((error: unknown) => {
+    const linted = await lintFiles(files, values.server === undefined ? undefined : serverTarget(values.server)).catch((error: unknown) => {
       throw error instanceof InputLimitError ? new UsageError(`lint: ${error.message}`) : error;
     });
     const findings = [...(pattern ? missingScripts(pattern, paths) : []), ...linted];

@@ -25,5 +25,6 @@ export function serverFlag(command: string, text: string | undefined, clusterKin
     throw error;
   }
   if (spec.kind === 'default') return undefined;
-  return { asked: text.trim(), binary: resolveServer(spec).binary };
+  const { binary, version } = resolveServer(spec);
+  return { asked: text.trim(), binary, version };
 }

@@ -3,6 +3,7 @@ import { InputLimitError, readBoundedText } from '../files/bounded-read.ts';
 import path from 'node:path';
 import { type Finding, compareFindings } from './finding.ts';
 import { lintSource } from './lint-source.ts';
+import type { LintTarget } from './target.ts';
 
 /** A file as given, or every *.lua under a directory (recursively), sorted by path. */
 export async function luaFilesAt(fileOrDir: string): Promise<string[]> {
@@ -15,7 +16,7 @@ export async function luaFilesAt(fileOrDir: string): Promise<string[]> {
     .sort();
 }
 
-export async function lintFiles(files: readonly string[]): Promise<Finding[]> {
+export async function lintFiles(files: readonly string[], target?: LintTarget): Promise<Finding[]> {
   const findings: Finding[] = [];
   for (const file of files) {
     let source: string;
@@ -28,12 +29,12 @@ export async function lintFiles(files: readonly string[]): Promise<Finding[]> {
       findings.push({ rule: 'syntax', severity: 'error', file, line: 1, column: 1, message: `cannot be read: ${(error as Error).message.split('\n')[0]}` });
       continue;
     }
-    findings.push(...lintSource(source, file));
+    findings.push(...lintSource(source, file, target));
   }
   return findings.sort(compareFindings);
 }
 
 /** Lints a Lua file, or every *.lua under a directory. Rejects when the path does not exist. */
-export async function lintPath(fileOrDir: string): Promise<Finding[]> {
-  return lintFiles(await luaFilesAt(fileOrDir));
+export async function lintPath(fileOrDir: string, target?: LintTarget): Promise<Finding[]> {
+  return lintFiles(await luaFilesAt(fileOrDir), target);
 }

@@ -3,17 +3,35 @@ import { type Finding, type Severity, compareFindings } from './finding.ts';
 import { parseLua } from './parse-lua.ts';
 import { buildProgram } from './program.ts';
 import { ALL_RULES } from './rules/all-rules.ts';
+import { SERVER_RULE, type LintTarget } from './target.ts';
 
 export const SYNTAX_RULE = { id: 'syntax', description: 'the file is not valid Lua 5.1 (Redis would refuse to load it)', severity: 'error' } as const;
 
 /** Every rule id with its one-line reason, `syntax` included. */
 export const RULES: ReadonlyArray<{ id: string; description: string; severity: Severity }> = [
   SYNTAX_RULE,
+  SERVER_RULE,
   ...ALL_RULES.map(({ id, description, severity }) => ({ id, description, severity })),
 ];
 
-/** Lints one Lua source; `fileName` only labels the findings. */
-export function lintSource(source: string, fileName: string): Finding[] {
+/**
+ * Lints one Lua source; `fileName` only labels the findings. With a `target` server, what its loader
+ * refuses is an error, and advice it could not follow (add '#!lua' where none compiles) is left out.
+ */
+export function lintSource(source: string, fileName: string, target?: LintTarget): Finding[] {
+  const findings = lintForRedis7(source, fileName);
+  if (!target || target.shebang) return findings;
+  const kept = findings.filter((f) => f.rule !== 'eval-shebang');
+  if (!source.startsWith('#!')) return kept;
+  const why = `${target.server} compiles no '#!' first line (Redis 7.0 added them): "unexpected symbol near '#'"`;
+  const message = target.runnerComments
+    ? `${why}; chaoslua's runner sends it as a comment there, your own client must drop it`
+    : `${why}, so the script fails to load; drop the line for this server`;
+  const severity: Severity = target.runnerComments ? 'advice' : SERVER_RULE.severity;
+  return [{ rule: SERVER_RULE.id, severity, file: fileName, line: 1, column: 1, message }, ...kept].sort(compareFindings);
+}
+
+function lintForRedis7(source: string, fileName: string): Finding[] {
   const result = parseLua(source);
   if (!result.ok) {
     const { line, column, message } = result.error;

@@ -43,7 +43,7 @@ describe('chaoslua lint', () => {
 
   it('gives every rule a severity: what breaks on a cluster or hangs a node is an error, the rest advice', () => {
     expect(Object.fromEntries(RULES.map((r) => [r.id, r.severity]))).toEqual({
-      syntax: 'error', 'undeclared-key': 'error', 'keyspace-scan': 'error', 'unbounded-loop': 'error', 'global-assignment': 'error',
+      syntax: 'error', 'server-support': 'error', 'undeclared-key': 'error', 'keyspace-scan': 'error', 'unbounded-loop': 'error', 'global-assignment': 'error',
       nondeterminism: 'advice', 'owner-check-first': 'advice', 'eval-shebang': 'advice',
     });
   });
