@@ -4,7 +4,9 @@ import { readBoundedText } from '../files/bounded-read.ts';
 import { loadPatternFile } from './pattern-file.ts';
 import { check } from '../checker/index.ts';
 import type { CheckResult } from '../checker/types.ts';
-import { startCluster } from '../cluster/select.ts';
+import { parseClusterSpec, startCluster } from '../cluster/select.ts';
+import type { TopologySpec } from '../plan/topology.ts';
+import { serverFlag } from './server-flag.ts';
 import { checkableSpec, isCheckableModel } from '../patterns/checkable.ts';
 import { isPatternName, patternNamed } from '../patterns/index.ts';
 import { readCounterexample, type Counterexample } from '../report/counterexample.ts';
@@ -30,12 +32,13 @@ options:
   --no-rerun        only re-check the recorded history (default: off)
   --reruns N        re-run the schedule up to N times until it fails (default 3)
   --cluster C       local | compose | netns | redis://... (default local)
+  --server S        the server to re-run on (default: the one the counterexample's job asked for, else the default)
   --pattern FILE    the pattern file of a counterexample whose recorded file moved (default: the one it recorded)
   --json            print the outcome as JSON (default: off)
   -h, --help        this text
 ${helpFooter('replay')}`;
 
-export const FLAGS = { 'no-rerun': { type: 'boolean' }, reruns: { type: 'string' }, cluster: { type: 'string' }, pattern: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+export const FLAGS = { 'no-rerun': { type: 'boolean' }, reruns: { type: 'string' }, cluster: { type: 'string' }, server: { type: 'string' }, pattern: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
 
 export async function run(argv: string[], io: Io = processIo): Promise<number> {
   const { values, positionals } = parse('replay', argv, FLAGS, true);
@@ -60,10 +63,10 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   const lines = [`re-check of the recorded history: ${recheck.verdict} (recorded: ${recorded})${recheck.verdict === recorded ? '' : ' — DIFFERS'}`];
   for (const v of recheck.violations) lines.push(`  ${v.invariant}: ${v.message}`);
 
-  let rerun: { attempts: number; result?: CheckResult; failedAgain: boolean } | undefined;
-  if (!values['no-rerun']) rerun = await rerunSchedule(ce, values.cluster ?? 'local', reruns);
+  let rerun: { attempts: number; result?: CheckResult; failedAgain: boolean; on?: string } | undefined;
+  if (!values['no-rerun']) rerun = await rerunSchedule(ce, values.cluster ?? 'local', reruns, values.server);
   if (rerun) {
-    lines.push(`re-run of the schedule against a live cluster: ${rerun.failedAgain ? `FAILED AGAIN on attempt ${rerun.attempts}` : `passed ${rerun.attempts} time(s)`}`);
+    lines.push(`re-run of the schedule against a live cluster${rerun.on ? ` (${rerun.on})` : ''}: ${rerun.failedAgain ? `FAILED AGAIN on attempt ${rerun.attempts}` : `passed ${rerun.attempts} time(s)`}`);
     for (const v of rerun.result?.violations ?? []) lines.push(`  ${v.invariant}: ${v.message}`);
   }
   const reproduced = rerun ? rerun.failedAgain : !passes(recheck);
@@ -90,7 +93,19 @@ async function loadRecordedPattern(file: string): Promise<void> {
   await loadPatternFile(recorded.patternFile);
 }
 
-async function rerunSchedule(ce: Counterexample, clusterSpec: string, reruns: number) {
+/** The `--server` a counterexample's job asked for (a name, or a path), if its options record one. */
+function recordedServer(options: unknown): string | undefined {
+  const asked = (options as { server?: { asked?: unknown } } | undefined)?.server?.asked;
+  return typeof asked === 'string' && asked !== '' ? asked : undefined;
+}
+
+/** The independent masters a counterexample's job ran on, if its options record them; else a Redis Cluster. */
+function recordedTopology(options: unknown): TopologySpec | undefined {
+  const t = (options as { topology?: { kind?: unknown; count?: unknown } } | undefined)?.topology;
+  return t?.kind === 'masters' && Number.isSafeInteger(t.count) ? { kind: 'masters', count: t.count as number } : undefined;
+}
+
+async function rerunSchedule(ce: Counterexample, clusterSpec: string, reruns: number, serverAsked?: string) {
   if (!ce.implSpec) throw new UsageError('replay: the counterexample does not say which implementation produced it (no implSpec); use --no-rerun');
   if (!isPatternName(ce.pattern)) throw new UsageError(`replay: '${ce.pattern}' is a model, not a pattern with implementations to re-run; use --no-rerun`);
   const pattern = patternNamed(ce.pattern);
@@ -103,12 +118,16 @@ async function rerunSchedule(ce: Counterexample, clusterSpec: string, reruns: nu
   }
   const recorded = Number((ce.options as { nodeTimeoutMs?: number }).nodeTimeoutMs);
   const nodeTimeoutMs = Number.isSafeInteger(recorded) ? recorded : JOB_DEFAULTS.nodeTimeoutMs;
-  await using cluster = await startCluster(clusterSpec, { local: { nodeTimeoutMs } });
+  // Re-run on the server and topology the counterexample was found on (--server overrides the server).
+  const server = serverFlag('replay', serverAsked ?? recordedServer(ce.options), parseClusterSpec(clusterSpec).kind);
+  const topology = recordedTopology(ce.options);
+  await using cluster = await startCluster(clusterSpec, { local: { nodeTimeoutMs, ...(server ? { redisServer: server.binary } : {}) }, ...(topology ? { topology } : {}) });
   // A counterexample found with --durability is re-run with it: its verdict may rest on WAIT's answers.
   const opened = await openerFor(pattern, spec, recordedDurability(ce.options))(cluster, ce.schedule.clients.length);
   try {
     const replay = await replaySchedule(ce.schedule, { cluster, subjects: opened.subjects, pattern, nodeTimeoutMs }, reruns, `replay-${randomBytes(3).toString('hex')}`);
-    return { attempts: replay.attempts, result: replay.last.result, failedAgain: replay.failing !== undefined };
+    const on = [server ? `--server ${server.asked}` : '', topology?.kind === 'masters' ? `masters:${topology.count}` : ''].filter(Boolean).join(', ');
+    return { attempts: replay.attempts, result: replay.last.result, failedAgain: replay.failing !== undefined, on };
   } finally {
     await opened.close();
   }
