@@ -73,20 +73,21 @@ function compileModel(spec: PatternSpec): Model<unknown, Input, unknown> {
       : {}),
     outputMatches: (expected, observed) => (m.matches ? m.matches(expected, observed) : replyMatches(expected, observed)),
     hashState: (state) => (m.hash ? m.hash(state) : json(state)),
-    describeInput: (input) => `${input.op}(${Object.entries(input).flatMap(([k, v]) => (k === 'op' ? [] : [`${k}=${json(v)}`])).join(', ')})`,
-    describeOutput: describeReply,
+    describeInput: m.describeInput ? (input) => m.describeInput!(input) : (input) => `${input.op}(${Object.entries(input).flatMap(([k, v]) => (k === 'op' ? [] : [`${k}=${json(v)}`])).join(', ')})`,
+    describeOutput: m.describeOutput ? (output) => m.describeOutput!(output) : describeReply,
     describeState: (state) => (m.describe ? m.describe(state) : json(state)),
     ...(m.kind ? { stateKind: (state: unknown) => m.kind!(state) } : {}),
   };
 }
 
 function classifier(spec: PatternSpec): Classifier<unknown, Input, unknown> {
+  if (spec.classify) return spec.classify;
   const invariants = Object.entries(spec.invariants ?? {});
   return (ctx) => {
     for (const [name, inv] of invariants) {
       if (!inv.witnesses.includes(ctx.op.input.op)) continue;
       const stuck = { key: ctx.key, state: ctx.state, input: ctx.op.input, observed: ctx.op.output, expected: ctx.expected, phrase: opPhrase(ctx.model, ctx.op) };
-      const message = inv.broken(stuck);
+      const message = inv.broken?.(stuck);
       if (typeof message === 'string' && message !== '') return { invariant: name, message };
     }
     return undefined;
@@ -140,7 +141,11 @@ export function compilePattern(given: unknown, source?: PatternSource): AnyPatte
     ...(spec.holder ? { holder: spec.holder } : {}),
     ...(spec.givesBack ? { givesBack: spec.givesBack } : {}),
     ...(spec.clockRefusal ? { clockRefusal: spec.clockRefusal } : {}),
-    openReference: (redis, { scriptsDir, mode, namespace, quitOnClose }) =>
-      ScriptedSubject.open(redis, { pattern: spec.name, calls, scriptsDir, mode, keyOf: (key) => redisKey(namespace, key), quitOnClose }),
+    ...(spec.reference?.variants ? { referenceVariants: spec.reference.variants } : {}),
+    ...(spec.masters ? { openOnMasters: spec.masters } : {}),
+    openReference:
+      spec.reference?.open ??
+      ((redis, { scriptsDir, mode, namespace, quitOnClose }) =>
+        ScriptedSubject.open(redis, { pattern: spec.name, calls, scriptsDir, mode, keyOf: (key) => redisKey(namespace, key), quitOnClose })),
   };
 }

@@ -8,8 +8,9 @@ import type fc from 'fast-check';
 import type { RaceSource, SessionContext } from '../../generator/sessions/common.ts';
 import type { Model } from '../../model/types.ts';
 import type { ClientStep } from '../../plan/schedule.ts';
+import type { Classifier } from '../../checker/invariants/types.ts';
 import type { LevelTable } from '../levels.ts';
-import type { DuplicateDeclaration, GiveBack, HolderIdentity, RequiredTransition, SemanticVariant } from '../types.ts';
+import type { DuplicateDeclaration, GiveBack, HolderIdentity, Pattern, RequiredTransition, SemanticVariant } from '../types.ts';
 
 /** One client's session under attempt number `attempt` (its holder name `c<client>a<attempt>`). */
 export type SessionDraw<I> = (ctx: SessionContext, attempt: number) => fc.Arbitrary<ClientStep<I>[]>;
@@ -45,6 +46,16 @@ export interface CoverageGroup {
   readonly required?: readonly RequiredTransition[];
 }
 
+/**
+ * The reference client, when one script call per operation is not how the pattern's reference
+ * behaves (a client with its own metrics, variants of it): what `lua:DIR` runs under.
+ */
+export interface ReferenceGroup {
+  readonly open: Pattern<any, any, any>['openReference'];
+  /** Its variants (`createReferenceSubject`'s `variant`), the first the default. */
+  readonly variants?: readonly string[];
+}
+
 export interface OptInGroups<I> {
   /** The sessions' shape. Default: each session a handful of the operations on one key, drawn by weight, with think times and, where leases are, stalls past them. */
   readonly session?: SessionDraw<I>;
@@ -66,6 +77,16 @@ export interface OptInGroups<I> {
   readonly search?: SearchHints<any, I>;
   /** Answers a server clock moved back could give on its own, changing nothing. Default: none. */
   clockRefusal?(input: I, output: unknown): boolean;
+  /** The reference client. Default: one script call per operation, KEYS[1] the key, ARGV the arguments in order. */
+  readonly reference?: ReferenceGroup;
+  /** The pattern's client across independent masters (`--topology masters`). Default: none, and that topology refuses the pattern. */
+  readonly masters?: Pattern<any, any, any>['openOnMasters'];
+  /**
+   * One function naming the invariant any stuck point breaks, in place of each invariant's `broken`
+   * (it sees the whole stuck context: the lease holder and when its lease could end). Default: the
+   * invariants' own `broken`, in their order.
+   */
+  readonly classify?: Classifier<any, I, any>;
   /** What a key left with no TTL breaks, and what it then does. Default: model-conformance, "holds its state forever". */
   readonly noTtl?: { readonly invariant: string; readonly consequence: string };
 }

@@ -93,6 +93,10 @@ export interface ModelSpec<S, I, O> {
   kind?(state: S): string;
   /** The state in words for a counterexample. Default: JSON. */
   describe?(state: S): string;
+  /** An input in words: `acquire(token="c0a1", ttl=250ms)`. Default: the operation and its arguments as JSON. */
+  describeInput?(input: I): string;
+  /** An answer in words. Default: nil, a number, or JSON. */
+  describeOutput?(output: O): string;
   /** A canonical string: equal states give equal strings. Default: JSON. */
   hash?(state: S): string;
 }
@@ -113,8 +117,8 @@ export interface Stuck<S, I> {
 /** A named invariant: the operations whose answers witness it, and when a stuck point breaks it. */
 export interface InvariantSpec<S, I> {
   readonly witnesses: readonly string[];
-  /** A sentence when `stuck` breaks this invariant (it is then named); undefined when it does not. */
-  broken(stuck: Stuck<S, I>): string | undefined;
+  /** A sentence when `stuck` breaks this invariant (it is then named); undefined when it does not. Not needed with the `classify` group. */
+  broken?(stuck: Stuck<S, I>): string | undefined;
 }
 
 /** A pattern as a team declares it: the core, and the opt-in groups. */

@@ -20,8 +20,8 @@ const NAME = /^[a-z][a-z0-9-]{0,39}$/;
 const OP = /^[A-Za-z][A-Za-z0-9_]{0,39}$/;
 const ARG_KINDS = new Set(['holder', 'lease', 'integer', 'oneOf', 'custom']);
 const ARG_TYPES = new Set(['string', 'integer>=0', 'integer>=1']);
-const GROUP_FUNCTIONS = ['session', 'clockRefusal'] as const;
-const MODEL_OPTIONAL = ['leases', 'expire', 'matches', 'kind', 'describe', 'hash'] as const;
+const GROUP_FUNCTIONS = ['session', 'clockRefusal', 'masters', 'classify'] as const;
+const MODEL_OPTIONAL = ['leases', 'expire', 'matches', 'kind', 'describe', 'describeInput', 'describeOutput', 'hash'] as const;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const fail = (member: string, problem: string): never => {
@@ -93,7 +93,7 @@ function checkInvariants(spec: PatternSpec): void {
     if (name === 'model-conformance') fail(where, 'model-conformance is always checked: name your invariant for what it protects');
     if (!isObject(inv) || !Array.isArray(inv.witnesses) || inv.witnesses.length === 0) fail(`${where}.witnesses`, 'list the operations whose answers show it broken');
     for (const op of inv.witnesses as unknown[]) if (typeof op !== 'string' || !ops.includes(op)) fail(`${where}.witnesses`, `names '${String(op)}', not an operation (${ops.join(', ')})`);
-    if (typeof inv.broken !== 'function') fail(`${where}.broken`, 'must be a function: (stuck) => a sentence when this invariant is broken, else undefined');
+    if (typeof inv.broken !== 'function' && spec.classify === undefined) fail(`${where}.broken`, 'must be a function: (stuck) => a sentence when this invariant is broken, else undefined');
   }
 }
 
@@ -101,6 +101,7 @@ function checkGroups(spec: PatternSpec): void {
   const ops = Object.keys(spec.operations);
   for (const fn of GROUP_FUNCTIONS) if (spec[fn] !== undefined && typeof spec[fn] !== 'function') fail(fn, 'must be a function when given');
   if (spec.scripts !== undefined && (typeof spec.scripts !== 'string' || spec.scripts === '')) fail('scripts', "must be a folder, relative to the pattern file ('lua')");
+  if (spec.reference !== undefined && (!isObject(spec.reference) || typeof spec.reference.open !== 'function')) fail('reference.open', 'must be a function (redis, options) => the reference subject');
   if (spec.key !== undefined && typeof spec.key !== 'function') fail('key', 'must be a function (namespace, logicalKey) => the Redis key');
   if (spec.races !== undefined && (!Array.isArray(spec.races) || spec.races.some((r) => typeof r?.draw !== 'function'))) fail('races', 'must be a list of races, each with draw(ctx)');
   for (const group of ['levels', 'duplicates', 'givesBack'] as const) {
