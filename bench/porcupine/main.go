@@ -8,7 +8,7 @@
 // both sides judge the same histories under the same semantics and only the checkers differ.
 // Porcupine itself is used through its public API alone.
 //
-//	porcupine-bench -format etcd|kv [-runs 5] [-timeout 0s] [-paced] FILE...
+//	porcupine-bench -format etcd|kv|lock [-runs 5] [-timeout 0s] [-paced] FILE...
 //
 // A file that cannot be read or does not hold the format is reported on one line, exit code 2.
 package main
@@ -36,7 +36,7 @@ type run struct {
 var verdictNames = map[porcupine.CheckResult]string{porcupine.Ok: "ok", porcupine.Illegal: "illegal", porcupine.Unknown: "unknown"}
 
 func main() {
-	format := flag.String("format", "", "etcd or kv")
+	format := flag.String("format", "", "etcd, kv or lock (bench/pattern-parity.ts's JSON lines)")
 	runs := flag.Int("runs", 5, "timed runs over all files")
 	timeout := flag.Duration("timeout", 0, "per-file check timeout (0: none); a timed-out file is unknown")
 	paced := flag.Bool("paced", false, "wait for a line on stdin before each run (the bench alternates the sides run by run)")
@@ -48,8 +48,10 @@ func main() {
 		read, model = readEtcdLog, registerModel
 	case "kv":
 		read, model = readKvLog, kvModel
+	case "lock":
+		read, model = readLockLines, lockModel
 	default:
-		usage("-format must be etcd or kv, got %q", *format)
+		usage("-format must be etcd, kv or lock, got %q", *format)
 	}
 	if *runs < 1 {
 		usage("-runs must be a positive integer, got %d", *runs)
