@@ -5,7 +5,7 @@
  * core, no hints), and against Porcupine on the same model written for it.
  *
  * Run: npx tsx bench/pattern-parity.ts [--parts check,porcupine] [--seeds 300] [--rounds 3]
- *        [--ops 20000] [--keys 200] [--runs 5] [--limit 600] [--certify-seeds 3] [--certify-runs 20]
+ *        [--ops 20000] [--keys 200] [--runs 5] [--limit 600] [--indeterminate 0.02] [--certify-seeds 3] [--certify-runs 20]
  *
  * 1. check: the same histories checked by the built-in lock, by team-lock, and by team-lock with the
  *    built-in model's `search:` hints (pattern-parity/sides.ts), in one process, minimise off. Two
@@ -46,6 +46,8 @@ const { values } = parseArgs({
     ops: { type: 'string', default: '20000' },
     keys: { type: 'string', default: '200' },
     runs: { type: 'string', default: '5' },
+    // Share of indeterminate operations in part 3's files (Porcupine keeps each open to the end).
+    indeterminate: { type: 'string', default: '0.02' },
     limit: { type: 'string', default: '600' },
     'certify-seeds': { type: 'string', default: '3' },
     'certify-runs': { type: 'string', default: '20' },
@@ -120,15 +122,11 @@ function checkPart(): void {
   const rows = checkEach(polling);
   const all = [...rows.values()];
   const agree = all.filter((r) => SIDE_NAMES.every((s) => r[s].verdict === r['built-in lock'].verdict)).length;
-  const verdicts = (side: SideName) =>
-    Object.entries(
-      all.reduce<Record<string, number>>(
-        (acc, r) => ({ ...acc, [r[side].verdict]: (acc[r[side].verdict] ?? 0) + 1 }),
-        {},
-      ),
-    )
-      .map(([v, n]) => `${v} ${n}`)
-      .join(', ');
+  const verdicts = (side: SideName) => {
+    const count = new Map<string, number>();
+    for (const r of all) count.set(r[side].verdict, (count.get(r[side].verdict) ?? 0) + 1);
+    return [...count].map(([v, n]) => `${v} ${n}`).join(', ');
+  };
   console.log(
     `polling-lock oracle, seeds 1–${seeds} (one key each, ${median(polling.map((p) => p.history.ops.length))} ops median):\n`,
   );
@@ -228,6 +226,9 @@ function certifyPart(): void {
 if (parts.includes('check')) checkPart();
 if (parts.includes('certify')) certifyPart();
 if (parts.includes('porcupine')) {
-  const w: LockWorkload = { ops, keys, seed: 1, leasesMs: [LONG_LEASE_MS], clients: 8, indeterminate: 0.02 };
+  const indeterminate = Number(values.indeterminate);
+  if (!(indeterminate >= 0 && indeterminate <= 0.5))
+    throw new RangeError(`--indeterminate must be a share from 0 to 0.5, got ${values.indeterminate}`);
+  const w: LockWorkload = { ops, keys, seed: 1, leasesMs: [LONG_LEASE_MS], clients: 8, indeterminate };
   await versusPorcupine(w, positive('runs', values.runs), positive('limit', values.limit) * 1000);
 }

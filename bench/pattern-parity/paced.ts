@@ -1,6 +1,6 @@
 /**
  * A checker in a child process that checks its files once per line it reads on stdin and prints one
- * JSON line per run ({ms, verdicts, states?}), so a bench can alternate several sides run by run:
+ * JSON line per run ({ms, checkMs?, verdicts, states?}), so a bench can alternate several sides run by run:
  * a change in the box's load then falls on every side alike. bench/porcupine.ts's protocol; the Go
  * program and pattern-parity/chaoslua-side.ts both speak it.
  */
@@ -10,6 +10,8 @@ export interface PacedSide {
   readonly name: string;
   readonly runsMs: number[];
   readonly states: number[];
+  /** Per run, the part of its wall time spent checking (reading and parsing the files left out). */
+  readonly checkMs: number[];
   verdicts: Record<string, string>;
   /** Ended before its runs (crashed, or killed past the time limit). */
   stopped: boolean;
@@ -42,6 +44,7 @@ export function pacedSide(name: string, command: string, args: string[], limitMs
     name,
     runsMs: [],
     states: [],
+    checkMs: [],
     verdicts: {},
     stopped: false,
     async run() {
@@ -57,9 +60,15 @@ export function pacedSide(name: string, command: string, args: string[], limitMs
         side.stopped = true;
         return;
       }
-      const parsed = JSON.parse(line) as { ms: number; verdicts: Record<string, string>; states?: number };
+      const parsed = JSON.parse(line) as {
+        ms: number;
+        checkMs?: number;
+        verdicts: Record<string, string>;
+        states?: number;
+      };
       side.runsMs.push(parsed.ms);
       if (parsed.states !== undefined) side.states.push(parsed.states);
+      if (parsed.checkMs !== undefined) side.checkMs.push(parsed.checkMs);
       side.verdicts = parsed.verdicts;
     },
     close() {
