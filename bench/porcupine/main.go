@@ -8,7 +8,7 @@
 // both sides judge the same histories under the same semantics and only the checkers differ.
 // Porcupine itself is used through its public API alone.
 //
-//	porcupine-bench -format etcd|kv [-runs 5] [-timeout 0s] [-paced] FILE...
+//	porcupine-bench -format etcd|kv|lock [-runs 5] [-timeout 0s] [-paced] FILE...
 //
 // A file that cannot be read or does not hold the format is reported on one line, exit code 2.
 package main
@@ -31,12 +31,14 @@ import (
 type run struct {
 	Ms       float64           `json:"ms"`
 	Verdicts map[string]string `json:"verdicts"`
+	// CheckMs: the part of Ms spent in Porcupine's check alone, reading and parsing left out.
+	CheckMs float64 `json:"checkMs"`
 }
 
 var verdictNames = map[porcupine.CheckResult]string{porcupine.Ok: "ok", porcupine.Illegal: "illegal", porcupine.Unknown: "unknown"}
 
 func main() {
-	format := flag.String("format", "", "etcd or kv")
+	format := flag.String("format", "", "etcd, kv or lock (bench/pattern-parity.ts's JSON lines)")
 	runs := flag.Int("runs", 5, "timed runs over all files")
 	timeout := flag.Duration("timeout", 0, "per-file check timeout (0: none); a timed-out file is unknown")
 	paced := flag.Bool("paced", false, "wait for a line on stdin before each run (the bench alternates the sides run by run)")
@@ -48,8 +50,10 @@ func main() {
 		read, model = readEtcdLog, registerModel
 	case "kv":
 		read, model = readKvLog, kvModel
+	case "lock":
+		read, model = readLockLines, lockModel
 	default:
-		usage("-format must be etcd or kv, got %q", *format)
+		usage("-format must be etcd, kv or lock, got %q", *format)
 	}
 	if *runs < 1 {
 		usage("-runs must be a positive integer, got %d", *runs)
@@ -69,14 +73,18 @@ func main() {
 		}
 		started := time.Now()
 		verdicts := map[string]string{}
+		var checking time.Duration
 		for _, file := range files {
 			history, err := readFile(file, read)
 			if err != nil {
 				usage("%v", err)
 			}
+			checkStarted := time.Now()
 			verdicts[file] = verdictNames[porcupine.CheckEventsTimeout(model, history, *timeout)]
+			checking += time.Since(checkStarted)
 		}
-		if err := out.Encode(run{Ms: float64(time.Since(started).Microseconds()) / 1000, Verdicts: verdicts}); err != nil {
+		ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+		if err := out.Encode(run{Ms: ms(time.Since(started)), Verdicts: verdicts, CheckMs: ms(checking)}); err != nil {
 			fmt.Fprintf(os.Stderr, "porcupine-bench: cannot write the run's result: %v\n", err)
 			os.Exit(3)
 		}
