@@ -130,7 +130,7 @@ export function compilePattern(given: unknown, source?: PatternSource): AnyPatte
     invariants,
     witnesses: Object.fromEntries(Object.entries(spec.invariants ?? {}).map(([name, inv]) => [name, inv.witnesses])),
     classify: classifier(spec),
-    classifyPriority: Object.keys(spec.invariants ?? {}),
+    classifyPriority: spec.classifyPriority ?? Object.keys(spec.invariants ?? {}),
     noTtl: spec.noTtl ?? { invariant: 'model-conformance', consequence: 'holds its state forever' },
     transitions: spec.coverage?.transitions ?? [],
     requiredTransitions: spec.coverage?.required ?? [],

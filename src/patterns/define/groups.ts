@@ -87,6 +87,12 @@ export interface OptInGroups<I> {
    * invariants' own `broken`, in their order.
    */
   readonly classify?: Classifier<any, I, any>;
+  /**
+   * The invariants whose name wins when the search was stuck in several states, first to last: those a
+   * stuck point can break (an invariant the post-run TTL probe names, `noTtl`, is none of them).
+   * Default: every invariant, in their order.
+   */
+  readonly classifyPriority?: readonly string[];
   /** What a key left with no TTL breaks, and what it then does. Default: model-conformance, "holds its state forever". */
   readonly noTtl?: { readonly invariant: string; readonly consequence: string };
 }

@@ -84,7 +84,10 @@ function checkModel(spec: PatternSpec, leases: boolean): void {
 }
 
 function checkInvariants(spec: PatternSpec): void {
-  if (spec.invariants === undefined) return;
+  if (spec.invariants === undefined) {
+    if (spec.classifyPriority !== undefined) fail('classifyPriority', 'names invariants, and the pattern declares none');
+    return;
+  }
   if (!isObject(spec.invariants)) fail('invariants', 'must be an object: { name: { witnesses: [...], broken(stuck) } }');
   const ops = Object.keys(spec.operations);
   for (const [name, inv] of Object.entries(spec.invariants)) {
@@ -94,6 +97,11 @@ function checkInvariants(spec: PatternSpec): void {
     if (!isObject(inv) || !Array.isArray(inv.witnesses) || inv.witnesses.length === 0) fail(`${where}.witnesses`, 'list the operations whose answers show it broken');
     for (const op of inv.witnesses as unknown[]) if (typeof op !== 'string' || !ops.includes(op)) fail(`${where}.witnesses`, `names '${String(op)}', not an operation (${ops.join(', ')})`);
     if (typeof inv.broken !== 'function' && spec.classify === undefined) fail(`${where}.broken`, 'must be a function: (stuck) => a sentence when this invariant is broken, else undefined');
+  }
+  if (spec.classifyPriority !== undefined) {
+    const names = Object.keys(spec.invariants);
+    if (!Array.isArray(spec.classifyPriority)) fail('classifyPriority', 'must be a list of invariant names');
+    for (const name of spec.classifyPriority as unknown[]) if (typeof name !== 'string' || !names.includes(name)) fail('classifyPriority', `names '${String(name)}', not an invariant (${names.join(', ')})`);
   }
 }
 
