@@ -64,10 +64,10 @@ function compileModel(spec: PatternSpec): Model<unknown, Input, unknown> {
     },
     ...(ranged
       ? {
+          // A range only where the rule gives one: elsewhere the checker reads expiryMs, as it would.
           expiryRangeMs: (input: Input) => {
             const ms = lease(input);
-            if (ms === undefined) return undefined;
-            return typeof ms === 'number' ? ([ms, ms] as const) : ms;
+            return Array.isArray(ms) ? (ms as readonly [number, number]) : undefined;
           },
         }
       : {}),
@@ -134,7 +134,7 @@ export function compilePattern(given: unknown, source?: PatternSource): AnyPatte
     noTtl: spec.noTtl ?? { invariant: 'model-conformance', consequence: 'holds its state forever' },
     transitions: spec.coverage?.transitions ?? [],
     requiredTransitions: spec.coverage?.required ?? [],
-    scripts: [...new Set(Object.values(calls).map((c) => c.script))],
+    scripts: [...new Set([...Object.values(calls).map((c) => c.script), ...(spec.reference?.scripts ?? [])])],
     redisKey,
     ...(spec.variants ? { variants: spec.variants } : {}),
     ...(spec.duplicates ? { duplicates: spec.duplicates } : {}),

@@ -54,6 +54,11 @@ export interface ReferenceGroup {
   readonly open: Pattern<any, any, any>['openReference'];
   /** Its variants (`createReferenceSubject`'s `variant`), the first the default. */
   readonly variants?: readonly string[];
+  /**
+   * Scripts a `lua:DIR` holds beyond the operations' own (DIR/<name>.lua), when the client calls
+   * others (a variant's script: the limiter's INCR-first). Default: none.
+   */
+  readonly scripts?: readonly string[];
 }
 
 export interface OptInGroups<I> {

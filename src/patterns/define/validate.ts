@@ -110,6 +110,8 @@ function checkGroups(spec: PatternSpec): void {
   for (const fn of GROUP_FUNCTIONS) if (spec[fn] !== undefined && typeof spec[fn] !== 'function') fail(fn, 'must be a function when given');
   if (spec.scripts !== undefined && (typeof spec.scripts !== 'string' || spec.scripts === '')) fail('scripts', "must be a folder, relative to the pattern file ('lua')");
   if (spec.reference !== undefined && (!isObject(spec.reference) || typeof spec.reference.open !== 'function')) fail('reference.open', 'must be a function (redis, options) => the reference subject');
+  const more = spec.reference?.scripts;
+  if (more !== undefined && (!Array.isArray(more) || more.some((name) => typeof name !== 'string' || name === ''))) fail('reference.scripts', 'must be a list of script names (DIR/<name>.lua)');
   if (spec.key !== undefined && typeof spec.key !== 'function') fail('key', 'must be a function (namespace, logicalKey) => the Redis key');
   if (spec.races !== undefined && (!Array.isArray(spec.races) || spec.races.some((r) => typeof r?.draw !== 'function'))) fail('races', 'must be a list of races, each with draw(ctx)');
   for (const group of ['levels', 'duplicates', 'givesBack'] as const) {

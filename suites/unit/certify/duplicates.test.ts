@@ -34,13 +34,13 @@ describe('Pattern.duplicates', () => {
         if (declaration.finding !== undefined) expect(declaration.finding).toBe(`duplicate-${op}`);
       }
     }
-    expect(PATTERNS.ratelimit.duplicates.hit.finding).toBe('duplicate-hit');
+    expect(PATTERNS.ratelimit.duplicates?.hit.finding).toBe('duplicate-hit');
     expect(PATTERNS.idempotency.duplicates?.register).toBeDefined();
     expect((PATTERNS.idempotency.duplicates?.register as { finding?: string }).finding).toBeUndefined();
   });
 
   it('a duplicate the pattern marks a violation is a failing finding', () => {
-    const declared = PATTERNS.ratelimit.duplicates.hit as { violation?: true };
+    const declared = PATTERNS.ratelimit.duplicates?.hit as { violation?: true };
     const tally = { hit: { count: 1, ops: [{ run: 1, id: 5 }] } };
     try {
       declared.violation = true;
