@@ -45,6 +45,15 @@ function leaseOf(spec: PatternSpec): (input: Input) => number | readonly [number
   };
 }
 
+/** What the default sessions stall past: the longest a lease can last. */
+function longestLease(spec: PatternSpec): (input: Input) => number | undefined {
+  const lease = leaseOf(spec);
+  return (input) => {
+    const ms = lease(input);
+    return Array.isArray(ms) ? ms[1] : (ms as number | undefined);
+  };
+}
+
 function compileModel(spec: PatternSpec): Model<unknown, Input, unknown> {
   const m = spec.model;
   const lease = leaseOf(spec);
@@ -56,11 +65,12 @@ function compileModel(spec: PatternSpec): Model<unknown, Input, unknown> {
     init: () => m.init(),
     step: (state, input, id) => m.step(state, input, id),
     expire: (state, tag) => (m.expire ? m.expire(state, tag) : state),
-    leaseTag: (state) => (leases ? (leases(state).length ? Math.min(...leases(state)) : null) : null),
+    leaseTag: m.firstLease ? (state) => m.firstLease!(state) : (state) => (leases ? (leases(state).length ? Math.min(...leases(state)) : null) : null),
     ...(leases ? { leaseTags: leases } : {}),
+    // One length where a range is known: its shortest (LeaseRule).
     expiryMs: (input) => {
       const ms = lease(input);
-      return Array.isArray(ms) ? ms[1] : (ms as number | undefined);
+      return Array.isArray(ms) ? ms[0] : (ms as number | undefined);
     },
     ...(ranged
       ? {
@@ -125,7 +135,7 @@ export function compilePattern(given: unknown, source?: PatternSource): AnyPatte
     model: withLevels(model, levels),
     levels,
     settings: { ...(leases ? leaseSettings : {}), ...(spec.settings ?? {}) },
-    session: spec.session ?? defaultSession(spec.operations, (input) => model.expiryMs(input)),
+    session: spec.session ?? defaultSession(spec.operations, longestLease(spec)),
     races: spec.races ?? derivedRaces(spec.operations),
     invariants,
     witnesses: Object.fromEntries(Object.entries(spec.invariants ?? {}).map(([name, inv]) => [name, inv.witnesses])),

@@ -21,7 +21,7 @@ const OP = /^[A-Za-z][A-Za-z0-9_]{0,39}$/;
 const ARG_KINDS = new Set(['holder', 'lease', 'integer', 'oneOf', 'custom']);
 const ARG_TYPES = new Set(['string', 'integer>=0', 'integer>=1']);
 const GROUP_FUNCTIONS = ['session', 'clockRefusal', 'masters', 'classify'] as const;
-const MODEL_OPTIONAL = ['leases', 'expire', 'matches', 'kind', 'describe', 'describeInput', 'describeOutput', 'hash'] as const;
+const MODEL_OPTIONAL = ['leases', 'firstLease', 'expire', 'matches', 'kind', 'describe', 'describeInput', 'describeOutput', 'hash'] as const;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const fail = (member: string, problem: string): never => {
