@@ -45,6 +45,15 @@ function leaseOf(spec: PatternSpec): (input: Input) => number | readonly [number
   };
 }
 
+/** What the default sessions stall past: the longest a lease can last. */
+function longestLease(spec: PatternSpec): (input: Input) => number | undefined {
+  const lease = leaseOf(spec);
+  return (input) => {
+    const ms = lease(input);
+    return Array.isArray(ms) ? ms[1] : (ms as number | undefined);
+  };
+}
+
 function compileModel(spec: PatternSpec): Model<unknown, Input, unknown> {
   const m = spec.model;
   const lease = leaseOf(spec);
@@ -56,18 +65,19 @@ function compileModel(spec: PatternSpec): Model<unknown, Input, unknown> {
     init: () => m.init(),
     step: (state, input, id) => m.step(state, input, id),
     expire: (state, tag) => (m.expire ? m.expire(state, tag) : state),
-    leaseTag: (state) => (leases ? (leases(state).length ? Math.min(...leases(state)) : null) : null),
+    leaseTag: m.firstLease ? (state) => m.firstLease!(state) : (state) => (leases ? (leases(state).length ? Math.min(...leases(state)) : null) : null),
     ...(leases ? { leaseTags: leases } : {}),
+    // One length where a range is known: its shortest (LeaseRule).
     expiryMs: (input) => {
       const ms = lease(input);
-      return Array.isArray(ms) ? ms[1] : (ms as number | undefined);
+      return Array.isArray(ms) ? ms[0] : (ms as number | undefined);
     },
     ...(ranged
       ? {
+          // A range only where the rule gives one: elsewhere the checker reads expiryMs, as it would.
           expiryRangeMs: (input: Input) => {
             const ms = lease(input);
-            if (ms === undefined) return undefined;
-            return typeof ms === 'number' ? ([ms, ms] as const) : ms;
+            return Array.isArray(ms) ? (ms as readonly [number, number]) : undefined;
           },
         }
       : {}),
@@ -125,16 +135,16 @@ export function compilePattern(given: unknown, source?: PatternSource): AnyPatte
     model: withLevels(model, levels),
     levels,
     settings: { ...(leases ? leaseSettings : {}), ...(spec.settings ?? {}) },
-    session: spec.session ?? defaultSession(spec.operations, (input) => model.expiryMs(input)),
+    session: spec.session ?? defaultSession(spec.operations, longestLease(spec)),
     races: spec.races ?? derivedRaces(spec.operations),
     invariants,
     witnesses: Object.fromEntries(Object.entries(spec.invariants ?? {}).map(([name, inv]) => [name, inv.witnesses])),
     classify: classifier(spec),
-    classifyPriority: Object.keys(spec.invariants ?? {}),
+    classifyPriority: spec.classifyPriority ?? Object.keys(spec.invariants ?? {}),
     noTtl: spec.noTtl ?? { invariant: 'model-conformance', consequence: 'holds its state forever' },
     transitions: spec.coverage?.transitions ?? [],
     requiredTransitions: spec.coverage?.required ?? [],
-    scripts: [...new Set(Object.values(calls).map((c) => c.script))],
+    scripts: [...new Set([...Object.values(calls).map((c) => c.script), ...(spec.reference?.scripts ?? [])])],
     redisKey,
     ...(spec.variants ? { variants: spec.variants } : {}),
     ...(spec.duplicates ? { duplicates: spec.duplicates } : {}),

@@ -54,6 +54,11 @@ export interface ReferenceGroup {
   readonly open: Pattern<any, any, any>['openReference'];
   /** Its variants (`createReferenceSubject`'s `variant`), the first the default. */
   readonly variants?: readonly string[];
+  /**
+   * Scripts a `lua:DIR` holds beyond the operations' own (DIR/<name>.lua), when the client calls
+   * others (a variant's script: the limiter's INCR-first). Default: none.
+   */
+  readonly scripts?: readonly string[];
 }
 
 export interface OptInGroups<I> {
@@ -87,6 +92,12 @@ export interface OptInGroups<I> {
    * invariants' own `broken`, in their order.
    */
   readonly classify?: Classifier<any, I, any>;
+  /**
+   * The invariants whose name wins when the search was stuck in several states, first to last: those a
+   * stuck point can break (an invariant the post-run TTL probe names, `noTtl`, is none of them).
+   * Default: every invariant, in their order.
+   */
+  readonly classifyPriority?: readonly string[];
   /** What a key left with no TTL breaks, and what it then does. Default: model-conformance, "holds its state forever". */
   readonly noTtl?: { readonly invariant: string; readonly consequence: string };
 }

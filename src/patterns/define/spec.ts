@@ -35,7 +35,9 @@ export interface ArgSpec<T = unknown> {
 /**
  * How long what an operation sets lasts (a lease, a TTL, a window), when the length is not one of
  * its arguments: the length for an input (a range when only its bounds are known, as a GCRA
- * place's), and the longest it can be, which the harness times its stalls and races by.
+ * place's), and the longest it can be, which the harness times its stalls and races by. Where one
+ * length is read (the coverage replay, a stuck point's holder), a range's is its shortest; the
+ * default sessions stall past its longest.
  */
 export interface LeaseRule<I> {
   ms(input: I): number | readonly [number, number] | undefined;
@@ -82,6 +84,12 @@ export interface ModelSpec<S, I, O> {
   step(state: S, input: I, id: number): StepResult<S, O>;
   /** The tags of the leases live in a state (ids of the operations that set them). Needed with leases. */
   leases?(state: S): readonly number[];
+  /**
+   * The one lease a reader of a single lease follows (the coverage replay, a stuck point's holder)
+   * when a state holds several: a queue's first place, say. Default: the oldest, the smallest tag
+   * of `leases`.
+   */
+  firstLease?(state: S): number | null;
   /** The state once the lease tagged `tag` ran out. Needed with leases. */
   expire?(state: S, tag: number): S;
   /**

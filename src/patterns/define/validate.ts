@@ -21,7 +21,7 @@ const OP = /^[A-Za-z][A-Za-z0-9_]{0,39}$/;
 const ARG_KINDS = new Set(['holder', 'lease', 'integer', 'oneOf', 'custom']);
 const ARG_TYPES = new Set(['string', 'integer>=0', 'integer>=1']);
 const GROUP_FUNCTIONS = ['session', 'clockRefusal', 'masters', 'classify'] as const;
-const MODEL_OPTIONAL = ['leases', 'expire', 'matches', 'kind', 'describe', 'describeInput', 'describeOutput', 'hash'] as const;
+const MODEL_OPTIONAL = ['leases', 'firstLease', 'expire', 'matches', 'kind', 'describe', 'describeInput', 'describeOutput', 'hash'] as const;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const fail = (member: string, problem: string): never => {
@@ -84,7 +84,10 @@ function checkModel(spec: PatternSpec, leases: boolean): void {
 }
 
 function checkInvariants(spec: PatternSpec): void {
-  if (spec.invariants === undefined) return;
+  if (spec.invariants === undefined) {
+    if (spec.classifyPriority !== undefined) fail('classifyPriority', 'names invariants, and the pattern declares none');
+    return;
+  }
   if (!isObject(spec.invariants)) fail('invariants', 'must be an object: { name: { witnesses: [...], broken(stuck) } }');
   const ops = Object.keys(spec.operations);
   for (const [name, inv] of Object.entries(spec.invariants)) {
@@ -95,6 +98,11 @@ function checkInvariants(spec: PatternSpec): void {
     for (const op of inv.witnesses as unknown[]) if (typeof op !== 'string' || !ops.includes(op)) fail(`${where}.witnesses`, `names '${String(op)}', not an operation (${ops.join(', ')})`);
     if (typeof inv.broken !== 'function' && spec.classify === undefined) fail(`${where}.broken`, 'must be a function: (stuck) => a sentence when this invariant is broken, else undefined');
   }
+  if (spec.classifyPriority !== undefined) {
+    const names = Object.keys(spec.invariants);
+    if (!Array.isArray(spec.classifyPriority)) fail('classifyPriority', 'must be a list of invariant names');
+    for (const name of spec.classifyPriority as unknown[]) if (typeof name !== 'string' || !names.includes(name)) fail('classifyPriority', `names '${String(name)}', not an invariant (${names.join(', ')})`);
+  }
 }
 
 function checkGroups(spec: PatternSpec): void {
@@ -102,6 +110,8 @@ function checkGroups(spec: PatternSpec): void {
   for (const fn of GROUP_FUNCTIONS) if (spec[fn] !== undefined && typeof spec[fn] !== 'function') fail(fn, 'must be a function when given');
   if (spec.scripts !== undefined && (typeof spec.scripts !== 'string' || spec.scripts === '')) fail('scripts', "must be a folder, relative to the pattern file ('lua')");
   if (spec.reference !== undefined && (!isObject(spec.reference) || typeof spec.reference.open !== 'function')) fail('reference.open', 'must be a function (redis, options) => the reference subject');
+  const more = spec.reference?.scripts;
+  if (more !== undefined && (!Array.isArray(more) || more.some((name) => typeof name !== 'string' || name === ''))) fail('reference.scripts', 'must be a list of script names (DIR/<name>.lua)');
   if (spec.key !== undefined && typeof spec.key !== 'function') fail('key', 'must be a function (namespace, logicalKey) => the Redis key');
   if (spec.races !== undefined && (!Array.isArray(spec.races) || spec.races.some((r) => typeof r?.draw !== 'function'))) fail('races', 'must be a list of races, each with draw(ctx)');
   for (const group of ['levels', 'duplicates', 'givesBack'] as const) {

@@ -34,12 +34,13 @@ describe('Pattern.duplicates', () => {
         if (declaration.finding !== undefined) expect(declaration.finding).toBe(`duplicate-${op}`);
       }
     }
-    expect(PATTERNS.ratelimit.duplicates.hit.finding).toBe('duplicate-hit');
-    expect((PATTERNS.idempotency.duplicates.register as { finding?: string }).finding).toBeUndefined();
+    expect(PATTERNS.ratelimit.duplicates?.hit.finding).toBe('duplicate-hit');
+    expect(PATTERNS.idempotency.duplicates?.register).toBeDefined();
+    expect((PATTERNS.idempotency.duplicates?.register as { finding?: string }).finding).toBeUndefined();
   });
 
   it('a duplicate the pattern marks a violation is a failing finding', () => {
-    const declared = PATTERNS.ratelimit.duplicates.hit as { violation?: true };
+    const declared = PATTERNS.ratelimit.duplicates?.hit as { violation?: true };
     const tally = { hit: { count: 1, ops: [{ run: 1, id: 5 }] } };
     try {
       declared.violation = true;
@@ -79,7 +80,7 @@ describe('an idempotency job', () => {
     const result = check(history([own], [cut(10, 20)]), PATTERNS.idempotency);
     const tally = tallyDuplicates(PATTERNS.idempotency, [{ run: 1, effects: result.duplicateEffects! }]);
     expect(duplicateCounts(tally)).toEqual({ register: 1, complete: 0, release: 0, renew: 0 });
-    expect(PATTERNS.idempotency.duplicates.register.consequence).toMatch(/same attempt/);
+    expect(PATTERNS.idempotency.duplicates?.register.consequence).toMatch(/same attempt/);
     expect(duplicateFindings(PATTERNS.idempotency, tally)).toEqual([]);
   });
 });

@@ -37,7 +37,7 @@ describe('fillSettings', () => {
 
   it('refuses a value out of its limits or not an integer, naming the setting and its limits', () => {
     for (const [name, value] of [['window', 0], ['window', 11], ['limit', 0], ['limit', 11], ['window', 2.5], ['limit', Number.NaN]] as const) {
-      const { min, max } = PATTERNS.ratelimit.settings[name];
+      const { min, max } = PATTERNS.ratelimit.settings?.[name] ?? { min: Number.NaN, max: Number.NaN };
       expect(() => fillSettings(PATTERNS.ratelimit, { [name]: value }), `${name}=${value}`).toThrow(`${name} must be an integer in [${min}, ${max}], got ${JSON.stringify(value)}`);
     }
   });

@@ -118,7 +118,7 @@ describe('races at critical instants', () => {
     expect(sample({ pattern: PATTERNS.lock, clients: 1 }, 100).every((s) => racers(s).length === 0)).toBe(true);
     expect(racesFor(PATTERNS.lock.races ?? [], new Set(['acquire', 'extend']))).toEqual([]);
     expect(racesFor(PATTERNS.lock.races ?? [], new Set(['acquire', 'release'])).map((r) => r.victim)).toEqual(['release']);
-    expect(racesFor(PATTERNS.semaphore.races, new Set(['acquire', 'release'])).map((r) => r.victim)).toEqual(['acquire']);
+    expect(racesFor(PATTERNS.semaphore.races ?? [], new Set(['acquire', 'release'])).map((r) => r.victim)).toEqual(['acquire']);
     expect(sample({ pattern: PATTERNS.lock, operations: ['acquire', 'extend'] }, 100).every((s) => racers(s).length === 0)).toBe(true);
     const noDelay = sample({ pattern: PATTERNS.lock, faults: ['lease-expiry', 'reply-loss'] }, 100);
     expect(noDelay.some((s) => racers(s).length > 0)).toBe(true);

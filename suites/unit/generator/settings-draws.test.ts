@@ -41,7 +41,7 @@ describe('pattern settings in the generator', () => {
     expect(scheduleOptions({ pattern: PATTERNS.ratelimit }).settings).toEqual({ limit: 3, window: 1 });
     expect(scheduleOptions({ pattern: PATTERNS.ratelimit, settings: { window: 4 } }).settings).toEqual({ limit: 3, window: 4 });
     expect(scheduleOptions({ pattern: PATTERNS.lock }).settings).toEqual({ lease: 250, lease2: 500 });
-    for (const [name, s] of Object.entries(PATTERNS.ratelimit.settings)) expect(s.min <= s.default && s.default <= s.max, name).toBe(true);
+    for (const [name, s] of Object.entries(PATTERNS.ratelimit.settings ?? {})) expect(s.min <= s.default && s.default <= s.max, name).toBe(true);
   });
 
   it('refuses a setting the pattern lacks or a value out of its limits, naming it', () => {

@@ -61,6 +61,8 @@ describe('a pattern spec', () => {
     ['no operations', (s: any) => (s.operations = {}), /^operations: needs at least one operation/],
     ['a name with capitals', (s: any) => (s.name = 'Flag'), /^name: must be a short lowercase name/],
     ['levels for an unknown operation', (s: any) => (s.levels = { grab: [] }), /^levels\.grab: is not an operation/],
+    ['a reference script without a name', (s: any) => (s.reference = { open: async () => undefined, scripts: [''] }), /^reference\.scripts: must be a list of script names/],
+    ['a classify priority naming no invariant', (s: any) => (s.classifyPriority = ['one-holder']), /^classifyPriority: names 'one-holder', not an invariant \(one-taker\)/],
   ])('refuses %s, naming the member', (_, breakIt, message) => {
     const spec = withApi(valid());
     breakIt(spec);
