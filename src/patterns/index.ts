@@ -41,6 +41,11 @@ export function addLoadedPattern(pattern: AnyPattern): void {
   loaded.set(pattern.name, pattern);
 }
 
+/** Forget every loaded pattern: for a process that loads files again (the tests, which share workers between files). */
+export function forgetLoadedPatterns(): void {
+  loaded.clear();
+}
+
 /** The pattern of that name; a RangeError naming the known ones otherwise (`where` says who asked). */
 export function patternNamed(name: string, where = 'pattern'): AnyPattern {
   if (isBuiltInPattern(name)) return PATTERNS[name];

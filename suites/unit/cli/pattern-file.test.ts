@@ -6,14 +6,18 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { loadPatternFile, loadPatternFiles } from '../../../src/cli/pattern-file.ts';
-import { isPatternName, patternNamed } from '../../../src/patterns/index.ts';
+import { forgetLoadedPatterns, isPatternName, patternNamed } from '../../../src/patterns/index.ts';
 import { expectUsage as usage, forbidClusters } from './support.ts';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const API = path.join(ROOT, 'src/pattern.ts');
 const TEAM_LOCK = path.join(ROOT, 'suites/fixtures/patterns/team-lock.mjs');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-pattern-file-'));
-afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+// The registry is the process's: patterns this file loads must not reach other files in the same worker.
+afterAll(() => {
+  forgetLoadedPatterns();
+  fs.rmSync(tmp, { recursive: true, force: true });
+});
 
 let attempts: string[];
 beforeEach(() => {
