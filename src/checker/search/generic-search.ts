@@ -12,12 +12,20 @@
  */
 import { holdsLease } from '../../model/leases.ts';
 import type { KeyProblem } from '../problem.ts';
-import { EXPIRE, FAULT, GHOST, REAL, sortedNodes } from '../problem.ts';
+import { EXPIRE, FAULT, GHOST, REAL } from '../problem.ts';
+import { lift, type ScanList, scanList, unlift } from './scan-list.ts';
 import type { Lineage, SearchPath } from './configuration.ts';
 import { isPlaced } from './configuration.ts';
 import { DominatedConfigurations, FailedConfigurations, zobristKeys } from './failed-configurations.ts';
-import { faultAlternatives, leaseGoneForGood, lineageAfter, lineageNode, reachKey, rollbacksOnStack } from './lineage.ts';
-import type { EnteredByKind, SearchOutcome } from './outcome.ts';
+import {
+  faultAlternatives,
+  leaseGoneForGood,
+  lineageAfter,
+  lineageNode,
+  reachKey,
+  rollbacksOnStack,
+} from './lineage.ts';
+import { type EnteredByKind, type SearchOutcome, secondExecutionsOnStack } from './outcome.ts';
 import { passesOf, type ScanOrder } from './passes.ts';
 import { DROP, KEEP, type Pruner, type PrunerFactory } from './pruning.ts';
 import { earlierTwins, ghostOfEntry, noEffect, returnsToEarlierState, twinStandsIn } from './shortcuts.ts';
@@ -35,10 +43,10 @@ type Bookkeeper<S> = Pruner<S> & Required<Pick<Pruner<S>, 'place' | 'unplace'>>;
  * state with its lease run out, when the lease's expiry was already placed).
  */
 export class Search<S, I, O> implements SearchPath<S> {
-  /** The list's head node; entry i owns nodes 2i (call) and 2i+1 (return). */
+  /** The call and return nodes in time order (scan-list.ts). */
+  private readonly list: ScanList;
   private readonly head: number;
   readonly next: Int32Array;
-  private readonly prev: Int32Array;
   readonly expiryOf: Int32Array;
   readonly twinBefore: Int32Array;
   readonly ghostOf: Int32Array;
@@ -95,16 +103,9 @@ export class Search<S, I, O> implements SearchPath<S> {
     order: ScanOrder = 'call',
   ) {
     const { model, n, kind, ref } = problem;
-    this.head = 2 * n;
-    this.next = new Int32Array(2 * n + 1);
-    this.prev = new Int32Array(2 * n + 1);
-    let last = this.head;
-    for (const node of sortedNodes(problem)) {
-      this.next[last] = node;
-      this.prev[node] = last;
-      last = node;
-    }
-    this.next[last] = -1;
+    this.list = scanList(problem as KeyProblem<unknown, unknown, unknown>);
+    this.head = this.list.head;
+    this.next = this.list.next;
     this.expiryOf = new Int32Array(n).fill(-1);
     for (let e = 0; e < n; e++) if (kind[e] === EXPIRE) this.expiryOf[ref[e]] = e;
     this.twinBefore = earlierTwins(problem);
@@ -129,7 +130,8 @@ export class Search<S, I, O> implements SearchPath<S> {
     }
     this.pruners = pruners;
     this.bookkeepers = pruners.filter((p): p is Bookkeeper<S> => p.place !== undefined && p.unplace !== undefined);
-    this.passOf = passesOf(problem, pruners.some((p) => p.infoOpsEarly === true), order);
+    const infoOpsEarly = pruners.some((p) => p.infoOpsEarly === true);
+    this.passOf = passesOf(problem, infoOpsEarly, order);
     for (let e = 0; e < n; e++) this.left[this.passOf[e]]++;
     this.node = this.next[this.head];
     this.nextClockReading = deadline === Infinity ? Infinity : CLOCK_EVERY;
@@ -138,29 +140,29 @@ export class Search<S, I, O> implements SearchPath<S> {
   run(): SearchOutcome<S> {
     for (const pruner of this.pruners) {
       const stuck = pruner.illegalUpFront?.();
-      if (stuck !== undefined) return { verdict: 'illegal', explored: 0, cacheComparisons: 0, stuck, enteredByKind: this.enteredByKind() };
+      if (stuck !== undefined) return { ...this.ended('illegal'), explored: 0, stuck };
     }
-    const { failed, problem } = this;
     for (;;) {
       if (this.mandatoryLeft === 0) {
         // What is left (info ops, expiries, faults) always steps successfully, so it can be
         // appended in order of completion bound: the history is linearizable.
         const rollbacks = this.relaxed ? rollbacksOnStack(this) : undefined;
-        return { verdict: 'ok', explored: this.explored, cacheComparisons: failed.comparisons, enteredByKind: this.enteredByKind(), rollbacks, secondExecutions: this.secondExecutionsOnStack() };
+        return { ...this.ended('ok'), rollbacks, secondExecutions: secondExecutionsOnStack(this) };
       }
-      if (this.explored > this.budget) {
-        return { verdict: 'unknown', explored: this.explored, cacheComparisons: failed.comparisons, enteredByKind: this.enteredByKind(), stuck: this.stuck.point(problem.model), exhausted: 'states' };
-      }
+      if (this.explored > this.budget) return { ...this.ended('unknown', true), exhausted: 'states' };
       if (this.explored >= this.nextClockReading) {
         this.nextClockReading = this.explored + CLOCK_EVERY;
-        if (performance.now() > this.deadline) {
-          return { verdict: 'unknown', explored: this.explored, cacheComparisons: failed.comparisons, enteredByKind: this.enteredByKind(), stuck: this.stuck.point(problem.model), exhausted: 'time' };
-        }
+        if (performance.now() > this.deadline) return { ...this.ended('unknown', true), exhausted: 'time' };
       }
-      if (!this.step() && !this.backtrack()) {
-        return { verdict: 'illegal', explored: this.explored, cacheComparisons: failed.comparisons, enteredByKind: this.enteredByKind(), stuck: this.stuck.point(problem.model) };
-      }
+      if (!this.step() && !this.backtrack()) return this.ended('illegal', true);
     }
+  }
+
+  /** What every outcome says: the verdict, the work done, and (`stuck`) where the search got stuck. */
+  private ended(verdict: SearchOutcome<S>['verdict'], stuck = false): SearchOutcome<S> {
+    const { explored, failed, problem } = this;
+    const done = { verdict, explored, cacheComparisons: failed.comparisons, enteredByKind: this.enteredByKind() };
+    return stuck ? { ...done, stuck: this.stuck.point(problem.model) } : done;
   }
 
   /** One move of the scan from the node it is at; false when the configuration is stuck. */
@@ -206,7 +208,8 @@ export class Search<S, I, O> implements SearchPath<S> {
       const step = model.step(state, op.input, op.id);
       const explained = op.outcome !== 'ok' || model.outputMatches(step.output, op.output);
       // An info op that would change nothing here is better left unplaced (see noEffect).
-      const placed = explained && !(op.outcome !== 'ok' && noEffect(this, step.state)) && this.enter(i, step.state, false, 0, null);
+      const placed =
+        explained && !(op.outcome !== 'ok' && noEffect(this, step.state)) && this.enter(i, step.state, false, 0, null);
       this.node = placed ? next[head] : next[node];
     } else if (entryKind === GHOST) {
       const op = ops[ref[i]];
@@ -216,7 +219,10 @@ export class Search<S, I, O> implements SearchPath<S> {
       if (!isPlaced(this.placed, ref[i])) {
         // A lease runs out only after the operation that set it took effect.
         this.node = next[node];
-      } else if (!holdsLease(model, state, tag[i]) && (!this.relaxed || this.faultsLeft === 0 || leaseGoneForGood(this, i))) {
+      } else if (
+        !holdsLease(model, state, tag[i]) &&
+        (!this.relaxed || this.faultsLeft === 0 || leaseGoneForGood(this, i))
+      ) {
         // A replaced lease never becomes current again (tags are operation ids), so this expiry is
         // a no-op now and forever: placing it first loses no linearization. With a rollback still
         // to come that holds only if no state it could reach holds the lease (leaseGoneForGood).
@@ -243,9 +249,14 @@ export class Search<S, I, O> implements SearchPath<S> {
     this.push(i, newState, forced, choice, nextLineage);
     // Lowe's memoisation. The bitset's Zobrist hash is a cheap first filter, so the model's state
     // hash is computed only when some failed configuration has the same one.
-    if (this.failed.mayHold(this.bitsHash) && this.failed.holds(this.bitsHash, this.placed, this.stateKey())) return this.drop();
+    if (this.failed.mayHold(this.bitsHash) && this.failed.holds(this.bitsHash, this.placed, this.stateKey()))
+      return this.drop();
     const { dominated } = this;
-    if (dominated.active && dominated.mayHold(this.boundHash) && dominated.holds(this.boundHash, this.placed, this.stateKey(), this.relaxed && this.faultsLeft > 0)) {
+    if (
+      dominated.active &&
+      dominated.mayHold(this.boundHash) &&
+      dominated.holds(this.boundHash, this.placed, this.stateKey(), this.relaxed && this.faultsLeft > 0)
+    ) {
       return this.drop();
     }
     if (returnAt[i] === Infinity && returnsToEarlierState(this)) return this.drop();
@@ -262,7 +273,9 @@ export class Search<S, I, O> implements SearchPath<S> {
       }
     }
     this.explored++;
-    this.entered[kind[i] === REAL ? (returnAt[i] === Infinity ? 1 : 0) : kind[i] === GHOST ? 2 : kind[i] === EXPIRE ? 3 : 4]++;
+    this.entered[
+      kind[i] === REAL ? (returnAt[i] === Infinity ? 1 : 0) : kind[i] === GHOST ? 2 : kind[i] === EXPIRE ? 3 : 4
+    ]++;
     this.pass = 0;
     return true;
   }
@@ -350,27 +363,17 @@ export class Search<S, I, O> implements SearchPath<S> {
   }
 
   private lift(i: number): void {
-    const { next, prev } = this;
-    const call = 2 * i;
-    const ret = call + 1;
-    next[prev[call]] = next[call];
-    if (next[call] !== -1) prev[next[call]] = prev[call];
-    next[prev[ret]] = next[ret];
-    if (next[ret] !== -1) prev[next[ret]] = prev[ret];
+    lift(this.list, i);
   }
 
   private unlift(i: number): void {
-    const { next, prev } = this;
-    const call = 2 * i;
-    const ret = call + 1;
-    next[prev[ret]] = ret;
-    if (next[ret] !== -1) prev[next[ret]] = ret;
-    next[prev[call]] = call;
-    if (next[call] !== -1) prev[next[call]] = call;
+    unlift(this.list, i);
   }
 
   hashAtDepth(depth: number): string {
-    return (this.hashAt[depth] ??= this.problem.model.hashState(depth === this.sp ? this.state : this.stackState[depth]));
+    return (this.hashAt[depth] ??= this.problem.model.hashState(
+      depth === this.sp ? this.state : this.stackState[depth],
+    ));
   }
 
   currentHash(): string {
@@ -386,15 +389,7 @@ export class Search<S, I, O> implements SearchPath<S> {
   }
 
   private enteredByKind(): EnteredByKind {
-    const entered = this.entered;
-    return { answered: entered[0], indeterminate: entered[1], secondExecution: entered[2], expiry: entered[3], rollback: entered[4] };
-  }
-
-  /** A ghost entered unforced took effect (a no-effect ghost is never entered by choice: noEffect). */
-  private secondExecutionsOnStack(): number[] {
-    const { kind, ref } = this.problem;
-    const placed: number[] = [];
-    for (let s = 0; s < this.sp; s++) if (kind[this.stackEntry[s]] === GHOST && this.stackForced[s] === 0) placed.push(ref[this.stackEntry[s]]);
-    return placed;
+    const [answered, indeterminate, secondExecution, expiry, rollback] = this.entered;
+    return { answered, indeterminate, secondExecution, expiry, rollback };
   }
 }

@@ -3,6 +3,8 @@
  * checker reads to explain it (the stuck point, the rollbacks and second executions a linearization
  * used). Kept apart from the search so that its readers need not load it.
  */
+import { GHOST, type KeyProblem } from '../problem.ts';
+
 export interface StuckPoint<S> {
   /** Indices into problem.ops of the longest linearizable prefix found, in linearization order. */
   readonly prefix: readonly number[];
@@ -52,4 +54,18 @@ export interface EnteredByKind {
   readonly secondExecution: number;
   readonly expiry: number;
   readonly rollback: number;
+}
+
+/** Indices into problem.ops of the ghosts on the stack entered unforced: they took effect (a no-effect ghost is never entered by choice: noEffect). */
+export function secondExecutionsOnStack(path: {
+  readonly problem: KeyProblem<unknown, unknown, unknown>;
+  readonly sp: number;
+  readonly stackEntry: Int32Array;
+  readonly stackForced: Uint8Array;
+}): number[] {
+  const { kind, ref } = path.problem;
+  const placed: number[] = [];
+  for (let s = 0; s < path.sp; s++)
+    if (kind[path.stackEntry[s]] === GHOST && path.stackForced[s] === 0) placed.push(ref[path.stackEntry[s]]);
+  return placed;
 }
