@@ -7,7 +7,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareWithBaseline } from '../../../src/certify/baseline.ts';
-import { duplicateCounts, duplicateFindings, duplicatesLine, tallyDuplicates } from '../../../src/certify/duplicates.ts';
+import {
+  duplicateCounts,
+  duplicateFindings,
+  duplicatesLine,
+  tallyDuplicates,
+} from '../../../src/certify/duplicates.ts';
 import { mergeCertificates } from '../../../src/certify/merge.ts';
 import { check } from '../../../src/checker/index.ts';
 import type { FaultRecord } from '../../../src/history/types.ts';
@@ -20,7 +25,10 @@ import type { RunSummary } from '../../../src/report/html/data.ts';
 import { renderReport } from '../../../src/report/html/page.ts';
 import { fault, history, op } from '../checker/support/ops.ts';
 
-const cut = (startedAt: number, endedAt: number): FaultRecord => ({ ...fault('reply-loss', startedAt, endedAt, false), cutsConnections: true });
+const cut = (startedAt: number, endedAt: number): FaultRecord => ({
+  ...fault('reply-loss', startedAt, endedAt, false),
+  cutsConnections: true,
+});
 const hit = (client: number, limit: number, at: [number, number], output: RateLimitOutput) =>
   op<RateLimitInput, RateLimitOutput>(client, { op: 'hit', limit, windowSeconds: 60 }, at[0], at[1], { output });
 
@@ -36,7 +44,7 @@ describe('Pattern.duplicates', () => {
     }
     expect(PATTERNS.ratelimit.duplicates?.hit.finding).toBe('duplicate-hit');
     expect(PATTERNS.idempotency.duplicates?.register).toBeDefined();
-    expect((PATTERNS.idempotency.duplicates?.register as { finding?: string }).finding).toBeUndefined();
+    expect(PATTERNS.idempotency.duplicates?.register?.finding).toBeUndefined();
   });
 
   it('a duplicate the pattern marks a violation is a failing finding', () => {
@@ -53,14 +61,18 @@ describe('Pattern.duplicates', () => {
 });
 
 describe('a ratelimit job', () => {
-  it('raises duplicate-hit when a cut hit\'s second execution is needed to explain the counter', () => {
+  it("raises duplicate-hit when a cut hit's second execution is needed to explain the counter", () => {
     const doubled = hit(1, 2, [0, 50], 1);
     const result = check(history([doubled, hit(2, 2, [60, 70], 0)], [cut(10, 20)]), PATTERNS.ratelimit);
     const tally = tallyDuplicates(PATTERNS.ratelimit, [{ run: 3, effects: result.duplicateEffects! }]);
     expect(tally).toEqual({ hit: { count: 1, ops: [{ run: 3, id: doubled.id }] } });
     const findings = duplicateFindings(PATTERNS.ratelimit, tally);
     expect(findings).toHaveLength(1);
-    expect(findings[0].text).toMatch(new RegExp(`^duplicate-hit: 1 hit only a second execution explains \\(run 3: op ${doubled.id}\\): the client was charged twice`));
+    expect(findings[0].text).toMatch(
+      new RegExp(
+        `^duplicate-hit: 1 hit only a second execution explains \\(run 3: op ${doubled.id}\\): the client was charged twice`,
+      ),
+    );
     // Over-counting against the client is safe for a limiter: reported, not a violation.
     expect(findings[0].violation).toBe(false);
     expect(duplicatesLine(tally)).toBe('  duplicate effects (operations only a second execution explains): hit 1');
@@ -76,7 +88,13 @@ describe('a ratelimit job', () => {
 
 describe('an idempotency job', () => {
   it('counts a register resent by the same attempt, and declares it no finding', () => {
-    const own = op<IdempotencyInput, IdempotencyOutput>(1, { op: 'register', fingerprint: 'fp', owner: 'A', leaseMs: 60_000 }, 0, 50, { output: ['hit', 'pending', 'fp', '', ''] });
+    const own = op<IdempotencyInput, IdempotencyOutput>(
+      1,
+      { op: 'register', fingerprint: 'fp', owner: 'A', leaseMs: 60_000 },
+      0,
+      50,
+      { output: ['hit', 'pending', 'fp', '', ''] },
+    );
     const result = check(history([own], [cut(10, 20)]), PATTERNS.idempotency);
     const tally = tallyDuplicates(PATTERNS.idempotency, [{ run: 1, effects: result.duplicateEffects! }]);
     expect(duplicateCounts(tally)).toEqual({ register: 1, complete: 0, release: 0, renew: 0 });
@@ -100,14 +118,19 @@ describe('certificates', () => {
     findings: [],
     replicationLosses: 0,
     duplicateEffects: { hit: hits },
-    duplicateFindings: hits ? [`duplicate-hit: ${hits} hits only a second execution explains (run 2: op 7): charged twice`] : [],
+    duplicateFindings: hits
+      ? [`duplicate-hit: ${hits} hits only a second execution explains (run 2: op 7): charged twice`]
+      : [],
     issuedAt: '2026-12-01T00:00:00.000Z',
     seconds: 10,
     shard: { index, count: 2 },
   });
 
-  it('merge sums duplicate effects and lists each shard\'s findings', () => {
-    const merged = mergeCertificates([{ file: 'a.json', certificate: shard(0, 2) }, { file: 'b.json', certificate: shard(1, 3) }]);
+  it("merge sums duplicate effects and lists each shard's findings", () => {
+    const merged = mergeCertificates([
+      { file: 'a.json', certificate: shard(0, 2) },
+      { file: 'b.json', certificate: shard(1, 3) },
+    ]);
     expect(merged.duplicateEffects).toEqual({ hit: 5 });
     expect(merged.duplicateFindings).toEqual([
       'shard 0/2: duplicate-hit: 2 hits only a second execution explains (run 2: op 7): charged twice',
@@ -117,7 +140,7 @@ describe('certificates', () => {
     expect(merged.findings.filter((f) => f.includes('duplicate'))).toEqual([]);
   });
 
-  it('baseline says which operation\'s count moved', () => {
+  it("baseline says which operation's count moved", () => {
     const changes = compareWithBaseline(shard(0, 0), shard(0, 4)).changes;
     expect(changes).toContain('duplicateEffects.hit: 0 in the baseline (5 runs), 4 now (5 runs)');
   });
@@ -134,7 +157,11 @@ describe('the report page', () => {
     const result = JSON.parse(read('result.json')) as RunSummary;
     const data = {
       dir: `reports/${FAILING}`,
-      result: { ...result, duplicateEffects: { register: { count: 1, ops: [{ run: 2, id: twice.id }] } }, duplicateFindings: ['duplicate-register: a planted sentence'] },
+      result: {
+        ...result,
+        duplicateEffects: { register: { count: 1, ops: [{ run: 2, id: twice.id }] } },
+        duplicateFindings: ['duplicate-register: a planted sentence'],
+      },
       counterexample: { ...ce, result: { ...ce.result, duplicateEffects: { register: [twice.id] } } },
     };
     const html = renderReport(data);
