@@ -22,7 +22,8 @@ const ALONE = [
   'suites/certify/netns-mutants.full.test.ts',
 ];
 const lanes = Number(process.env.CHAOSLUA_FULL_LANES ?? 3);
-if (!Number.isInteger(lanes) || lanes < 1) throw new Error(`CHAOSLUA_FULL_LANES must be a whole number of at least 1, got ${process.env.CHAOSLUA_FULL_LANES}`);
+if (!Number.isInteger(lanes) || lanes < 1)
+  throw new Error(`CHAOSLUA_FULL_LANES must be a whole number of at least 1, got ${process.env.CHAOSLUA_FULL_LANES}`);
 
 export default defineConfig({
   test: {

@@ -28,7 +28,8 @@ const seed = positive('seed', values.seed);
 
 function positive(name: string, text: string): number {
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`--${name} must be a positive integer, got ${text}`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new RangeError(`--${name} must be a positive integer, got ${text}`);
   return value;
 }
 
@@ -64,7 +65,13 @@ function plan(random: () => number): PlannedOp<IdempotencyInput>[] {
         roll < 0.4
           ? { op: 'register', fingerprint: pick(['f1', 'f2']), owner, leaseMs: pick([50, 100, 200, 1000]) }
           : roll < 0.65
-            ? { op: 'complete', owner, status: pick(['200', '201']), body: pick(['a', 'b']), ttlMs: pick([100, 300, 5000]) }
+            ? {
+                op: 'complete',
+                owner,
+                status: pick(['200', '201']),
+                body: pick(['a', 'b']),
+                ttlMs: pick([100, 300, 5000]),
+              }
             : roll < 0.8
               ? { op: 'renew', owner, leaseMs: pick([50, 100, 200]) }
               : { op: 'release', owner };
@@ -111,7 +118,10 @@ function maxInFlight(history: History): number {
  * that owner does nothing else; an indeterminate operation of another owner leaves a record it does
  * not own as it is), so the second must have answered hit.
  */
-function plantViolation(history: History<IdempotencyInput, IdempotencyOutput>): { history: History<IdempotencyInput, IdempotencyOutput>; key: string } {
+function plantViolation(history: History<IdempotencyInput, IdempotencyOutput>): {
+  history: History<IdempotencyInput, IdempotencyOutput>;
+  key: string;
+} {
   const keys = [...new Set(history.ops.map((op) => op.key))];
   const key = keys[Math.floor(keys.length / 2)];
   const end = Math.max(...history.ops.filter((op) => op.key === key).map((op) => op.completedAt));
@@ -151,7 +161,9 @@ function figures(runsOf: { ms: number; cpuMs: number }[]): string {
   );
 }
 
-console.log(`npx tsx bench/checker.ts --ops ${totalOps} --keys ${keyCount} --runs ${runs} --seed ${seed}${values.show ? ' --show' : ''}`);
+console.log(
+  `npx tsx bench/checker.ts --ops ${totalOps} --keys ${keyCount} --runs ${runs} --seed ${seed}${values.show ? ' --show' : ''}`,
+);
 console.log(`one warm-up check, then the median of ${runs} runs each; node ${process.version}`);
 const legal = linearHistory(idempotency, plan(rng(seed)));
 const outcomes = legal.ops.reduce<Record<string, number>>((acc, op) => {
@@ -166,15 +178,17 @@ console.log(
 check(legal, PATTERNS.idempotency); // warm-up: JIT, not measured
 const legalRuns = Array.from({ length: runs }, () => time(() => check(legal, PATTERNS.idempotency)));
 const last = legalRuns[legalRuns.length - 1].result;
-console.log(
-  `legal: verdict ${last.verdict}, ${figures(legalRuns)}, ${last.stats.statesExplored} states`,
-);
+console.log(`legal: verdict ${last.verdict}, ${figures(legalRuns)}, ${last.stats.statesExplored} states`);
 
 const planted = plantViolation(legal);
 const illegal = planted.history;
-console.log(`planted: two fresh registers in one 10 ms interval on ${planted.key}, 6 s after its last operation (illegal by construction)`);
+console.log(
+  `planted: two fresh registers in one 10 ms interval on ${planted.key}, 6 s after its last operation (illegal by construction)`,
+);
 for (const minimise of [false, true]) {
-  const illegalRuns = Array.from({ length: runs }, () => time(() => check(illegal, PATTERNS.idempotency, { minimise })));
+  const illegalRuns = Array.from({ length: runs }, () =>
+    time(() => check(illegal, PATTERNS.idempotency, { minimise })),
+  );
   const result = illegalRuns[illegalRuns.length - 1].result;
   const violation = result.violations[0];
   console.log(

@@ -16,7 +16,9 @@ const runs = Number(process.argv[2] ?? 20);
 const lanes = Number(process.argv[3] ?? 4);
 const sizes = (process.argv[4] ?? '100,1000,5000').split(',').map(Number);
 console.log(`npx tsx bench/clock-cost.ts ${runs} ${lanes} ${sizes.join(',')}`);
-console.log(`${runs} runs per pattern and step size, faults clock-jump only, on ${lanes} local clusters (Redis ${await version()}); seed 3900 + cell`);
+console.log(
+  `${runs} runs per pattern and step size, faults clock-jump only, on ${lanes} local clusters (Redis ${await version()}); seed 3900 + cell`,
+);
 
 async function version(): Promise<string> {
   const c = await LocalCluster.start();
@@ -56,7 +58,10 @@ try {
         },
       });
       const failures = outcome.tally.failures;
-      const named = Object.entries(byInvariant).map(([k, n]) => `${k} ${n}`).join(', ') || '-';
+      const named =
+        Object.entries(byInvariant)
+          .map(([k, n]) => `${k} ${n}`)
+          .join(', ') || '-';
       const row = `| ${name} | ${size} ms | ${outcome.tally.runs} | ${steps} | ${keys} | ${runsWithLoss} | ${named} | ${failures} | ${((performance.now() - started) / 1000).toFixed(0)} s |`;
       rows.push(row);
       console.log(row);
@@ -65,6 +70,8 @@ try {
 } finally {
   await Promise.all(clusters.map((c) => c.dispose()));
 }
-console.log('\n| pattern | step | runs | steps applied | keys judged | runs with a clock loss | clock losses by invariant | failures | time |');
+console.log(
+  '\n| pattern | step | runs | steps applied | keys judged | runs with a clock loss | clock losses by invariant | failures | time |',
+);
 console.log('| --- | ---: | ---: | ---: | ---: | ---: | --- | ---: | ---: |');
 for (const row of rows) console.log(row);

@@ -19,8 +19,12 @@ const faults = parseFaultList(process.argv[5] ?? 'all');
 const clients = process.argv[6] ? Number(process.argv[6]) : undefined;
 const keys = process.argv[7] ? Number(process.argv[7]) : undefined;
 const { model } = pattern;
-console.log(`npx tsx bench/evidence.ts ${[pattern.name, runs, seed, process.argv[5] ?? 'all', ...process.argv.slice(6, 8)].join(' ')}`);
-console.log(`${runs} runs of the reference, no shrinking, faults ${process.argv[5] ?? 'all'}, clients ${clients ?? 'default'}, keys ${keys ?? 'default'}`);
+console.log(
+  `npx tsx bench/evidence.ts ${[pattern.name, runs, seed, process.argv[5] ?? 'all', ...process.argv.slice(6, 8)].join(' ')}`,
+);
+console.log(
+  `${runs} runs of the reference, no shrinking, faults ${process.argv[5] ?? 'all'}, clients ${clients ?? 'default'}, keys ${keys ?? 'default'}`,
+);
 const required = requiredTransitions(pattern, faults);
 
 const witnessedRuns = new Map<string, number>(required.map((t) => [t, 0]));
@@ -37,19 +41,34 @@ try {
   };
   const outcome = await chaos(
     { cluster, subjects: opened.subjects, pattern, onRun },
-    jobChaosOptions({ runs, seed, faults, timeLimitMs: 3_600_000, shrinkRuns: 0, nodeTimeoutMs: cluster.options.nodeTimeoutMs, clients, keys }),
+    jobChaosOptions({
+      runs,
+      seed,
+      faults,
+      timeLimitMs: 3_600_000,
+      shrinkRuns: 0,
+      nodeTimeoutMs: cluster.options.nodeTimeoutMs,
+      clients,
+      keys,
+    }),
   );
   await opened.close();
   const judged = outcome.tally.runs;
-  console.log(`evidence ${pattern} seed ${seed} faults ${process.argv[5] ?? 'all'}${clients ? ` clients ${clients}` : ''}${keys ? ` keys ${keys}` : ''}: ${judged} runs judged, ${outcome.tally.discarded} discarded, ${outcome.failure ? 'FAILED' : 'no failure'}`);
+  console.log(
+    `evidence ${pattern} seed ${seed} faults ${process.argv[5] ?? 'all'}${clients ? ` clients ${clients}` : ''}${keys ? ` keys ${keys}` : ''}: ${judged} runs judged, ${outcome.tally.discarded} discarded, ${outcome.failure ? 'FAILED' : 'no failure'}`,
+  );
   for (const [t, n] of witnessedRuns) {
     const p = n / judged;
     const needed = p >= 1 ? 1 : p <= 0 ? Infinity : Math.ceil(Math.log(1e-3) / Math.log(1 - p));
-    console.log(`  ${t.padEnd(34)} witnessed in ${n}/${judged} runs (p=${p.toFixed(2)}); runs for a miss chance < 0.1%: ${needed}; miss chance in 40 runs: ${((1 - p) ** 40 * 100).toPrecision(2)}%`);
+    console.log(
+      `  ${t.padEnd(34)} witnessed in ${n}/${judged} runs (p=${p.toFixed(2)}); runs for a miss chance < 0.1%: ${needed}; miss chance in 40 runs: ${((1 - p) ** 40 * 100).toPrecision(2)}%`,
+    );
   }
   for (const [op, oks] of okPerRun) {
     const sum = oks.reduce((a, b) => a + b, 0);
-    console.log(`  ${op.padEnd(10)} ok per run: mean ${(sum / oks.length).toFixed(1)}, min ${Math.min(...oks)}, zero in ${oks.filter((n) => n === 0).length}/${oks.length} runs; total ${sum}`);
+    console.log(
+      `  ${op.padEnd(10)} ok per run: mean ${(sum / oks.length).toFixed(1)}, min ${Math.min(...oks)}, zero in ${oks.filter((n) => n === 0).length}/${oks.length} runs; total ${sum}`,
+    );
   }
 } finally {
   await cluster.dispose();

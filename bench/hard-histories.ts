@@ -36,12 +36,14 @@ const seeds = positive('seeds', values.seeds);
 const from = positive('from', values.from);
 const budget = positive('budget', values.budget);
 const near = positive('near', values.near);
-if (!['drawn', 'never', 'always'].includes(values.lossy)) throw new RangeError(`--lossy must be drawn, never or always, got ${values.lossy}`);
+if (!['drawn', 'never', 'always'].includes(values.lossy))
+  throw new RangeError(`--lossy must be drawn, never or always, got ${values.lossy}`);
 const lossy = values.lossy === 'drawn' ? undefined : values.lossy === 'always';
 
 function positive(name: string, text: string): number {
   const value = Number(text);
-  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`--${name} must be a positive integer, got ${text}`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new RangeError(`--${name} must be a positive integer, got ${text}`);
   return value;
 }
 
@@ -76,11 +78,16 @@ for (let seed = from; seed < from + seeds; seed++) {
   };
   rows.push(row);
   if ((row.verdict !== 'ok' && row.verdict !== 'replication-loss') || row.states >= near) {
-    console.log(`seed ${seed}: ${row.verdict}, ${row.states.toLocaleString('en-US')} states, ${row.ops} ops (${row.info} info, ${row.fail} fail${row.lossy ? ', lossy fault' : ''}), ${ms.toFixed(0)} ms`);
+    console.log(
+      `seed ${seed}: ${row.verdict}, ${row.states.toLocaleString('en-US')} states, ${row.ops} ops (${row.info} info, ${row.fail} fail${row.lossy ? ', lossy fault' : ''}), ${ms.toFixed(0)} ms`,
+    );
     console.log(`  configurations by kind of entry: ${byKind(history, budget)}`);
     if (values.save) {
       fs.mkdirSync(values.save, { recursive: true });
-      fs.writeFileSync(path.join(values.save, `polling-lock-seed${seed}.json`), `${JSON.stringify({ seed, history }, null, 1)}\n`);
+      fs.writeFileSync(
+        path.join(values.save, `polling-lock-seed${seed}.json`),
+        `${JSON.stringify({ seed, history }, null, 1)}\n`,
+      );
     }
   }
 }
@@ -88,7 +95,12 @@ for (let seed = from; seed < from + seeds; seed++) {
 const states = rows.map((r) => r.states);
 const notOk = rows.filter((r) => r.verdict !== 'ok' && r.verdict !== 'replication-loss');
 console.log(
-  `${rows.length} histories (seeds ${from}–${from + seeds - 1}), ${Math.round(quantile(rows.map((r) => r.ops), 0.5))} ops median; ` +
+  `${rows.length} histories (seeds ${from}–${from + seeds - 1}), ${Math.round(
+    quantile(
+      rows.map((r) => r.ops),
+      0.5,
+    ),
+  )} ops median; ` +
     `states per key: median ${quantile(states, 0.5)}, p99 ${quantile(states, 0.99)}, max ${Math.max(...states)}; ` +
     `replication-loss (the rollback the lossy fault made): ${rows.filter((r) => r.verdict === 'replication-loss').length}; neither ok nor replication-loss: ${notOk.length} (${notOk.map((r) => `${r.seed} ${r.verdict}`).join(', ') || 'none'}); ${((performance.now() - started) / 1000).toFixed(1)} s`,
 );
@@ -101,7 +113,11 @@ function byKind(history: History<any, any>, budget: number): string {
   const cuts = history.faults.filter((f) => f.cutsConnections);
   const lossy = history.faults.filter((f) => f.lossy);
   // As check() reads them: a refusal overlapping a cut may have run.
-  const ops = history.ops.map((op) => (op.outcome === 'fail' && cuts.some((c: FaultRecord) => overlaps(c, op.invokedAt, op.completedAt)) ? { ...op, outcome: 'info' as const } : op));
+  const ops = history.ops.map((op) =>
+    op.outcome === 'fail' && cuts.some((c: FaultRecord) => overlaps(c, op.invokedAt, op.completedAt))
+      ? { ...op, outcome: 'info' as const }
+      : op,
+  );
   const searches = [false, ...(lossy.length ? [true] : [])].map((relaxed) => {
     const outcome = searchKey(buildKeyProblem(lock, ops, 25, relaxed ? lossy : [], cuts), budget, relaxed);
     return `${relaxed ? 'relaxed' : 'strict'} ${outcome.verdict} ${JSON.stringify(outcome.enteredByKind)}`;

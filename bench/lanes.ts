@@ -12,7 +12,8 @@ import { chaosJob, openerFor, type JobVerdict } from '../suites/certify/support/
 import { median } from './stats.ts';
 
 const seeds = Number(process.argv[2] ?? 4);
-const SAMPLE = 'idempotency/release-read-then-delete,lock/release-get-then-delete,ratelimit/client-side-count,semaphore/acquire-count-then-add,gcra/client-side-tat';
+const SAMPLE =
+  'idempotency/release-read-then-delete,lock/release-get-then-delete,ratelimit/client-side-count,semaphore/acquire-count-then-add,gcra/client-side-tat';
 const filters = (process.argv[3] && process.argv[3] !== 'sample' ? process.argv[3] : SAMPLE).split(',');
 const n = process.argv[4] && process.argv[4] !== 'auto' ? Number(process.argv[4]) : autoClusters();
 const runCap = Number(process.env.RUN_CAP ?? 40);
@@ -20,8 +21,12 @@ const shrinkRuns = Number(process.env.SHRINK_RUNS ?? 30);
 const shrinkTimeMs = Number(process.env.SHRINK_TIME ?? 0) * 1000;
 const mutants = loadMutants().filter((m) => filters.some((f) => `${m.pattern}/${m.name}`.includes(f)));
 if (mutants.length === 0) throw new Error(`no mutant matches ${filters.join(', ')}`);
-console.log(`npx tsx bench/lanes.ts ${process.argv.slice(2).join(' ')}  (RUN_CAP=${runCap} SHRINK_RUNS=${shrinkRuns} SHRINK_TIME=${shrinkTimeMs / 1000})`);
-console.log(`${mutants.length} mutants x ${seeds} seeds (1000 + 7919 k), every fault, on 1 cluster and on ${n}, alternated`);
+console.log(
+  `npx tsx bench/lanes.ts ${process.argv.slice(2).join(' ')}  (RUN_CAP=${runCap} SHRINK_RUNS=${shrinkRuns} SHRINK_TIME=${shrinkTimeMs / 1000})`,
+);
+console.log(
+  `${mutants.length} mutants x ${seeds} seeds (1000 + 7919 k), every fault, on 1 cluster and on ${n}, alternated`,
+);
 
 const lanes = await Promise.all(Array.from({ length: n }, () => LocalCluster.start()));
 const jobs = new Map<string, JobVerdict[]>();
@@ -31,12 +36,23 @@ try {
       const seed = 1_000 + 7_919 * k;
       const order = k % 2 === 0 ? [1, n] : [n, 1];
       for (const count of order) {
-        const job = await chaosJob(count === 1 ? lanes[0] : lanes.slice(0, count), mutant.pattern, openerFor(mutant.pattern, mutant.kind, mutant.impl), { seed, runs: runCap, shrinkRuns, ...(shrinkTimeMs ? { shrinkTimeMs } : {}) });
+        const job = await chaosJob(
+          count === 1 ? lanes[0] : lanes.slice(0, count),
+          mutant.pattern,
+          openerFor(mutant.pattern, mutant.kind, mutant.impl),
+          { seed, runs: runCap, shrinkRuns, ...(shrinkTimeMs ? { shrinkTimeMs } : {}) },
+        );
         const key = `${mutant.pattern}/${mutant.name} ${count}`;
         jobs.set(key, [...(jobs.get(key) ?? []), job]);
-        const caught = job.firstFailure ? `run ${job.firstFailure.run} at ${job.firstFailure.seconds.toFixed(1)} s` : 'NOT CAUGHT';
-        const shrunk = job.shrinking ? `; shrunk to ${job.shrunkOps} ops in ${job.shrinking.seconds.toFixed(1)} s (stopped: ${job.shrinking.stopped})` : '';
-        console.log(`${mutant.pattern}/${mutant.name} seed ${seed}, ${count} cluster(s): ${caught}; named ${job.named.join(', ') || '-'}${shrunk}`);
+        const caught = job.firstFailure
+          ? `run ${job.firstFailure.run} at ${job.firstFailure.seconds.toFixed(1)} s`
+          : 'NOT CAUGHT';
+        const shrunk = job.shrinking
+          ? `; shrunk to ${job.shrunkOps} ops in ${job.shrinking.seconds.toFixed(1)} s (stopped: ${job.shrinking.stopped})`
+          : '';
+        console.log(
+          `${mutant.pattern}/${mutant.name} seed ${seed}, ${count} cluster(s): ${caught}; named ${job.named.join(', ') || '-'}${shrunk}`,
+        );
       }
     }
   }
@@ -50,13 +66,24 @@ try {
       const shrink = js.flatMap((j) => (j.shrinking ? [j.shrinking.seconds] : []));
       all.set(count, [...(all.get(count) ?? []), ...shrink]);
       const ops = js.flatMap((j) => (j.shrunkOps === undefined ? [] : [j.shrunkOps]));
-      console.log(`| ${mutant.pattern}/${mutant.name} | ${count} | ${caught.length}/${js.length} | ${caught.length ? median(caught.map((j) => j.firstFailure!.run)) : '-'} | ${shrink.length ? `${median(shrink).toFixed(1)} s` : '-'} | ${ops.length ? median(ops) : '-'} |`);
+      console.log(
+        `| ${mutant.pattern}/${mutant.name} | ${count} | ${caught.length}/${js.length} | ${caught.length ? median(caught.map((j) => j.firstFailure!.run)) : '-'} | ${shrink.length ? `${median(shrink).toFixed(1)} s` : '-'} | ${ops.length ? median(ops) : '-'} |`,
+      );
     }
   }
   const [one, many] = [median(all.get(1) ?? []), median(all.get(n) ?? [])];
-  if (shrinkRuns > 0) console.log(`\nshrinking, median over every shrunk failure: ${one.toFixed(1)} s on 1 cluster, ${many.toFixed(1)} s on ${n} (${(one / many).toFixed(2)}x)`);
-  const caught = (count: number) => mutants.reduce((sum, m) => sum + (jobs.get(`${m.pattern}/${m.name} ${count}`) ?? []).filter((j) => j.firstFailure).length, 0);
-  console.log(`caught: ${caught(1)} of ${mutants.length * seeds} jobs on 1 cluster, ${caught(n)} of ${mutants.length * seeds} on ${n}`);
+  if (shrinkRuns > 0)
+    console.log(
+      `\nshrinking, median over every shrunk failure: ${one.toFixed(1)} s on 1 cluster, ${many.toFixed(1)} s on ${n} (${(one / many).toFixed(2)}x)`,
+    );
+  const caught = (count: number) =>
+    mutants.reduce(
+      (sum, m) => sum + (jobs.get(`${m.pattern}/${m.name} ${count}`) ?? []).filter((j) => j.firstFailure).length,
+      0,
+    );
+  console.log(
+    `caught: ${caught(1)} of ${mutants.length * seeds} jobs on 1 cluster, ${caught(n)} of ${mutants.length * seeds} on ${n}`,
+  );
 } finally {
   await Promise.allSettled(lanes.map((c) => c.dispose()));
 }

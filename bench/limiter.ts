@@ -17,20 +17,34 @@ import { parseInfo } from '../src/resp/info.ts';
 import { median } from './stats.ts';
 
 const { values } = parseArgs({
-  options: { rounds: { type: 'string', default: '3' }, decisions: { type: 'string', default: '20000' }, path: { type: 'string', default: 'both' } },
+  options: {
+    rounds: { type: 'string', default: '3' },
+    decisions: { type: 'string', default: '20000' },
+    path: { type: 'string', default: 'both' },
+  },
 });
 const rounds = Number(values.rounds);
 const decisions = Number(values.decisions);
-if (!Number.isInteger(rounds) || rounds < 1) throw new RangeError(`--rounds must be a positive integer, got ${values.rounds}`);
-if (!Number.isInteger(decisions) || decisions < 1) throw new RangeError(`--decisions must be a positive integer, got ${values.decisions}`);
-if (!['both', 'proxied', 'direct'].includes(values.path!)) throw new RangeError(`--path must be both, proxied or direct, got ${values.path}`);
+if (!Number.isInteger(rounds) || rounds < 1)
+  throw new RangeError(`--rounds must be a positive integer, got ${values.rounds}`);
+if (!Number.isInteger(decisions) || decisions < 1)
+  throw new RangeError(`--decisions must be a positive integer, got ${values.decisions}`);
+if (!['both', 'proxied', 'direct'].includes(values.path!))
+  throw new RangeError(`--path must be both, proxied or direct, got ${values.path}`);
 const LIMIT = 5;
 const WINDOW_S = 60;
 console.log(`npx tsx bench/limiter.ts --rounds ${rounds} --decisions ${decisions} --path ${values.path}`);
-console.log(`${decisions} decisions per limiter on fresh keys (limit ${LIMIT}, window ${WINDOW_S} s), naive and EVALSHA alternated over ${rounds} rounds; medians`);
+console.log(
+  `${decisions} decisions per limiter on fresh keys (limit ${LIMIT}, window ${WINDOW_S} s), naive and EVALSHA alternated over ${rounds} rounds; medians`,
+);
 
 type Decide = (key: string) => Promise<{ allowed: boolean; trips: number }>;
-interface Figures { roundTrips: number; serverCommands: number; seconds: number; allowed: number }
+interface Figures {
+  roundTrips: number;
+  serverCommands: number;
+  seconds: number;
+  allowed: number;
+}
 
 /** The client-side read-decide-write the atomic script replaces (racy, and three trips for a fresh key). */
 function naive(redis: IORedisCluster): Decide {
@@ -49,15 +63,23 @@ function script(client: LimiterClient): Decide {
 
 /** A cluster client that bypasses every proxy: seeds and natMap point at the redis-servers themselves. */
 function directClient(cluster: LocalCluster): IORedisCluster {
-  const address = (hostPort: string) => ({ host: hostPort.slice(0, hostPort.lastIndexOf(':')), port: Number(hostPort.slice(hostPort.lastIndexOf(':') + 1)) });
-  return new IORedisCluster(cluster.nodes.map((n) => address(n.direct)), { natMap: Object.fromEntries(cluster.nodes.map((n) => [n.announced, address(n.direct)])) });
+  const address = (hostPort: string) => ({
+    host: hostPort.slice(0, hostPort.lastIndexOf(':')),
+    port: Number(hostPort.slice(hostPort.lastIndexOf(':') + 1)),
+  });
+  return new IORedisCluster(
+    cluster.nodes.map((n) => address(n.direct)),
+    { natMap: Object.fromEntries(cluster.nodes.map((n) => [n.announced, address(n.direct)])) },
+  );
 }
 
 /** Commands Redis executed on the masters since RESETSTAT, script-internal calls included. */
 async function serverCommands(cluster: LocalCluster, masters: number[]): Promise<number> {
   let total = 0;
   for (const node of masters) {
-    for (const [name, value] of Object.entries(parseInfo(String(await cluster.command(node, 'INFO', 'commandstats'))))) {
+    for (const [name, value] of Object.entries(
+      parseInfo(String(await cluster.command(node, 'INFO', 'commandstats'))),
+    )) {
       if (/^cmdstat_(get|incr|expire|evalsha)$/.test(name)) total += Number(/calls=(\d+)/.exec(value)?.[1] ?? 0);
     }
   }
@@ -95,7 +117,9 @@ async function benchPath(cluster: LocalCluster, masters: number[], path: 'proxie
       for (const name of round % 2 === 0 ? names : [...names].reverse()) {
         const f = await measure(cluster, masters, contenders[name], `${path}:${round}:${names.indexOf(name)}`);
         results[name].push(f);
-        console.log(`  ${path} round ${round + 1} ${name.padEnd(22)} ${((f.seconds * 1e6) / decisions).toFixed(1)} us/decision`);
+        console.log(
+          `  ${path} round ${round + 1} ${name.padEnd(22)} ${((f.seconds * 1e6) / decisions).toFixed(1)} us/decision`,
+        );
       }
     }
     console.log(`\n${path}: ${decisions} decisions per contender per round, ${rounds} rounds, medians over rounds`);
@@ -109,8 +133,12 @@ async function benchPath(cluster: LocalCluster, masters: number[], path: 'proxie
     }
     const [n, g, i] = names.map((name) => results[name]);
     console.log(`  round-trip ratio naive/EVALSHA: ${(n[0].roundTrips / g[0].roundTrips).toFixed(2)}x`);
-    console.log(`  latency ratio naive/EVALSHA get-first : ${median(n.map((f, r) => f.seconds / g[r].seconds)).toFixed(2)}x (median of per-round ratios)`);
-    console.log(`  latency ratio naive/EVALSHA incr-first: ${median(n.map((f, r) => f.seconds / i[r].seconds)).toFixed(2)}x\n`);
+    console.log(
+      `  latency ratio naive/EVALSHA get-first : ${median(n.map((f, r) => f.seconds / g[r].seconds)).toFixed(2)}x (median of per-round ratios)`,
+    );
+    console.log(
+      `  latency ratio naive/EVALSHA incr-first: ${median(n.map((f, r) => f.seconds / i[r].seconds)).toFixed(2)}x\n`,
+    );
   } finally {
     await redis.quit();
   }
@@ -118,5 +146,8 @@ async function benchPath(cluster: LocalCluster, masters: number[], path: 'proxie
 
 await using cluster = await LocalCluster.start();
 const masters = (await cluster.topology()).nodes.filter((n) => n.role === 'master').map((n) => n.node.index);
-console.log(`${String(cluster)}, Redis ${await cluster.redisVersion()}, ioredis Cluster client, limit ${LIMIT} per ${WINDOW_S} s, one fresh key per decision\n`);
-for (const path of values.path === 'both' ? (['direct', 'proxied'] as const) : [values.path as 'proxied' | 'direct']) await benchPath(cluster, masters, path);
+console.log(
+  `${String(cluster)}, Redis ${await cluster.redisVersion()}, ioredis Cluster client, limit ${LIMIT} per ${WINDOW_S} s, one fresh key per decision\n`,
+);
+for (const path of values.path === 'both' ? (['direct', 'proxied'] as const) : [values.path as 'proxied' | 'direct'])
+  await benchPath(cluster, masters, path);

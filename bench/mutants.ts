@@ -13,13 +13,27 @@ const filter = process.argv[3] ?? '';
 const shrinkRuns = Number(process.env.SHRINK_RUNS ?? 0);
 const runCap = Number(process.env.RUN_CAP ?? 60);
 const [firstSeed, endSeed] = (process.env.SEED_INDEX ?? `0-${seeds}`).split('-').map(Number);
-if (!(Number.isInteger(firstSeed) && Number.isInteger(endSeed) && 0 <= firstSeed && firstSeed < endSeed && endSeed <= seeds)) {
+if (
+  !(
+    Number.isInteger(firstSeed) &&
+    Number.isInteger(endSeed) &&
+    0 <= firstSeed &&
+    firstSeed < endSeed &&
+    endSeed <= seeds
+  )
+) {
   throw new RangeError(`SEED_INDEX must be a-b with 0 <= a < b <= ${seeds}, got '${process.env.SEED_INDEX}'`);
 }
 // Known gaps (mutant.json "gap") take their whole run cap; GAPS=1 includes them.
-console.log(`SHRINK_RUNS=${shrinkRuns} RUN_CAP=${runCap}${process.env.GAPS === '1' ? ' GAPS=1' : ''}${process.env.SEED_INDEX ? ` SEED_INDEX=${process.env.SEED_INDEX}` : ''} npx tsx bench/mutants.ts ${seeds}${filter ? ` ${filter}` : ''}`);
-console.log(`${endSeed - firstSeed} seeds (1000 + 7919 k, k = ${firstSeed}..${endSeed - 1}), every fault, ${shrinkRuns ? `${shrinkRuns} shrink runs` : 'no shrinking'}, at most ${runCap} runs a job, after the cluster is ready`);
-const mutants = loadMutants().filter((m) => `${m.pattern}/${m.name}`.includes(filter) && (!m.gap || process.env.GAPS === '1'));
+console.log(
+  `SHRINK_RUNS=${shrinkRuns} RUN_CAP=${runCap}${process.env.GAPS === '1' ? ' GAPS=1' : ''}${process.env.SEED_INDEX ? ` SEED_INDEX=${process.env.SEED_INDEX}` : ''} npx tsx bench/mutants.ts ${seeds}${filter ? ` ${filter}` : ''}`,
+);
+console.log(
+  `${endSeed - firstSeed} seeds (1000 + 7919 k, k = ${firstSeed}..${endSeed - 1}), every fault, ${shrinkRuns ? `${shrinkRuns} shrink runs` : 'no shrinking'}, at most ${runCap} runs a job, after the cluster is ready`,
+);
+const mutants = loadMutants().filter(
+  (m) => `${m.pattern}/${m.name}`.includes(filter) && (!m.gap || process.env.GAPS === '1'),
+);
 
 const cluster = new SharedCluster();
 await cluster.get();
@@ -30,11 +44,19 @@ try {
     for (let s = firstSeed; s < endSeed; s++) {
       const seed = 1_000 + 7_919 * s;
       const job = await cluster.withRetry((c) =>
-        chaosJob(c, mutant.pattern, openerFor(mutant.pattern, mutant.kind, mutant.impl), { seed, runs: runCap, shrinkRuns }),
+        chaosJob(c, mutant.pattern, openerFor(mutant.pattern, mutant.kind, mutant.impl), {
+          seed,
+          runs: runCap,
+          shrinkRuns,
+        }),
       );
       jobs.push(job);
-      const first = job.firstFailure ? `run ${job.firstFailure.run} at ${job.firstFailure.seconds.toFixed(1)} s` : 'NOT REJECTED';
-      console.log(`${mutant.pattern}/${mutant.name} seed ${seed}: ${first}; named ${job.named.join(', ') || '-'}; shrunk ${job.shrunkOps ?? '-'} ops; ${job.runs} runs, ${job.seconds.toFixed(1)} s`);
+      const first = job.firstFailure
+        ? `run ${job.firstFailure.run} at ${job.firstFailure.seconds.toFixed(1)} s`
+        : 'NOT REJECTED';
+      console.log(
+        `${mutant.pattern}/${mutant.name} seed ${seed}: ${first}; named ${job.named.join(', ') || '-'}; shrunk ${job.shrunkOps ?? '-'} ops; ${job.runs} runs, ${job.seconds.toFixed(1)} s`,
+      );
       if (job.messages[0]) console.log(`    ${job.messages[0].slice(0, 300)}`);
     }
     const caught = jobs.filter((j) => j.firstFailure);
@@ -49,7 +71,9 @@ try {
         String(median(runs)).padStart(6),
         String(Math.max(...runs, 0)).padStart(5),
         median(secs).toFixed(1).padStart(7),
-        Math.max(...secs, 0).toFixed(1).padStart(6),
+        Math.max(...secs, 0)
+          .toFixed(1)
+          .padStart(6),
         (shrunk.length ? String(median(shrunk)) : '-').padStart(7),
         ` ${mutant.expect === named ? named : `${named} (expected ${mutant.expect})`}`,
       ].join(' '),
@@ -58,6 +82,7 @@ try {
 } finally {
   await cluster.dispose();
 }
-if (cluster.replaced) console.log(`\n(${cluster.replaced} job(s) re-run on a fresh cluster after the cluster could not be healed)`);
+if (cluster.replaced)
+  console.log(`\n(${cluster.replaced} job(s) re-run on a fresh cluster after the cluster could not be healed)`);
 console.log(`\n${'mutant'.padEnd(44)} caught  runs(med  max)   s(med   max) shrunk  named`);
 for (const row of rows) console.log(row);

@@ -15,12 +15,19 @@ const rounds = Number(process.argv[3] ?? 3);
 const inFlight = 64;
 const keys = 1_000;
 console.log(`npx tsx bench/overhead.ts ${total} ${rounds}`);
-console.log(`${total} register calls per round over ${keys} keys, ${inFlight} in flight: raw vs the runner and checker, alternated over ${rounds} rounds, faults off; medians`);
+console.log(
+  `${total} register calls per round over ${keys} keys, ${inFlight} in flight: raw vs the runner and checker, alternated over ${rounds} rounds, faults off; medians`,
+);
 const cluster = await LocalCluster.start();
 const redis = cluster.connect();
 try {
   const subject = await createReferenceSubject('idempotency', redis, { namespace: 'bench' });
-  const input = (c: number, i: number) => ({ op: 'register' as const, fingerprint: 'fp', owner: `c${c}a${i}`, leaseMs: 60_000 });
+  const input = (c: number, i: number) => ({
+    op: 'register' as const,
+    fingerprint: 'fp',
+    owner: `c${c}a${i}`,
+    leaseMs: 60_000,
+  });
   const raw: number[] = [];
   const harness: number[] = [];
   const checkMs: number[] = [];
@@ -38,7 +45,11 @@ try {
     // Harness: the same work as a schedule of 64 logical clients, executed by the runner, then checked.
     const perClient = Math.ceil(total / inFlight);
     const clients: ClientStep[][] = Array.from({ length: inFlight }, (_, c) =>
-      Array.from({ length: perClient }, (_, i) => ({ type: 'op' as const, key: (c * perClient + i) % keys, input: input(c, i) })),
+      Array.from({ length: perClient }, (_, i) => ({
+        type: 'op' as const,
+        key: (c * perClient + i) % keys,
+        input: input(c, i),
+      })),
     );
     const schedule: Schedule = { pattern: 'idempotency', keys, clients, faults: [] };
     const t1 = performance.now();
@@ -55,10 +66,14 @@ try {
     if (result.verdict !== 'ok') throw new Error(`benchmark history judged ${result.verdict}`);
     harness.push((perClient * inFlight) / ((t3 - t1) / 1000));
     checkMs.push(t3 - t2);
-    console.log(`round ${round + 1}: raw ${raw[round].toFixed(0)}/s, runner+checker ${harness[round].toFixed(0)}/s (check ${(t3 - t2).toFixed(0)} ms)`);
+    console.log(
+      `round ${round + 1}: raw ${raw[round].toFixed(0)}/s, runner+checker ${harness[round].toFixed(0)}/s (check ${(t3 - t2).toFixed(0)} ms)`,
+    );
   }
   const ratio = median(harness) / median(raw);
-  console.log(`median of ${rounds}: raw ${median(raw).toFixed(0)} ops/s, runner+checker ${median(harness).toFixed(0)} ops/s, kept ${(ratio * 100).toFixed(0)}% (check ${median(checkMs).toFixed(0)} ms per ${total} ops)`);
+  console.log(
+    `median of ${rounds}: raw ${median(raw).toFixed(0)} ops/s, runner+checker ${median(harness).toFixed(0)} ops/s, kept ${(ratio * 100).toFixed(0)}% (check ${median(checkMs).toFixed(0)} ms per ${total} ops)`,
+  );
 } finally {
   redis.disconnect();
   await cluster.dispose();

@@ -15,7 +15,9 @@ const perMode = Number(process.argv[2] ?? 10);
 const waitTimeoutMs = Number(process.argv[3] ?? 100);
 const NODE_TIMEOUT_MS = 1_000;
 console.log(`npx tsx bench/partition-loss.ts ${perMode} ${waitTimeoutMs}`);
-console.log(`${perMode} failovers per mode (no-wait, wait-1 with WAIT 1 ${waitTimeoutMs}), alternated; node timeout ${NODE_TIMEOUT_MS} ms; netns backend (root)`);
+console.log(
+  `${perMode} failovers per mode (no-wait, wait-1 with WAIT 1 ${waitTimeoutMs}), alternated; node timeout ${NODE_TIMEOUT_MS} ms; netns backend (root)`,
+);
 
 type Mode = 'no-wait' | 'wait-1';
 const totals: Record<Mode, { failovers: number; acked: number; lost: number; attempts: number }> = {
@@ -34,11 +36,19 @@ try {
     const master = nodeFor(before, slot, 'master')!;
     const [host, port] = cluster.nodes[master].client.split(':');
     // One connection to the old master: WAIT counts the replicas of writes made on its own connection.
-    const writer = new Redis({ host, port: Number(port), maxRetriesPerRequest: 0, commandTimeout: 2_000, retryStrategy: () => null });
+    const writer = new Redis({
+      host,
+      port: Number(port),
+      maxRetriesPerRequest: 0,
+      commandTimeout: 2_000,
+      retryStrategy: () => null,
+    });
     writer.on('error', () => undefined);
     await writer.ping();
     const others = cluster.nodes.map((n) => n.index).filter((i) => i !== master);
-    await cluster.partitions.cut(new Map([[master, others], ...others.map((o) => [o, [master]] as [number, number[]])]));
+    await cluster.partitions.cut(
+      new Map([[master, others], ...others.map((o) => [o, [master]] as [number, number[]])]),
+    );
     const acked: string[] = [];
     let attempts = 0;
     const until = performance.now() + NODE_TIMEOUT_MS * 3;
@@ -58,7 +68,9 @@ try {
     const failedOver = nodeFor(after, slot, 'master') !== master;
     let lost = 0;
     for (const key of acked) if ((await reader.get(key)) === null) lost++;
-    console.log(`${mode} round ${round}: ${failedOver ? 'failed over' : 'NO failover'}, ${attempts} writes tried, ${acked.length} acknowledged, ${lost} lost`);
+    console.log(
+      `${mode} round ${round}: ${failedOver ? 'failed over' : 'NO failover'}, ${attempts} writes tried, ${acked.length} acknowledged, ${lost} lost`,
+    );
     if (!failedOver) continue;
     const t = totals[mode];
     t.failovers++;
@@ -72,5 +84,7 @@ try {
 }
 for (const [mode, t] of Object.entries(totals)) {
   const per1000 = t.failovers ? Math.round((t.lost / t.failovers) * 1000) : NaN;
-  console.log(`${mode}: ${t.failovers} partition failovers, ${t.attempts} writes tried, ${t.acked} acknowledged, ${t.lost} lost = ${per1000.toLocaleString('en-US')} acknowledged writes lost per 1,000 failovers`);
+  console.log(
+    `${mode}: ${t.failovers} partition failovers, ${t.attempts} writes tried, ${t.acked} acknowledged, ${t.lost} lost = ${per1000.toLocaleString('en-US')} acknowledged writes lost per 1,000 failovers`,
+  );
 }

@@ -58,7 +58,12 @@ const etcd = fs
 const workloads = [
   { name: `etcd (${etcd.length} logs, in total)`, porcupine: 'etcd', chaoslua: 'porcupine-etcd', files: etcd },
   { name: 'kv c50-ok', porcupine: 'kv', chaoslua: 'porcupine-kv', files: [path.join(fixtures, 'kv', 'c50-ok.txt')] },
-  { name: `kv synthetic (${totalOps} ops, ${keyCount} keys, seed ${seed})`, porcupine: 'kv', chaoslua: 'porcupine-kv', files: [synthetic] },
+  {
+    name: `kv synthetic (${totalOps} ops, ${keyCount} keys, seed ${seed})`,
+    porcupine: 'kv',
+    chaoslua: 'porcupine-kv',
+    files: [synthetic],
+  },
 ];
 
 interface Side {
@@ -136,15 +141,39 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const figure = (s: Side) =>
-  s.finished ? `${median(s.runsMs).toFixed(0)} ms` : `did not finish ${runs} runs in ${limitMs / 1000} s${s.runsMs.length ? ` (${s.runsMs.length} done, median ${median(s.runsMs).toFixed(0)} ms)` : ''}`;
+  s.finished
+    ? `${median(s.runsMs).toFixed(0)} ms`
+    : `did not finish ${runs} runs in ${limitMs / 1000} s${s.runsMs.length ? ` (${s.runsMs.length} done, median ${median(s.runsMs).toFixed(0)} ms)` : ''}`;
 
-console.log(`npx tsx bench/porcupine.ts --runs ${runs} --limit ${limitMs / 1000} --seed ${seed} --ops ${totalOps} --keys ${keyCount}`);
-console.log(`Porcupine v1.3.1 (go build, ${execFileSync('go', ['version']).toString().trim()}); chaoslua in ${process.version}`);
-console.log(`${runs} runs a side, the sides alternated run by run (order rotated each round), each side in its own process; medians\n`);
+console.log(
+  `npx tsx bench/porcupine.ts --runs ${runs} --limit ${limitMs / 1000} --seed ${seed} --ops ${totalOps} --keys ${keyCount}`,
+);
+console.log(
+  `Porcupine v1.3.1 (go build, ${execFileSync('go', ['version']).toString().trim()}); chaoslua in ${process.version}`,
+);
+console.log(
+  `${runs} runs a side, the sides alternated run by run (order rotated each round), each side in its own process; medians\n`,
+);
 const tsx = ['--import', 'tsx', path.join(here, 'chaoslua-side.ts')];
 for (const w of workloads) {
-  const chaoslua = (minimise: boolean) => [...tsx, '--format', w.chaoslua, '--runs', String(runs), '--paced', ...(minimise ? ['--minimise'] : []), ...w.files];
-  const porcupine = pacedSide('Porcupine', binary, ['-format', w.porcupine, '-runs', String(runs), '-paced', ...w.files]);
+  const chaoslua = (minimise: boolean) => [
+    ...tsx,
+    '--format',
+    w.chaoslua,
+    '--runs',
+    String(runs),
+    '--paced',
+    ...(minimise ? ['--minimise'] : []),
+    ...w.files,
+  ];
+  const porcupine = pacedSide('Porcupine', binary, [
+    '-format',
+    w.porcupine,
+    '-runs',
+    String(runs),
+    '-paced',
+    ...w.files,
+  ]);
   const decide = pacedSide('decide', process.execPath, chaoslua(false));
   const full = pacedSide('check', process.execPath, chaoslua(true));
   const sides = [porcupine, decide, full];
@@ -152,13 +181,23 @@ for (const w of workloads) {
     for (let k = 0; k < sides.length; k++) await sides[(round + k) % sides.length].run();
   }
   for (const s of sides) s.close();
-  const disagree = w.files.filter((f) => decide.verdicts[f] !== undefined && porcupine.verdicts[f] !== undefined && decide.verdicts[f] !== porcupine.verdicts[f]);
-  const ratio = (s: Side) => (s.finished && porcupine.finished ? ` = ${(median(s.runsMs) / median(porcupine.runsMs)).toFixed(2)}x Porcupine` : '');
+  const disagree = w.files.filter(
+    (f) =>
+      decide.verdicts[f] !== undefined &&
+      porcupine.verdicts[f] !== undefined &&
+      decide.verdicts[f] !== porcupine.verdicts[f],
+  );
+  const ratio = (s: Side) =>
+    s.finished && porcupine.finished ? ` = ${(median(s.runsMs) / median(porcupine.runsMs)).toFixed(2)}x Porcupine` : '';
   const spread = (s: Side) => (s.runsMs.length ? ` (runs ${s.runsMs.map((ms) => ms.toFixed(0)).join(', ')})` : '');
   console.log(`${w.name}`);
   console.log(`  Porcupine                       ${figure(porcupine)}${spread(porcupine)}`);
   console.log(`  chaoslua, deciding only         ${figure(decide)}${ratio(decide)}${spread(decide)}`);
   console.log(`  chaoslua, as check (minimising) ${figure(full)}${ratio(full)}${spread(full)}`);
-  const compared = w.files.filter((f) => decide.verdicts[f] !== undefined && porcupine.verdicts[f] !== undefined).length;
-  console.log(`  verdicts: ${compared ? `${compared - disagree.length} of ${compared} agree` : 'not compared (a side did not finish)'}${disagree.length ? ` — DISAGREE on ${disagree.map((f) => path.basename(f)).join(', ')}` : ''}\n`);
+  const compared = w.files.filter(
+    (f) => decide.verdicts[f] !== undefined && porcupine.verdicts[f] !== undefined,
+  ).length;
+  console.log(
+    `  verdicts: ${compared ? `${compared - disagree.length} of ${compared} agree` : 'not compared (a side did not finish)'}${disagree.length ? ` — DISAGREE on ${disagree.map((f) => path.basename(f)).join(', ')}` : ''}\n`,
+  );
 }

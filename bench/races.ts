@@ -14,12 +14,21 @@ console.log('| pattern | runs staging a race | with its aimed hold | each race (
 console.log('| --- | ---: | ---: | --- |');
 for (const name of PATTERN_NAMES) {
   const pattern = PATTERNS[name] as AnyPattern;
-  const options = jobChaosOptions({ runs: 1, seed, faults: FAULT_NAMES, timeLimitMs: 1, shrinkRuns: 0, nodeTimeoutMs: 1_000 });
+  const options = jobChaosOptions({
+    runs: 1,
+    seed,
+    faults: FAULT_NAMES,
+    timeLimitMs: 1,
+    shrinkRuns: 0,
+    nodeTimeoutMs: 1_000,
+  });
   const schedules = fc.sample(scheduleArbitrary({ ...options.schedule, pattern }), { numRuns: count, seed });
   const raced = schedules.filter((s) => s.race);
   const held = raced.filter((s) => s.faults.some(isAimedDelay));
   const byRace = new Map<string, number>();
   for (const s of raced) byRace.set(s.race!.name, (byRace.get(s.race!.name) ?? 0) + 1);
   const pct = (n: number) => `${((100 * n) / count).toFixed(0)}%`;
-  console.log(`| ${name} | ${pct(raced.length)} | ${pct(held.length)} | ${[...byRace].map(([race, n]) => `${race} ${pct(n)}`).join('; ')} |`);
+  console.log(
+    `| ${name} | ${pct(raced.length)} | ${pct(held.length)} | ${[...byRace].map(([race, n]) => `${race} ${pct(n)}`).join('; ')} |`,
+  );
 }

@@ -13,7 +13,11 @@ import { scopedKey } from '../src/patterns/idempotency/keys.ts';
 import { median, quantile } from './stats.ts';
 
 const { values } = parseArgs({
-  options: { rounds: { type: 'string', default: '3' }, calls: { type: 'string', default: '20000' }, inflight: { type: 'string', default: '64' } },
+  options: {
+    rounds: { type: 'string', default: '3' },
+    calls: { type: 'string', default: '20000' },
+    inflight: { type: 'string', default: '64' },
+  },
 });
 const positive = (name: string, text: string | undefined) => {
   const n = Number(text);
@@ -24,9 +28,15 @@ const rounds = positive('rounds', values.rounds);
 const calls = positive('calls', values.calls);
 const inflight = positive('inflight', values.inflight);
 console.log(`npx tsx bench/register.ts --rounds ${rounds} --calls ${calls} --inflight ${inflight}`);
-console.log(`${calls} register_or_get calls on fresh keys per round, sequential then ${inflight} in flight, ${rounds} rounds; medians of the rounds' figures`);
+console.log(
+  `${calls} register_or_get calls on fresh keys per round, sequential then ${inflight} in flight, ${rounds} rounds; medians of the rounds' figures`,
+);
 
-interface Figures { p50: number; p99: number; perSecond: number }
+interface Figures {
+  p50: number;
+  p99: number;
+  perSecond: number;
+}
 
 /** `count` registrations by `workers` concurrent loops; latencies in microseconds. */
 async function run(store: IdempotencyStore, workers: number, prefix: string, count = calls): Promise<Figures> {
@@ -62,10 +72,14 @@ try {
     for (const [name, workers] of order) {
       const f = await run(store, workers, `r${round}-${workers}`);
       results[name].push(f);
-      console.log(`round ${round + 1} ${name.padEnd(14)} p50 ${f.p50.toFixed(0)} us, p99 ${f.p99.toFixed(0)} us, ${Math.round(f.perSecond)} calls/s`);
+      console.log(
+        `round ${round + 1} ${name.padEnd(14)} p50 ${f.p50.toFixed(0)} us, p99 ${f.p99.toFixed(0)} us, ${Math.round(f.perSecond)} calls/s`,
+      );
     }
   }
-  console.log(`\n${String(cluster)}, Redis ${await cluster.redisVersion()}; ${calls} fresh registrations per mode per round, ${rounds} rounds (medians):`);
+  console.log(
+    `\n${String(cluster)}, Redis ${await cluster.redisVersion()}; ${calls} fresh registrations per mode per round, ${rounds} rounds (medians):`,
+  );
   for (const [name, figures] of Object.entries(results)) {
     console.log(
       `  ${name.padEnd(14)}: p50 ${median(figures.map((f) => f.p50)).toFixed(0)} us, p99 ${median(figures.map((f) => f.p99)).toFixed(0)} us, ` +

@@ -41,8 +41,12 @@ const clientCount = positive('clients', values.clients);
 const keyCount = positive('keys', values.keys);
 const loads = positive('loads', values.loads);
 const seed = positive('seed', values.seed);
-console.log(`npx tsx bench/report.ts --ops ${totalOps} --clients ${clientCount} --keys ${keyCount} --loads ${loads} --seed ${seed}`);
-console.log(`one ${totalOps}-operation failing history rendered, then loaded in headless Chromium ${loads} times; median load`);
+console.log(
+  `npx tsx bench/report.ts --ops ${totalOps} --clients ${clientCount} --keys ${keyCount} --loads ${loads} --seed ${seed}`,
+);
+console.log(
+  `one ${totalOps}-operation failing history rendered, then loaded in headless Chromium ${loads} times; median load`,
+);
 
 /** mulberry32, as in bench/checker.ts. */
 function rng(state: number): () => number {
@@ -85,12 +89,29 @@ function plan(random: () => number): PlannedOp<IdempotencyInput>[] {
 }
 
 function faults(random: () => number, end: number): FaultRecord[] {
-  const kinds: FaultKind[] = ['client-freeze', 'node-freeze', 'toxic', 'failover-default', 'script-flush', 'kill-restart', 'failover-force'];
+  const kinds: FaultKind[] = [
+    'client-freeze',
+    'node-freeze',
+    'toxic',
+    'failover-default',
+    'script-flush',
+    'kill-restart',
+    'failover-force',
+  ];
   const out: FaultRecord[] = [];
   for (let t = 200, id = 1_000_000; t < end; t += 200 + random() * 800, id++) {
     const kind = kinds[id % kinds.length];
     const ms = kind === 'script-flush' ? 5 : 100 + random() * 1200;
-    out.push({ type: 'fault', id, kind, target: `node ${id % 6}`, startedAt: t, endedAt: Math.min(end, t + ms), lossy: kind === 'failover-force' || kind === 'kill-restart', detail: `${kind} for ${Math.round(ms)} ms` });
+    out.push({
+      type: 'fault',
+      id,
+      kind,
+      target: `node ${id % 6}`,
+      startedAt: t,
+      endedAt: Math.min(end, t + ms),
+      lossy: kind === 'failover-force' || kind === 'kill-restart',
+      detail: `${kind} for ${Math.round(ms)} ms`,
+    });
   }
   return out;
 }
@@ -100,7 +121,15 @@ function plantViolation(history: History): History {
   let planted = false;
   const ops = history.ops.map((op): OpRecord => {
     const out = op.output as unknown[] | undefined;
-    if (planted || op.outcome !== 'ok' || !Array.isArray(out) || out[0] !== 'hit' || out[1] !== 'pending' || op.invokedAt < 1000) return op;
+    if (
+      planted ||
+      op.outcome !== 'ok' ||
+      !Array.isArray(out) ||
+      out[0] !== 'hit' ||
+      out[1] !== 'pending' ||
+      op.invokedAt < 1000
+    )
+      return op;
     planted = true;
     return { ...op, output: ['fresh'] };
   });
@@ -129,7 +158,16 @@ const counterexample: Counterexample = {
 const fixture = new URL('../suites/report/fixtures/20261130-081012-run-7/metrics.prom', import.meta.url);
 const data = {
   dir: 'reports/bench',
-  result: { command: 'run', passed: false, pattern: 'idempotency', impl: 'bench', seed, runs: 1, operations: history.ops.length, seconds: end / 1000 },
+  result: {
+    command: 'run',
+    passed: false,
+    pattern: 'idempotency',
+    impl: 'bench',
+    seed,
+    runs: 1,
+    operations: history.ops.length,
+    seconds: end / 1000,
+  },
   counterexample,
   metrics: parseMetrics(fs.readFileSync(fixture, 'utf8')),
 };
@@ -185,9 +223,15 @@ try {
 }
 
 const illegal = result.keys.filter((k) => k.verdict === 'illegal').length;
-console.log(`history: ${history.ops.length} ops, ${clientCount} clients, ${keyCount} keys, ${history.faults.length} faults, ${(end / 1000).toFixed(1)} s; checker ${checkMs.toFixed(0)} ms, ${result.violations.length} violation(s) on ${illegal} key(s)`);
+console.log(
+  `history: ${history.ops.length} ops, ${clientCount} clients, ${keyCount} keys, ${history.faults.length} faults, ${(end / 1000).toFixed(1)} s; checker ${checkMs.toFixed(0)} ms, ${result.violations.length} violation(s) on ${illegal} key(s)`,
+);
 console.log(`report.html: ${(html.length / 1024 / 1024).toFixed(2)} MiB`);
 console.log(`render (Node, median of ${renders.length}):            ${fmt(median(renders))}`);
-console.log(`load in Chromium, goto → 2nd frame (median of ${loads}):  ${fmt(median(wall))}   [min ${fmt(Math.min(...wall))}, max ${fmt(Math.max(...wall))}]`);
-console.log(`  navigation timing (median): parsed (domInteractive) ${fmt(median(parsed))}, loadEventEnd ${fmt(median(loadEvent))}, first contentful paint ${fmt(median(painted))}`);
+console.log(
+  `load in Chromium, goto → 2nd frame (median of ${loads}):  ${fmt(median(wall))}   [min ${fmt(Math.min(...wall))}, max ${fmt(Math.max(...wall))}]`,
+);
+console.log(
+  `  navigation timing (median): parsed (domInteractive) ${fmt(median(parsed))}, loadEventEnd ${fmt(median(loadEvent))}, first contentful paint ${fmt(median(painted))}`,
+);
 console.log(`zoom ×2, click → 2nd frame (median):         ${fmt(median(zoom))}`);

@@ -31,17 +31,32 @@ try {
     bypass: await createReferenceSubject('idempotency', bypass, { namespace: 'bench' }),
     point: await createReferenceSubject('idempotency', through, { namespace: 'bench' }),
   };
-  const input = (c: number, i: number) => ({ op: 'register' as const, fingerprint: 'fp', owner: `c${c}a${i}`, leaseMs: 60_000 });
+  const input = (c: number, i: number) => ({
+    op: 'register' as const,
+    fingerprint: 'fp',
+    owner: `c${c}a${i}`,
+    leaseMs: 60_000,
+  });
   const perClient = Math.ceil(total / inFlight);
   const clients: ClientStep[][] = Array.from({ length: inFlight }, (_, c) =>
-    Array.from({ length: perClient }, (_, i) => ({ type: 'op' as const, key: (c * perClient + i) % keys, input: input(c, i) })),
+    Array.from({ length: perClient }, (_, i) => ({
+      type: 'op' as const,
+      key: (c * perClient + i) % keys,
+      input: input(c, i),
+    })),
   );
   const schedule: Schedule = { pattern: 'idempotency', keys, clients, faults: [] };
   const rates: Record<keyof typeof subjects, number[]> = { bypass: [], point: [] };
 
   async function round(which: keyof typeof subjects, n: number): Promise<number> {
     const t0 = performance.now();
-    const run = await runSchedule(schedule, { cluster, subjects: Array(inFlight).fill(subjects[which]), namespace: `${which}-${n}`, nodeTimeoutMs: 1_000, opTimeoutMs: 30_000 });
+    const run = await runSchedule(schedule, {
+      cluster,
+      subjects: Array(inFlight).fill(subjects[which]),
+      namespace: `${which}-${n}`,
+      nodeTimeoutMs: 1_000,
+      opTimeoutMs: 30_000,
+    });
     const result = check(run.history, PATTERNS.idempotency);
     if (result.verdict !== 'ok') throw new Error(`benchmark history judged ${result.verdict}`);
     return (perClient * inFlight) / ((performance.now() - t0) / 1000);
@@ -53,7 +68,9 @@ try {
     // Alternate which goes first, so a drift in the machine's load favours neither.
     const order: (keyof typeof subjects)[] = n % 2 === 0 ? ['point', 'bypass'] : ['bypass', 'point'];
     for (const which of order) rates[which].push(await round(which, n));
-    console.log(`round ${n + 1}: through the RESP point ${rates.point[n].toFixed(0)} ops/s, bypassing it ${rates.bypass[n].toFixed(0)} ops/s`);
+    console.log(
+      `round ${n + 1}: through the RESP point ${rates.point[n].toFixed(0)} ops/s, bypassing it ${rates.bypass[n].toFixed(0)} ops/s`,
+    );
   }
   const ratio = median(rates.point) / median(rates.bypass);
   console.log(

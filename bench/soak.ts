@@ -36,21 +36,38 @@ try {
       for (const key of check(last.history, pattern, { minimise: false }).keys) {
         statesPerKey.push(key.statesExplored);
         if (key.verdict === 'unknown') unknownKeys++;
-        if (key.statesExplored > hardest.states) hardest = { states: key.statesExplored, run: tally.runs, key: key.key, ops: key.ops };
+        if (key.statesExplored > hardest.states)
+          hardest = { states: key.statesExplored, run: tally.runs, key: key.key, ops: key.ops };
       }
     },
   });
   const t = outcome.tally;
-  console.log(`soak ${pattern} seed ${seed}: ${t.runs} runs, ${t.ops} operations, ${t.faults} faults ${JSON.stringify(t.faultCounts)}, ` +
-    `${t.replicationLosses} replication losses, ${t.failures} failures in ${(outcome.ms / 1000).toFixed(0)} s`);
+  console.log(
+    `soak ${pattern} seed ${seed}: ${t.runs} runs, ${t.ops} operations, ${t.faults} faults ${JSON.stringify(t.faultCounts)}, ` +
+      `${t.replicationLosses} replication losses, ${t.failures} failures in ${(outcome.ms / 1000).toFixed(0)} s`,
+  );
   const sorted = [...statesPerKey].sort((a, b) => a - b);
-  console.log(`search states per key over ${sorted.length} keys: median ${sorted[Math.floor(sorted.length / 2)] ?? 0}, ` +
-    `max ${hardest.states} (run ${hardest.run}, key ${hardest.key}, ${hardest.ops} ops), ` +
-    `budget ${defaultCheckOptions.budget}, ${unknownKeys} key(s) unknown`);
+  console.log(
+    `search states per key over ${sorted.length} keys: median ${sorted[Math.floor(sorted.length / 2)] ?? 0}, ` +
+      `max ${hardest.states} (run ${hardest.run}, key ${hardest.key}, ${hardest.ops} ops), ` +
+      `budget ${defaultCheckOptions.budget}, ${unknownKeys} key(s) unknown`,
+  );
   if (outcome.failure) {
     console.log(describeFailure(outcome));
     const file = `/tmp/chaoslua-soak-failure-${seed}.json`;
-    writeFileSync(file, JSON.stringify({ pattern, schedule: outcome.failure.schedule, history: outcome.failure.history, result: outcome.failure.result }, null, 2));
+    writeFileSync(
+      file,
+      JSON.stringify(
+        {
+          pattern,
+          schedule: outcome.failure.schedule,
+          history: outcome.failure.history,
+          result: outcome.failure.result,
+        },
+        null,
+        2,
+      ),
+    );
     console.log(`history written to ${file}`);
     process.exitCode = 1;
   }

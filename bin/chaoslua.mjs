@@ -11,7 +11,10 @@ const { main, internalError } = await import(checkout ? '../src/cli/main.ts' : '
 // any other internal error, never a stack trace; the cluster's exit hooks still clean up.
 const debug = process.argv.includes('--debug') || process.env.CHAOSLUA_DEBUG === '1';
 const stray = (error) => {
-  process.exitCode = internalError(process.argv[2] ?? 'chaoslua', error, debug, { stdout: process.stdout, stderr: process.stderr });
+  process.exitCode = internalError(process.argv[2] ?? 'chaoslua', error, debug, {
+    stdout: process.stdout,
+    stderr: process.stderr,
+  });
   process.exit();
 };
 process.on('uncaughtException', stray);

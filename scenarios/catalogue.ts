@@ -10,7 +10,17 @@ import { slowScript } from './slow-script/index.ts';
 import { hotSlot } from './hot-slot/index.ts';
 import { unboundedBody } from './unbounded-body/index.ts';
 
-export const SCENARIOS: readonly AnyScenario[] = [undeclaredKey, noscriptAfterFailover, staleCompletion, leaseOutlived, unboundedBody, releaseResurrection, slowScript, lossyFailover, hotSlot];
+export const SCENARIOS: readonly AnyScenario[] = [
+  undeclaredKey,
+  noscriptAfterFailover,
+  staleCompletion,
+  leaseOutlived,
+  unboundedBody,
+  releaseResurrection,
+  slowScript,
+  lossyFailover,
+  hotSlot,
+];
 
 export function findScenario(name: string): AnyScenario | undefined {
   return SCENARIOS.find((s) => s.name === name);

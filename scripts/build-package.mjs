@@ -43,7 +43,8 @@ copy('lua');
 // The scenarios' scripts, beside the compiled modules that read them; only the scenarios the
 // catalogue compiled (not the mutant and alternative catalogues, which the tests use).
 for (const dir of fs.readdirSync(path.join(dist, 'scenarios'))) {
-  if (fs.statSync(path.join(dist, 'scenarios', dir)).isDirectory()) copy(path.join('scenarios', dir), (f) => f.endsWith('.lua'));
+  if (fs.statSync(path.join(dist, 'scenarios', dir)).isDirectory())
+    copy(path.join('scenarios', dir), (f) => f.endsWith('.lua'));
 }
 copy('docker-compose.cluster.yml');
 // The clock preload's source: built with the C compiler on first use (src/clock/library.ts), never shipped built.
@@ -51,5 +52,8 @@ copy('native/clockshift.c');
 copy('scripts/install-tools.sh');
 fs.chmodSync(path.join(dist, 'scripts/install-tools.sh'), 0o755);
 
-const files = (dir) => fs.readdirSync(dir, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? files(path.join(dir, e.name)) : 1), 0);
+const files = (dir) =>
+  fs
+    .readdirSync(dir, { withFileTypes: true })
+    .reduce((n, e) => n + (e.isDirectory() ? files(path.join(dir, e.name)) : 1), 0);
 process.stdout.write(`build: dist/ (${files(dist)} files) in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);

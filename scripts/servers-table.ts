@@ -33,11 +33,17 @@ export function readMatrices(dir = path.join(REPOSITORY, RESULTS)): { file: stri
     .readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
     .map((f) => ({ file: f, matrix: validateMatrix(JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8'))) }))
-    .sort((a, b) => a.matrix.pattern.localeCompare(b.matrix.pattern) || rank(a.matrix) - rank(b.matrix) || a.file.localeCompare(b.file));
+    .sort(
+      (a, b) =>
+        a.matrix.pattern.localeCompare(b.matrix.pattern) ||
+        rank(a.matrix) - rank(b.matrix) ||
+        a.file.localeCompare(b.file),
+    );
 }
 
 const yes = (b: boolean | undefined) => (b === undefined ? '?' : b ? 'yes' : 'no');
-const shown = (spec: string) => spec.replace(/^(\w+:)(\/.*)$/, (_, door: string, p: string) => `${door}${inRepository(p)}`);
+const shown = (spec: string) =>
+  spec.replace(/^(\w+:)(\/.*)$/, (_, door: string, p: string) => `${door}${inRepository(p)}`);
 
 /**
  * An implementation's path as the repository names it. A kept certificate holds the absolute path of
@@ -66,15 +72,27 @@ function cell(s: MatrixServer | undefined, evicts: boolean): string {
 
 /** The markdown between the markers: the servers as probed, then the verdicts. */
 export function renderTable(matrices: readonly { file: string; matrix: MatrixCertificate }[]): string {
-  const asked = [...new Set(matrices.flatMap((m) => m.matrix.servers.map((s) => s.asked)))].sort((a, b) => order(a) - order(b));
+  const asked = [...new Set(matrices.flatMap((m) => m.matrix.servers.map((s) => s.asked)))].sort(
+    (a, b) => order(a) - order(b),
+  );
   const probed = (name: string) => matrices.flatMap((m) => m.matrix.servers).find((s) => s.asked === name && s.server);
   const lines = [
     `| probed on the running node | ${asked.map((a) => `\`${a}\``).join(' | ')} |`,
     `| --- |${asked.map(() => ' --- |').join('')}`,
-    `| server (allocator) | ${asked.map((a) => { const s = probed(a); return s ? serverName(s) : '?'; }).join(' | ')} |`,
-    ...([['functions', 'Functions'], ['shebangFlags', 'shebang flags'], ['evictsScripts', 'evicts EVAL-loaded scripts'], ['frozenTime', 'frozen `TIME` in a script']] as const).map(
-      ([k, label]) => `| ${label} | ${asked.map((a) => yes(probed(a)?.features?.[k])).join(' | ')} |`,
-    ),
+    `| server (allocator) | ${asked
+      .map((a) => {
+        const s = probed(a);
+        return s ? serverName(s) : '?';
+      })
+      .join(' | ')} |`,
+    ...(
+      [
+        ['functions', 'Functions'],
+        ['shebangFlags', 'shebang flags'],
+        ['evictsScripts', 'evicts EVAL-loaded scripts'],
+        ['frozenTime', 'frozen `TIME` in a script'],
+      ] as const
+    ).map(([k, label]) => `| ${label} | ${asked.map((a) => yes(probed(a)?.features?.[k])).join(' | ')} |`),
     '',
     `| reference (pattern) | runs, seed, faults | ${asked.map((a) => `\`${a}\``).join(' | ')} | matrix |`,
     `| --- | --- |${asked.map(() => ' --- |').join('')} --- |`,
@@ -82,7 +100,14 @@ export function renderTable(matrices: readonly { file: string; matrix: MatrixCer
       const runs = [...new Set(m.servers.map((s) => s.runs))].join('/');
       const faults = m.faultsAsked ? faultsText(m) : 'default (all)';
       const verdict = m.certified ? 'certified' : '**not certified**';
-      return `| \`${shown(m.implementation.spec)}\` (${m.pattern}) | ${runs}, ${m.seed}, ${faults} | ${asked.map((a) => cell(m.servers.find((s) => s.asked === a), m.faultsAsked?.includes('script-evict') ?? false)).join(' | ')} | ${verdict}, ${m.seconds.toFixed(0)} s ([${file}](../${RESULTS}/${file})) |`;
+      return `| \`${shown(m.implementation.spec)}\` (${m.pattern}) | ${runs}, ${m.seed}, ${faults} | ${asked
+        .map((a) =>
+          cell(
+            m.servers.find((s) => s.asked === a),
+            m.faultsAsked?.includes('script-evict') ?? false,
+          ),
+        )
+        .join(' | ')} | ${verdict}, ${m.seconds.toFixed(0)} s ([${file}](../${RESULTS}/${file})) |`;
     }),
   ];
   return lines.join('\n');
@@ -117,14 +142,22 @@ class TableError extends Error {
 function importMatrix(file: string, dir = path.join(REPOSITORY, RESULTS)): string {
   const matrix = validateMatrix(JSON.parse(fs.readFileSync(file, 'utf8')));
   // A pattern's matrix under other faults than the default is kept beside it: lock-all-script-evict.json.
-  const name = matrix.pattern + (matrix.faultsAsked ? `-${faultsText(matrix).replace(/ \+ /g, '-').replace(/[^A-Za-z0-9-]/g, '_')}` : '');
+  const name =
+    matrix.pattern +
+    (matrix.faultsAsked
+      ? `-${faultsText(matrix)
+          .replace(/ \+ /g, '-')
+          .replace(/[^A-Za-z0-9-]/g, '_')}`
+      : '');
   fs.mkdirSync(path.join(dir, name), { recursive: true });
   const servers = matrix.servers.map((s) => {
     if (!s.certificate) return s;
     const kept = path.join(name, `${s.asked.replace(/[^A-Za-z0-9._-]/g, '_')}.json`);
     fs.copyFileSync(path.resolve(path.dirname(file), s.certificate), path.join(dir, kept));
     // Matrices written before servers carried their faults: read from the certificate kept.
-    const faults = s.faults ?? (JSON.parse(fs.readFileSync(path.join(dir, kept), 'utf8')) as { faults?: Record<string, number> }).faults;
+    const faults =
+      s.faults ??
+      (JSON.parse(fs.readFileSync(path.join(dir, kept), 'utf8')) as { faults?: Record<string, number> }).faults;
     return { ...s, ...(faults ? { faults } : {}), certificate: kept };
   });
   fs.writeFileSync(path.join(dir, `${name}.json`), JSON.stringify({ ...matrix, servers }, null, 2) + '\n');
@@ -135,17 +168,22 @@ function main(argv: string[]): number {
   const check = argv[0] === '--check' && argv.length === 1;
   const imports = argv[0] === '--import' ? argv.slice(1) : [];
   if (!(argv.length === 0 || check || (argv[0] === '--import' && imports.length > 0))) {
-    process.stderr.write(`servers-table: expected no option, --check, or --import MATRIX.json...; got ${argv.join(' ')}\n`);
+    process.stderr.write(
+      `servers-table: expected no option, --check, or --import MATRIX.json...; got ${argv.join(' ')}\n`,
+    );
     return 2;
   }
   const pageFile = path.join(REPOSITORY, PAGE);
   try {
-    for (const file of imports) process.stdout.write(`servers-table: kept ${file} as ${RESULTS}/${importMatrix(file)}\n`);
+    for (const file of imports)
+      process.stdout.write(`servers-table: kept ${file} as ${RESULTS}/${importMatrix(file)}\n`);
     const page = fs.readFileSync(pageFile, 'utf8');
     const next = withTable(page, renderTable(readMatrices()));
     if (check) {
       if (next === page) return 0;
-      process.stderr.write(`servers-table: ${PAGE} is not what the matrices say: run npx tsx scripts/servers-table.ts\n`);
+      process.stderr.write(
+        `servers-table: ${PAGE} is not what the matrices say: run npx tsx scripts/servers-table.ts\n`,
+      );
       return 1;
     }
     fs.writeFileSync(pageFile, next);
@@ -159,4 +197,5 @@ function main(argv: string[]): number {
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) process.exitCode = main(process.argv.slice(2));
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename))
+  process.exitCode = main(process.argv.slice(2));

@@ -53,10 +53,23 @@ export interface AdapterFolder {
   readonly hasFindings: boolean;
 }
 
-function need(cert: Record<string, unknown>, at: string, kind: 'string' | 'number' | 'boolean' | 'array', where: string): unknown {
-  const v = at.split('.').reduce<unknown>((o, k) => (typeof o === 'object' && o !== null ? (o as Record<string, unknown>)[k] : undefined), cert);
+function need(
+  cert: Record<string, unknown>,
+  at: string,
+  kind: 'string' | 'number' | 'boolean' | 'array',
+  where: string,
+): unknown {
+  const v = at
+    .split('.')
+    .reduce<unknown>(
+      (o, k) => (typeof o === 'object' && o !== null ? (o as Record<string, unknown>)[k] : undefined),
+      cert,
+    );
   const ok = kind === 'array' ? Array.isArray(v) : typeof v === kind;
-  if (!ok) throw new TableError(`${where}: ${at} is missing or not a${kind === 'array' ? 'n array' : ` ${kind}`} (got ${JSON.stringify(v) ?? 'nothing'})`);
+  if (!ok)
+    throw new TableError(
+      `${where}: ${at} is missing or not a${kind === 'array' ? 'n array' : ` ${kind}`} (got ${JSON.stringify(v) ?? 'nothing'})`,
+    );
   return v;
 }
 
@@ -73,15 +86,26 @@ export function certificateFields(value: unknown, where: string): CertificateFie
   need(c, 'invariants', 'array', where);
   need(c, 'findings', 'array', where);
   need(c, 'replicationLosses', 'number', where);
-  if (c.settings !== undefined && (typeof c.settings !== 'object' || c.settings === null || Object.values(c.settings).some((v) => typeof v !== 'number'))) {
+  if (
+    c.settings !== undefined &&
+    (typeof c.settings !== 'object' ||
+      c.settings === null ||
+      Object.values(c.settings).some((v) => typeof v !== 'number'))
+  ) {
     throw new TableError(`${where}: settings is not an object of numbers (got ${JSON.stringify(c.settings)})`);
   }
   if (c.firstFailure !== undefined) {
     need(c, 'firstFailure.run', 'number', where);
     need(c, 'firstFailure.seconds', 'number', where);
   }
-  if (c.certified === false && c.firstFailure === undefined && (c.invariants as CertificateFields['invariants']).some((s) => s.violations.length > 0)) {
-    throw new TableError(`${where}: firstFailure is missing (a certificate with a violation carries it since certify wrote it)`);
+  if (
+    c.certified === false &&
+    c.firstFailure === undefined &&
+    (c.invariants as CertificateFields['invariants']).some((s) => s.violations.length > 0)
+  ) {
+    throw new TableError(
+      `${where}: firstFailure is missing (a certificate with a violation carries it since certify wrote it)`,
+    );
   }
   return c as unknown as CertificateFields;
 }
@@ -94,7 +118,10 @@ const ADAPTERS_FROM_PAGE = '../examples/third-party/';
 /** The module path of `module:/abs/.../examples/third-party/x/store.mjs`, from the repository's root. */
 export function modulePath(spec: string, where: string): string {
   const at = spec.indexOf('examples/third-party/');
-  if (!spec.startsWith('module:') || at < 0) throw new TableError(`${where}: implementation.spec ${JSON.stringify(spec)} is not a module under examples/third-party/`);
+  if (!spec.startsWith('module:') || at < 0)
+    throw new TableError(
+      `${where}: implementation.spec ${JSON.stringify(spec)} is not a module under examples/third-party/`,
+    );
   return spec.slice(at);
 }
 
@@ -110,7 +137,10 @@ export function implementationOf(spec: string, where: string): { readonly impl: 
   }
   const words = spec.startsWith('cmd:') ? spec.slice(4).trim().split(/\s+/) : [];
   const at = words.findLastIndex((w) => w.startsWith('examples/third-party/'));
-  if (at < 0) throw new TableError(`${where}: implementation.spec ${JSON.stringify(spec)} is neither a module nor a command under examples/third-party/ (run from the repository's root)`);
+  if (at < 0)
+    throw new TableError(
+      `${where}: implementation.spec ${JSON.stringify(spec)} is neither a module nor a command under examples/third-party/ (run from the repository's root)`,
+    );
   // The words after it name the configuration when one program serves several (`adapters.jar lock`).
   return { impl: `'cmd:${words.join(' ')}'`, file: [path.basename(words[at]), ...words.slice(at + 1)].join(' ') };
 }
@@ -120,19 +150,27 @@ export function implementationOf(spec: string, where: string): { readonly impl: 
  * lines, go.mod's direct requirements, pom.xml's dependencies (groupId:artifactId). Undefined: none of them.
  */
 export function pinnedLibraries(dir: string): Record<string, string> | undefined {
-  const read = (name: string) => (fs.existsSync(path.join(dir, name)) ? fs.readFileSync(path.join(dir, name), 'utf8') : undefined);
+  const read = (name: string) =>
+    fs.existsSync(path.join(dir, name)) ? fs.readFileSync(path.join(dir, name), 'utf8') : undefined;
   const pkg = read('package.json');
   if (pkg !== undefined) return (JSON.parse(pkg) as { dependencies?: Record<string, string> }).dependencies ?? {};
   const requirements = read('requirements.txt');
-  if (requirements !== undefined) return Object.fromEntries([...requirements.matchAll(/^([A-Za-z0-9_.\-[\]]+)==(\S+)/gm)].map((m) => [m[1], m[2]]));
+  if (requirements !== undefined)
+    return Object.fromEntries([...requirements.matchAll(/^([A-Za-z0-9_.\-[\]]+)==(\S+)/gm)].map((m) => [m[1], m[2]]));
   const gomod = read('go.mod');
   if (gomod !== undefined) {
-    const block = [...gomod.matchAll(/^\s*(?:require\s+)?([\w.-]+\.[\w.\-/]+)\s+(v[\w.\-+]+)(.*)$/gm)].filter((m) => !m[3].includes('// indirect'));
+    const block = [...gomod.matchAll(/^\s*(?:require\s+)?([\w.-]+\.[\w.\-/]+)\s+(v[\w.\-+]+)(.*)$/gm)].filter(
+      (m) => !m[3].includes('// indirect'),
+    );
     return Object.fromEntries(block.map((m) => [m[1], m[2]]));
   }
   const pom = read('pom.xml');
   if (pom !== undefined) {
-    const deps = [...pom.matchAll(/<dependency>\s*<groupId>([^<]+)<\/groupId>\s*<artifactId>([^<]+)<\/artifactId>\s*<version>([^<]+)<\/version>/g)];
+    const deps = [
+      ...pom.matchAll(
+        /<dependency>\s*<groupId>([^<]+)<\/groupId>\s*<artifactId>([^<]+)<\/artifactId>\s*<version>([^<]+)<\/version>/g,
+      ),
+    ];
     // The kit (dev.chaoslua) is this repository's, not a library under test.
     return Object.fromEntries(deps.filter((m) => m[1] !== 'dev.chaoslua').map((m) => [`${m[1]}:${m[2]}`, m[3]]));
   }
@@ -147,7 +185,8 @@ const fmtSeconds = (s: number) => `${s.toFixed(1)} s`;
  * same seed draws the same schedules with them, so a command without --set reproduces them).
  */
 function settingsOf(cert: CertificateFields, where: string): { text: string; flags: string } {
-  if (!isPatternName(cert.pattern)) throw new TableError(`${where}: pattern ${JSON.stringify(cert.pattern)} is not one chaoslua knows`);
+  if (!isPatternName(cert.pattern))
+    throw new TableError(`${where}: pattern ${JSON.stringify(cert.pattern)} is not one chaoslua knows`);
   const pattern: AnyPattern = PATTERNS[cert.pattern];
   let filled: Readonly<Record<string, number>>;
   try {
@@ -157,8 +196,14 @@ function settingsOf(cert: CertificateFields, where: string): { text: string; fla
     throw error;
   }
   const declared = pattern.settings ?? {};
-  const text = Object.entries(filled).map(([name, value]) => `${name}=${value}`).join(', ') || '—';
-  const flags = Object.entries(filled).filter(([name, value]) => value !== declared[name].default).map(([name, value]) => ` --set ${name}=${value}`).join('');
+  const text =
+    Object.entries(filled)
+      .map(([name, value]) => `${name}=${value}`)
+      .join(', ') || '—';
+  const flags = Object.entries(filled)
+    .filter(([name, value]) => value !== declared[name].default)
+    .map(([name, value]) => ` --set ${name}=${value}`)
+    .join('');
   return { text, flags };
 }
 
@@ -176,22 +221,43 @@ function timeLimitFlag(cert: CertificateFields): string {
 /** One row of the table, as Markdown cells. */
 export function tableRow(folder: AdapterFolder, value: unknown, where: string): string[] {
   const cert = certificateFields(value, where);
-  const libraries = Object.entries(folder.dependencies).map(([name, version]) => `${name} ${version}`).join('<br>');
+  const libraries = Object.entries(folder.dependencies)
+    .map(([name, version]) => `${name} ${version}`)
+    .join('<br>');
   const variants = Object.entries(cert.variants ?? {}).map(([name, choice]) => `${name} ${choice}`);
-  const levels = `${cert.capabilities ? Object.entries(cert.capabilities).map(([op, level]) => `${op} ${level}`).join(', ') : 'every operation exact'}${variants.length ? `; semantics: ${variants.join(', ')}` : ''}`;
+  const levels = `${
+    cert.capabilities
+      ? Object.entries(cert.capabilities)
+          .map(([op, level]) => `${op} ${level}`)
+          .join(', ')
+      : 'every operation exact'
+  }${variants.length ? `; semantics: ${variants.join(', ')}` : ''}`;
   const notApplicable = cert.invariants.filter((s) => s.notApplicable !== undefined).map((s) => s.invariant);
   const violated = cert.invariants.filter((s) => s.violations.length > 0).map((s) => s.invariant);
-  const verdict = cert.certified ? 'certified' : violated.length ? 'rejected' : `not certified (${cert.findings.map((f) => f.split(':')[0]).join(', ') || 'no finding'})`;
-  const named = [
-    ...(violated.length ? [violated.join(', ')] : []),
-    ...(cert.replicationLosses ? [`${cert.replicationLosses} replication loss${cert.replicationLosses > 1 ? 'es' : ''} (not violations)`] : []),
-  ].join('; ') || '—';
+  const verdict = cert.certified
+    ? 'certified'
+    : violated.length
+      ? 'rejected'
+      : `not certified (${cert.findings.map((f) => f.split(':')[0]).join(', ') || 'no finding'})`;
+  const named =
+    [
+      ...(violated.length ? [violated.join(', ')] : []),
+      ...(cert.replicationLosses
+        ? [`${cert.replicationLosses} replication loss${cert.replicationLosses > 1 ? 'es' : ''} (not violations)`]
+        : []),
+    ].join('; ') || '—';
   // Operations only a second execution explains (a resend after a cut connection): counted, never explained away.
-  const duplicates = Object.entries(cert.duplicateEffects ?? {}).filter(([, n]) => n > 0).map(([op, n]) => `${op} ${n}`).join(', ') || '0';
+  const duplicates =
+    Object.entries(cert.duplicateEffects ?? {})
+      .filter(([, n]) => n > 0)
+      .map(([op, n]) => `${op} ${n}`)
+      .join(', ') || '0';
   // A finding (a behaviour judged over the whole job, e.g. NOSCRIPT never handled) belongs to no run.
   const first = cert.firstFailure
     ? `run ${cert.firstFailure.run}, ${fmtSeconds(cert.firstFailure.seconds)}`
-    : cert.certified ? `none in ${cert.runs} runs (${fmtSeconds(cert.seconds)})` : `no failing run; finding over ${cert.runs} runs (${fmtSeconds(cert.seconds)})`;
+    : cert.certified
+      ? `none in ${cert.runs} runs (${fmtSeconds(cert.seconds)})`
+      : `no failing run; finding over ${cert.runs} runs (${fmtSeconds(cert.seconds)})`;
   const { impl, file } = implementationOf(cert.implementation.spec, where);
   const settings = settingsOf(cert, where);
   // A certificate earned with fewer runs than the default (the least that decides it, for CI) says so.
@@ -204,10 +270,34 @@ export function tableRow(folder: AdapterFolder, value: unknown, where: string): 
   // The module file names the configuration when a folder certifies several (store.mjs, store.cluster.mjs).
   const at = `${ADAPTERS_FROM_PAGE}${folder.name}/`;
   const adapter = `[${folder.name}](${at}) \`${file}\`${masters === undefined ? '' : ` on ${masters} independent masters`}${folder.hasFindings ? ` ([findings](${at}findings/))` : ''}`;
-  return [adapter, libraries, cert.pattern, settings.text, `${levels}${notApplicable.length ? `; n/a: ${notApplicable.join(', ')}` : ''}`, verdict, named, duplicates, first, String(cert.seed), command];
+  return [
+    adapter,
+    libraries,
+    cert.pattern,
+    settings.text,
+    `${levels}${notApplicable.length ? `; n/a: ${notApplicable.join(', ')}` : ''}`,
+    verdict,
+    named,
+    duplicates,
+    first,
+    String(cert.seed),
+    command,
+  ];
 }
 
-export const HEADER = ['adapter', 'library and version', 'pattern', 'settings', 'capabilities and levels', 'verdict', 'invariant named', 'duplicate effects', 'first failure (run, time)', 'seed', 'reproduce'];
+export const HEADER = [
+  'adapter',
+  'library and version',
+  'pattern',
+  'settings',
+  'capabilities and levels',
+  'verdict',
+  'invariant named',
+  'duplicate effects',
+  'first failure (run, time)',
+  'seed',
+  'reproduce',
+];
 
 export function renderTable(rows: readonly string[][]): string {
   const line = (cells: readonly string[]) => `| ${cells.map((c) => c.replaceAll('|', '\\|')).join(' | ')} |`;
@@ -228,10 +318,16 @@ export function collectRows(root: string): string[][] {
   for (const name of fs.readdirSync(root).sort()) {
     const dir = path.join(root, name);
     if (!fs.statSync(dir).isDirectory()) continue;
-    const certificates = fs.readdirSync(dir).filter((f) => /^certificate.*\.json$/.test(f)).sort();
+    const certificates = fs
+      .readdirSync(dir)
+      .filter((f) => /^certificate.*\.json$/.test(f))
+      .sort();
     if (certificates.length === 0) continue;
     const dependencies = pinnedLibraries(dir);
-    if (dependencies === undefined) throw new TableError(`${name}: no package.json, requirements.txt, go.mod or pom.xml (the table takes the library's version from it)`);
+    if (dependencies === undefined)
+      throw new TableError(
+        `${name}: no package.json, requirements.txt, go.mod or pom.xml (the table takes the library's version from it)`,
+      );
     if (Object.keys(dependencies).length === 0) throw new TableError(`${name}: its pins name no library`);
     const folder: AdapterFolder = { name, dependencies, hasFindings: fs.existsSync(path.join(dir, 'findings')) };
     for (const file of certificates) {
@@ -257,7 +353,9 @@ function main(argv: string[]): number {
     const next = withTable(page, renderTable(collectRows(root)), PAGE);
     if (check) {
       if (next === page) return 0;
-      process.stderr.write(`third-party-table: ${PAGE} is not what the certificates say: run npm run third-party:table\n`);
+      process.stderr.write(
+        `third-party-table: ${PAGE} is not what the certificates say: run npm run third-party:table\n`,
+      );
       return 1;
     }
     fs.writeFileSync(pageFile, next);
@@ -271,4 +369,5 @@ function main(argv: string[]): number {
   }
 }
 
-if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) process.exitCode = main(process.argv.slice(2));
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename))
+  process.exitCode = main(process.argv.slice(2));

@@ -13,7 +13,15 @@ export type { Cluster, FailoverMode, Link, NodeRef, NodeState, Topology, ToxicSp
 export { EnvironmentError, ClusterUsageError } from './cluster/errors.ts';
 
 // The four roles and the record that joins them.
-export type { History, OpRecord, FaultRecord, TopologyRecord, ProbeRecord, Outcome, FaultKind } from './history/types.ts';
+export type {
+  History,
+  OpRecord,
+  FaultRecord,
+  TopologyRecord,
+  ProbeRecord,
+  Outcome,
+  FaultKind,
+} from './history/types.ts';
 export { scheduleArbitrary, describeSchedule, describeFault, FAULT_NAMES, parseFaultList } from './generator/index.ts';
 export type { Schedule, ClientStep, FaultStep, ScheduleConstraints, FaultName } from './generator/index.ts';
 export { PATTERNS, PATTERN_NAMES } from './patterns/index.ts';

@@ -8,7 +8,17 @@
 
 // The core.
 export { definePattern, arg, PatternError, PATTERN_API_VERSION } from './patterns/define/index.ts';
-export type { ArgSpec, DrawContext, InvariantSpec, LeaseRule, ModelSpec, OperationSpec, PatternSpec, StepResult, Stuck } from './patterns/define/index.ts';
+export type {
+  ArgSpec,
+  DrawContext,
+  InvariantSpec,
+  LeaseRule,
+  ModelSpec,
+  OperationSpec,
+  PatternSpec,
+  StepResult,
+  Stuck,
+} from './patterns/define/index.ts';
 export type { CoverageGroup, OptInGroups, SearchHints, SessionDraw } from './patterns/define/index.ts';
 export { compilePattern, type PatternSource } from './patterns/define/compile.ts';
 export { replyMatches } from './patterns/define/replies.ts';
@@ -28,13 +38,25 @@ export { leaseSettings, leasesOf, ttlSettings, ttlsOf } from './patterns/time-sc
 export { setting, type SessionSetting } from './generator/settings.ts';
 
 // The races group: the two shapes a critical instant takes.
-export { leaseEndRace, lastPlaceRace, type LeaseEndParts, type LastPlaceParts } from './generator/sessions/race-shapes.ts';
+export {
+  leaseEndRace,
+  lastPlaceRace,
+  type LeaseEndParts,
+  type LastPlaceParts,
+} from './generator/sessions/race-shapes.ts';
 
 // The levels group: coarse answers real libraries give, fitted onto a model by withLevels.
 export { booleanLevel, voidLevel, withLevels, DONE, EXACT, type Level, type LevelTable } from './patterns/levels.ts';
 
 // The declarations a pattern may make beside its model.
-export type { ArgType, DuplicateDeclaration, GiveBack, HolderIdentity, RequiredTransition, SemanticVariant } from './patterns/types.ts';
+export type {
+  ArgType,
+  DuplicateDeclaration,
+  GiveBack,
+  HolderIdentity,
+  RequiredTransition,
+  SemanticVariant,
+} from './patterns/types.ts';
 
 // Writing a pattern by hand: the value every stage takes, and the settings it declares.
 export type { Pattern, PatternSetting } from './patterns/types.ts';

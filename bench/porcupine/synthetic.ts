@@ -37,11 +37,24 @@ export function syntheticKvHistory(totalOps: number, keyCount: number, seed: num
     for (let i = 0; i < perKey && ops.length < totalOps; i++) {
       at += GAP_MIN + Math.floor(random() * GAP_SPREAD);
       const roll = random();
-      const input: KvInput = roll < 0.4 ? { op: 'get' } : roll < 0.5 ? { op: 'put', value: `p${k}.${i}` } : { op: 'append', value: `a${i}.` };
+      const input: KvInput =
+        roll < 0.4
+          ? { op: 'get' }
+          : roll < 0.5
+            ? { op: 'put', value: `p${k}.${i}` }
+            : { op: 'append', value: `a${i}.` };
       const invokedAt = at - Math.floor(random() * REACH);
       const completedAt = at + Math.floor(random() * REACH);
       // Lanes 8 instants apart never overlap (8 x 9 ms > 2 x 35 ms): one client per lane and key.
-      const base = { type: 'op' as const, id: ops.length, client: k * LANES + (i % LANES), key, input, invokedAt, completedAt };
+      const base = {
+        type: 'op' as const,
+        id: ops.length,
+        client: k * LANES + (i % LANES),
+        key,
+        input,
+        invokedAt,
+        completedAt,
+      };
       if (input.op !== 'get' && random() < indeterminate) {
         if (random() < 0.5) text = input.op === 'put' ? input.value : text + input.value;
         ops.push({ ...base, outcome: 'info', error: 'timed out' });

@@ -14,8 +14,10 @@ export async function createStore(redis: Cluster, options: { pattern: 'idempoten
     case 'idempotency': {
       const { calls } = await IdempotencyStore.open(redis);
       return {
-        registerOrGet: (key: string, fingerprint: string, owner: string, leaseMs: number) => calls.registerOrGet(key, fingerprint, owner, leaseMs),
-        complete: (key: string, owner: string, status: string, body: string, ttlMs: number) => calls.complete(key, owner, status, body, ttlMs),
+        registerOrGet: (key: string, fingerprint: string, owner: string, leaseMs: number) =>
+          calls.registerOrGet(key, fingerprint, owner, leaseMs),
+        complete: (key: string, owner: string, status: string, body: string, ttlMs: number) =>
+          calls.complete(key, owner, status, body, ttlMs),
         release: (key: string, owner: string) => calls.release(key, owner),
         renew: (key: string, owner: string, leaseMs: number) => calls.renew(key, owner, leaseMs),
       };

@@ -1,7 +1,15 @@
 import { scopedKey } from '../../src/patterns/idempotency/keys.ts';
 import { describeOutcome, type ExecuteOutcome, type Handler } from '../../src/patterns/idempotency/execute.ts';
 import type { IdempotencyStore } from '../../src/patterns/idempotency/client.ts';
-import { metricSum, openStore, sleep, withConnection, type Scenario, type StepContext, type Variant } from '../../src/scenario/index.ts';
+import {
+  metricSum,
+  openStore,
+  sleep,
+  withConnection,
+  type Scenario,
+  type StepContext,
+  type Variant,
+} from '../../src/scenario/index.ts';
 import { executeWithoutHeartbeat } from './execute-no-heartbeat.ts';
 import { idempotencyStores } from '../../src/patterns/idempotency/stores.ts';
 
@@ -12,7 +20,13 @@ const HANDLER_MS = 1_500;
 const RETRY_AFTER_MS = 900;
 const TTL_MS = 60_000;
 
-type Executor = (store: IdempotencyStore, key: string, request: unknown, handler: Handler, options: { leaseMs: number; ttlMs: number }) => Promise<ExecuteOutcome>;
+type Executor = (
+  store: IdempotencyStore,
+  key: string,
+  request: unknown,
+  handler: Handler,
+  options: { leaseMs: number; ttlMs: number },
+) => Promise<ExecuteOutcome>;
 
 export interface LeaseOutlivedObservations {
   readonly leaseMs: number;
@@ -36,7 +50,9 @@ async function trial(ctx: StepContext, execute: Executor): Promise<LeaseOutlived
     let executions = 0;
     const handler: Handler = async ({ owner }) => {
       executions++;
-      ctx.say(`handler #${executions} starts for ${owner.split('/')[1]} (takes ${HANDLER_MS} ms, lease is ${LEASE_MS} ms)`);
+      ctx.say(
+        `handler #${executions} starts for ${owner.split('/')[1]} (takes ${HANDLER_MS} ms, lease is ${LEASE_MS} ms)`,
+      );
       await sleep(HANDLER_MS);
       return { status: 200, body: `{"export":"done by execution ${executions}"}` };
     };
@@ -49,11 +65,25 @@ async function trial(ctx: StepContext, execute: Executor): Promise<LeaseOutlived
     };
     await Promise.all([run('first request', 0), run(`retry after ${RETRY_AFTER_MS} ms`, RETRY_AFTER_MS)]);
     const stored = await redis.hget(key, 'state');
-    ctx.say(stored === 'completed' ? 'a response is stored: later retries replay it' : `no response is stored (key ${stored ?? 'absent'}): the next retry would run the handler yet again`);
-    const leaseExpiredWhilePending = metricSum(await store.metricsText(), 'idempotency_lease_expired_while_pending_total');
+    ctx.say(
+      stored === 'completed'
+        ? 'a response is stored: later retries replay it'
+        : `no response is stored (key ${stored ?? 'absent'}): the next retry would run the handler yet again`,
+    );
+    const leaseExpiredWhilePending = metricSum(
+      await store.metricsText(),
+      'idempotency_lease_expired_while_pending_total',
+    );
     ctx.say(`handler ran ${executions} time(s); handler duration ${HANDLER_MS} ms against a ${LEASE_MS} ms lease`);
     await redis.del(key);
-    return { leaseMs: LEASE_MS, handlerMs: HANDLER_MS, executions, outcomes, leaseExpiredWhilePending, responseStored: stored === 'completed' };
+    return {
+      leaseMs: LEASE_MS,
+      handlerMs: HANDLER_MS,
+      executions,
+      outcomes,
+      leaseExpiredWhilePending,
+      responseStored: stored === 'completed',
+    };
   });
 }
 
@@ -65,10 +95,21 @@ export const leaseOutlived: Scenario<LeaseOutlivedObservations> = {
   fault: `lease expiry: a ${HANDLER_MS} ms handler under a ${LEASE_MS} ms lease; the same request is retried ${RETRY_AFTER_MS} ms later`,
   observe: 'the retry registers fresh while the first handler still runs: two executions of one request',
   metric: 'idempotency_lease_expired_while_pending_total',
-  broken: variant('execute() without the renew heartbeat', 'scenarios/lease-outlived/execute-no-heartbeat.ts', executeWithoutHeartbeat),
-  remediated: variant('the reference execute() (renews every lease/3)', 'src/patterns/idempotency/execute.ts', (store, key, request, handler, options) => store.execute(key, request, handler, options)),
+  broken: variant(
+    'execute() without the renew heartbeat',
+    'scenarios/lease-outlived/execute-no-heartbeat.ts',
+    executeWithoutHeartbeat,
+  ),
+  remediated: variant(
+    'the reference execute() (renews every lease/3)',
+    'src/patterns/idempotency/execute.ts',
+    (store, key, request, handler, options) => store.execute(key, request, handler, options),
+  ),
   judge(o) {
-    return { held: o.executions === 1 && o.responseStored, why: `the handler ran ${o.executions} time(s) for one request; ${o.responseStored ? 'its response is stored' : 'no response is stored'}` };
+    return {
+      held: o.executions === 1 && o.responseStored,
+      why: `the handler ran ${o.executions} time(s) for one request; ${o.responseStored ? 'its response is stored' : 'no response is stored'}`,
+    };
   },
   documented(o) {
     const missing: string[] = [];
@@ -78,7 +119,7 @@ export const leaseOutlived: Scenario<LeaseOutlivedObservations> = {
   },
   metricValue: (o) => o.leaseExpiredWhilePending,
   notes: [
-    'The store itself kept its contract in both runs (a lease that ran out may be taken over); the duplicate is the client\'s, which is why the checker has nothing to say here and the handler count does.',
+    "The store itself kept its contract in both runs (a lease that ran out may be taken over); the duplicate is the client's, which is why the checker has nothing to say here and the handler count does.",
     'handler_duration_seconds p999 against the configured lease is the leading signal; the counter only fires once a lease is lost.',
   ],
 };

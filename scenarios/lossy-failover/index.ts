@@ -4,8 +4,18 @@ import { scopedKey } from '../../src/patterns/idempotency/keys.ts';
 import { keySlot } from '../../src/resp/key-slot.ts';
 import { replyText } from '../../src/model/reply.ts';
 import {
-  OpLog, checkLine, nodeInfo, openStore, shardOf, sleep, summariseCheck, withConnection,
-  type CheckSummary, type Scenario, type StepContext, type Variant,
+  OpLog,
+  checkLine,
+  nodeInfo,
+  openStore,
+  shardOf,
+  sleep,
+  summariseCheck,
+  withConnection,
+  type CheckSummary,
+  type Scenario,
+  type StepContext,
+  type Variant,
 } from '../../src/scenario/index.ts';
 import { idempotencyStores } from '../../src/patterns/idempotency/stores.ts';
 import { idempotency } from '../../src/patterns/idempotency/index.ts';
@@ -48,40 +58,73 @@ async function trial(ctx: StepContext, beforeAck: BeforeAck): Promise<LossyFailo
     const { master, replicas } = await shardOf(cluster, key);
     const replica = replicas[0];
     const log = new OpLog(idempotency);
-    const text = (reply: unknown) => (Array.isArray(reply) ? reply.map((r) => replyText(r)).join(',') : String(replyText(reply) ?? reply));
+    const text = (reply: unknown) =>
+      Array.isArray(reply) ? reply.map((r) => replyText(r)).join(',') : String(replyText(reply) ?? reply);
 
     const toxicAt = log.now();
-    await cluster.toxic(master, 'internal', { type: 'latency', stream: 'downstream', attributes: { latency: REPLICATION_DELAY_MS, jitter: 0 } });
-    ctx.say(`fault: replication from master n${master} to replica n${replica} delayed ${REPLICATION_DELAY_MS} ms (latency toxic on n${master}'s internal link); clients still reach n${master} directly`);
+    await cluster.toxic(master, 'internal', {
+      type: 'latency',
+      stream: 'downstream',
+      attributes: { latency: REPLICATION_DELAY_MS, jitter: 0 },
+    });
+    ctx.say(
+      `fault: replication from master n${master} to replica n${replica} delayed ${REPLICATION_DELAY_MS} ms (latency toxic on n${master}'s internal link); clients still reach n${master} directly`,
+    );
     await sleep(100);
 
-    const registered = await log.op(0, key, { op: 'register', fingerprint: 'fp', owner: 'owner-A', leaseMs: TTL_MS }, () => store.calls.registerOrGet(key, 'fp', 'owner-A', TTL_MS));
+    const registered = await log.op(
+      0,
+      key,
+      { op: 'register', fingerprint: 'fp', owner: 'owner-A', leaseMs: TTL_MS },
+      () => store.calls.registerOrGet(key, 'fp', 'owner-A', TTL_MS),
+    );
     ctx.say(`A register -> ${text(registered)}`);
     let confirmed: { wait?: number; waitMs?: number } = {};
     let writeOffset = 0;
     // The caller's view: the operation ends when it is acknowledged, after whatever the variant does first.
-    const completed = await log.op(0, key, { op: 'complete', owner: 'owner-A', status: '201', body: BODY, ttlMs: TTL_MS }, async () => {
-      const reply = await store.calls.complete(key, 'owner-A', '201', BODY, TTL_MS);
-      writeOffset = Number((await nodeInfo(cluster, master, 'replication')).master_repl_offset);
-      confirmed = await beforeAck(redis, key);
-      return reply;
-    });
+    const completed = await log.op(
+      0,
+      key,
+      { op: 'complete', owner: 'owner-A', status: '201', body: BODY, ttlMs: TTL_MS },
+      async () => {
+        const reply = await store.calls.complete(key, 'owner-A', '201', BODY, TTL_MS);
+        writeOffset = Number((await nodeInfo(cluster, master, 'replication')).master_repl_offset);
+        confirmed = await beforeAck(redis, key);
+        return reply;
+      },
+    );
     const { wait, waitMs } = confirmed;
-    ctx.say(`A complete -> ${text(completed)}, acknowledged to the caller${wait === undefined ? '' : ` after WAIT 1 answered ${wait} in ${waitMs} ms`}`);
+    ctx.say(
+      `A complete -> ${text(completed)}, acknowledged to the caller${wait === undefined ? '' : ` after WAIT 1 answered ${wait} in ${waitMs} ms`}`,
+    );
 
     const replicaLagBytes = Math.max(0, writeOffset - replicaAcked(await nodeInfo(cluster, master, 'replication')));
     const failoverAt = log.now();
     await cluster.failover(replica, 'takeover');
     const failoverMs = Math.round(log.now() - failoverAt);
-    log.fault('failover-takeover', `n${replica} takes over n${master}'s shard`, failoverAt, true, `CLUSTER FAILOVER TAKEOVER with ${replicaLagBytes} bytes not acknowledged by the replica`);
-    ctx.say(`fault: CLUSTER FAILOVER TAKEOVER on n${replica} right after the acknowledgement (${replicaLagBytes} bytes of the write not yet acknowledged by the replica); promoted in ${failoverMs} ms`);
+    log.fault(
+      'failover-takeover',
+      `n${replica} takes over n${master}'s shard`,
+      failoverAt,
+      true,
+      `CLUSTER FAILOVER TAKEOVER with ${replicaLagBytes} bytes not acknowledged by the replica`,
+    );
+    ctx.say(
+      `fault: CLUSTER FAILOVER TAKEOVER on n${replica} right after the acknowledgement (${replicaLagBytes} bytes of the write not yet acknowledged by the replica); promoted in ${failoverMs} ms`,
+    );
 
-    const retry = await log.op(1, key, { op: 'register', fingerprint: 'fp', owner: 'owner-B', leaseMs: TTL_MS }, () => store.calls.registerOrGet(key, 'fp', 'owner-B', TTL_MS));
+    const retry = await log.op(1, key, { op: 'register', fingerprint: 'fp', owner: 'owner-B', leaseMs: TTL_MS }, () =>
+      store.calls.registerOrGet(key, 'fp', 'owner-B', TTL_MS),
+    );
     const secondWinner = Array.isArray(retry) && retry[0] === 'fresh';
-    ctx.say(`B register (same request, on the promoted master) -> ${text(retry)}${secondWinner ? ': a second winner' : ''}`);
+    ctx.say(
+      `B register (same request, on the promoted master) -> ${text(retry)}${secondWinner ? ': a second winner' : ''}`,
+    );
     log.fault('toxic', `n${master} internal link`, toxicAt, false, `replication latency ${REPLICATION_DELAY_MS} ms`);
     const check = summariseCheck(log.check());
-    ctx.say(checkLine(check) + (check.replicationLosses.length > 0 ? ` — ${check.replicationLosses[0].split(':')[0]}` : ''));
+    ctx.say(
+      checkLine(check) + (check.replicationLosses.length > 0 ? ` — ${check.replicationLosses[0].split(':')[0]}` : ''),
+    );
     await redis.del(key);
     return {
       completeReply: text(completed),
@@ -111,19 +154,33 @@ export const lossyFailover: Scenario<LossyFailoverObservations> = {
   row: 'DESIGN "The model and time" and REDIS-FACTS: asynchronous replication loses acknowledged writes on FORCE/TAKEOVER; the checker must call it replication loss, not a bug',
   cluster: { masters: 3, replicasPerMaster: 1 },
   fault: `latency toxic (${REPLICATION_DELAY_MS} ms) on the master's internal link, register + complete acknowledged, then CLUSTER FAILOVER TAKEOVER on its replica; the same request is retried`,
-  observe: 'the retry registers fresh on the promoted replica (a second winner), and check() reports replication-loss with no violation',
+  observe:
+    'the retry registers fresh on the promoted replica (a second winner), and check() reports replication-loss with no violation',
   metric: 'unreplicated bytes at failover (write offset − replica ack offset)',
-  broken: variant('complete acknowledged on the master\'s word alone', 'IdempotencyStore.complete, acknowledged at once', async () => ({})),
-  remediated: variant('complete, then WAIT 1 on the same connection before acknowledging', 'scenarios/lossy-failover/index.ts (waitForOneReplica)', waitForOneReplica),
+  broken: variant(
+    "complete acknowledged on the master's word alone",
+    'IdempotencyStore.complete, acknowledged at once',
+    async () => ({}),
+  ),
+  remediated: variant(
+    'complete, then WAIT 1 on the same connection before acknowledging',
+    'scenarios/lossy-failover/index.ts (waitForOneReplica)',
+    waitForOneReplica,
+  ),
   judge(o) {
     const held = !o.secondWinner && o.retryRegistration === 'hit' && o.check.verdict === 'ok';
-    return { held, why: `retry saw ${o.retryRegistration}${o.secondWinner ? ' (second winner)' : ''}, checker ${o.check.verdict}, replica lag at failover ${o.replicaLagBytes} bytes${o.waitReplicas === null ? '' : `, WAIT 1 -> ${o.waitReplicas} after ${o.waitMs} ms`}` };
+    return {
+      held,
+      why: `retry saw ${o.retryRegistration}${o.secondWinner ? ' (second winner)' : ''}, checker ${o.check.verdict}, replica lag at failover ${o.replicaLagBytes} bytes${o.waitReplicas === null ? '' : `, WAIT 1 -> ${o.waitReplicas} after ${o.waitMs} ms`}`,
+    };
   },
   documented(o) {
     const missing: string[] = [];
     if (!o.secondWinner) missing.push('the retry did not register fresh');
-    if (o.check.verdict !== 'replication-loss') missing.push(`the checker said ${o.check.verdict}, not replication-loss`);
-    if (o.check.invariants.length > 0) missing.push(`the checker reported violations (${o.check.invariants.join(', ')}) instead of a loss`);
+    if (o.check.verdict !== 'replication-loss')
+      missing.push(`the checker said ${o.check.verdict}, not replication-loss`);
+    if (o.check.invariants.length > 0)
+      missing.push(`the checker reported violations (${o.check.invariants.join(', ')}) instead of a loss`);
     if (o.replicaLagBytes <= 0) missing.push('the replica had acknowledged everything before the failover');
     return missing;
   },

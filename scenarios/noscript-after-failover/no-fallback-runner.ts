@@ -14,7 +14,11 @@ export class NoFallbackRunner implements ScriptRunner {
   readonly fallbacks = 0;
   private readonly scripts: ReadonlyMap<string, ScriptSource>;
 
-  constructor(private readonly redis: IORedisCluster, scripts: Iterable<ScriptSource>, private readonly observer: ScriptObserver = {}) {
+  constructor(
+    private readonly redis: IORedisCluster,
+    scripts: Iterable<ScriptSource>,
+    private readonly observer: ScriptObserver = {},
+  ) {
     this.scripts = new Map([...scripts].map((s) => [s.name, s]));
   }
 
@@ -23,7 +27,8 @@ export class NoFallbackRunner implements ScriptRunner {
   }
 
   async prepare(): Promise<void> {
-    for (const node of await masters(this.redis)) for (const script of this.scripts.values()) await node.script('LOAD', script.body);
+    for (const node of await masters(this.redis))
+      for (const script of this.scripts.values()) await node.script('LOAD', script.body);
   }
 
   async call(name: string, key: string, args: readonly ScriptArg[]): Promise<unknown> {

@@ -69,7 +69,8 @@ async function clientsOf(cluster: Cluster): Promise<Redis[]> {
   return clients;
 }
 
-const ready = (c: Redis) => (c.status === 'ready' ? Promise.resolve() : new Promise<void>((resolve) => c.once('ready', () => resolve())));
+const ready = (c: Redis) =>
+  c.status === 'ready' ? Promise.resolve() : new Promise<void>((resolve) => c.once('ready', () => resolve()));
 const until = async (what: () => boolean) => {
   for (let i = 0; i < 200 && !what(); i++) await new Promise((r) => setTimeout(r, 10));
 };
@@ -86,16 +87,32 @@ async function restore(cluster: Cluster, masters: readonly number[], clients: re
 }
 
 export async function kleppmann(cluster: Cluster, options: KleppmannOptions): Promise<KleppmannRun> {
-  if (cluster.topologyKind !== 'masters' || cluster.nodes.length !== 5) throw new RangeError('the scenario runs on five independent masters');
+  if (cluster.topologyKind !== 'masters' || cluster.nodes.length !== 5)
+    throw new RangeError('the scenario runs on five independent masters');
   const say = options.say ?? (() => undefined);
   const connections = [await clientsOf(cluster), await clientsOf(cluster)];
   let opened: KleppmannClients | undefined;
   try {
-    opened = options.open ? await options.open(connections, options.namespace) : { subjects: await referenceClients(connections, options.namespace), close: async () => undefined };
+    opened = options.open
+      ? await options.open(connections, options.namespace)
+      : { subjects: await referenceClients(connections, options.namespace), close: async () => undefined };
     const { subjects } = opened;
     const recorder = new Recorder(startClock());
     const acquire = (client: number) =>
-      runClient(client, [{ type: 'op', key: 0, input: { op: 'acquire', token: `client-${client}`, ttlMs: TTL_MS } satisfies LockInput }], subjects[client - 1], () => 'resource', recorder, 5_000);
+      runClient(
+        client,
+        [
+          {
+            type: 'op',
+            key: 0,
+            input: { op: 'acquire', token: `client-${client}`, ttlMs: TTL_MS } satisfies LockInput,
+          },
+        ],
+        subjects[client - 1],
+        () => 'resource',
+        recorder,
+        5_000,
+      );
 
     await cut(cluster, [3, 4], connections);
     await acquire(1);
@@ -103,7 +120,13 @@ export async function kleppmann(cluster: Cluster, options: KleppmannOptions): Pr
     await restore(cluster, [3, 4], connections);
 
     const ctx = { cluster, recorder, slotOf: () => 2 * SLOTS_PER_MASTER, nodeTimeoutMs: 1_000 };
-    const step = { kind: 'clock-jump' as const, atMs: 0, target: { key: 0, role: 'master' as const }, offsetMs: TTL_MS + 1_000, ms: 1_500 };
+    const step = {
+      kind: 'clock-jump' as const,
+      atMs: 0,
+      target: { key: 0, role: 'master' as const },
+      offsetMs: TTL_MS + 1_000,
+      ms: 1_500,
+    };
     const startedAt = recorder.clock.now();
     // The jump holds for step.ms while client 2 acquires; the nemesis records it and heals after.
     const jumping = options.jump ? clockJump.apply!(step, ctx) : undefined;
@@ -117,7 +140,9 @@ export async function kleppmann(cluster: Cluster, options: KleppmannOptions): Pr
 
     const history = recorder.history();
     const result = check(history, lock);
-    const holders = history.ops.filter((o) => o.input && (o.input as LockInput).op === 'acquire' && o.outcome === 'ok' && held(o.output)).map((o) => o.client);
+    const holders = history.ops
+      .filter((o) => o.input && (o.input as LockInput).op === 'acquire' && o.outcome === 'ok' && held(o.output))
+      .map((o) => o.client);
     say(`verdict ${result.verdict}; holders: ${holders.map((c) => `client ${c}`).join(', ') || 'none'}`);
     return { history, result, holders };
   } finally {
@@ -127,7 +152,10 @@ export async function kleppmann(cluster: Cluster, options: KleppmannOptions): Pr
 }
 
 /** The reference Redlock (src/patterns/lock/redlock.ts) as clients 1 and 2, each over its own connections. */
-async function referenceClients(connections: readonly (readonly Redis[])[], namespace: string): Promise<[Subject, Subject]> {
+async function referenceClients(
+  connections: readonly (readonly Redis[])[],
+  namespace: string,
+): Promise<[Subject, Subject]> {
   const open = (i: number) =>
     RedlockSubject.open(connections[i], {
       scriptsDir: projectScriptsDir('lock'),
@@ -140,9 +168,12 @@ async function referenceClients(connections: readonly (readonly Redis[])[], name
 }
 
 /** An acquire that answered "held": the model's 1, or a library's `true` at the boolean level. */
-const held = (output: unknown): boolean => output === 1 || (typeof output === 'object' && output !== null && (output as { answer?: unknown }).answer === true);
+const held = (output: unknown): boolean =>
+  output === 1 || (typeof output === 'object' && output !== null && (output as { answer?: unknown }).answer === true);
 
 function describeLast(recorder: Recorder): string {
   const op = recorder.ops.filter((o) => o.insideOf === undefined).at(-1)!;
-  return op.outcome === 'ok' ? `answered ${held(op.output) ? 'held' : String((op.output as { answer?: unknown })?.answer ?? op.output)}` : `${op.outcome}: ${op.error}`;
+  return op.outcome === 'ok'
+    ? `answered ${held(op.output) ? 'held' : String((op.output as { answer?: unknown })?.answer ?? op.output)}`
+    : `${op.outcome}: ${op.error}`;
 }

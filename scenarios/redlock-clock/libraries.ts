@@ -26,8 +26,13 @@ export const REDSYNC_ADAPTER = path.join(projectRoot, 'examples/third-party/reds
 
 /** Why a library's adapter cannot run here (not installed), or undefined. */
 export function libraryMissing(library: 'redlock' | 'redsync'): string | undefined {
-  if (library === 'redlock') return fs.existsSync(path.join(projectRoot, 'examples/third-party/redlock/node_modules/redlock')) ? undefined : 'examples/third-party/redlock has no node_modules (npm ci there)';
-  return fs.existsSync(REDSYNC_ADAPTER) ? undefined : 'examples/third-party/redsync has no adapter binary (go build there)';
+  if (library === 'redlock')
+    return fs.existsSync(path.join(projectRoot, 'examples/third-party/redlock/node_modules/redlock'))
+      ? undefined
+      : 'examples/third-party/redlock has no node_modules (npm ci there)';
+  return fs.existsSync(REDSYNC_ADAPTER)
+    ? undefined
+    : 'examples/third-party/redsync has no adapter binary (go build there)';
 }
 
 /** npm redlock over each client's five connections, through the module: contract. */

@@ -23,14 +23,23 @@ export interface SlowScriptObservations {
   readonly runawayWriting: RunawayReport & { readonly keyAfter: string | null };
 }
 
-interface Scripts { readonly readOnly: string; readonly writing: string }
+interface Scripts {
+  readonly readOnly: string;
+  readonly writing: string;
+}
 
 function variant(label: string, scripts: Scripts): Variant<SlowScriptObservations> {
-  return { label, source: `scenarios/slow-script/${path.basename(scripts.readOnly)}, ${path.basename(scripts.writing)}`, run: (ctx) => trial(ctx, scripts) };
+  return {
+    label,
+    source: `scenarios/slow-script/${path.basename(scripts.readOnly)}, ${path.basename(scripts.writing)}`,
+    run: (ctx) => trial(ctx, scripts),
+  };
 }
 
 async function trial(ctx: StepContext, scripts: Scripts): Promise<SlowScriptObservations> {
-  const lintUnboundedLoops = (await Promise.all([scripts.readOnly, scripts.writing].map((f) => lintPath(f)))).flat().filter((f) => f.rule === 'unbounded-loop').length;
+  const lintUnboundedLoops = (await Promise.all([scripts.readOnly, scripts.writing].map((f) => lintPath(f))))
+    .flat()
+    .filter((f) => f.rule === 'unbounded-loop').length;
   ctx.say(`lint: ${lintUnboundedLoops} unbounded-loop finding(s)`);
   const node = (await masterIndexes(ctx.cluster))[0];
   const address = ctx.cluster.nodes[node].client;
@@ -39,7 +48,9 @@ async function trial(ctx: StepContext, scripts: Scripts): Promise<SlowScriptObse
   const writing = readFileSync(scripts.writing, 'utf8');
 
   const measured = await measure(address, readOnly, Math.round(rate * MEASURED_MS));
-  ctx.say(`asked for ~${MEASURED_MS} ms of work on n${node}: the script took ${measured.scriptMs} ms; an unrelated client's PING: max ${measured.probe.maxMs} ms, median ${measured.probe.medianMs} ms over ${measured.probe.samples} samples`);
+  ctx.say(
+    `asked for ~${MEASURED_MS} ms of work on n${node}: the script took ${measured.scriptMs} ms; an unrelated client's PING: max ${measured.probe.maxMs} ms, median ${measured.probe.medianMs} ms over ${measured.probe.samples} samples`,
+  );
 
   const hostile = Math.round(rate * RUNAWAY_MS);
   ctx.say(`a caller asks for ~${RUNAWAY_MS / 1000} s of read-only work (lua-time-limit ${LUA_TIME_LIMIT_MS} ms)`);
@@ -48,7 +59,9 @@ async function trial(ctx: StepContext, scripts: Scripts): Promise<SlowScriptObse
   ctx.say(`a caller asks for ~${RUNAWAY_MS / 1000} s of work from the script that writes ${key} first`);
   const writingReport = await runaway(ctx, node, writing, [key], hostile, LUA_TIME_LIMIT_MS);
   const keyAfter = (await ctx.cluster.command(node, 'GET', key)) as string | null;
-  ctx.say(`${key} after the runaway: ${keyAfter === null ? 'absent (lost with the node\'s unsaved dataset)' : JSON.stringify(keyAfter)}`);
+  ctx.say(
+    `${key} after the runaway: ${keyAfter === null ? "absent (lost with the node's unsaved dataset)" : JSON.stringify(keyAfter)}`,
+  );
   await ctx.cluster.command(node, 'DEL', key);
   return {
     luaTimeLimitMs: LUA_TIME_LIMIT_MS,
@@ -60,7 +73,8 @@ async function trial(ctx: StepContext, scripts: Scripts): Promise<SlowScriptObse
   };
 }
 
-const totalBusy = (o: SlowScriptObservations) => o.measured.probe.busy + o.runawayReadOnly.probe.busy + o.runawayWriting.probe.busy;
+const totalBusy = (o: SlowScriptObservations) =>
+  o.measured.probe.busy + o.runawayReadOnly.probe.busy + o.runawayWriting.probe.busy;
 
 export const slowScript: Scenario<SlowScriptObservations> = {
   name: 'slow-script',
@@ -68,13 +82,25 @@ export const slowScript: Scenario<SlowScriptObservations> = {
   row: 'a hazard of the rate limiter, slow scripts on the single thread: other clients wait out the whole script, get BUSY past lua-time-limit, and only a script that has not written can be killed, so scripts must stay short',
   cluster: { masters: 3, replicasPerMaster: 0, luaTimeLimitMs: LUA_TIME_LIMIT_MS },
   fault: `a caller-chosen loop: ~${MEASURED_MS} ms of work while an unrelated client PINGs the node; then ~${RUNAWAY_MS / 1000} s of read-only work, then ~${RUNAWAY_MS / 1000} s after a write (lua-time-limit ${LUA_TIME_LIMIT_MS} ms); the operator sends SCRIPT KILL once BUSY appears`,
-  observe: 'PING max ≈ script runtime; BUSY after lua-time-limit; SCRIPT KILL ends the read-only script; the writing one is UNKILLABLE and only SHUTDOWN NOSAVE + restart ends it',
+  observe:
+    'PING max ≈ script runtime; BUSY after lua-time-limit; SCRIPT KILL ends the read-only script; the writing one is UNKILLABLE and only SHUTDOWN NOSAVE + restart ends it',
   metric: 'idempotency_script_duration_ms of the ~400 ms call (alert line: p99 > 15 ms)',
-  broken: variant('loops as long as ARGV[1] says', { readOnly: here('spin.broken.lua'), writing: here('spin-write.broken.lua') }),
-  remediated: variant('loops capped at 100,000 iterations whatever ARGV[1] says', { readOnly: here('spin.lua'), writing: here('spin-write.lua') }),
+  broken: variant('loops as long as ARGV[1] says', {
+    readOnly: here('spin.broken.lua'),
+    writing: here('spin-write.broken.lua'),
+  }),
+  remediated: variant('loops capped at 100,000 iterations whatever ARGV[1] says', {
+    readOnly: here('spin.lua'),
+    writing: here('spin-write.lua'),
+  }),
   judge(o) {
     const kills = [o.runawayReadOnly.killReply, o.runawayWriting.killReply];
-    const held = totalBusy(o) === 0 && !o.runawayReadOnly.hardEnded && !o.runawayWriting.hardEnded && kills.every((k) => k.startsWith('NOTBUSY')) && o.lintUnboundedLoops === 0;
+    const held =
+      totalBusy(o) === 0 &&
+      !o.runawayReadOnly.hardEnded &&
+      !o.runawayWriting.hardEnded &&
+      kills.every((k) => k.startsWith('NOTBUSY')) &&
+      o.lintUnboundedLoops === 0;
     return {
       held,
       why: `${totalBusy(o)} BUSY replies to other clients, SCRIPT KILL answered ${kills.map((k) => k.split(' ')[0]).join(' / ')}, ${o.runawayWriting.hardEnded ? 'node shut down to end the writer' : 'no node shut down'}, ${o.lintUnboundedLoops} unbounded-loop findings`,
@@ -84,10 +110,17 @@ export const slowScript: Scenario<SlowScriptObservations> = {
     const missing: string[] = [];
     const { scriptMs, probe } = o.measured;
     if (scriptMs < MEASURED_MS / 4) missing.push(`the measured script ran only ${scriptMs} ms`);
-    if (probe.maxMs < scriptMs / 2) missing.push(`the unrelated client's max PING (${probe.maxMs} ms) was not of the order of the script's runtime (${scriptMs} ms)`);
+    if (probe.maxMs < scriptMs / 2)
+      missing.push(
+        `the unrelated client's max PING (${probe.maxMs} ms) was not of the order of the script's runtime (${scriptMs} ms)`,
+      );
     if (o.runawayReadOnly.probe.busy === 0) missing.push('no BUSY reply during the read-only runaway');
-    if (o.runawayReadOnly.killReply !== 'OK' || !/killed/i.test(o.runawayReadOnly.outcome)) missing.push(`SCRIPT KILL did not stop the read-only script (${o.runawayReadOnly.killReply}; ${o.runawayReadOnly.outcome})`);
-    if (!o.runawayWriting.killReply.startsWith('UNKILLABLE')) missing.push(`SCRIPT KILL on the writing script answered ${o.runawayWriting.killReply}, not UNKILLABLE`);
+    if (o.runawayReadOnly.killReply !== 'OK' || !/killed/i.test(o.runawayReadOnly.outcome))
+      missing.push(
+        `SCRIPT KILL did not stop the read-only script (${o.runawayReadOnly.killReply}; ${o.runawayReadOnly.outcome})`,
+      );
+    if (!o.runawayWriting.killReply.startsWith('UNKILLABLE'))
+      missing.push(`SCRIPT KILL on the writing script answered ${o.runawayWriting.killReply}, not UNKILLABLE`);
     if (!o.runawayWriting.hardEnded) missing.push('the writing script was not ended by SHUTDOWN NOSAVE');
     if (o.lintUnboundedLoops === 0) missing.push('the linter did not flag the caller-chosen loop');
     return missing;

@@ -35,7 +35,11 @@ export async function calibrate(address: string): Promise<number> {
   }
 }
 
-export async function measure(address: string, body: string, iterations: number): Promise<{ scriptMs: number; probe: ProbeReport }> {
+export async function measure(
+  address: string,
+  body: string,
+  iterations: number,
+): Promise<{ scriptMs: number; probe: ProbeReport }> {
   const probe = await new PingProbe(oneShotConnection(address)).start();
   const redis = oneShotConnection(address);
   try {
@@ -53,7 +57,14 @@ export async function measure(address: string, body: string, iterations: number)
 }
 
 /** Start the script, wait for BUSY (or its answer), send SCRIPT KILL; if it is still running after that, SHUTDOWN NOSAVE and restart the node. */
-export async function runaway(ctx: StepContext, node: number, body: string, keys: string[], iterations: number, luaTimeLimitMs: number): Promise<RunawayReport> {
+export async function runaway(
+  ctx: StepContext,
+  node: number,
+  body: string,
+  keys: string[],
+  iterations: number,
+  luaTimeLimitMs: number,
+): Promise<RunawayReport> {
   const address = ctx.cluster.nodes[node].client;
   const probe = await new PingProbe(oneShotConnection(address)).start();
   const redis = oneShotConnection(address);
@@ -63,10 +74,13 @@ export async function runaway(ctx: StepContext, node: number, body: string, keys
   await sleep(50);
   const started = performance.now();
   let settled = false;
-  const call = redis.eval(body, keys.length, ...keys, iterations).then(
-    (reply) => `returned ${reply}`,
-    (error: Error) => `error: ${error.message.split(' script:')[0]}`,
-  ).finally(() => (settled = true));
+  const call = redis
+    .eval(body, keys.length, ...keys, iterations)
+    .then(
+      (reply) => `returned ${reply}`,
+      (error: Error) => `error: ${error.message.split(' script:')[0]}`,
+    )
+    .finally(() => (settled = true));
   const deadline = started + luaTimeLimitMs + 10_000;
   while (!settled && probe.firstBusyAt === undefined && performance.now() < deadline) await sleep(5);
   const firstBusyAfterMs = probe.firstBusyAt === undefined ? null : Math.round(probe.firstBusyAt - started);
@@ -97,6 +111,8 @@ export async function runaway(ctx: StepContext, node: number, body: string, keys
   const ms = Math.round(performance.now() - started);
   redis.disconnect();
   operator.disconnect();
-  ctx.say(`the script's caller: ${outcome} after ${ms} ms; probe: ${report.busy} BUSY replies, max PING ${report.maxMs} ms`);
+  ctx.say(
+    `the script's caller: ${outcome} after ${ms} ms; probe: ${report.busy} BUSY replies, max PING ${report.maxMs} ms`,
+  );
   return { outcome, ms, killReply, hardEnded, downMs, probe: report, firstBusyAfterMs };
 }

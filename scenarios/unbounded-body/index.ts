@@ -2,8 +2,16 @@ import type { IdempotencyStore } from '../../src/patterns/idempotency/client.ts'
 import { BodyTooLargeError } from '../../src/patterns/idempotency/body-cap.ts';
 import { scopedKey } from '../../src/patterns/idempotency/keys.ts';
 import {
-  histogramBucketQuantile, keysOn, masterIndexes, metricSum, nodeInfo, openStore, withConnection,
-  type Scenario, type StepContext, type Variant,
+  histogramBucketQuantile,
+  keysOn,
+  masterIndexes,
+  metricSum,
+  nodeInfo,
+  openStore,
+  withConnection,
+  type Scenario,
+  type StepContext,
+  type Variant,
 } from '../../src/scenario/index.ts';
 import { idempotencyStores } from '../../src/patterns/idempotency/stores.ts';
 
@@ -46,7 +54,7 @@ async function trial(ctx: StepContext, storer: Storer): Promise<UnboundedBodyObs
   const { cluster } = ctx;
   const masters = await masterIndexes(cluster);
   const evictedBefore = await evicted(ctx, masters);
-  const policy = (await cluster.command(masters[0], 'CONFIG', 'GET', 'maxmemory-policy') as string[])[1];
+  const policy = ((await cluster.command(masters[0], 'CONFIG', 'GET', 'maxmemory-policy')) as string[])[1];
   return withConnection(cluster, async (redis) => {
     const store = await openStore(idempotencyStores, redis, {}, { leaseMs: LEASE_MS, ttlMs: TTL_MS });
     const topology = await cluster.topology();
@@ -54,7 +62,9 @@ async function trial(ctx: StepContext, storer: Storer): Promise<UnboundedBodyObs
     const pending = masters.flatMap((m) => keysOn(topology, m, PENDING_PER_MASTER, make('pending')));
     const big = masters.flatMap((m) => keysOn(topology, m, BIG_PER_MASTER, make('report')));
     for (const key of pending) await store.registerOrGet(key, 'fp', store.newOwner());
-    ctx.say(`${pending.length} requests in flight (pending), then ${big.length} completed requests with ${mb(BODY_BYTES)} responses, ${BIG_PER_MASTER} per master (maxmemory ${MAXMEMORY}, ${policy})`);
+    ctx.say(
+      `${pending.length} requests in flight (pending), then ${big.length} completed requests with ${mb(BODY_BYTES)} responses, ${BIG_PER_MASTER} per master (maxmemory ${MAXMEMORY}, ${policy})`,
+    );
 
     const body = 'x'.repeat(BODY_BYTES);
     const peak: Record<string, number> = {};
@@ -68,12 +78,20 @@ async function trial(ctx: StepContext, storer: Storer): Promise<UnboundedBodyObs
         peak[`n${m}`] = Math.max(peak[`n${m}`] ?? 0, used);
       }
     }
-    ctx.say(`peak used_memory per master: ${Object.entries(peak).map(([n, b]) => `${n} ${mb(b)}`).join(', ')} of ${mb(MAXMEMORY_BYTES)}`);
+    ctx.say(
+      `peak used_memory per master: ${Object.entries(peak)
+        .map(([n, b]) => `${n} ${mb(b)}`)
+        .join(', ')} of ${mb(MAXMEMORY_BYTES)}`,
+    );
     const evictedKeys = (await evicted(ctx, masters)) - evictedBefore;
 
-    let secondFreshWasPending = 0, secondFreshWasCompleted = 0;
+    let secondFreshWasPending = 0,
+      secondFreshWasCompleted = 0;
     let example: string | null = null;
-    for (const [kind, keys] of [['pending', pending], ['completed', big]] as const) {
+    for (const [kind, keys] of [
+      ['pending', pending],
+      ['completed', big],
+    ] as const) {
       for (const key of keys) {
         const again = await store.registerOrGet(key, 'fp', store.newOwner());
         if (again.kind !== 'fresh') continue;
@@ -83,17 +101,33 @@ async function trial(ctx: StepContext, storer: Storer): Promise<UnboundedBodyObs
       }
     }
     const secondFresh = secondFreshWasPending + secondFreshWasCompleted;
-    ctx.say(`evicted_keys +${evictedKeys}; retries of the same requests: ${secondFresh} fresh again (${secondFreshWasPending} were pending, ${secondFreshWasCompleted} completed)`);
+    ctx.say(
+      `evicted_keys +${evictedKeys}; retries of the same requests: ${secondFresh} fresh again (${secondFreshWasPending} were pending, ${secondFreshWasCompleted} completed)`,
+    );
     if (example) ctx.say(`e.g. ${example}`);
     await store.refreshMemory();
     const text = await store.metricsText();
-    const memoryGauge = Object.fromEntries(masters.map((m) => [`n${m}`, metricSum(text, 'redis_memory_used_bytes', { node: cluster.nodes[m].client })]));
+    const memoryGauge = Object.fromEntries(
+      masters.map((m) => [`n${m}`, metricSum(text, 'redis_memory_used_bytes', { node: cluster.nodes[m].client })]),
+    );
     const bodyBytesP99 = histogramBucketQuantile(text, 'idempotency_body_bytes', 0.99);
-    ctx.say(`idempotency_body_bytes p99 bucket <= ${bodyBytesP99} bytes; ${storedAsPointer} responses stored as a pointer`);
+    ctx.say(
+      `idempotency_body_bytes p99 bucket <= ${bodyBytesP99} bytes; ${storedAsPointer} responses stored as a pointer`,
+    );
     for (const key of [...pending, ...big]) await redis.unlink(key);
     return {
-      maxmemoryBytes: MAXMEMORY_BYTES, policy, bodiesOffered: big.length, storedAsPointer, peakUsedMemory: peak, evictedKeys,
-      secondFresh, secondFreshWasPending, secondFreshWasCompleted, example, bodyBytesP99, memoryGauge,
+      maxmemoryBytes: MAXMEMORY_BYTES,
+      policy,
+      bodiesOffered: big.length,
+      storedAsPointer,
+      peakUsedMemory: peak,
+      evictedKeys,
+      secondFresh,
+      secondFreshWasPending,
+      secondFreshWasCompleted,
+      example,
+      bodyBytesP99,
+      memoryGauge,
     };
   });
 }
@@ -118,7 +152,10 @@ const capped: Storer = async (store, key, owner, body) => {
     return 'stored';
   } catch (error) {
     if (!(error instanceof BodyTooLargeError)) throw error;
-    await store.complete(key, owner, { status: 201, body: JSON.stringify({ pointer: `blob-store://reports/${encodeURIComponent(key)}`, bytes: error.bytes }) });
+    await store.complete(key, owner, {
+      status: 201,
+      body: JSON.stringify({ pointer: `blob-store://reports/${encodeURIComponent(key)}`, bytes: error.bytes }),
+    });
     return 'pointer';
   }
 };
@@ -131,13 +168,25 @@ export const unboundedBody: Scenario<UnboundedBodyObservations> = {
   row: 'failure table, idempotency store: uncapped response bodies, megabytes per key, fill Redis memory',
   cluster: { masters: 3, replicasPerMaster: 0, maxmemory: MAXMEMORY, maxmemoryPolicy: 'allkeys-lru' },
   fault: `memory pressure: maxmemory ${MAXMEMORY} per master with allkeys-lru; ${3 * PENDING_PER_MASTER} pending requests, then ${3 * BIG_PER_MASTER} requests complete with ${BODY_BYTES / 1024 / 1024} MB responses; every request is then retried`,
-  observe: 'used_memory reaches maxmemory, evicted_keys grows, and retries of pending and completed requests register fresh again (one-winner broken, silently)',
+  observe:
+    'used_memory reaches maxmemory, evicted_keys grows, and retries of pending and completed requests register fresh again (one-winner broken, silently)',
   metric: 'redis_memory_used_bytes / maxmemory (peak, worst master)',
-  broken: variant('complete called with the whole body (no cap)', 'scenarios/unbounded-body/index.ts (uncapped)', uncapped),
-  remediated: variant('the reference 64 KiB cap, a pointer stored for larger payloads', 'src/patterns/idempotency/body-cap.ts via IdempotencyStore.complete', capped),
+  broken: variant(
+    'complete called with the whole body (no cap)',
+    'scenarios/unbounded-body/index.ts (uncapped)',
+    uncapped,
+  ),
+  remediated: variant(
+    'the reference 64 KiB cap, a pointer stored for larger payloads',
+    'src/patterns/idempotency/body-cap.ts via IdempotencyStore.complete',
+    capped,
+  ),
   judge(o) {
     const held = o.secondFresh === 0 && o.evictedKeys === 0;
-    return { held, why: `${o.evictedKeys} keys evicted, ${o.secondFresh} retries registered fresh again, peak memory ${(worstRatio(o) * 100).toFixed(0)}% of maxmemory` };
+    return {
+      held,
+      why: `${o.evictedKeys} keys evicted, ${o.secondFresh} retries registered fresh again, peak memory ${(worstRatio(o) * 100).toFixed(0)}% of maxmemory`,
+    };
   },
   documented(o) {
     const missing: string[] = [];

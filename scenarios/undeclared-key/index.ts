@@ -33,11 +33,17 @@ function variant(label: string, file: string, placement: AuditPlacement): Varian
 }
 
 async function trial(ctx: StepContext, file: string, placement: AuditPlacement): Promise<UndeclaredKeyObservations> {
-  const lintFindings = (await lintPath(file)).filter((f) => f.rule === 'undeclared-key').map((f) => `${path.basename(f.file)}:${f.line}:${f.column} ${f.message}`);
+  const lintFindings = (await lintPath(file))
+    .filter((f) => f.rule === 'undeclared-key')
+    .map((f) => `${path.basename(f.file)}:${f.line}:${f.column} ${f.message}`);
   ctx.say(`lint: ${lintFindings.length === 0 ? 'no undeclared-key finding' : lintFindings.join('; ')}`);
   const body = readFileSync(file, 'utf8');
   return withConnection(ctx.cluster, async (redis) => {
-    let ok = 0, nonLocalErrors = 0, recordsLeftByFailedCalls = 0, undeclaredSlotWrites = 0, auditEntries = 0;
+    let ok = 0,
+      nonLocalErrors = 0,
+      recordsLeftByFailedCalls = 0,
+      undeclaredSlotWrites = 0,
+      auditEntries = 0;
     let errorSample: string | null = null;
     const written: string[] = [];
     for (let t = 0; t < TENANTS; t++) {
@@ -57,11 +63,29 @@ async function trial(ctx: StepContext, file: string, placement: AuditPlacement):
         if ((await redis.exists(recordKey)) === 1) recordsLeftByFailedCalls++;
       }
     }
-    ctx.say(`${TENANTS} registrations with audit: ${ok} ok, ${nonLocalErrors} refused by the cluster${errorSample ? ` (${errorSample.split(' script:')[0]})` : ''}`);
-    if (recordsLeftByFailedCalls > 0) ctx.say(`${recordsLeftByFailedCalls} refused calls still left their pending record behind: the HSET ran before the error`);
-    if (undeclaredSlotWrites > 0) ctx.say(`${undeclaredSlotWrites} calls "succeeded" only because the audit key happened to hash to another slot of the same node`);
+    ctx.say(
+      `${TENANTS} registrations with audit: ${ok} ok, ${nonLocalErrors} refused by the cluster${errorSample ? ` (${errorSample.split(' script:')[0]})` : ''}`,
+    );
+    if (recordsLeftByFailedCalls > 0)
+      ctx.say(
+        `${recordsLeftByFailedCalls} refused calls still left their pending record behind: the HSET ran before the error`,
+      );
+    if (undeclaredSlotWrites > 0)
+      ctx.say(
+        `${undeclaredSlotWrites} calls "succeeded" only because the audit key happened to hash to another slot of the same node`,
+      );
     for (const key of written) await redis.del(key).catch(() => undefined);
-    return { script: path.basename(file), lintFindings, calls: TENANTS, ok, nonLocalErrors, errorSample, recordsLeftByFailedCalls, undeclaredSlotWrites, auditEntries };
+    return {
+      script: path.basename(file),
+      lintFindings,
+      calls: TENANTS,
+      ok,
+      nonLocalErrors,
+      errorSample,
+      recordsLeftByFailedCalls,
+      undeclaredSlotWrites,
+      auditEntries,
+    };
   });
 }
 
@@ -71,27 +95,39 @@ export const undeclaredKey: Scenario<UndeclaredKeyObservations> = {
   row: 'failure table, idempotency store: a script touches a key it assembled itself rather than one declared in KEYS, so the cluster cannot route it',
   cluster: { masters: 3, replicasPerMaster: 0 },
   fault: 'none beyond the cluster itself: 12 tenants register once each on a 3-master cluster',
-  observe: 'non-local-key errors from the cluster, a pending record left behind by each failed call, and the linter\'s undeclared-key finding',
+  observe:
+    "non-local-key errors from the cluster, a pending record left behind by each failed call, and the linter's undeclared-key finding",
   metric: 'redis_cluster_crossslot_errors_total',
   broken: variant('audit list named from ARGV inside the script', 'register-audit.broken.lua', (recordKey, tenant) => ({
     keys: [recordKey],
     args: [tenant],
     auditKey: `idem:v1:audit:${tenant}`,
   })),
-  remediated: variant('audit list passed as KEYS[2] with the record\'s hash tag', 'register-audit.lua', (recordKey) => ({
+  remediated: variant("audit list passed as KEYS[2] with the record's hash tag", 'register-audit.lua', (recordKey) => ({
     keys: [recordKey, recordKey.replace('idem:v1:', 'idem:v1:audit:')],
     args: [],
     auditKey: recordKey.replace('idem:v1:', 'idem:v1:audit:'),
   })),
   judge(o) {
-    const held = o.nonLocalErrors === 0 && o.ok === o.calls && o.undeclaredSlotWrites === 0 && o.auditEntries === o.calls && o.lintFindings.length === 0;
-    return { held, why: `${o.ok}/${o.calls} calls ok, ${o.nonLocalErrors} cluster errors, ${o.undeclaredSlotWrites} writes outside the declared slot, ${o.auditEntries} audit entries, ${o.lintFindings.length} undeclared-key lint findings` };
+    const held =
+      o.nonLocalErrors === 0 &&
+      o.ok === o.calls &&
+      o.undeclaredSlotWrites === 0 &&
+      o.auditEntries === o.calls &&
+      o.lintFindings.length === 0;
+    return {
+      held,
+      why: `${o.ok}/${o.calls} calls ok, ${o.nonLocalErrors} cluster errors, ${o.undeclaredSlotWrites} writes outside the declared slot, ${o.auditEntries} audit entries, ${o.lintFindings.length} undeclared-key lint findings`,
+    };
   },
   documented(o) {
     const missing: string[] = [];
     if (o.nonLocalErrors === 0) missing.push('no call was refused with a non-local/cross-slot key error');
     if (o.lintFindings.length === 0) missing.push('the linter did not report undeclared-key');
-    if (o.recordsLeftByFailedCalls !== o.nonLocalErrors) missing.push(`only ${o.recordsLeftByFailedCalls} of ${o.nonLocalErrors} refused calls left their pending record behind`);
+    if (o.recordsLeftByFailedCalls !== o.nonLocalErrors)
+      missing.push(
+        `only ${o.recordsLeftByFailedCalls} of ${o.nonLocalErrors} refused calls left their pending record behind`,
+      );
     return missing;
   },
   metricValue: (o) => o.nonLocalErrors,

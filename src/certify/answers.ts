@@ -38,9 +38,18 @@ export function answersText(o: OperationTally): string {
  * Why an invariant was barely witnessed, or undefined: each witnessing operation whose answers were
  * mostly indeterminate, e.g. `barely witnessed: 358 of 358 release answers indeterminate (100%)`.
  */
-export function barelyWitnessed(pattern: AnyPattern, invariant: string, operations: readonly OperationTally[]): string | undefined {
+export function barelyWitnessed(
+  pattern: AnyPattern,
+  invariant: string,
+  operations: readonly OperationTally[],
+): string | undefined {
   const witnesses = pattern.witnesses[invariant];
-  const weak = operations.filter((o) => (witnesses === undefined || witnesses.includes(o.op)) && o.issued > 0 && o.info / o.issued >= BARELY_WITNESSED_INFO_SHARE);
+  const weak = operations.filter(
+    (o) =>
+      (witnesses === undefined || witnesses.includes(o.op)) &&
+      o.issued > 0 &&
+      o.info / o.issued >= BARELY_WITNESSED_INFO_SHARE,
+  );
   if (weak.length === 0) return undefined;
   return `barely witnessed: ${weak.map((o) => `${o.info} of ${o.issued} ${o.op} answers indeterminate (${percent(o.info / o.issued)})`).join(', ')}`;
 }

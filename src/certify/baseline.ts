@@ -24,7 +24,8 @@ const findingKind = (finding: string) => finding.split(':', 1)[0];
 const COUNTS = ['replicationLosses', 'duplicateEffects'] as const;
 
 export function compareWithBaseline(baseline: Certificate, current: Certificate): BaselineComparison {
-  if (baseline.pattern !== current.pattern) throw new BaselineError(`the baseline certifies ${baseline.pattern}, this run ${current.pattern}`);
+  if (baseline.pattern !== current.pattern)
+    throw new BaselineError(`the baseline certifies ${baseline.pattern}, this run ${current.pattern}`);
   const regressions: string[] = [];
   const changes: string[] = [];
   const before = new Map(baseline.invariants.map((s) => [s.invariant, s]));
@@ -34,12 +35,20 @@ export function compareWithBaseline(baseline: Certificate, current: Certificate)
     // Not applicable is not a failure, and never a pass: an invariant the baseline proved and this
     // run cannot witness any more (fewer operations or coarser answers declared) is a regression.
     if (now.notApplicable !== undefined || then.notApplicable !== undefined) {
-      if (now.notApplicable !== undefined && then.notApplicable === undefined && then.passed) regressions.push(`${now.invariant} passed in the baseline and is not applicable now (${now.notApplicable})`);
-      else if (now.notApplicable === undefined && !now.passed) regressions.push(`${now.invariant} was not applicable in the baseline and fails now: ${now.violations[0]?.message.split('\n')[0] ?? 'violated'}`);
-      else if (now.notApplicable === undefined) changes.push(`${now.invariant} was not applicable in the baseline and passes now`);
+      if (now.notApplicable !== undefined && then.notApplicable === undefined && then.passed)
+        regressions.push(`${now.invariant} passed in the baseline and is not applicable now (${now.notApplicable})`);
+      else if (now.notApplicable === undefined && !now.passed)
+        regressions.push(
+          `${now.invariant} was not applicable in the baseline and fails now: ${now.violations[0]?.message.split('\n')[0] ?? 'violated'}`,
+        );
+      else if (now.notApplicable === undefined)
+        changes.push(`${now.invariant} was not applicable in the baseline and passes now`);
       continue;
     }
-    if (then.passed && !now.passed) regressions.push(`${now.invariant} passed in the baseline and fails now: ${now.violations[0]?.message.split('\n')[0] ?? 'violated'}`);
+    if (then.passed && !now.passed)
+      regressions.push(
+        `${now.invariant} passed in the baseline and fails now: ${now.violations[0]?.message.split('\n')[0] ?? 'violated'}`,
+      );
     if (!then.passed && now.passed) changes.push(`${now.invariant} failed in the baseline and passes now`);
     if (!then.passed && !now.passed) changes.push(`${now.invariant} still fails, as in the baseline`);
   }
@@ -48,24 +57,34 @@ export function compareWithBaseline(baseline: Certificate, current: Certificate)
   for (const f of current.findings) {
     if (!kindsBefore.has(findingKind(f))) regressions.push(`new finding: ${f}`);
   }
-  for (const kind of kindsBefore) if (!kindsNow.has(kind)) changes.push(`finding gone: ${baseline.findings.find((f) => findingKind(f) === kind)}`);
-  if (baseline.certified && !current.certified && regressions.length === 0) regressions.push('the baseline was certified and this run is not');
+  for (const kind of kindsBefore)
+    if (!kindsNow.has(kind)) changes.push(`finding gone: ${baseline.findings.find((f) => findingKind(f) === kind)}`);
+  if (baseline.certified && !current.certified && regressions.length === 0)
+    regressions.push('the baseline was certified and this run is not');
   if (!baseline.certified && current.certified) changes.push('certified now; the baseline was not');
   for (const name of COUNTS) {
     const a = (baseline as unknown as Record<string, unknown>)[name];
     const b = (current as unknown as Record<string, unknown>)[name];
-    if (typeof a === 'number' && typeof b === 'number' && a !== b) changes.push(`${name}: ${a} in the baseline (${baseline.runs} runs), ${b} now (${current.runs} runs)`);
+    if (typeof a === 'number' && typeof b === 'number' && a !== b)
+      changes.push(`${name}: ${a} in the baseline (${baseline.runs} runs), ${b} now (${current.runs} runs)`);
     if (isCounts(a) && isCounts(b)) {
       for (const part of new Set([...Object.keys(a), ...Object.keys(b)])) {
-        if ((a[part] ?? 0) !== (b[part] ?? 0)) changes.push(`${name}.${part}: ${a[part] ?? 0} in the baseline (${baseline.runs} runs), ${b[part] ?? 0} now (${current.runs} runs)`);
+        if ((a[part] ?? 0) !== (b[part] ?? 0))
+          changes.push(
+            `${name}.${part}: ${a[part] ?? 0} in the baseline (${baseline.runs} runs), ${b[part] ?? 0} now (${current.runs} runs)`,
+          );
       }
     }
   }
   // Another window or limit draws other schedules: the comparison still stands, but says so.
   const settingsThen = describeSettings(baseline.settings ?? {});
   const settingsNow = describeSettings(current.settings ?? {});
-  if (baseline.settings && current.settings && settingsThen !== settingsNow) changes.push(`settings: ${settingsThen} in the baseline, ${settingsNow} now`);
-  if (baseline.implementation.sha256 !== current.implementation.sha256) changes.push(`implementation changed: sha256 ${baseline.implementation.sha256.slice(0, 12)} -> ${current.implementation.sha256.slice(0, 12)}`);
+  if (baseline.settings && current.settings && settingsThen !== settingsNow)
+    changes.push(`settings: ${settingsThen} in the baseline, ${settingsNow} now`);
+  if (baseline.implementation.sha256 !== current.implementation.sha256)
+    changes.push(
+      `implementation changed: sha256 ${baseline.implementation.sha256.slice(0, 12)} -> ${current.implementation.sha256.slice(0, 12)}`,
+    );
   return { regressions, changes };
 }
 

@@ -10,22 +10,47 @@ export class CertificateError extends Error {
   override readonly name = 'CertificateError';
 }
 
-const show = (v: unknown) => (v === undefined ? 'nothing' : v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'an object' : JSON.stringify(v));
+const show = (v: unknown) =>
+  v === undefined
+    ? 'nothing'
+    : v === null
+      ? 'null'
+      : Array.isArray(v)
+        ? 'an array'
+        : typeof v === 'object'
+          ? 'an object'
+          : JSON.stringify(v);
 
-function field(value: Record<string, unknown>, at: string, kind: 'string' | 'boolean' | 'int' | 'object' | 'array'): unknown {
-  const v = at.split('.').reduce<unknown>((o, k) => (typeof o === 'object' && o !== null ? (o as Record<string, unknown>)[k] : undefined), value);
+function field(
+  value: Record<string, unknown>,
+  at: string,
+  kind: 'string' | 'boolean' | 'int' | 'object' | 'array',
+): unknown {
+  const v = at
+    .split('.')
+    .reduce<unknown>(
+      (o, k) => (typeof o === 'object' && o !== null ? (o as Record<string, unknown>)[k] : undefined),
+      value,
+    );
   const ok =
-    kind === 'int' ? Number.isSafeInteger(v) && (v as number) >= 0
-    : kind === 'array' ? Array.isArray(v)
-    : kind === 'object' ? typeof v === 'object' && v !== null && !Array.isArray(v)
-    : typeof v === kind;
-  if (!ok) throw new CertificateError(`${at}: expected ${kind === 'int' ? 'an integer >= 0' : kind === 'array' || kind === 'object' ? `an ${kind}` : `a ${kind}`}, got ${show(v)}`);
+    kind === 'int'
+      ? Number.isSafeInteger(v) && (v as number) >= 0
+      : kind === 'array'
+        ? Array.isArray(v)
+        : kind === 'object'
+          ? typeof v === 'object' && v !== null && !Array.isArray(v)
+          : typeof v === kind;
+  if (!ok)
+    throw new CertificateError(
+      `${at}: expected ${kind === 'int' ? 'an integer >= 0' : kind === 'array' || kind === 'object' ? `an ${kind}` : `a ${kind}`}, got ${show(v)}`,
+    );
   return v;
 }
 
 /** Checks the fields a comparison or a merge reads; throws a CertificateError naming the first wrong one. */
 export function validateCertificate(value: unknown): Certificate {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new CertificateError(`not a certificate (it holds ${show(value)})`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new CertificateError(`not a certificate (it holds ${show(value)})`);
   const v = value as Record<string, unknown>;
   if (v.version !== 1) throw new CertificateError(`version: expected 1, got ${show(v.version)}`);
   field(v, 'certified', 'boolean');
@@ -43,14 +68,18 @@ export function validateCertificate(value: unknown): Certificate {
     const entry = { [`invariants[${i}]`]: s } as Record<string, unknown>;
     field(entry, `invariants[${i}]`, 'object');
     const inv = s as Record<string, unknown>;
-    if (typeof inv.invariant !== 'string') throw new CertificateError(`invariants[${i}].invariant: expected a string, got ${show(inv.invariant)}`);
-    if (typeof inv.passed !== 'boolean') throw new CertificateError(`invariants[${i}].passed: expected a boolean, got ${show(inv.passed)}`);
-    if (!Array.isArray(inv.violations)) throw new CertificateError(`invariants[${i}].violations: expected an array, got ${show(inv.violations)}`);
+    if (typeof inv.invariant !== 'string')
+      throw new CertificateError(`invariants[${i}].invariant: expected a string, got ${show(inv.invariant)}`);
+    if (typeof inv.passed !== 'boolean')
+      throw new CertificateError(`invariants[${i}].passed: expected a boolean, got ${show(inv.passed)}`);
+    if (!Array.isArray(inv.violations))
+      throw new CertificateError(`invariants[${i}].violations: expected an array, got ${show(inv.violations)}`);
   });
   if (v.shard !== undefined) {
     field(v, 'shard.index', 'int');
     const count = field(v, 'shard.count', 'int') as number;
-    if (count < 1 || (v.shard as { index: number }).index >= count) throw new CertificateError(`shard: expected index < count >= 1, got ${JSON.stringify(v.shard)}`);
+    if (count < 1 || (v.shard as { index: number }).index >= count)
+      throw new CertificateError(`shard: expected index < count >= 1, got ${JSON.stringify(v.shard)}`);
   }
   return value as Certificate;
 }

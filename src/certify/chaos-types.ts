@@ -93,7 +93,18 @@ export interface ChaosContext {
   readonly subjects: readonly Subject[];
   /** Whose sessions are drawn, and what every run's history is judged against. */
   readonly pattern: AnyPattern;
-  readonly onRun?: (tally: RunTally, last: { verdict: string; ms: number; history: History; shrinking: boolean; unreadProbes: readonly string[]; probeNotes: readonly string[]; duplicateEffects: DuplicateEffects }) => void;
+  readonly onRun?: (
+    tally: RunTally,
+    last: {
+      verdict: string;
+      ms: number;
+      history: History;
+      shrinking: boolean;
+      unreadProbes: readonly string[];
+      probeNotes: readonly string[];
+      duplicateEffects: DuplicateEffects;
+    },
+  ) => void;
 }
 
 /** A cluster with the implementation opened on it: one lane of a job (--clusters). */

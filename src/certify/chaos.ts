@@ -9,7 +9,14 @@ import { explore } from './explore.ts';
 import { shrinkFailure } from './shrink-failure.ts';
 
 export { passes } from './replay.ts';
-export { discardAllowance, type ChaosContext, type ChaosOptions, type ChaosOutcome, type Failure, type RunTally } from './chaos-types.ts';
+export {
+  discardAllowance,
+  type ChaosContext,
+  type ChaosOptions,
+  type ChaosOutcome,
+  type Failure,
+  type RunTally,
+} from './chaos-types.ts';
 
 /** A chaos job on one cluster: explore, then shrink the first failure there. */
 export async function chaos(ctx: ChaosContext, options: ChaosOptions): Promise<ChaosOutcome> {

@@ -6,7 +6,10 @@ import type { JobOptions, JobResult } from './types.ts';
  * the job's client-clock settings) and how far the door reached into the implementation's own reads
  * of the clock. Undefined when client-clock was not in the fault set: then every client read the true clock.
  */
-export function clientClockLine(options: Pick<JobOptions, 'faults' | 'faultSettings'>, result: Pick<JobResult, 'clientClockReach'>): string | undefined {
+export function clientClockLine(
+  options: Pick<JobOptions, 'faults' | 'faultSettings'>,
+  result: Pick<JobResult, 'clientClockReach'>,
+): string | undefined {
   if (!options.faults.includes('client-clock')) return undefined;
   const skew = options.faultSettings?.[CLOCK_SKEW] ?? 0;
   const step = options.faultSettings?.[CLOCK_STEP] ?? 0;
@@ -15,7 +18,10 @@ export function clientClockLine(options: Pick<JobOptions, 'faults' | 'faultSetti
 }
 
 /** The certificate's `clientClocks` field, when client-clock was in the set. */
-export function clientClockField(options: Pick<JobOptions, 'faults' | 'faultSettings'>, result: Pick<JobResult, 'clientClockReach'>): { clientClocks?: string } {
+export function clientClockField(
+  options: Pick<JobOptions, 'faults' | 'faultSettings'>,
+  result: Pick<JobResult, 'clientClockReach'>,
+): { clientClocks?: string } {
   const line = clientClockLine(options, result);
   return line === undefined ? {} : { clientClocks: line };
 }

@@ -1,7 +1,8 @@
 import { FAULT_DESCRIPTORS } from '../faults/index.ts';
 
 /** What a certificate says when no fault moved a clock: it holds only where clocks agree. */
-export const TRUE_CLOCKS = 'every clock true: no clock fault ran, so leases, TTLs and windows were judged as if all clocks agreed';
+export const TRUE_CLOCKS =
+  'every clock true: no clock fault ran, so leases, TTLs and windows were judged as if all clocks agreed';
 
 /**
  * The clock assumption a job's certificate is earned under, one line per clock fault in its set (the

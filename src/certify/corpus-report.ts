@@ -36,7 +36,14 @@ export function corpusJson(replay: CorpusReplay | undefined) {
   if (!replay) return undefined;
   return {
     dir: replay.dir,
-    entries: replay.entries.map((e) => ({ id: e.id, file: e.file, status: e.status, attempts: e.attempts, detail: e.detail, foundAgainst: e.foundAgainst })),
+    entries: replay.entries.map((e) => ({
+      id: e.id,
+      file: e.file,
+      status: e.status,
+      attempts: e.attempts,
+      detail: e.detail,
+      foundAgainst: e.foundAgainst,
+    })),
     saved: replay.saved,
   };
 }

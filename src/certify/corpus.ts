@@ -57,11 +57,29 @@ export async function exploreAfterCorpus(
   const replay = await replayCorpus(corpus, readCorpus(corpus.dir, replayer.pattern.name), replayer);
   const failing = stillFailing(replay);
   if (failing.length === 0) return { outcome: await explore(), corpus: replay };
-  const tally = { runs: 0, shrinks: 0, discarded: 0, discardCauses: [], ops: 0, faults: 0, failures: failing.length, replicationLosses: 0, faultCounts: {} };
-  return { outcome: { tally, failure: failing[0].failure, seed, ms: replay.ms, interrupted: false, shortOfRuns: false }, corpus: replay };
+  const tally = {
+    runs: 0,
+    shrinks: 0,
+    discarded: 0,
+    discardCauses: [],
+    ops: 0,
+    faults: 0,
+    failures: failing.length,
+    replicationLosses: 0,
+    faultCounts: {},
+  };
+  return {
+    outcome: { tally, failure: failing[0].failure, seed, ms: replay.ms, interrupted: false, shortOfRuns: false },
+    corpus: replay,
+  };
 }
 
-export async function replayCorpus(corpus: CorpusOptions, entries: readonly StoredEntry[], replayer: Replayer, attempts = REPLAY_ATTEMPTS): Promise<CorpusReplay> {
+export async function replayCorpus(
+  corpus: CorpusOptions,
+  entries: readonly StoredEntry[],
+  replayer: Replayer,
+  attempts = REPLAY_ATTEMPTS,
+): Promise<CorpusReplay> {
   const started = performance.now();
   const out: EntryReplay[] = [];
   const runId = randomBytes(4).toString('hex');
@@ -69,7 +87,14 @@ export async function replayCorpus(corpus: CorpusOptions, entries: readonly Stor
     const owner = stored.entry.corpus.impl;
     // Another implementation's counterexample says nothing about this one ("now passing" would be a lie).
     if (owner !== undefined && corpus.impl !== undefined && owner !== corpus.impl) {
-      out.push({ id: stored.id, file: stored.file, foundAgainst: stored.entry.corpus.sha256, status: 'foreign', attempts: 0, detail: `found against ${owner}, not this implementation: not replayed` });
+      out.push({
+        id: stored.id,
+        file: stored.file,
+        foundAgainst: stored.entry.corpus.sha256,
+        status: 'foreign',
+        attempts: 0,
+        detail: `found against ${owner}, not this implementation: not replayed`,
+      });
       continue;
     }
     const replay = await replayEntry(stored, replayer, attempts, `corpus-${runId}-${out.length}`, started);
@@ -79,16 +104,32 @@ export async function replayCorpus(corpus: CorpusOptions, entries: readonly Stor
   return { dir: corpus.dir, entries: out, ms: performance.now() - started, saved: [] };
 }
 
-async function replayEntry(stored: StoredEntry, replayer: Replayer, attempts: number, namespace: string, started: number): Promise<EntryReplay> {
+async function replayEntry(
+  stored: StoredEntry,
+  replayer: Replayer,
+  attempts: number,
+  namespace: string,
+  started: number,
+): Promise<EntryReplay> {
   const { schedule } = stored.entry;
   const base = { id: stored.id, file: stored.file, foundAgainst: stored.entry.corpus.sha256 };
   // A corpus written with more clients than this job opened (--clients) cannot run here.
   if (schedule.clients.length > replayer.subjects.length) {
-    return { ...base, status: 'skipped', attempts: 0, detail: `needs ${schedule.clients.length} clients, the job opened ${replayer.subjects.length}` };
+    return {
+      ...base,
+      status: 'skipped',
+      attempts: 0,
+      detail: `needs ${schedule.clients.length} clients, the job opened ${replayer.subjects.length}`,
+    };
   }
   // Faults need process and proxy access an external cluster does not give (and may be destructive there).
   if (replayer.cluster.kind === 'external' && (schedule.faults.length > 0 || schedule.network)) {
-    return { ...base, status: 'skipped', attempts: 0, detail: 'its schedule has faults, which are not run on an external cluster' };
+    return {
+      ...base,
+      status: 'skipped',
+      attempts: 0,
+      detail: 'its schedule has faults, which are not run on an external cluster',
+    };
   }
   let replay;
   try {
@@ -96,24 +137,42 @@ async function replayEntry(stored: StoredEntry, replayer: Replayer, attempts: nu
   } catch (error) {
     // The cluster could not be healed after a run: an environment problem, not a verdict on the entry.
     await replayer.cluster.heal();
-    return { ...base, status: 'skipped', attempts: 0, detail: `the run could not complete: ${(error as Error).message.split('\n')[0]}` };
+    return {
+      ...base,
+      status: 'skipped',
+      attempts: 0,
+      detail: `the run could not complete: ${(error as Error).message.split('\n')[0]}`,
+    };
   }
-  if (replay.failing === undefined) return { ...base, status: 'passing', attempts, detail: `passed ${attempts} time${attempts === 1 ? '' : 's'}` };
+  if (replay.failing === undefined)
+    return { ...base, status: 'passing', attempts, detail: `passed ${attempts} time${attempts === 1 ? '' : 's'}` };
   const { run, result } = replay.failing;
   const named = [...new Set(result.violations.map((v) => v.invariant))];
   const detail = result.verdict === 'unknown' ? 'the checker could not decide (unknown)' : named.join(', ');
   const seconds = (performance.now() - started) / 1000;
-  return { ...base, status: 'failing', attempts: replay.attempts, detail, failure: { schedule, history: run.history, result, firstFailure: { run: 0, seconds } } };
+  return {
+    ...base,
+    status: 'failing',
+    attempts: replay.attempts,
+    detail,
+    failure: { schedule, history: run.history, result, firstFailure: { run: 0, seconds } },
+  };
 }
 
 /** The entries that still fail: the first one's run becomes the job's failure. */
-export const stillFailing = (replay: CorpusReplay | undefined) => replay?.entries.filter((e) => e.status === 'failing') ?? [];
+export const stillFailing = (replay: CorpusReplay | undefined) =>
+  replay?.entries.filter((e) => e.status === 'failing') ?? [];
 
 /**
  * Saves the job's counterexample in the corpus unless it came from there (its schedule is an
  * entry's already), and returns the replay report with the entry named.
  */
-export function saveFailure(corpus: CorpusOptions | undefined, replay: CorpusReplay | undefined, ce: Counterexample | undefined, runDir: string): CorpusReplay | undefined {
+export function saveFailure(
+  corpus: CorpusOptions | undefined,
+  replay: CorpusReplay | undefined,
+  ce: Counterexample | undefined,
+  runDir: string,
+): CorpusReplay | undefined {
   if (!corpus || !ce) return replay;
   const { file, added } = saveEntry(corpus.dir, ce, corpus.sha256, runDir, corpus.impl);
   const base = replay ?? { dir: corpus.dir, entries: [], ms: 0, saved: [] };

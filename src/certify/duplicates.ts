@@ -9,7 +9,9 @@ import type { AnyPattern } from '../patterns/types.ts';
 import { operationNames } from './evidence.ts';
 
 /** result.json's `duplicateEffects`: per operation, how many ran twice, and which (run, op id). */
-export type DuplicateTally = Readonly<Record<string, { readonly count: number; readonly ops: readonly { readonly run: number; readonly id: number }[] }>>;
+export type DuplicateTally = Readonly<
+  Record<string, { readonly count: number; readonly ops: readonly { readonly run: number; readonly id: number }[] }>
+>;
 
 export interface DuplicateRun {
   readonly run: number;
@@ -31,7 +33,8 @@ export function tallyDuplicates(pattern: AnyPattern, runs: readonly DuplicateRun
 }
 
 /** The certificate's `duplicateEffects`: counts only (op ids belong to their run's history). */
-export const duplicateCounts = (tally: DuplicateTally): Record<string, number> => Object.fromEntries(Object.entries(tally).map(([op, t]) => [op, t.count]));
+export const duplicateCounts = (tally: DuplicateTally): Record<string, number> =>
+  Object.fromEntries(Object.entries(tally).map(([op, t]) => [op, t.count]));
 
 export interface DuplicateFinding {
   /** `duplicate-hit: 2 hits ran twice (run 3: op 41; run 7: op 12): the client was charged twice ...` */
@@ -59,12 +62,16 @@ export function duplicateFindings(pattern: AnyPattern, tally: DuplicateTally): D
 function where(ops: readonly { run: number; id: number }[]): string {
   const byRun = new Map<number, number[]>();
   for (const { run, id } of ops) byRun.set(run, [...(byRun.get(run) ?? []), id]);
-  const shown = [...byRun].slice(0, 4).map(([run, ids]) => `run ${run}: op${ids.length === 1 ? '' : 's'} ${ids.join(', ')}`);
+  const shown = [...byRun]
+    .slice(0, 4)
+    .map(([run, ids]) => `run ${run}: op${ids.length === 1 ? '' : 's'} ${ids.join(', ')}`);
   return byRun.size > 4 ? `${shown.join('; ')}; ${byRun.size - 4} more runs` : shown.join('; ');
 }
 
 /** The summary's line: `duplicate effects (only a second execution explains them): hit 2, ...`. */
 export function duplicatesLine(tally: DuplicateTally): string {
-  const counts = Object.entries(tally).map(([op, t]) => `${op} ${t.count}`).join(', ');
+  const counts = Object.entries(tally)
+    .map(([op, t]) => `${op} ${t.count}`)
+    .join(', ');
   return `  duplicate effects (operations only a second execution explains): ${counts || 'none'}`;
 }

@@ -53,12 +53,20 @@ export interface EnvironmentSpec {
  * open the implementation on each. An implementation that cannot be opened is not an error here:
  * its lane has no subjects and its finding is the job's verdict.
  */
-export async function openEnvironment(spec: EnvironmentSpec, open: ImplOpener, given?: Cluster): Promise<JobEnvironment> {
+export async function openEnvironment(
+  spec: EnvironmentSpec,
+  open: ImplOpener,
+  given?: Cluster,
+): Promise<JobEnvironment> {
   const lanes = given ? 1 : spec.clusters;
   const clients = spec.clients ?? MAX_CLIENTS;
   const start = (lane: number) =>
     startCluster(spec.cluster, {
-      local: { nodeTimeoutMs: spec.nodeTimeoutMs, seed: (spec.seed + lane) % 2 ** 31, ...(spec.server ? { redisServer: spec.server.binary } : {}) },
+      local: {
+        nodeTimeoutMs: spec.nodeTimeoutMs,
+        seed: (spec.seed + lane) % 2 ** 31,
+        ...(spec.server ? { redisServer: spec.server.binary } : {}),
+      },
       external: { allowDestructive: spec.allowDestructive ?? false },
       ...(spec.topology ? { topology: spec.topology } : {}),
     });

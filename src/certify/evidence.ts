@@ -41,7 +41,8 @@ export const minOkPerOperation = (runs: number) => Math.max(1, Math.ceil(runs * 
  * chance near 1% at 40 runs). Their operations still need acknowledged outcomes, and the checker
  * judges every answer.
  */
-export const requiredTransitionsOf = (pattern: AnyPattern): readonly RequiredTransition[] => pattern.requiredTransitions;
+export const requiredTransitionsOf = (pattern: AnyPattern): readonly RequiredTransition[] =>
+  pattern.requiredTransitions;
 
 /** The budget the thresholds were measured with: below it a shortfall is first of all a small budget. */
 export const MEASURED_BUDGET_RUNS = 40;
@@ -66,8 +67,14 @@ export interface Evidence {
 }
 
 /** Operation counts of judged histories, per operation of the pattern. */
-export function tallyOperations(pattern: AnyPattern, histories: Iterable<History>, caps?: Capabilities): OperationTally[] {
-  const byOp = new Map<string, OperationTally>(operationNames(pattern, caps).map((op) => [op, { op, issued: 0, ok: 0, fail: 0, info: 0 }]));
+export function tallyOperations(
+  pattern: AnyPattern,
+  histories: Iterable<History>,
+  caps?: Capabilities,
+): OperationTally[] {
+  const byOp = new Map<string, OperationTally>(
+    operationNames(pattern, caps).map((op) => [op, { op, issued: 0, ok: 0, fail: 0, info: 0 }]),
+  );
   for (const history of histories) {
     for (const record of history.ops) {
       // What an implementation did inside another call (a give-back) was never asked for.
@@ -84,8 +91,11 @@ export function tallyOperations(pattern: AnyPattern, histories: Iterable<History
 
 /** Required transitions for the faults asked and, with capabilities, the operations supported. */
 export function requiredTransitions(pattern: AnyPattern, faults: readonly FaultName[], caps?: Capabilities): string[] {
-  const reachable = caps === undefined ? requiredTransitionsOf(pattern) : reachableTransitions(requiredTransitionsOf(pattern), caps);
-  return reachable.filter((t) => !t.needsAnyOf || t.needsAnyOf.some((f) => faults.includes(f))).map((t) => t.transition);
+  const reachable =
+    caps === undefined ? requiredTransitionsOf(pattern) : reachableTransitions(requiredTransitionsOf(pattern), caps);
+  return reachable
+    .filter((t) => !t.needsAnyOf || t.needsAnyOf.some((f) => faults.includes(f)))
+    .map((t) => t.transition);
 }
 
 /** Judge the evidence of a job: what operations were acknowledged, which transitions were witnessed. */
@@ -106,7 +116,9 @@ export function judgeEvidence(input: {
   else {
     for (const o of input.operations) {
       if (o.ok < minOk) {
-        missing.push(`${o.op} succeeded ${o.ok} time${o.ok === 1 ? '' : 's'} of ${o.issued}, fewer than the ${minOk} a certificate of ${input.runs} run${input.runs === 1 ? '' : 's'} needs (one per ${1 / OK_PER_RUN} runs)${errorShare(o)}`);
+        missing.push(
+          `${o.op} succeeded ${o.ok} time${o.ok === 1 ? '' : 's'} of ${o.issued}, fewer than the ${minOk} a certificate of ${input.runs} run${input.runs === 1 ? '' : 's'} needs (one per ${1 / OK_PER_RUN} runs)${errorShare(o)}`,
+        );
       }
     }
   }

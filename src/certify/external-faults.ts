@@ -1,7 +1,8 @@
 import { FAULT_DESCRIPTORS, type FaultName } from '../faults/index.ts';
 
 /** Names of the faults whose descriptors say they run on an external cluster `as` given. */
-const runningThere = (...as: readonly ('client' | 'destructive')[]): readonly FaultName[] => FAULT_DESCRIPTORS.filter((f) => (as as readonly string[]).includes(f.external)).map((f) => f.name);
+const runningThere = (...as: readonly ('client' | 'destructive')[]): readonly FaultName[] =>
+  FAULT_DESCRIPTORS.filter((f) => (as as readonly string[]).includes(f.external)).map((f) => f.name);
 
 /** Faults that need nothing but a client: run on any cluster. */
 const CLIENT_SIDE = runningThere('client');
@@ -12,7 +13,11 @@ export const DESTRUCTIVE = runningThere('destructive');
  * Which of the faults asked an external cluster runs, and which it skips (node freezes, kills and
  * network toxics need the processes and proxies only a local or compose cluster has).
  */
-export function externalFaultsFor(external: boolean, allowDestructive: boolean, asked: readonly FaultName[]): { faults: FaultName[]; skipped: FaultName[] } {
+export function externalFaultsFor(
+  external: boolean,
+  allowDestructive: boolean,
+  asked: readonly FaultName[],
+): { faults: FaultName[]; skipped: FaultName[] } {
   if (!external) return { faults: [...asked], skipped: [] };
   const possible = new Set<FaultName>([...CLIENT_SIDE, ...(allowDestructive ? DESTRUCTIVE : [])]);
   return { faults: asked.filter((f) => possible.has(f)), skipped: asked.filter((f) => !possible.has(f)) };

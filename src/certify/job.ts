@@ -37,29 +37,62 @@ export async function runJob(options: JobOptions, open: ImplOpener, io: Io, clus
 export async function runJobOn(environment: JobEnvironment, options: JobOptions, io: Io): Promise<JobResult> {
   const [{ cluster, opened }, ...moreLanes] = environment.lanes;
   const { pattern } = options;
-  const { faults, skipped: skippedFaults } = externalFaultsFor(cluster.kind === 'external', cluster.destructive, options.faults);
+  const { faults, skipped: skippedFaults } = externalFaultsFor(
+    cluster.kind === 'external',
+    cluster.destructive,
+    options.faults,
+  );
   if (skippedFaults.length && !options.json) {
-    io.stderr.write(`chaoslua: on an external cluster these faults are not run: ${skippedFaults.join(', ')}${cluster.destructive ? '' : ' (--allow-destructive allows script-flush, busy-script and failovers)'}\n`);
+    io.stderr.write(
+      `chaoslua: on an external cluster these faults are not run: ${skippedFaults.join(', ')}${cluster.destructive ? '' : ' (--allow-destructive allows script-flush, busy-script and failovers)'}\n`,
+    );
   }
   // Probed on the running node, never taken from --server's name; a cluster that cannot be probed
   // (a stand-in in tests) still says its version.
   const server = await probeServer(cluster).catch(() => undefined);
   const topology = await cluster.topology();
-  const context = { redisVersion: server?.version ?? (await cluster.redisVersion()), server, topology: String(topology), skippedFaults, capabilities: opened.capabilities ?? exactCapabilities(pattern), lanes: environment.lanes.length };
+  const context = {
+    redisVersion: server?.version ?? (await cluster.redisVersion()),
+    server,
+    topology: String(topology),
+    skippedFaults,
+    capabilities: opened.capabilities ?? exactCapabilities(pattern),
+    lanes: environment.lanes.length,
+  };
   const runId = randomBytes(4).toString('hex');
   if (cluster instanceof ExternalCluster) cluster.claimKeys(`*${runId}-*`);
   // What the implementation declared decides what is drawn, judged and asked of the evidence.
   const { capabilities } = context;
-  const chaos = jobChaosOptions({ ...options, faults, runId, ...(capabilities.declared ? { operations: supportedOperations(capabilities) } : {}) });
+  const chaos = jobChaosOptions({
+    ...options,
+    faults,
+    runId,
+    ...(capabilities.declared ? { operations: supportedOperations(capabilities) } : {}),
+  });
   const progress = progressReporter(io, options.runs, options.json);
   const replaceLane = environment.replace;
-  const replace = replaceLane && (async () => {
-    if (!options.json) io.stderr.write('chaoslua: a cluster could not be healed; a fresh one takes over its runs (the unfinished run is discarded)\n');
-    const fresh = await replaceLane();
-    return { cluster: fresh.cluster, subjects: fresh.opened.subjects };
-  });
+  const replace =
+    replaceLane &&
+    (async () => {
+      if (!options.json)
+        io.stderr.write(
+          'chaoslua: a cluster could not be healed; a fresh one takes over its runs (the unfinished run is discarded)\n',
+        );
+      const fresh = await replaceLane();
+      return { cluster: fresh.cluster, subjects: fresh.opened.subjects };
+    });
   const lanes = moreLanes.map((lane) => ({ cluster: lane.cluster, subjects: lane.opened.subjects }));
-  const ran = await runSchedules({ cluster, opened, pattern, capabilities, chaos, corpus: options.corpus, progress, moreLanes: lanes, replace });
+  const ran = await runSchedules({
+    cluster,
+    opened,
+    pattern,
+    capabilities,
+    chaos,
+    corpus: options.corpus,
+    progress,
+    moreLanes: lanes,
+    replace,
+  });
   const judged = judgeJob({
     pattern,
     capabilities,
@@ -86,7 +119,9 @@ export async function runJobOn(environment: JobEnvironment, options: JobOptions,
  */
 export function durabilityBeyond(durability: Durability, topology: Topology): string | undefined {
   const masters = topology.nodes.filter((n) => n.role === 'master');
-  const fewest = Math.min(...masters.map((m) => topology.nodes.filter((n) => n.role === 'replica' && n.masterIndex === m.node.index).length));
+  const fewest = Math.min(
+    ...masters.map((m) => topology.nodes.filter((n) => n.role === 'replica' && n.masterIndex === m.node.index).length),
+  );
   if (masters.length === 0 || fewest >= durability.replicas) return undefined;
   return `--durability waits for ${durability.replicas} replica(s), but a master of this cluster has ${fewest}: no write is ever acknowledged by ${durability.replicas}, so none can be lost`;
 }

@@ -70,7 +70,14 @@ export interface Judgement {
 
 export function judgeJob(input: JudgeInput): Judgement {
   const { outcome, observations, pattern, capabilities } = input;
-  const evidence = judgeEvidence({ pattern, faults: input.faults, runs: outcome.tally.runs, operations: observations.operations, coverage: observations.coverage, capabilities });
+  const evidence = judgeEvidence({
+    pattern,
+    faults: input.faults,
+    runs: outcome.tally.runs,
+    operations: observations.operations,
+    coverage: observations.coverage,
+    capabilities,
+  });
   // The environment ending a job is its first finding; a budget or evidence shortfall then follows
   // from it and is not the implementation's to answer for.
   const incomplete = outcome.environmentFailure ? environmentFinding(outcome, input.runsAsked) : undefined;
@@ -87,7 +94,8 @@ export function judgeJob(input: JudgeInput): Judgement {
   // Missing evidence matters only when nothing else failed: a violation or a finding already
   // explains the verdict, and a job cut short by its first failure never had its full budget. It
   // withholds a certificate; `run` (looking for violations in the reference) shows it, no more.
-  if (input.command === 'certify' && !input.shard && !outcome.failure && findings.length === 0) findings.push(...evidenceFindings(evidence, input.runsAsked));
+  if (input.command === 'certify' && !input.shard && !outcome.failure && findings.length === 0)
+    findings.push(...evidenceFindings(evidence, input.runsAsked));
   return {
     passed: !outcome.failure && findings.length === 0,
     invariants: invariantStatuses(input),
@@ -103,16 +111,22 @@ export function judgeJob(input: JudgeInput): Judgement {
 /** Each invariant the job certifies: passed, broken (with its violations), or not applicable. */
 function invariantStatuses(input: JudgeInput): InvariantStatus[] {
   const violations = input.outcome.failure?.result.violations ?? [];
-  const applicable = new Map(applicability(input.pattern, input.capabilities).map((a) => [a.invariant, a.notApplicable]));
-  if (input.durabilityNotApplicable !== undefined) applicable.set(LOST_ACKNOWLEDGED_WRITE, input.durabilityNotApplicable);
+  const applicable = new Map(
+    applicability(input.pattern, input.capabilities).map((a) => [a.invariant, a.notApplicable]),
+  );
+  if (input.durabilityNotApplicable !== undefined)
+    applicable.set(LOST_ACKNOWLEDGED_WRITE, input.durabilityNotApplicable);
   // With --durability the job also certifies that no write WAIT acknowledged was lost (src/checker/lost-acknowledged.ts).
   const lostWrites = input.durability || violations.some((v) => v.invariant === LOST_ACKNOWLEDGED_WRITE);
   const judged = [...input.pattern.invariants, ...(lostWrites ? [LOST_ACKNOWLEDGED_WRITE] : [])];
   return judged.map((invariant) => {
-    const mine = violations.filter((v) => v.invariant === invariant).map((v) => ({ message: describeViolation(v), key: v.key }));
+    const mine = violations
+      .filter((v) => v.invariant === invariant)
+      .map((v) => ({ message: describeViolation(v), key: v.key }));
     const notApplicable = applicable.get(invariant);
     // Nothing the job saw could have shown it broken: reported as such, never as passed.
-    if (notApplicable !== undefined && mine.length === 0) return { invariant, passed: false, notApplicable, violations: [] };
+    if (notApplicable !== undefined && mine.length === 0)
+      return { invariant, passed: false, notApplicable, violations: [] };
     const barely = barelyWitnessed(input.pattern, invariant, input.observations.operations);
     return { invariant, passed: mine.length === 0, violations: mine, ...(barely ? { barelyWitnessed: barely } : {}) };
   });
@@ -137,7 +151,9 @@ function budgetFindings(input: JudgeInput): string[] {
   if (outcome.interrupted) {
     // `run` is told how long to look; `certify` promises the runs it was asked for.
     if (input.command === 'run') return [];
-    return [`budget: the time limit (${input.timeLimitMs / 1000} s) was reached after ${t.runs} of ${runsAsked} runs judged${discarded}: raise --time-limit or lower --runs`];
+    return [
+      `budget: the time limit (${input.timeLimitMs / 1000} s) was reached after ${t.runs} of ${runsAsked} runs judged${discarded}: raise --time-limit or lower --runs`,
+    ];
   }
   return [`budget: only ${t.runs} of ${runsAsked} runs were judged${discarded}`];
 }

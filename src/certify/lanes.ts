@@ -28,7 +28,8 @@ export function laneShard(outer: Shard | undefined, lane: number, lanes: number)
 }
 
 /** Lane j's share of `runs`: as even as it goes, the remainder to the first lanes (so the lanes run draws 0 .. runs-1). */
-export const laneRuns = (runs: number, lane: number, lanes: number) => Math.floor(runs / lanes) + (lane < runs % lanes ? 1 : 0);
+export const laneRuns = (runs: number, lane: number, lanes: number) =>
+  Math.floor(runs / lanes) + (lane < runs % lanes ? 1 : 0);
 
 /** The lanes' tallies as one job's. */
 export function sumTallies(tallies: readonly RunTally[]): RunTally {
@@ -63,7 +64,13 @@ export type ReplaceLane = () => Promise<Lane>;
  * finish is discarded and reported, and the lane goes on from its next draw. Without `replace`, or
  * when the second cluster is lost too, that is the job's environment failure.
  */
-export async function chaosOnLanes(lanes: readonly Lane[], pattern: AnyPattern, options: ChaosOptions, onRun?: (tally: RunTally, last: RunReport) => void, replace?: ReplaceLane): Promise<ChaosOutcome> {
+export async function chaosOnLanes(
+  lanes: readonly Lane[],
+  pattern: AnyPattern,
+  options: ChaosOptions,
+  onRun?: (tally: RunTally, last: RunReport) => void,
+  replace?: ReplaceLane,
+): Promise<ChaosOutcome> {
   if (lanes.length === 1) return chaos({ ...lanes[0], pattern, onRun }, options);
   const started = performance.now();
   const tallies = lanes.map(emptyTally);
@@ -73,16 +80,18 @@ export async function chaosOnLanes(lanes: readonly Lane[], pattern: AnyPattern, 
   const runLane = async (j: number): Promise<LaneExplored | undefined> => {
     let failures = 0;
     // `before`: what the lane ran on a cluster it lost, added to what it runs now.
-    const laneOnRun = (before?: RunTally): OnRun => (tally, last) => {
-      tallies[j] = before ? sumTallies([before, tally]) : tally;
-      const job = sumTallies(tallies);
-      // An undecided run names nothing: the lanes keep looking for one that does.
-      if (!last.shrinking && tallies[j].failures > failures && last.verdict !== 'unknown' && !first) {
-        first = { lane: j, at: { run: job.runs, seconds: (performance.now() - started) / 1000 } };
-      }
-      failures = tallies[j].failures;
-      onRun?.(job, last);
-    };
+    const laneOnRun =
+      (before?: RunTally): OnRun =>
+      (tally, last) => {
+        tallies[j] = before ? sumTallies([before, tally]) : tally;
+        const job = sumTallies(tallies);
+        // An undecided run names nothing: the lanes keep looking for one that does.
+        if (!last.shrinking && tallies[j].failures > failures && last.verdict !== 'unknown' && !first) {
+          first = { lane: j, at: { run: job.runs, seconds: (performance.now() - started) / 1000 } };
+        }
+        failures = tallies[j].failures;
+        onRun?.(job, last);
+      };
     const own: ChaosOptions = {
       ...options,
       runs: laneRuns(options.runs, j, lanes.length),
@@ -97,8 +106,17 @@ export async function chaosOnLanes(lanes: readonly Lane[], pattern: AnyPattern, 
     current[j] = fresh;
     const before = replacedTally(lost);
     tallies[j] = before;
-    const next = await explore({ ...fresh, pattern, onRun: laneOnRun(before) }, { ...own, runs: own.runs - lost.tally.runs, skipDraws: lost.ownDraws });
-    return { ...next, tally: sumTallies([before, next.tally]), failure: next.failure ?? lost.failure, ms: lost.ms + next.ms, ownDraws: lost.ownDraws + next.ownDraws };
+    const next = await explore(
+      { ...fresh, pattern, onRun: laneOnRun(before) },
+      { ...own, runs: own.runs - lost.tally.runs, skipDraws: lost.ownDraws },
+    );
+    return {
+      ...next,
+      tally: sumTallies([before, next.tally]),
+      failure: next.failure ?? lost.failure,
+      ms: lost.ms + next.ms,
+      ownDraws: lost.ownDraws + next.ownDraws,
+    };
   };
   const outcomes = await Promise.all(lanes.map((_, j) => runLane(j)));
   const merged = mergeOutcomes(outcomes, options, first, performance.now() - started);
@@ -118,7 +136,12 @@ export function replacedTally(lost: ChaosOutcome): RunTally {
 }
 
 /** The lanes' outcomes as one job's (a lane given no runs has none). */
-export function mergeOutcomes(outcomes: readonly (Explored | undefined)[], options: Pick<ChaosOptions, 'runs' | 'seed'>, first: { lane: number; at: Failure['firstFailure'] } | undefined, ms: number): Explored {
+export function mergeOutcomes(
+  outcomes: readonly (Explored | undefined)[],
+  options: Pick<ChaosOptions, 'runs' | 'seed'>,
+  first: { lane: number; at: Failure['firstFailure'] } | undefined,
+  ms: number,
+): Explored {
   const ran = outcomes.filter((o): o is Explored => o !== undefined);
   const tally = sumTallies(ran.map((o) => o.tally));
   // The lane that failed first holds the job's failure; without one, any lane's undecided run.

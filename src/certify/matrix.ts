@@ -8,7 +8,10 @@ import type { JunitCase } from '../report/junit.ts';
 import type { MatrixCertificate, MatrixServer } from '../report/matrix-certificate.ts';
 
 /** What every server of a matrix shares: a certificate or a matrix has them all. */
-export type MatrixShared = Pick<Certificate, 'pattern' | 'implementation' | 'seed' | 'faultsAsked' | 'settings' | 'durability'>;
+export type MatrixShared = Pick<
+  Certificate,
+  'pattern' | 'implementation' | 'seed' | 'faultsAsked' | 'settings' | 'durability'
+>;
 
 /** One server's verdict, from its certificate; `asked` is what named the server, `file` where its certificate is. */
 export function matrixServer(asked: string, c: Certificate, file: string): MatrixServer {
@@ -23,7 +26,9 @@ export function matrixServer(asked: string, c: Certificate, file: string): Matri
     operations: c.operations,
     seconds: c.seconds,
     faults: c.faults,
-    failed: c.invariants.filter((s) => !s.passed && !s.notApplicable).map((s) => `${s.invariant} (${s.violations.length})`),
+    failed: c.invariants
+      .filter((s) => !s.passed && !s.notApplicable)
+      .map((s) => `${s.invariant} (${s.violations.length})`),
     findings: [...c.findings],
     certificate: file,
   };
@@ -33,7 +38,12 @@ export function matrixServer(asked: string, c: Certificate, file: string): Matri
  * The matrix of servers that ran one implementation with one seed: certified only when every
  * server's job was. `first` gives what they share (pattern, implementation, seed, options).
  */
-export function matrixCertificate(first: MatrixShared, servers: readonly MatrixServer[], seconds: number, issuedAt = new Date().toISOString()): MatrixCertificate {
+export function matrixCertificate(
+  first: MatrixShared,
+  servers: readonly MatrixServer[],
+  seconds: number,
+  issuedAt = new Date().toISOString(),
+): MatrixCertificate {
   return {
     version: 1,
     kind: 'matrix',
@@ -64,7 +74,11 @@ export function serverName(s: MatrixServer): string {
 
 /** Why a server's verdict is not certified, in one line. */
 export function whyNot(s: MatrixServer): string {
-  const reasons = [...s.failed.map((f) => `broke ${f}`), ...s.findings.slice(0, 2), ...(s.findings.length > 2 ? [`${s.findings.length - 2} more finding(s)`] : [])];
+  const reasons = [
+    ...s.failed.map((f) => `broke ${f}`),
+    ...s.findings.slice(0, 2),
+    ...(s.findings.length > 2 ? [`${s.findings.length - 2} more finding(s)`] : []),
+  ];
   return reasons.join('; ') || 'no reason recorded';
 }
 
@@ -76,8 +90,12 @@ export function matrixSummary(m: MatrixCertificate, file: string, command = 'cer
   const lines = [
     `chaoslua ${command}: ${m.certified ? 'CERTIFIED' : 'NOT CERTIFIED'} — ${m.pattern}, ${m.implementation.spec}, seed ${m.seed}: ${passed} of ${m.servers.length} server(s) certified`,
     ...m.servers.map((s) => {
-      const verdict = s.verdict === 'certified' ? 'certified    ' : s.verdict === 'incomplete' ? 'INCOMPLETE   ' : 'NOT CERTIFIED';
-      const tail = s.verdict === 'certified' ? `${s.runs} runs, ${s.operations} operations, ${s.seconds.toFixed(1)} s` : `${s.runs} runs: ${whyNot(s)}`;
+      const verdict =
+        s.verdict === 'certified' ? 'certified    ' : s.verdict === 'incomplete' ? 'INCOMPLETE   ' : 'NOT CERTIFIED';
+      const tail =
+        s.verdict === 'certified'
+          ? `${s.runs} runs, ${s.operations} operations, ${s.seconds.toFixed(1)} s`
+          : `${s.runs} runs: ${whyNot(s)}`;
       return `  ${s.asked.padEnd(askedWidth)}${serverName(s).padEnd(nameWidth)}${verdict}  ${tail}`;
     }),
     `  matrix: ${file}`,
@@ -90,6 +108,11 @@ export function matrixJunitCases(m: MatrixCertificate): JunitCase[] {
   return m.servers.map((s) => ({
     name: `${s.asked} (${serverName(s)})`,
     passed: s.verdict === 'certified',
-    ...(s.verdict === 'certified' ? {} : { message: `${s.verdict}: ${whyNot(s)}`, detail: [...s.failed.map((f) => `broke ${f}`), ...s.findings, `certificate: ${s.certificate}`].join('\n') }),
+    ...(s.verdict === 'certified'
+      ? {}
+      : {
+          message: `${s.verdict}: ${whyNot(s)}`,
+          detail: [...s.failed.map((f) => `broke ${f}`), ...s.findings, `certificate: ${s.certificate}`].join('\n'),
+        }),
   }));
 }

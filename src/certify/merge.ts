@@ -30,24 +30,43 @@ export interface ShardCertificate {
 type Evidence = NonNullable<Certificate['evidence']>;
 type OperationCounts = Evidence['operations'][string];
 
-export function mergeCertificates(inputs: readonly ShardCertificate[], issuedAt = new Date().toISOString()): Certificate {
+export function mergeCertificates(
+  inputs: readonly ShardCertificate[],
+  issuedAt = new Date().toISOString(),
+): Certificate {
   if (inputs.length === 0) throw new MergeError('no certificates to merge');
   const first = inputs[0].certificate;
   for (const { file, certificate: c } of inputs) {
     if (!c.shard) throw new MergeError(`${file}: not a shard's certificate (certify --shard k/n writes one)`);
-    if (c.pattern !== first.pattern) throw new MergeError(`${file}: pattern ${c.pattern}, but ${inputs[0].file} is ${first.pattern}`);
+    if (c.pattern !== first.pattern)
+      throw new MergeError(`${file}: pattern ${c.pattern}, but ${inputs[0].file} is ${first.pattern}`);
     if (c.implementation.sha256 !== first.implementation.sha256) {
-      throw new MergeError(`${file}: implementation sha256 ${c.implementation.sha256.slice(0, 12)}…, but ${inputs[0].file} has ${first.implementation.sha256.slice(0, 12)}… (shards of different code)`);
+      throw new MergeError(
+        `${file}: implementation sha256 ${c.implementation.sha256.slice(0, 12)}…, but ${inputs[0].file} has ${first.implementation.sha256.slice(0, 12)}… (shards of different code)`,
+      );
     }
-    if (c.seed !== first.seed) throw new MergeError(`${file}: seed ${c.seed}, but ${inputs[0].file} has ${first.seed} (shards must share one seed)`);
+    if (c.seed !== first.seed)
+      throw new MergeError(
+        `${file}: seed ${c.seed}, but ${inputs[0].file} has ${first.seed} (shards must share one seed)`,
+      );
     if (settingsOf(c) !== settingsOf(first)) {
-      throw new MergeError(`${file}: settings ${settingsOf(c) || 'none'}, but ${inputs[0].file} has ${settingsOf(first) || 'none'} (shards of one budget share --set)`);
+      throw new MergeError(
+        `${file}: settings ${settingsOf(c) || 'none'}, but ${inputs[0].file} has ${settingsOf(first) || 'none'} (shards of one budget share --set)`,
+      );
     }
     if ((c.durability ?? 'none') !== (first.durability ?? 'none')) {
-      throw new MergeError(`${file}: durability ${c.durability ?? 'none'}, but ${inputs[0].file} has ${first.durability ?? 'none'} (shards of one budget share --durability)`);
+      throw new MergeError(
+        `${file}: durability ${c.durability ?? 'none'}, but ${inputs[0].file} has ${first.durability ?? 'none'} (shards of one budget share --durability)`,
+      );
     }
-    if (c.shard.count !== first.shard!.count) throw new MergeError(`${file}: shard ${c.shard.index}/${c.shard.count}, but ${inputs[0].file} is one of ${first.shard!.count}`);
-    if (c.shard.plan !== first.shard!.plan) throw new MergeError(`${file}: shard ${c.shard.index}/${c.shard.count} ran '${c.shard.plan}', but ${inputs[0].file} '${first.shard!.plan}' (shards of one budget share every option)`);
+    if (c.shard.count !== first.shard!.count)
+      throw new MergeError(
+        `${file}: shard ${c.shard.index}/${c.shard.count}, but ${inputs[0].file} is one of ${first.shard!.count}`,
+      );
+    if (c.shard.plan !== first.shard!.plan)
+      throw new MergeError(
+        `${file}: shard ${c.shard.index}/${c.shard.count} ran '${c.shard.plan}', but ${inputs[0].file} '${first.shard!.plan}' (shards of one budget share every option)`,
+      );
   }
   const count = first.shard!.count;
   const byIndex = new Map<number, string>();
@@ -57,13 +76,18 @@ export function mergeCertificates(inputs: readonly ShardCertificate[], issuedAt 
     byIndex.set(c.shard!.index, file);
   }
   const missing = Array.from({ length: count }, (_, i) => i).filter((i) => !byIndex.has(i));
-  if (missing.length) throw new MergeError(`shard${missing.length === 1 ? '' : 's'} ${missing.map((i) => `${i}/${count}`).join(', ')} missing: ${inputs.length} of ${count} certificates given`);
+  if (missing.length)
+    throw new MergeError(
+      `shard${missing.length === 1 ? '' : 's'} ${missing.map((i) => `${i}/${count}`).join(', ')} missing: ${inputs.length} of ${count} certificates given`,
+    );
 
   const shards = [...inputs].sort((a, b) => a.certificate.shard!.index - b.certificate.shard!.index);
   const certs = shards.map((s) => s.certificate);
   const runs = sum(certs.map((c) => c.runs));
   const evidence = mergeEvidence(certs, runs);
-  const findings = shards.flatMap(({ certificate: c }) => c.findings.map((f) => `shard ${c.shard!.index}/${count}: ${f}`));
+  const findings = shards.flatMap(({ certificate: c }) =>
+    c.findings.map((f) => `shard ${c.shard!.index}/${count}: ${f}`),
+  );
   // A shard skips only the evidence; a shard cut short by a failure never had its whole budget, so
   // the budget's evidence is judged only when every shard ran clean, as one job does.
   const everyShardCertified = certs.every((c) => c.certified);
@@ -76,7 +100,10 @@ export function mergeCertificates(inputs: readonly ShardCertificate[], issuedAt 
     redis: first.redis,
     seed: first.seed,
     runs,
-    discarded: { runs: sum(certs.map((c) => c.discarded?.runs ?? 0)), causes: certs.flatMap((c) => c.discarded?.causes ?? []) },
+    discarded: {
+      runs: sum(certs.map((c) => c.discarded?.runs ?? 0)),
+      causes: certs.flatMap((c) => c.discarded?.causes ?? []),
+    },
     operations: sum(certs.map((c) => c.operations)),
     faults: sumRecords(certs.map((c) => c.faults)),
     skippedFaults: [...new Set(certs.flatMap((c) => c.skippedFaults ?? []))],
@@ -94,11 +121,22 @@ export function mergeCertificates(inputs: readonly ShardCertificate[], issuedAt 
     ...(first.clocks ? { clocks: first.clocks } : {}),
     ...(first.clientClocks ? { clientClocks: first.clientClocks } : {}),
     duplicateEffects: sumRecords(certs.map((c) => c.duplicateEffects ?? {})),
-    duplicateFindings: shards.flatMap(({ certificate: c }) => (c.duplicateFindings ?? []).map((f) => `shard ${c.shard!.index}/${count}: ${f}`)),
+    duplicateFindings: shards.flatMap(({ certificate: c }) =>
+      (c.duplicateFindings ?? []).map((f) => `shard ${c.shard!.index}/${count}: ${f}`),
+    ),
     issuedAt,
     // The shards ran side by side: the merged job took as long as its slowest shard.
     seconds: Math.max(...certs.map((c) => c.seconds)),
-    merged: { count, shards: shards.map(({ file, certificate: c }) => ({ index: c.shard!.index, file, certified: c.certified, runs: c.runs, seconds: c.seconds })) },
+    merged: {
+      count,
+      shards: shards.map(({ file, certificate: c }) => ({
+        index: c.shard!.index,
+        file,
+        certified: c.certified,
+        runs: c.runs,
+        seconds: c.seconds,
+      })),
+    },
   };
 }
 
@@ -130,7 +168,12 @@ function mergeInvariants(certs: readonly Certificate[]): Certificate['invariants
     const parts = certs.flatMap((c) => c.invariants.filter((s) => s.invariant === invariant));
     // The shards open the same implementation, so they agree on what is applicable.
     const notApplicable = parts.find((s) => s.notApplicable !== undefined)?.notApplicable;
-    return { invariant, passed: parts.every((s) => s.passed), ...(notApplicable ? { notApplicable } : {}), violations: parts.flatMap((s) => s.violations) };
+    return {
+      invariant,
+      passed: parts.every((s) => s.passed),
+      ...(notApplicable ? { notApplicable } : {}),
+      violations: parts.flatMap((s) => s.violations),
+    };
   });
 }
 
@@ -140,7 +183,13 @@ function mergeEvidence(certs: readonly Certificate[], runs: number): Evidence {
   for (const c of certs) {
     for (const [op, o] of Object.entries(c.evidence?.operations ?? {})) {
       const t = operations[op] ?? { issued: 0, ok: 0, fail: 0, info: 0 };
-      operations[op] = operationJson({ op, issued: t.issued + o.issued, ok: t.ok + o.ok, fail: t.fail + o.fail, info: t.info + o.info });
+      operations[op] = operationJson({
+        op,
+        issued: t.issued + o.issued,
+        ok: t.ok + o.ok,
+        fail: t.fail + o.fail,
+        info: t.info + o.info,
+      });
     }
   }
   const transitions = sumRecords(certs.map((c) => c.evidence?.transitions ?? {}));
@@ -150,9 +199,13 @@ function mergeEvidence(certs: readonly Certificate[], runs: number): Evidence {
   if (ok === 0) missing.push(`no operation succeeded: 0 of ${sum(Object.values(operations).map((o) => o.issued))} ok`);
   else {
     for (const [op, o] of Object.entries(operations)) {
-      if (o.ok < minOk) missing.push(`${op} succeeded ${o.ok} time${o.ok === 1 ? '' : 's'} of ${o.issued}, fewer than the ${minOk} a certificate of ${runs} runs needs (one per ${1 / OK_PER_RUN} runs)`);
+      if (o.ok < minOk)
+        missing.push(
+          `${op} succeeded ${o.ok} time${o.ok === 1 ? '' : 's'} of ${o.issued}, fewer than the ${minOk} a certificate of ${runs} runs needs (one per ${1 / OK_PER_RUN} runs)`,
+        );
     }
-    for (const [t, n] of Object.entries(transitions)) if (n === 0) missing.push(`transition ${t.replace(' → ', ' -> ')} never observed`);
+    for (const [t, n] of Object.entries(transitions))
+      if (n === 0) missing.push(`transition ${t.replace(' → ', ' -> ')} never observed`);
   }
   return { minOkPerOperation: minOk, operations, transitions, missing };
 }

@@ -53,12 +53,15 @@ export class RunObserver {
     this.finishedRuns.add({ run, verdict: last.verdict, history: last.history });
     this.tables.push(coverage(last.history, this.pattern.model, this.pattern.transitions));
     this.operations = addTallies(this.operations, tallyOperations(this.pattern, [last.history], this.capabilities));
-    if (Object.keys(last.duplicateEffects).length) this.duplicateRuns.push({ run, effects: last.duplicateEffects as DuplicateEffects });
+    if (Object.keys(last.duplicateEffects).length)
+      this.duplicateRuns.push({ run, effects: last.duplicateEffects as DuplicateEffects });
     const noscript = noscriptFinding(last.history as History);
     if (noscript && this.historyFindings.size === 0) this.historyFindings.add(noscript);
     for (const note of last.probeNotes) this.probeNotes.push(`run ${run}: ${note}`);
     if (last.unreadProbes.length) {
-      this.historyFindings.add(`probe: the TTL of ${last.unreadProbes.length} key(s) could not be read after run ${run} (${last.unreadProbes[0]}); counter-has-ttl could not judge them`);
+      this.historyFindings.add(
+        `probe: the TTL of ${last.unreadProbes.length} key(s) could not be read after run ${run} (${last.unreadProbes[0]}); counter-has-ttl could not judge them`,
+      );
     }
   }
 
@@ -74,5 +77,11 @@ export class RunObserver {
 }
 
 function addTallies(a: OperationTally[], b: OperationTally[]): OperationTally[] {
-  return a.map((x, i) => ({ op: x.op, issued: x.issued + b[i].issued, ok: x.ok + b[i].ok, fail: x.fail + b[i].fail, info: x.info + b[i].info }));
+  return a.map((x, i) => ({
+    op: x.op,
+    issued: x.issued + b[i].issued,
+    ok: x.ok + b[i].ok,
+    fail: x.fail + b[i].fail,
+    info: x.info + b[i].info,
+  }));
 }

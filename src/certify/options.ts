@@ -117,7 +117,11 @@ export class JobOptionError extends RangeError {
  * `problem` names it and its limits (or the pattern and the settings it has), without the value.
  */
 export class JobSettingError extends JobOptionError {
-  constructor(readonly setting: string, problem: string, got: unknown) {
+  constructor(
+    readonly setting: string,
+    problem: string,
+    got: unknown,
+  ) {
     super('settings', problem, got);
     this.message = `settings: ${problem}, got ${JSON.stringify(got)}`;
   }
@@ -128,7 +132,8 @@ function integer(c: JobConstraints, option: JobInteger): number | undefined {
   const value = c[option];
   if (value === undefined) return undefined;
   const { min, max } = JOB_INTEGERS[option];
-  if (!Number.isInteger(value) || value < min || value > max) throw new JobOptionError(option, `must be an integer in [${min}, ${max}]`, value);
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new JobOptionError(option, `must be an integer in [${min}, ${max}]`, value);
   return value;
 }
 
@@ -136,23 +141,29 @@ function integer(c: JobConstraints, option: JobInteger): number | undefined {
 export function jobOptionsFrom(command: JobOptions['command'], c: JobConstraints = {}): JobOptions {
   const pattern = resolvePattern(c.pattern ?? JOB_DEFAULTS.pattern);
   const unknown = (c.faults ?? []).filter((f) => !isFaultName(f));
-  if (unknown.length) throw new JobOptionError('faults', 'must name known faults (FAULT_NAMES, PARTITION_FAULT_NAMES)', unknown);
+  if (unknown.length)
+    throw new JobOptionError('faults', 'must name known faults (FAULT_NAMES, PARTITION_FAULT_NAMES)', unknown);
   // A path is a place in the runs one seed drew: with another seed it names another schedule.
-  if (c.path !== undefined && c.seed === undefined) throw new JobOptionError('path', 'needs the seed it was found with', c.path, 'seed');
+  if (c.path !== undefined && c.seed === undefined)
+    throw new JobOptionError('path', 'needs the seed it was found with', c.path, 'seed');
   const runs = integer(c, 'runs') ?? JOB_DEFAULTS.runs;
   const seed = integer(c, 'seed') ?? Date.now() % 2 ** 31;
   const timeLimitMs = c.timeLimitMs ?? JOB_DEFAULTS.timeLimitMs;
-  if (!Number.isFinite(timeLimitMs) || timeLimitMs < 0) throw new JobOptionError('timeLimitMs', 'must be a duration of 0 ms or more', timeLimitMs);
+  if (!Number.isFinite(timeLimitMs) || timeLimitMs < 0)
+    throw new JobOptionError('timeLimitMs', 'must be a duration of 0 ms or more', timeLimitMs);
   const clients = integer(c, 'clients');
   const keys = integer(c, 'keys');
   const nodeTimeoutMs = integer(c, 'nodeTimeoutMs') ?? JOB_DEFAULTS.nodeTimeoutMs;
   const shrinkRuns = integer(c, 'shrinkRuns') ?? JOB_DEFAULTS.shrinkRuns;
   const shrinkTimeMs = c.shrinkTimeMs ?? JOB_DEFAULTS.shrinkTimeMs;
-  if (!Number.isFinite(shrinkTimeMs) || shrinkTimeMs < 0) throw new JobOptionError('shrinkTimeMs', 'must be a duration of 0 ms or more', shrinkTimeMs);
+  if (!Number.isFinite(shrinkTimeMs) || shrinkTimeMs < 0)
+    throw new JobOptionError('shrinkTimeMs', 'must be a duration of 0 ms or more', shrinkTimeMs);
   const clusters = integer(c, 'clusters') ?? JOB_INTEGERS.clusters.default;
   // Lanes are clusters this job starts and fails over at will: a local one, not one it is given.
-  if (clusters > 1 && !['', 'local'].includes((c.cluster ?? JOB_DEFAULTS.cluster).trim())) throw new JobOptionError('clusters', 'above 1 needs --cluster local (the job starts each one)', clusters);
-  if (c.durability && !durabilityInLimits(c.durability)) throw new JobOptionError('durability', DURABILITY_PROBLEM, c.durability);
+  if (clusters > 1 && !['', 'local'].includes((c.cluster ?? JOB_DEFAULTS.cluster).trim()))
+    throw new JobOptionError('clusters', 'above 1 needs --cluster local (the job starts each one)', clusters);
+  if (c.durability && !durabilityInLimits(c.durability))
+    throw new JobOptionError('durability', DURABILITY_PROBLEM, c.durability);
   if (c.topology?.kind === 'masters') checkMasters(c, pattern, c.topology);
   const faults = [...(c.faults ?? JOB_DEFAULTS.faults)];
   const { settings, faultSettings } = jobSettings(pattern, faults, c.settings);
@@ -189,8 +200,14 @@ export function jobOptionsFrom(command: JobOptions['command'], c: JobConstraints
  */
 function checkMasters(c: JobConstraints, pattern: AnyPattern, topology: TopologySpec): void {
   const given = describeTopology(topology);
-  if (!['', 'local'].includes((c.cluster ?? JOB_DEFAULTS.cluster).trim())) throw new JobOptionError('topology', 'masters needs --cluster local (the harness starts the masters)', given);
-  if (!pattern.openOnMasters) throw new JobOptionError('topology', `masters runs only the lock pattern (its reference Redlock client), not --pattern ${pattern.name}`, given);
+  if (!['', 'local'].includes((c.cluster ?? JOB_DEFAULTS.cluster).trim()))
+    throw new JobOptionError('topology', 'masters needs --cluster local (the harness starts the masters)', given);
+  if (!pattern.openOnMasters)
+    throw new JobOptionError(
+      'topology',
+      `masters runs only the lock pattern (its reference Redlock client), not --pattern ${pattern.name}`,
+      given,
+    );
   if (c.durability) throw new JobOptionError('topology', 'masters has no replicas for --durability to wait for', given);
 }
 
@@ -198,12 +215,21 @@ function checkMasters(c: JobConstraints, pattern: AnyPattern, topology: Topology
 function resolvePattern(given: string | AnyPattern): AnyPattern {
   if (typeof given !== 'string') return given;
   const known = knownPatternNames();
-  if (!isPatternName(given)) throw new JobOptionError('pattern', `must be ${known.slice(0, -1).join(', ')} or ${known.at(-1)}, or a pattern file (./my-pattern.mjs)`, given);
+  if (!isPatternName(given))
+    throw new JobOptionError(
+      'pattern',
+      `must be ${known.slice(0, -1).join(', ')} or ${known.at(-1)}, or a pattern file (./my-pattern.mjs)`,
+      given,
+    );
   return patternNamed(given);
 }
 
 /** The pattern's settings and the faults' (a --set name a fault declares is the fault's), filled, or a JobSettingError for the first one given that is refused. */
-function jobSettings(pattern: AnyPattern, faults: readonly FaultName[], given: JobConstraints['settings']): { settings: Readonly<Record<string, number>>; faultSettings: Readonly<Record<string, number>> } {
+function jobSettings(
+  pattern: AnyPattern,
+  faults: readonly FaultName[],
+  given: JobConstraints['settings'],
+): { settings: Readonly<Record<string, number>>; faultSettings: Readonly<Record<string, number>> } {
   try {
     const split = splitFaultSettings(faults, given);
     return { settings: fillSettings(pattern, split.pattern), faultSettings: split.faults };

@@ -22,26 +22,44 @@ const NETNS_ONLY: readonly FaultName[] = FAULT_DESCRIPTORS.filter((f) => f.backe
  */
 const MASTERS_CLASSES: readonly FaultClass[] = [NODE_STOPS, LINK_MISBEHAVES, SCRIPTS_FORGOTTEN, CLOCKS_MOVE];
 const MASTERS_RUN: readonly FaultName[] = FAULT_DESCRIPTORS.filter((f) =>
-  f.draw.lane === 'cluster' ? f.backends !== 'netns' && MASTERS_CLASSES.includes(f.draw.class) : f.draw.lane !== 'command',
+  f.draw.lane === 'cluster'
+    ? f.backends !== 'netns' && MASTERS_CLASSES.includes(f.draw.class)
+    : f.draw.lane !== 'command',
 ).map((f) => f.name);
 
 /** The names a --faults list gives one by one (not through all, clocks or none). */
-const namedIn = (list: string | undefined): string[] => (list ?? 'all').split(',').map((s) => s.trim()).filter((n) => n !== 'all' && n !== 'clocks' && n !== 'none');
+const namedIn = (list: string | undefined): string[] =>
+  (list ?? 'all')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((n) => n !== 'all' && n !== 'clocks' && n !== 'none');
 
 /**
  * The faults a job runs on a cluster of `kind` and `topology`: `--faults all` (the default) on the
  * netns backend takes the partitions as well, since only that backend can cut one node off from
  * another; on independent masters, `all` (and `clocks`) mean what those masters can run.
  */
-export function faultsForBackend(kind: string, asked: readonly FaultName[], list: string | undefined, topology: TopologySpec = CLUSTER_TOPOLOGY): FaultName[] {
+export function faultsForBackend(
+  kind: string,
+  asked: readonly FaultName[],
+  list: string | undefined,
+  topology: TopologySpec = CLUSTER_TOPOLOGY,
+): FaultName[] {
   if (topology.kind === 'masters') return asked.filter((f) => MASTERS_RUN.includes(f));
   const all = (list ?? 'all').trim() === 'all';
   return kind === 'netns' && all ? [...new Set([...asked, ...NETNS_ONLY])] : [...asked];
 }
 
 /** Every refusal of a fault list on a backend and topology, the first that applies: one line, or undefined. */
-export function refusedBackendFaults(kind: string, topology: TopologySpec, asked: readonly FaultName[], list: string | undefined): string | undefined {
-  return refusedTopologyFaults(topology, list) ?? refusedPartitionFaults(kind, asked) ?? refusedClockFaults(kind, asked);
+export function refusedBackendFaults(
+  kind: string,
+  topology: TopologySpec,
+  asked: readonly FaultName[],
+  list: string | undefined,
+): string | undefined {
+  return (
+    refusedTopologyFaults(topology, list) ?? refusedPartitionFaults(kind, asked) ?? refusedClockFaults(kind, asked)
+  );
 }
 
 /** A fault named one by one that the topology cannot run (it would run without it): which, and why. */

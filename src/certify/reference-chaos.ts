@@ -31,7 +31,10 @@ export interface ReferenceChaosRun {
  * local clusters, without the report: what the zero-false-alarms suite and the soak run. Several
  * clusters are lanes of one job (lanes.ts): the same draws as on one, dealt among them.
  */
-export async function referenceChaos(clusters: LocalCluster | readonly LocalCluster[], run: ReferenceChaosRun): Promise<ChaosOutcome> {
+export async function referenceChaos(
+  clusters: LocalCluster | readonly LocalCluster[],
+  run: ReferenceChaosRun,
+): Promise<ChaosOutcome> {
   const all = Array.isArray(clusters) ? (clusters as readonly LocalCluster[]) : [clusters as LocalCluster];
   if (all.length === 0) throw new RangeError('referenceChaos: no cluster to run on');
   const dir = run.scriptsDir ?? referenceScriptsDir(run.pattern);
@@ -65,5 +68,9 @@ export async function referenceChaos(clusters: LocalCluster | readonly LocalClus
 export function describeFailure(outcome: ChaosOutcome): string {
   const f = outcome.failure;
   if (!f) return 'no failure';
-  return [`verdict ${f.result.verdict}`, ...f.result.violations.map((v) => `${v.invariant}: ${v.message}`), ...f.result.keys.filter((k) => k.note).map((k) => k.note!)].join('\n');
+  return [
+    `verdict ${f.result.verdict}`,
+    ...f.result.violations.map((v) => `${v.invariant}: ${v.message}`),
+    ...f.result.keys.filter((k) => k.note).map((k) => k.note!),
+  ].join('\n');
 }

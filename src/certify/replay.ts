@@ -33,7 +33,8 @@ export interface Judged {
 }
 
 /** A run passes when every key is linearizable, or explained only by replication loss. */
-export const passes = (r: CheckResult) => r.verdict === 'ok' || r.verdict === 'replication-loss' || r.verdict === 'clock-loss';
+export const passes = (r: CheckResult) =>
+  r.verdict === 'ok' || r.verdict === 'replication-loss' || r.verdict === 'clock-loss';
 
 /** One run of the schedule in `namespace` (fresh per run: runs never see each other's keys), judged. */
 export async function runJudged(schedule: Schedule, replayer: Replayer, namespace: string): Promise<Judged> {
@@ -64,7 +65,12 @@ export interface Replay {
  * fails, and it passes only having passed every time. Throws what a run throws (a cluster that
  * could not be healed after it): the caller decides what that means.
  */
-export async function replaySchedule(schedule: Schedule, replayer: Replayer, attempts: number, namespace: string): Promise<Replay> {
+export async function replaySchedule(
+  schedule: Schedule,
+  replayer: Replayer,
+  attempts: number,
+  namespace: string,
+): Promise<Replay> {
   let last: Judged | undefined;
   for (let attempt = 1; attempt <= attempts; attempt++) {
     last = await runJudged(schedule, replayer, `${namespace}-${attempt}`);

@@ -48,12 +48,21 @@ export async function runSchedules(step: RunStep): Promise<JobRun> {
     observer.observe(tally.runs, last);
   };
   const lanes = [{ cluster, subjects: opened.subjects }, ...(step.moreLanes ?? [])];
-  const replayer = { cluster, subjects: opened.subjects, pattern, nodeTimeoutMs: step.chaos.nodeTimeoutMs, opTimeoutMs: step.chaos.opTimeoutMs, check: step.chaos.check };
+  const replayer = {
+    cluster,
+    subjects: opened.subjects,
+    pattern,
+    nodeTimeoutMs: step.chaos.nodeTimeoutMs,
+    opTimeoutMs: step.chaos.opTimeoutMs,
+    check: step.chaos.check,
+  };
   try {
     const explored =
       opened.subjects.length === 0
         ? { outcome: noRuns(step.chaos.seed), corpus: undefined }
-        : await exploreAfterCorpus(step.corpus, replayer, step.chaos.seed, () => chaosOnLanes(lanes, pattern, step.chaos, onRun, step.replace));
+        : await exploreAfterCorpus(step.corpus, replayer, step.chaos.seed, () =>
+            chaosOnLanes(lanes, pattern, step.chaos, onRun, step.replace),
+          );
     progress.done(explored.outcome.tally);
     return { ...explored, observations: observer.observations(), finishedRuns: observer.finishedRuns };
   } catch (error) {

@@ -11,6 +11,7 @@ import { describeSettings } from '../plan/settings.ts';
  */
 export function shardPlan(options: JobOptions): string {
   const faults = [...options.faults].sort().join(',') || 'none';
-  const settings = options.settings && Object.keys(options.settings).length ? `; settings ${describeSettings(options.settings)}` : '';
+  const settings =
+    options.settings && Object.keys(options.settings).length ? `; settings ${describeSettings(options.settings)}` : '';
   return `runs ${options.runs}; faults ${faults}; clients ${options.clients ?? 'drawn'}; keys ${options.keys ?? 'drawn'}; node-timeout ${options.nodeTimeoutMs}${settings}${options.durability ? `; durability ${describeDurability(options.durability)}` : ''}`;
 }

@@ -19,7 +19,12 @@ export interface ShrinkJob {
  * Shrink the explored failure on `lanes` (those whose cluster is still up; the first is the one
  * that found it). The tally counts every shrinking run; the outcome names the smallest failure.
  */
-export async function shrinkFailure(explored: Explored, lanes: readonly Lane[], job: ShrinkJob, onRun?: ChaosContext['onRun']): Promise<ChaosOutcome> {
+export async function shrinkFailure(
+  explored: Explored,
+  lanes: readonly Lane[],
+  job: ShrinkJob,
+  onRun?: ChaosContext['onRun'],
+): Promise<ChaosOutcome> {
   const { found, ...outcome } = explored;
   if (!found || !outcome.failure || job.options.shrinkRuns <= 0 || lanes.length === 0) return outcome;
   const started = performance.now();
@@ -29,7 +34,11 @@ export async function shrinkFailure(explored: Explored, lanes: readonly Lane[], 
   const attempt = async (lane: Lane, [schedule]: [Schedule]): Promise<Shown | undefined> => {
     let judged: Judged;
     try {
-      judged = await runJudged(schedule, replayerOf({ ...lane, pattern: job.pattern }, job.options), `${found.runId}-s${executions++}`);
+      judged = await runJudged(
+        schedule,
+        replayerOf({ ...lane, pattern: job.pattern }, job.options),
+        `${found.runId}-s${executions++}`,
+      );
     } catch (error) {
       // As in exploring; a cluster that does not come back takes no more candidates (the others go on).
       if (!(await discardIfHealed(lane.cluster, error, tally))) throw new WorkerLost(firstLine(error));
@@ -37,18 +46,41 @@ export async function shrinkFailure(explored: Explored, lanes: readonly Lane[], 
     }
     const { run, result } = judged;
     countRun(tally, schedule, run, result, true);
-    onRun?.(tally, { verdict: result.verdict, ms: run.ms, history: run.history, shrinking: true, unreadProbes: run.unreadProbes, probeNotes: run.probeNotes, duplicateEffects: result.duplicateEffects ?? {} });
+    onRun?.(tally, {
+      verdict: result.verdict,
+      ms: run.ms,
+      history: run.history,
+      shrinking: true,
+      unreadProbes: run.unreadProbes,
+      probeNotes: run.probeNotes,
+      duplicateEffects: result.duplicateEffects ?? {},
+    });
     // Never shrink towards a run the checker could not decide.
     return result.verdict === 'unknown' || passes(result) ? undefined : { history: run.history, result };
   };
-  const start = { value: found.value, path: found.path, failed: { history: outcome.failure.history, result: outcome.failure.result } };
+  const start = {
+    value: found.value,
+    path: found.path,
+    failed: { history: outcome.failure.history, result: outcome.failure.result },
+  };
   const limit = job.options.shrinkTimeMs;
   const deadline = limit ? started + limit : undefined;
-  const shrunk = await shrinkInBatches(start, { shrink: found.shrink, workers: lanes, budget: job.options.shrinkRuns, attempt, deadline });
+  const shrunk = await shrinkInBatches(start, {
+    shrink: found.shrink,
+    workers: lanes,
+    budget: job.options.shrinkRuns,
+    attempt,
+    deadline,
+  });
   const [schedule] = shrunk.value.value_;
   return {
     ...outcome,
-    failure: { schedule, history: shrunk.failed.history, result: shrunk.failed.result, firstFailure: outcome.failure.firstFailure },
+    failure: {
+      schedule,
+      history: shrunk.failed.history,
+      result: shrunk.failed.result,
+      firstFailure: outcome.failure.firstFailure,
+    },
     path: shrunk.path,
     ms: outcome.ms + (performance.now() - started),
     shrinking: { ms: performance.now() - started, clusters: lanes.length, stopped: shrunk.stopped },

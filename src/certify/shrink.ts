@@ -62,7 +62,10 @@ export interface ShrinkPlan<T, W, R> {
   readonly now?: () => number;
 }
 
-export async function shrinkInBatches<T, W, R>(start: ShrinkStart<T, R>, plan: ShrinkPlan<T, W, R>): Promise<ShrinkResult<T, R>> {
+export async function shrinkInBatches<T, W, R>(
+  start: ShrinkStart<T, R>,
+  plan: ShrinkPlan<T, W, R>,
+): Promise<ShrinkResult<T, R>> {
   let current = { value: start.value, path: start.path, failed: start.failed };
   const workers = [...plan.workers];
   let attempts = 0;
@@ -133,7 +136,9 @@ export function continuePath(base: string | undefined, path: string): string {
  * The property with the fast-check Value (value and shrink context) of each schedule it hands out
  * kept, so a failure found by fc.check can be shrunk here rather than by fc.check.
  */
-export function recordingValues<T extends unknown[]>(property: IAsyncPropertyWithHooks<T>): { property: IAsyncProperty<T>; valueOf: (first: T[0]) => Value<T> | undefined } {
+export function recordingValues<T extends unknown[]>(
+  property: IAsyncPropertyWithHooks<T>,
+): { property: IAsyncProperty<T>; valueOf: (first: T[0]) => Value<T> | undefined } {
   const seen = new WeakMap<object, Value<T>>();
   const keep = (v: Value<T>) => {
     if (typeof v.value_[0] === 'object' && v.value_[0] !== null) seen.set(v.value_[0] as object, v);

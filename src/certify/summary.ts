@@ -26,7 +26,15 @@ export function resultJson(options: JobOptions, r: JobResult) {
     runs: r.outcome.tally.runs,
     discarded: discardedJson(r),
     shrinkRuns: r.outcome.tally.shrinks,
-    ...(r.outcome.shrinking ? { shrinking: { seconds: Math.round(r.outcome.shrinking.ms) / 1000, clusters: r.outcome.shrinking.clusters, stopped: r.outcome.shrinking.stopped } } : {}),
+    ...(r.outcome.shrinking
+      ? {
+          shrinking: {
+            seconds: Math.round(r.outcome.shrinking.ms) / 1000,
+            clusters: r.outcome.shrinking.clusters,
+            stopped: r.outcome.shrinking.stopped,
+          },
+        }
+      : {}),
     operations: r.outcome.tally.ops,
     faults: r.outcome.tally.faultCounts,
     replicationLosses: r.outcome.tally.replicationLosses,
@@ -58,7 +66,10 @@ export function resultJson(options: JobOptions, r: JobResult) {
 }
 
 /** Runs thrown away (the cluster needed a second heal), with why; they never count as judged. */
-export const discardedJson = (r: JobResult) => ({ runs: r.outcome.tally.discarded, causes: r.outcome.tally.discardCauses });
+export const discardedJson = (r: JobResult) => ({
+  runs: r.outcome.tally.discarded,
+  causes: r.outcome.tally.discardCauses,
+});
 
 /** What the judged runs exercised: acknowledged outcomes per operation, witnessed transitions. */
 export const evidenceJson = (r: JobResult) => ({
@@ -69,16 +80,31 @@ export const evidenceJson = (r: JobResult) => ({
 });
 
 /** One operation's answers: counts (`info` = indeterminate) and each one's share of `issued`. */
-export const operationJson = (o: OperationTally) => ({ issued: o.issued, ok: o.ok, fail: o.fail, info: o.info, shares: answerShares(o) });
+export const operationJson = (o: OperationTally) => ({
+  issued: o.issued,
+  ok: o.ok,
+  fail: o.fail,
+  info: o.info,
+  shares: answerShares(o),
+});
 
 /** The one-screen human summary. */
 export function summaryText(options: JobOptions, r: JobResult): string {
   const t = r.outcome.tally;
-  const faults = Object.entries(t.faultCounts).map(([k, n]) => `${k} ${n}`).join(', ') || 'none fired';
+  const faults =
+    Object.entries(t.faultCounts)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ') || 'none fired';
   const lines = [
     `chaoslua ${options.command}: ${r.passed ? 'PASSED' : r.incomplete ? 'INCOMPLETE' : 'FAILED'} — ${options.pattern.name}, ${r.impl}${options.settings ? `, settings ${describeSettings(options.settings)}` : ''}${options.durability ? `, --durability ${describeDurability(options.durability)}` : ''}`,
-    ...(options.pattern.source ? [`  pattern file: ${options.pattern.source.file} (sha256 ${options.pattern.source.sha256.slice(0, 16)}…)`] : []),
-    ...(r.incomplete ? [`  the environment ended the job: ${t.runs} of ${options.runs} runs finished, kept as evidence in the report folder`] : []),
+    ...(options.pattern.source
+      ? [`  pattern file: ${options.pattern.source.file} (sha256 ${options.pattern.source.sha256.slice(0, 16)}…)`]
+      : []),
+    ...(r.incomplete
+      ? [
+          `  the environment ended the job: ${t.runs} of ${options.runs} runs finished, kept as evidence in the report folder`,
+        ]
+      : []),
     `  runs ${t.runs}${r.outcome.interrupted ? ` (time limit reached before ${options.runs})` : ''}${t.shrinks ? ` + ${t.shrinks} shrinking` : ''}${t.discarded ? ` judged (${t.discarded} more discarded and replaced: ${t.discardCauses[0]})` : ''} · operations ${t.ops} · ${(r.outcome.ms / 1000).toFixed(1)} s · seed ${r.outcome.seed} · ${r.server ? serverText(r.server) : `Redis ${r.redisVersion}`}${r.lanes > 1 ? ` · ${r.lanes} clusters` : ''}`,
     `  faults: ${faults}${r.skippedFaults.length ? ` · not run on this cluster: ${r.skippedFaults.join(', ')}` : ''}`,
     `  evidence: transitions ${Object.values(r.evidence.transitions).filter((n) => n > 0).length}/${Object.keys(r.evidence.transitions).length} witnessed; answers per operation (${r.evidence.minOkPerOperation} ok needed each):`,
@@ -93,8 +119,14 @@ export function summaryText(options: JobOptions, r: JobResult): string {
     duplicatesLine(r.duplicateEffects),
     ...r.duplicateFindings.map((f) => `  note ${f}`),
     ...(t.replicationLossNotes ?? []).map((note) => `    ${note}`),
-    ...r.invariants.map((s) => s.notApplicable ? `  n/a  ${s.invariant}: ${s.notApplicable}` : `  ${s.passed ? 'ok  ' : 'FAIL'} ${s.invariant}${s.passed ? '' : `: ${s.violations[0].message}`}${s.barelyWitnessed ? ` (${s.barelyWitnessed})` : ''}`),
-    ...(r.probeNotes.length ? [`  probes: ${r.probeNotes.length} read under another name or skipped, e.g. ${r.probeNotes[0]}`] : []),
+    ...r.invariants.map((s) =>
+      s.notApplicable
+        ? `  n/a  ${s.invariant}: ${s.notApplicable}`
+        : `  ${s.passed ? 'ok  ' : 'FAIL'} ${s.invariant}${s.passed ? '' : `: ${s.violations[0].message}`}${s.barelyWitnessed ? ` (${s.barelyWitnessed})` : ''}`,
+    ),
+    ...(r.probeNotes.length
+      ? [`  probes: ${r.probeNotes.length} read under another name or skipped, e.g. ${r.probeNotes[0]}`]
+      : []),
     ...r.findings.map((f) => (f.startsWith('environment:') ? `  FAIL ${f}` : `  FAIL implementation: ${f}`)),
     ...gateLines(options, r),
   ];
@@ -102,11 +134,23 @@ export function summaryText(options: JobOptions, r: JobResult): string {
     const f = r.outcome.failure;
     const fromCorpus = r.corpus?.entries.some((e) => e.failure === f) ?? false;
     const shrunk = r.outcome.shrinking;
-    const cut = shrunk?.stopped === 'time' ? ` (shrinking stopped at its time limit after ${(shrunk.ms / 1000).toFixed(1)} s; --shrink-time for longer)` : '';
-    lines.push(fromCorpus ? `  a saved counterexample failed again (${f.firstFailure.seconds.toFixed(1)} s); its schedule:` : `  first failure after ${f.firstFailure.run} runs (${f.firstFailure.seconds.toFixed(1)} s); shrunk schedule${cut}:`);
+    const cut =
+      shrunk?.stopped === 'time'
+        ? ` (shrinking stopped at its time limit after ${(shrunk.ms / 1000).toFixed(1)} s; --shrink-time for longer)`
+        : '';
+    lines.push(
+      fromCorpus
+        ? `  a saved counterexample failed again (${f.firstFailure.seconds.toFixed(1)} s); its schedule:`
+        : `  first failure after ${f.firstFailure.run} runs (${f.firstFailure.seconds.toFixed(1)} s); shrunk schedule${cut}:`,
+    );
     const { model } = options.pattern;
-    lines.push(...describeSchedule(f.schedule, (i) => model.describeInput(i)).split('\n').map((l) => `    ${l}`));
-    if (f.result.verdict === 'unknown') lines.push('  the checker ran out of search budget: verdict unknown, not a pass');
+    lines.push(
+      ...describeSchedule(f.schedule, (i) => model.describeInput(i))
+        .split('\n')
+        .map((l) => `    ${l}`),
+    );
+    if (f.result.verdict === 'unknown')
+      lines.push('  the checker ran out of search budget: verdict unknown, not a pass');
     lines.push(`  replay: chaoslua replay ${r.counterexampleFile}`);
   }
   lines.push(`  report: ${path.join(r.dir, 'report.html')}`);

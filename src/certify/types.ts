@@ -43,7 +43,11 @@ export interface JobOptions {
   /** External clusters only: allow SCRIPT FLUSH, busy scripts and failovers. */
   readonly allowDestructive?: boolean;
   /** `--server`: as asked (a name or a path) and the binary it resolved to (src/cluster/servers.ts). Absent: the default server. */
-  readonly server?: { readonly asked: string; readonly binary: string; readonly version?: { readonly server: string; readonly version: string; readonly major: number } };
+  readonly server?: {
+    readonly asked: string;
+    readonly binary: string;
+    readonly version?: { readonly server: string; readonly version: string; readonly major: number };
+  };
   /** Machine-readable --impl (lua:DIR, module:PATH, cmd:...): what `replay` re-opens. */
   readonly implSpec?: string;
   /** The regression corpus replayed before exploring, and where new counterexamples are saved. */
@@ -112,4 +116,3 @@ export interface JobResult extends Omit<Judgement, 'unknown'> {
   /** The clusters the job's fresh runs were dealt to (1 on a given cluster or a replayed path, whatever --clusters said). */
   readonly lanes: number;
 }
-

@@ -32,7 +32,14 @@ export interface JobContext {
   readonly lanes: JobResult['lanes'];
 }
 
-export async function writeJob(options: JobOptions, opened: OpenedImpl, context: JobContext, ran: JobRun, judged: Judgement, io: Io): Promise<JobResult> {
+export async function writeJob(
+  options: JobOptions,
+  opened: OpenedImpl,
+  context: JobContext,
+  ran: JobRun,
+  judged: Judgement,
+  io: Io,
+): Promise<JobResult> {
   const { outcome } = ran;
   const dir = createRunFolder(options.reportRoot, options.command, outcome.seed);
   const keptStderr = opened.saveStderr?.(dir);
@@ -49,7 +56,10 @@ export async function writeJob(options: JobOptions, opened: OpenedImpl, context:
   }
   const { unknown, ...verdict } = judged;
   // A crash finding quotes the program's stderr by its temp file, removed at close: it names the kept copy.
-  const findings = keptStderr && opened.stderrFile ? verdict.findings.map((f) => f.split(opened.stderrFile!).join(keptStderr)) : verdict.findings;
+  const findings =
+    keptStderr && opened.stderrFile
+      ? verdict.findings.map((f) => f.split(opened.stderrFile!).join(keptStderr))
+      : verdict.findings;
   const result: JobResult = {
     ...verdict,
     findings,
@@ -63,15 +73,34 @@ export async function writeJob(options: JobOptions, opened: OpenedImpl, context:
     ...(opened.keyMapping ? { keyMapping: opened.keyMapping } : {}),
     ...(opened.clientClockReach ? { clientClockReach: opened.clientClockReach } : {}),
   };
-  writeFileSync(path.join(dir, 'junit.xml'), junitXml(`chaoslua ${options.command} ${options.pattern.name}`, junitCases(result, unknown), outcome.ms / 1000, junitProperties(result)));
+  writeFileSync(
+    path.join(dir, 'junit.xml'),
+    junitXml(
+      `chaoslua ${options.command} ${options.pattern.name}`,
+      junitCases(result, unknown),
+      outcome.ms / 1000,
+      junitProperties(result),
+    ),
+  );
   writeJson(dir, 'result.json', resultJson(options, result));
   // The implementation's metrics are read from Redis: not once the environment has failed.
-  await writeExtras(dir, judged.incomplete ? { ...opened, metricsTexts: undefined } : opened, ran.observations.coverage, io);
+  await writeExtras(
+    dir,
+    judged.incomplete ? { ...opened, metricsTexts: undefined } : opened,
+    ran.observations.coverage,
+    io,
+  );
   return result;
 }
 
 /** counterexample.json: the failing schedule with its history and verdict, and what replays it. */
-function counterexampleOf(options: JobOptions, impl: string, seed: number, fcPath: string | undefined, failure: NonNullable<JobRun['outcome']['failure']>): Counterexample {
+function counterexampleOf(
+  options: JobOptions,
+  impl: string,
+  seed: number,
+  fcPath: string | undefined,
+  failure: NonNullable<JobRun['outcome']['failure']>,
+): Counterexample {
   const model = options.pattern.model;
   return {
     version: COUNTEREXAMPLE_VERSION,
@@ -90,7 +119,11 @@ function counterexampleOf(options: JobOptions, impl: string, seed: number, fcPat
 }
 
 /** The job's options as its files record them: the pattern by name, no report root. */
-export const jobRecord = (options: JobOptions) => ({ ...options, pattern: options.pattern.name, reportRoot: undefined });
+export const jobRecord = (options: JobOptions) => ({
+  ...options,
+  pattern: options.pattern.name,
+  reportRoot: undefined,
+});
 
 function junitCases(r: JobResult, unknown: boolean): JunitCase[] {
   const cases: JunitCase[] = r.invariants.map((s) => ({
@@ -100,7 +133,12 @@ function junitCases(r: JobResult, unknown: boolean): JunitCase[] {
     message: s.violations[0]?.message,
     detail: s.violations.map((v) => v.message).join('\n'),
   }));
-  if (unknown) cases.push({ name: 'checker-verdict', passed: false, message: 'the checker could not decide within its budget (unknown)' });
+  if (unknown)
+    cases.push({
+      name: 'checker-verdict',
+      passed: false,
+      message: 'the checker could not decide within its budget (unknown)',
+    });
   for (const f of r.findings) cases.push({ name: findingCaseName(f), passed: false, message: f });
   cases.push(...corpusCases(r.corpus));
   return cases;
@@ -118,12 +156,22 @@ function findingCaseName(finding: string): string {
 function junitProperties(r: JobResult): Record<string, string> {
   return Object.fromEntries([
     ...r.evidence.operations.map((o) => [`answers.${o.op}`, answersText(o)]),
-    ...r.invariants.filter((s) => s.barelyWitnessed).map((s) => [`barely-witnessed.${s.invariant}`, s.barelyWitnessed!]),
-    ...(r.capabilities.declared ? Object.entries(capabilitiesJson(r.capabilities)).map(([op, level]) => [`capabilities.${op}`, level]) : []),
+    ...r.invariants
+      .filter((s) => s.barelyWitnessed)
+      .map((s) => [`barely-witnessed.${s.invariant}`, s.barelyWitnessed!]),
+    ...(r.capabilities.declared
+      ? Object.entries(capabilitiesJson(r.capabilities)).map(([op, level]) => [`capabilities.${op}`, level])
+      : []),
     ...Object.entries(r.capabilities.variants ?? {}).map(([name, choice]) => [`variants.${name}`, choice]),
     ...Object.entries(r.duplicateEffects).map(([op, d]) => [`duplicate-effects.${op}`, String(d.count)]),
     ...r.duplicateFindings.map((d) => [`duplicate-finding.${d.split(':', 1)[0]}`, d]),
-    ...(r.server ? [['server', `${r.server.name} ${r.server.version}`], ['server.allocator', r.server.allocator], ...Object.entries(r.server.features).map(([f, has]) => [`server.${f}`, String(has)])] : []),
+    ...(r.server
+      ? [
+          ['server', `${r.server.name} ${r.server.version}`],
+          ['server.allocator', r.server.allocator],
+          ...Object.entries(r.server.features).map(([f, has]) => [`server.${f}`, String(has)]),
+        ]
+      : []),
   ]);
 }
 
@@ -135,6 +183,8 @@ async function writeExtras(dir: string, opened: OpenedImpl, merged: CoverageTabl
     if (merged) writeCoverageFile(dir, merged);
     writeReportFiles(dir);
   } catch (error) {
-    io.stderr.write(`chaoslua: warning: the report page could not be written: ${(error as Error).message.split('\n')[0]}\n`);
+    io.stderr.write(
+      `chaoslua: warning: the report page could not be written: ${(error as Error).message.split('\n')[0]}\n`,
+    );
   }
 }

@@ -47,7 +47,11 @@ export function check<I, O>(history: History<I, O>, checkable: Checkable, option
   for (const violation of probeViolations(history, spec)) {
     violations.push(violation);
     const at = keys.findIndex((k) => k.key === violation.key);
-    const marked: KeyVerdict = { ...(keys[at] ?? { key: violation.key, ops: 0, statesExplored: 0 }), verdict: 'illegal', note: violation.message };
+    const marked: KeyVerdict = {
+      ...(keys[at] ?? { key: violation.key, ops: 0, statesExplored: 0 }),
+      verdict: 'illegal',
+      note: violation.message,
+    };
     if (at >= 0) keys[at] = marked;
     else keys.push(marked);
   }
@@ -84,7 +88,8 @@ function refusedAfterCut<I, O>(op: OpRecord<I, O>, cuts: readonly FaultRecord[])
 /** Illegal anywhere beats unknown anywhere, which beats replication loss, then clock loss; ok needs every key ok. */
 export function overallVerdict(keys: readonly KeyVerdict[]): Verdict {
   const seen = new Set(keys.map((k) => k.verdict));
-  for (const verdict of ['illegal', 'unknown', 'replication-loss', 'clock-loss'] as const) if (seen.has(verdict)) return verdict;
+  for (const verdict of ['illegal', 'unknown', 'replication-loss', 'clock-loss'] as const)
+    if (seen.has(verdict)) return verdict;
   return 'ok';
 }
 

@@ -47,7 +47,8 @@ export function clockJudged<I, O>(
   longestLeaseMs: (input: I) => number,
 ): OpRecord<I, O>[] {
   if (!refusal) return [...ops];
-  const felt = (op: OpRecord<I, O>) => faults.some((f) => op.completedAt >= f.startedAt && op.invokedAt <= f.endedAt + slackMs + longestLeaseMs(op.input));
+  const felt = (op: OpRecord<I, O>) =>
+    faults.some((f) => op.completedAt >= f.startedAt && op.invokedAt <= f.endedAt + slackMs + longestLeaseMs(op.input));
   return ops.filter((op) => !(op.outcome === 'ok' && refusal(op.input, op.output) && felt(op)));
 }
 
@@ -56,15 +57,20 @@ export function describeClockFaults(faults: readonly FaultRecord[]): string {
   return faults
     .map((f) => {
       const offsets = f.clockOffsets ?? [];
-      const by = offsets.length > 2 ? `${offsets.length} times, between ${range(offsets)}` : offsets.map((o) => `${signed(o.offsetMs)} at ${ms(o.at)} ms`).join(', then ');
+      const by =
+        offsets.length > 2
+          ? `${offsets.length} times, between ${range(offsets)}`
+          : offsets.map((o) => `${signed(o.offsetMs)} at ${ms(o.at)} ms`).join(', then ');
       return `${offsets[0]?.node ?? f.target}'s clock ${verb(f)} ${by} (fault ${f.id}, ${f.kind}; set true at ${ms(f.endedAt)} ms)`;
     })
     .join('; ');
 }
 
 const signed = (n: number) => `${n >= 0 ? '+' : ''}${n} ms`;
-const range = (offsets: readonly ClockOffset[]) => `${signed(Math.min(...offsets.map((o) => o.offsetMs)))} and ${signed(Math.max(...offsets.map((o) => o.offsetMs)))}`;
-const verb = (f: FaultRecord) => (f.kind === 'clock-drift' ? 'drifted' : f.kind === 'clock-strobe' ? 'strobed' : 'stepped');
+const range = (offsets: readonly ClockOffset[]) =>
+  `${signed(Math.min(...offsets.map((o) => o.offsetMs)))} and ${signed(Math.max(...offsets.map((o) => o.offsetMs)))}`;
+const verb = (f: FaultRecord) =>
+  f.kind === 'clock-drift' ? 'drifted' : f.kind === 'clock-strobe' ? 'strobed' : 'stepped';
 
 /** The sentence a clock loss reports: what moved, and what that allows of a lease. */
 export function clockLossSentence(faults: readonly FaultRecord[], slackMs: number): string {

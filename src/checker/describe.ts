@@ -38,8 +38,15 @@ function json(value: unknown): string {
 /** One line per op without a model, so a stored counterexample can be printed on its own. */
 export function describeOp(op: OpRecord): string {
   const result =
-    op.outcome === 'ok' ? ` -> ${json(op.output)}` : op.outcome === 'info' ? ` -> ? (${op.error ?? 'indeterminate'})` : ' -> failed';
-  const waited = op.acknowledgedReplicas === undefined ? '' : ` (WAIT: ${op.acknowledgedReplicas} replica${op.acknowledgedReplicas === 1 ? '' : 's'})`;
+    op.outcome === 'ok'
+      ? ` -> ${json(op.output)}`
+      : op.outcome === 'info'
+        ? ` -> ? (${op.error ?? 'indeterminate'})`
+        : ' -> failed';
+  const waited =
+    op.acknowledgedReplicas === undefined
+      ? ''
+      : ` (WAIT: ${op.acknowledgedReplicas} replica${op.acknowledgedReplicas === 1 ? '' : 's'})`;
   return `op ${op.id} client ${op.client} key ${JSON.stringify(op.key)} [${span(op)}] ${json(op.input)}${result}${waited}`;
 }
 

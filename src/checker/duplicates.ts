@@ -41,14 +41,19 @@ export function neededSecondExecutions<S, I, O>(
   const undecided: number[] = [];
   let explored = 0;
   for (const op of [...new Set(placed)]) {
-    const without = searchKey(buildKeyProblem(model, ops, options.eps, [], cuts, false, op), options.budget, false, deadline, pruning);
+    const without = searchKey(
+      buildKeyProblem(model, ops, options.eps, [], cuts, false, op),
+      options.budget,
+      false,
+      deadline,
+      pruning,
+    );
     explored += without.explored;
     if (without.verdict === 'illegal') needed.push(op);
     else if (without.verdict === 'unknown') undecided.push(op);
   }
   return { needed, undecided, explored };
 }
-
 
 /** The input's operation name; a model whose inputs carry none groups them under `op`. */
 export function operationKind(input: unknown): string {

@@ -43,10 +43,17 @@ export function checkKey<S, I, O>(
   const { model, pruning } = spec;
   const base = { key, ops: ops.length };
   const deadline = performance.now() + options.budgetMs;
-  const strict = searchKey(buildKeyProblem(model, ops, options.eps, [], cuts), options.budget, false, deadline, pruning);
+  const strict = searchKey(
+    buildKeyProblem(model, ops, options.eps, [], cuts),
+    options.budget,
+    false,
+    deadline,
+    pruning,
+  );
   let explored = strict.explored;
   if (strict.verdict === 'ok') {
-    if (!strict.secondExecutions?.length) return { verdict: { ...base, verdict: 'ok', statesExplored: explored }, explored, minimiseExplored: 0 };
+    if (!strict.secondExecutions?.length)
+      return { verdict: { ...base, verdict: 'ok', statesExplored: explored }, explored, minimiseExplored: 0 };
     const second = neededSecondExecutions(model, ops, strict.secondExecutions, cuts, options, deadline, pruning);
     const duplicates = second.needed.map((i) => ops[i]);
     const note = second.undecided.length
@@ -66,9 +73,16 @@ export function checkKey<S, I, O>(
     // strict search every order; the relaxed one needs only one. So it decides the key when it can.
     const faults = faultsThatCanMatter(ops, lossyFaults);
     if (faults.length > 0) {
-      const relaxed = searchKey(buildKeyProblem(model, ops, options.eps, faults, cuts, hasAcknowledgedWrites(ops)), options.budget, true, deadline, pruning);
+      const relaxed = searchKey(
+        buildKeyProblem(model, ops, options.eps, faults, cuts, hasAcknowledgedWrites(ops)),
+        options.budget,
+        true,
+        deadline,
+        pruning,
+      );
       explored += relaxed.explored;
-      if (relaxed.verdict === 'ok') return explainedWithoutStrictVerdict(spec, key, ops, faults, strict, relaxed, options, explored);
+      if (relaxed.verdict === 'ok')
+        return explainedWithoutStrictVerdict(spec, key, ops, faults, strict, relaxed, options, explored);
     }
     const note = `${undecided(key, strict, options)} before the key was shown linearizable or not`;
     return { verdict: { ...base, verdict: 'unknown', statesExplored: explored, note }, explored, minimiseExplored: 0 };
@@ -82,10 +96,22 @@ export function checkKey<S, I, O>(
   if (faults.length > 0) {
     // Writes WAIT acknowledged are first kept out of the rollbacks' reach (see lost-acknowledged.ts).
     const guarded = hasAcknowledgedWrites(ops);
-    let relaxed = searchKey(buildKeyProblem(model, ops, options.eps, faults, cuts, guarded), options.budget, true, deadline, pruning);
+    let relaxed = searchKey(
+      buildKeyProblem(model, ops, options.eps, faults, cuts, guarded),
+      options.budget,
+      true,
+      deadline,
+      pruning,
+    );
     explored += relaxed.explored;
     if (guarded && relaxed.verdict === 'illegal') {
-      const unguarded = searchKey(buildKeyProblem(model, ops, options.eps, faults, cuts), options.budget, true, deadline, pruning);
+      const unguarded = searchKey(
+        buildKeyProblem(model, ops, options.eps, faults, cuts),
+        options.budget,
+        true,
+        deadline,
+        pruning,
+      );
       explored += unguarded.explored;
       if (unguarded.verdict === 'ok') {
         const violation = lostAcknowledgedWrite(model, key, ops, faults, unguarded.rollbacks ?? []);
@@ -141,12 +167,29 @@ export function checkKey<S, I, O>(
   if (slack > 0) {
     const longest = (input: I) => model.expiryRangeMs?.(input)?.[1] ?? model.expiryMs(input) ?? 0;
     const judged = clockJudged(ops, clocks, slack, spec.clockRefusal?.bind(spec), longest);
-    const widened = searchKey(buildKeyProblem(model, judged, options.eps, faults, cuts, false, -1, slack), options.budget, faults.length > 0, deadline, pruning);
+    const widened = searchKey(
+      buildKeyProblem(model, judged, options.eps, faults, cuts, false, -1, slack),
+      options.budget,
+      faults.length > 0,
+      deadline,
+      pruning,
+    );
     explored += widened.explored;
     if (widened.verdict === 'ok') {
       const note = clockLossSentence(clocks, slack);
-      const clockLoss: ReplicationLoss<I, O> = { key, invariant: classified.invariant, message: `${classified.message} Explained by clock loss: ${note}`, faults: clocks, witness: classified.witness };
-      return { verdict: { ...base, verdict: 'clock-loss', statesExplored: explored, note, ...located }, clockLoss, explored, minimiseExplored: 0 };
+      const clockLoss: ReplicationLoss<I, O> = {
+        key,
+        invariant: classified.invariant,
+        message: `${classified.message} Explained by clock loss: ${note}`,
+        faults: clocks,
+        witness: classified.witness,
+      };
+      return {
+        verdict: { ...base, verdict: 'clock-loss', statesExplored: explored, note, ...located },
+        clockLoss,
+        explored,
+        minimiseExplored: 0,
+      };
     }
   }
 
@@ -157,7 +200,13 @@ export function checkKey<S, I, O>(
         prefix: stuck.prefix.map((i) => ops[i]),
         invariant: classified.invariant,
         probe: (candidate, budget) => {
-          const probe = searchKey(buildKeyProblem(model, candidate, options.eps, faults, cuts), budget, faults.length > 0, Infinity, pruning);
+          const probe = searchKey(
+            buildKeyProblem(model, candidate, options.eps, faults, cuts),
+            budget,
+            faults.length > 0,
+            Infinity,
+            pruning,
+          );
           const invariant =
             probe.verdict === 'illegal' && probe.stuck !== undefined
               ? classifyStuck(spec, key, candidate, probe.stuck, options.eps).invariant
@@ -218,11 +267,20 @@ function explainedWithoutStrictVerdict<S, I, O>(
     faults: rollbacks.map((rollback) => faults[rollback.fault]),
     witness: classified.witness,
   };
-  return { verdict: { ...base, verdict: 'replication-loss', statesExplored: explored, note }, loss, explored, minimiseExplored: 0 };
+  return {
+    verdict: { ...base, verdict: 'replication-loss', statesExplored: explored, note },
+    loss,
+    explored,
+    minimiseExplored: 0,
+  };
 }
 
 /** Which budget ran out, in the words a reader of the verdict needs: "key k9 undecided after 10 s (time budget, 812,004 states)". */
-function undecided(key: string, outcome: { explored: number; exhausted?: 'states' | 'time'; ordersTried?: number }, options: ResolvedCheckOptions): string {
+function undecided(
+  key: string,
+  outcome: { explored: number; exhausted?: 'states' | 'time'; ordersTried?: number },
+  options: ResolvedCheckOptions,
+): string {
   const states = `${outcome.explored.toLocaleString('en-US')} states`;
   const orders = (outcome.ordersTried ?? 1) > 1 ? ` in each of ${outcome.ordersTried} scan orders` : '';
   return outcome.exhausted === 'time'

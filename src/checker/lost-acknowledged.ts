@@ -36,7 +36,10 @@ export function lostAcknowledgedWrite<S, I, O>(
       .filter((op) => protects(op.acknowledgedReplicas ?? 0, faults[rollback.fault]))
       .map((op) => ({ op, rollback })),
   );
-  const first = lost[0] ?? { op: ops.find((op) => op.outcome === 'ok' && (op.acknowledgedReplicas ?? 0) >= 1)!, rollback: rollbacks[0] };
+  const first = lost[0] ?? {
+    op: ops.find((op) => op.outcome === 'ok' && (op.acknowledgedReplicas ?? 0) >= 1)!,
+    rollback: rollbacks[0],
+  };
   const fault = first.rollback ? faults[first.rollback.fault] : undefined;
   const replicas = first.op.acknowledgedReplicas ?? 0;
   const faultText = fault
@@ -53,7 +56,9 @@ export function lostAcknowledgedWrite<S, I, O>(
     key,
     witness: witness.length ? witness : [first.op],
     subHistory: ops,
-    modelState: first.rollback ? `${model.describeState(first.rollback.from)}, rolled back to ${model.describeState(first.rollback.to)}` : 'unknown',
+    modelState: first.rollback
+      ? `${model.describeState(first.rollback.from)}, rolled back to ${model.describeState(first.rollback.to)}`
+      : 'unknown',
     expected: `the acknowledged write kept (${model.describeInput(first.op.input)})`,
   };
 }

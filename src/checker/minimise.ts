@@ -12,7 +12,10 @@
 import type { OpRecord } from '../history/types.ts';
 
 /** Runs the strict search on a candidate sub-history with at most `budget` states. */
-export type Probe<I, O> = (ops: readonly OpRecord<I, O>[], budget: number) => {
+export type Probe<I, O> = (
+  ops: readonly OpRecord<I, O>[],
+  budget: number,
+) => {
   readonly verdict: 'ok' | 'illegal' | 'unknown';
   readonly explored: number;
   /** The invariant an illegal sub-history breaks. */
@@ -64,7 +67,8 @@ export function minimiseIllegal<I, O>(request: MinimiseRequest<I, O>): Minimised
     [...ops],
   ].filter((start, i, all) => all.findIndex((other) => other.length === start.length) === i);
   for (const start of starts) {
-    if (becauseOfUnexplained(start)) return { ops: ddmin(start, unexplained, becauseOfUnexplained, () => explored < budget), explored };
+    if (becauseOfUnexplained(start))
+      return { ops: ddmin(start, unexplained, becauseOfUnexplained, () => explored < budget), explored };
   }
   return { ops: ddmin([...ops], unexplained, breaksInvariant, () => explored < budget), explored };
 }

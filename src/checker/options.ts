@@ -26,7 +26,9 @@ export function resolveCheckOptions(options: CheckOptions = {}): ResolvedCheckOp
   }
   requirePositiveInteger('budget', resolved.budget);
   if (typeof resolved.budgetMs !== 'number' || Number.isNaN(resolved.budgetMs) || resolved.budgetMs <= 0) {
-    throw new RangeError(`check option "budgetMs" must be a number of ms > 0 (Infinity for none), got ${String(resolved.budgetMs)}`);
+    throw new RangeError(
+      `check option "budgetMs" must be a number of ms > 0 (Infinity for none), got ${String(resolved.budgetMs)}`,
+    );
   }
   requirePositiveInteger('minimiseBudget', resolved.minimiseBudget);
   if (typeof resolved.minimise !== 'boolean') {

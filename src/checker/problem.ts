@@ -137,7 +137,21 @@ export function buildKeyProblem<S, I, O>(
     callAt[f] = fault.startedAt;
     returnAt[f] = Math.max(fault.startedAt, fault.endedAt);
   });
-  return { model, ops, faults, n, kind, callAt, returnAt, ref, tag, expiryEntryOfTag, mandatory, acknowledged, guarded };
+  return {
+    model,
+    ops,
+    faults,
+    n,
+    kind,
+    callAt,
+    returnAt,
+    ref,
+    tag,
+    expiryEntryOfTag,
+    mandatory,
+    acknowledged,
+    guarded,
+  };
 }
 
 /**

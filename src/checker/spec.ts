@@ -36,4 +36,5 @@ export interface CheckSpec<S = any, I = any, O = any> {
 /** A spec, or a model alone (a spec with nothing added). */
 export type Checkable<S = any, I = any, O = any> = CheckSpec<S, I, O> | Model<S, I, O>;
 
-export const specOf = <S, I, O>(checkable: Checkable<S, I, O>): CheckSpec<S, I, O> => ('model' in checkable ? checkable : { model: checkable });
+export const specOf = <S, I, O>(checkable: Checkable<S, I, O>): CheckSpec<S, I, O> =>
+  'model' in checkable ? checkable : { model: checkable };

@@ -36,9 +36,21 @@ export function linearHistory<S, I, O>(model: Model<S, I, O>, plan: readonly Pla
     const completedAt = info ? invokedAt + planned.lagMs : planned.at + planned.lagMs;
     const record = (outcome: OpRecord['outcome'], output: O | undefined, error: string | undefined): OpRecord<I, O> =>
       // One literal shape for every record: objects built by spreading are several times slower to read.
-      ({ type: 'op', id, client: planned.client, key: planned.key, input: planned.input, invokedAt, completedAt, outcome, output, error });
+      ({
+        type: 'op',
+        id,
+        client: planned.client,
+        key: planned.key,
+        input: planned.input,
+        invokedAt,
+        completedAt,
+        outcome,
+        output,
+        error,
+      });
     if (planned.outcome === 'fail' || planned.outcome === 'info-lost') {
-      ops[id] = planned.outcome === 'fail' ? record('fail', undefined, 'refused') : record('info', undefined, 'timeout');
+      ops[id] =
+        planned.outcome === 'fail' ? record('fail', undefined, 'refused') : record('info', undefined, 'timeout');
       continue;
     }
     const current = states.get(planned.key) ?? { state: model.init(), deadline: Infinity };
@@ -49,7 +61,11 @@ export function linearHistory<S, I, O>(model: Model<S, I, O>, plan: readonly Pla
     const step = model.step(state, planned.input, id);
     const newTag = model.leaseTag(step.state);
     const deadline =
-      newTag === null ? Infinity : newTag === id ? planned.at + (model.expiryMs(planned.input) ?? Infinity) : current.deadline;
+      newTag === null
+        ? Infinity
+        : newTag === id
+          ? planned.at + (model.expiryMs(planned.input) ?? Infinity)
+          : current.deadline;
     states.set(planned.key, { state: step.state, deadline });
     ops[id] = planned.outcome === 'ok' ? record('ok', step.output, undefined) : record('info', undefined, 'timeout');
   }

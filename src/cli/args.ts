@@ -2,7 +2,13 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { UsageError } from './exit-codes.ts';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
-type FlagValue<O> = O extends { type: 'boolean' } ? (O extends { multiple: true } ? boolean[] : boolean) : O extends { multiple: true } ? string[] : string;
+type FlagValue<O> = O extends { type: 'boolean' }
+  ? O extends { multiple: true }
+    ? boolean[]
+    : boolean
+  : O extends { multiple: true }
+    ? string[]
+    : string;
 /** What parse gives: each flag's value when given, and the positionals. */
 export interface Parsed<T extends Options> {
   readonly values: { [K in keyof T]?: FlagValue<T[K]> };
@@ -14,10 +20,21 @@ export interface Parsed<T extends Options> {
  * flag that takes one value given twice is refused (parseArgs would keep the last one silently);
  * `multiple` flags (--set) repeat, and a boolean given twice is still one switch.
  */
-export function parse<T extends Options>(command: string, argv: string[], options: T, allowPositionals = false): Parsed<T> {
+export function parse<T extends Options>(
+  command: string,
+  argv: string[],
+  options: T,
+  allowPositionals = false,
+): Parsed<T> {
   let parsed;
   try {
-    parsed = parseArgs({ args: attachNegativeValues(argv, options), options, strict: true, allowPositionals, tokens: true });
+    parsed = parseArgs({
+      args: attachNegativeValues(argv, options),
+      options,
+      strict: true,
+      allowPositionals,
+      tokens: true,
+    });
   } catch (error) {
     const message = (error as Error).message.split('\n')[0].replace(/\. To specify a positional.*$/, '');
     throw new UsageError(`${command}: ${message}`);
@@ -27,7 +44,8 @@ export function parse<T extends Options>(command: string, argv: string[], option
     if (token.kind !== 'option' || token.value === undefined || options[token.name]?.multiple) continue;
     const text = `${token.rawName} ${token.value}`;
     const first = given.get(token.name);
-    if (first !== undefined) throw new UsageError(`${command}: --${token.name} given twice ('${first}', '${text}'); it takes one value`);
+    if (first !== undefined)
+      throw new UsageError(`${command}: --${token.name} given twice ('${first}', '${text}'); it takes one value`);
     given.set(token.name, text);
   }
   return { values: parsed.values as Parsed<T>['values'], positionals: parsed.positionals };
@@ -51,10 +69,18 @@ function attachNegativeValues(argv: string[], options: Options): string[] {
 }
 
 /** A non-negative integer flag, or a UsageError naming it. */
-export function intFlag(command: string, name: string, value: string | undefined, fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER): number {
+export function intFlag(
+  command: string,
+  name: string,
+  value: string | undefined,
+  fallback: number,
+  min = 0,
+  max = Number.MAX_SAFE_INTEGER,
+): number {
   if (value === undefined) return fallback;
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < min || n > max) throw new UsageError(`${command}: --${name} must be an integer in [${min}, ${max}], got '${value}'`);
+  if (!/^\d+$/.test(value) || n < min || n > max)
+    throw new UsageError(`${command}: --${name} must be an integer in [${min}, ${max}], got '${value}'`);
   return n;
 }
 

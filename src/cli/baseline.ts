@@ -20,7 +20,10 @@ export function readBaseline(command: string, file: string, pattern: string): Ba
     if (error instanceof CertificateError) throw new UsageError(`${command}: --baseline ${error.message}`);
     throw error;
   }
-  if (certificate.pattern !== pattern) throw new UsageError(`${command}: --baseline ${file} certifies ${certificate.pattern}, this run --pattern ${pattern}`);
+  if (certificate.pattern !== pattern)
+    throw new UsageError(
+      `${command}: --baseline ${file} certifies ${certificate.pattern}, this run --pattern ${pattern}`,
+    );
   return { file: path.resolve(file), certificate };
 }
 
@@ -33,7 +36,11 @@ export function reportBaseline(baseline: Baseline, current: Certificate, dir: st
     if (error instanceof BaselineError) throw new UsageError(`certify: --baseline: ${error.message}`);
     throw error;
   }
-  writeJson(dir, 'baseline.json', { baseline: baseline.file, regressed: comparison.regressions.length > 0, ...comparison });
+  writeJson(dir, 'baseline.json', {
+    baseline: baseline.file,
+    regressed: comparison.regressions.length > 0,
+    ...comparison,
+  });
   if (!json) io.stdout.write(baselineLines(baseline.file, comparison).join('\n') + '\n');
   return comparison.regressions.length ? EXIT.failed : EXIT.ok;
 }

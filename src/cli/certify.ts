@@ -23,7 +23,14 @@ import { openerFor } from '../certify/openers/index.ts';
 import { describeDurability } from '../plan/durability.ts';
 import { minOkPerOperation, operationNames } from '../certify/evidence.ts';
 import { checkModuleSyntax } from '../impl/module-syntax.ts';
-import { CORPUS_FLAGS, CORPUS_FLAGS_HELP, SHARD_FLAGS, SHARD_FLAGS_HELP, corpusOption, shardOption } from './gate-flags.ts';
+import {
+  CORPUS_FLAGS,
+  CORPUS_FLAGS_HELP,
+  SHARD_FLAGS,
+  SHARD_FLAGS_HELP,
+  corpusOption,
+  shardOption,
+} from './gate-flags.ts';
 import { corpusJson } from '../certify/corpus-report.ts';
 import { readBaseline, reportBaseline } from './baseline.ts';
 import { shardPlan } from '../certify/shard-plan.ts';
@@ -59,7 +66,14 @@ With --baseline the exit code follows the comparison (0 no regression, even when
 certificate.json still says whether this run was certified.
 ${helpFooter('certify')}`;
 
-export const FLAGS = { ...CHAOS_FLAGS, ...CORPUS_FLAGS, ...SHARD_FLAGS, impl: { type: 'string' }, 'no-lint': { type: 'boolean' }, servers: { type: 'string' } } as const;
+export const FLAGS = {
+  ...CHAOS_FLAGS,
+  ...CORPUS_FLAGS,
+  ...SHARD_FLAGS,
+  impl: { type: 'string' },
+  'no-lint': { type: 'boolean' },
+  servers: { type: 'string' },
+} as const;
 
 export async function run(argv: string[], io: Io = processIo): Promise<number> {
   const { values } = parse('certify', argv, FLAGS);
@@ -68,10 +82,14 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     return EXIT.ok;
   }
   if (!values.impl) throw new UsageError("certify: --impl is required (lua:DIR, module:PATH or cmd:'COMMAND ARGS')");
-  if (values.servers !== undefined && values.server !== undefined) throw new UsageError('certify: --servers and --server cannot be used together (--servers names every server of the matrix)');
+  if (values.servers !== undefined && values.server !== undefined)
+    throw new UsageError(
+      'certify: --servers and --server cannot be used together (--servers names every server of the matrix)',
+    );
   const options = { ...jobOptions('certify', values), shard: shardOption('certify', values) };
   const servers = serversFlag('certify', values.servers, parseClusterSpec(options.cluster).kind, values);
-  const baseline = values.baseline === undefined ? undefined : readBaseline('certify', values.baseline, options.pattern.name);
+  const baseline =
+    values.baseline === undefined ? undefined : readBaseline('certify', values.baseline, options.pattern.name);
   let spec: ImplSpec;
   try {
     spec = parseImplSpec(values.impl, options.pattern);
@@ -82,20 +100,30 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   try {
     // A module's syntax is checked before the cluster starts (file:line:column), not at import.
     // Its files are hashed, linted and loaded by readers that trust them: a FIFO or a huge file is refused first.
-    for (const file of implFiles(spec, options.pattern)) checkBoundedFile(file, spec.kind === 'lua' ? 'Lua script' : 'module');
+    for (const file of implFiles(spec, options.pattern))
+      checkBoundedFile(file, spec.kind === 'lua' ? 'Lua script' : 'module');
     if (spec.kind === 'module') await checkModuleSyntax(spec.file);
   } catch (error) {
     if (error instanceof ImplSpecError) throw new UsageError(`certify: ${error.message}`);
     if (error instanceof InputLimitError) throw new UsageError(`certify: --impl ${values.impl}: ${error.message}`);
     throw error;
   }
-  const corpus = corpusOption('certify', values, describeImpl(spec), options.pattern.name, implDigest(spec, options.pattern));
+  const corpus = corpusOption(
+    'certify',
+    values,
+    describeImpl(spec),
+    options.pattern.name,
+    implDigest(spec, options.pattern),
+  );
   let lintAdvice: string[] = [];
   if (spec.kind === 'lua' && !values['no-lint']) {
     let findings;
     try {
       // Linted for the server asked for, when one was: its loader decides what compiles.
-      findings = await lintPath(spec.dir, options.server?.version ? lintTargetOf(options.server.version, true) : undefined);
+      findings = await lintPath(
+        spec.dir,
+        options.server?.version ? lintTargetOf(options.server.version, true) : undefined,
+      );
     } catch (error) {
       if (error instanceof InputLimitError) throw new UsageError(`certify: --impl ${values.impl}: ${error.message}`);
       throw error;
@@ -112,26 +140,40 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   const certifyOne: CertifyOne = async (job, jobIo) => {
     let result: JobResult;
     try {
-      result = await runJob({ ...job, implSpec: describeImpl(impl), corpus }, openerFor(job.pattern, impl, job.durability), jobIo);
+      result = await runJob(
+        { ...job, implSpec: describeImpl(impl), corpus },
+        openerFor(job.pattern, impl, job.durability),
+        jobIo,
+      );
     } catch (error) {
       if (error instanceof ImplSpecError) throw new UsageError(`certify: ${error.message}`);
       throw error;
     }
     const cert = { ...certificate(job, impl, result), ...(lintAdvice.length ? { lintAdvice } : {}) };
     writeJson(result.dir, 'certificate.json', cert);
-    jobIo.stdout.write(job.json ? JSON.stringify(cert, null, 2) + '\n' : summaryText(job, result) + adviceText(lintAdvice));
+    jobIo.stdout.write(
+      job.json ? JSON.stringify(cert, null, 2) + '\n' : summaryText(job, result) + adviceText(lintAdvice),
+    );
     return { result, certificate: cert };
   };
   if (servers) return certifyMatrix({ ...options, implSpec: describeImpl(spec) }, servers, certifyOne, io);
   const { result, certificate: cert } = await certifyOne(options, io);
   // An environment failure is exit 3 whatever the baseline says: the job did not run its budget.
-  if (baseline && !(result.incomplete && !result.outcome.failure)) return reportBaseline(baseline, cert, result.dir, options.json, io);
+  if (baseline && !(result.incomplete && !result.outcome.failure))
+    return reportBaseline(baseline, cert, result.dir, options.json, io);
   return jobExitCode(result);
 }
 
 /** A pattern a team declared: its file as the job was given it (relative to where it ran) and the file's digest. */
 const patternFileField = (options: JobOptions): Pick<Certificate, 'patternFile'> =>
-  options.pattern.source ? { patternFile: { file: path.relative(process.cwd(), options.pattern.source.file) || '.', sha256: options.pattern.source.sha256 } } : {};
+  options.pattern.source
+    ? {
+        patternFile: {
+          file: path.relative(process.cwd(), options.pattern.source.file) || '.',
+          sha256: options.pattern.source.sha256,
+        },
+      }
+    : {};
 
 /** certificate.json of a finished job (exported for the shard tests, which merge real ones). */
 export function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): Certificate {
@@ -168,7 +210,11 @@ export function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): 
       passed: s.passed,
       ...(s.notApplicable ? { notApplicable: s.notApplicable } : {}),
       ...(s.barelyWitnessed ? { barelyWitnessed: s.barelyWitnessed } : {}),
-      violations: s.violations.map((v) => ({ invariant: s.invariant, message: v.message, counterexample: r.counterexampleFile })),
+      violations: s.violations.map((v) => ({
+        invariant: s.invariant,
+        message: v.message,
+        counterexample: r.counterexampleFile,
+      })),
     })),
     findings: r.findings,
     ...(r.incomplete ? { incomplete: true } : {}),
@@ -180,13 +226,21 @@ export function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): 
     duplicateFindings: r.duplicateFindings,
     issuedAt: new Date().toISOString(),
     seconds: Math.round(r.outcome.ms) / 1000,
-    ...(r.outcome.failure ? { firstFailure: { run: r.outcome.failure.firstFailure.run, seconds: Math.round(r.outcome.failure.firstFailure.seconds * 1000) / 1000 } } : {}),
+    ...(r.outcome.failure
+      ? {
+          firstFailure: {
+            run: r.outcome.failure.firstFailure.run,
+            seconds: Math.round(r.outcome.failure.firstFailure.seconds * 1000) / 1000,
+          },
+        }
+      : {}),
     shard: options.shard && { ...options.shard, plan: shardPlan(options) },
     corpus: corpusJson(r.corpus),
   };
 }
 
-const sameFaults = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((f) => b.includes(f));
+const sameFaults = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((f) => b.includes(f));
 
 /** The summary's lines for lint advice: shown, never a reason to refuse. */
 function adviceText(advice: readonly string[]): string {
@@ -214,7 +268,9 @@ function lintRejection(options: JobOptions, spec: ImplSpec, findings: string[], 
     // Nothing ran, so nothing was observed; the lint findings are the reason, not missing evidence.
     evidence: {
       minOkPerOperation: minOkPerOperation(options.runs),
-      operations: Object.fromEntries(operationNames(options.pattern).map((op) => [op, operationJson({ op, issued: 0, ok: 0, fail: 0, info: 0 })])),
+      operations: Object.fromEntries(
+        operationNames(options.pattern).map((op) => [op, operationJson({ op, issued: 0, ok: 0, fail: 0, info: 0 })]),
+      ),
       transitions: {},
       missing: [],
     },
@@ -230,10 +286,19 @@ function lintRejection(options: JobOptions, spec: ImplSpec, findings: string[], 
     shard: options.shard && { ...options.shard, plan: shardPlan(options) },
   };
   writeJson(dir, 'certificate.json', cert);
-  writeFileSync(path.join(dir, 'junit.xml'), junitXml(`chaoslua certify ${options.pattern.name}`, findings.map((f) => ({ name: 'lint', passed: false, message: f })), 0));
+  writeFileSync(
+    path.join(dir, 'junit.xml'),
+    junitXml(
+      `chaoslua certify ${options.pattern.name}`,
+      findings.map((f) => ({ name: 'lint', passed: false, message: f })),
+      0,
+    ),
+  );
   if (options.json) io.stdout.write(JSON.stringify(cert, null, 2) + '\n');
   else {
-    io.stdout.write(`chaoslua certify: FAILED — ${options.pattern.name}, ${describeImpl(spec)}: static checks found ${findings.length} defect(s) before any run\n`);
+    io.stdout.write(
+      `chaoslua certify: FAILED — ${options.pattern.name}, ${describeImpl(spec)}: static checks found ${findings.length} defect(s) before any run\n`,
+    );
     for (const f of findings) io.stdout.write(`  ${f}\n`);
     io.stdout.write(`  (--no-lint runs the schedules anyway)\n  report: ${dir}\n`);
   }

@@ -13,7 +13,16 @@ import { setFlags } from './set-flag.ts';
 import { UsageError } from './exit-codes.ts';
 import { probeOutput } from './out-file.ts';
 import type { JobOptions } from '../certify/types.ts';
-import { DRAWN_CLIENTS, DRAWN_KEYS, JOB_DEFAULTS, JOB_INTEGERS, jobOptionsFrom, JobOptionError, JobSettingError, type JobConstraints } from '../certify/options.ts';
+import {
+  DRAWN_CLIENTS,
+  DRAWN_KEYS,
+  JOB_DEFAULTS,
+  JOB_INTEGERS,
+  jobOptionsFrom,
+  JobOptionError,
+  JobSettingError,
+  type JobConstraints,
+} from '../certify/options.ts';
 
 /** Flags `run` and `certify` share (parseArgs option specs). */
 export const CHAOS_FLAGS = {
@@ -45,7 +54,10 @@ const NAME_WIDTH = Math.max(...PATTERN_NAMES.map((n) => n.length)) + 1;
 
 /** Each pattern's settings, from the registry: `    ratelimit  limit   hits a window allows on one key, 1-10 (default 3)`. */
 const SETTINGS_HELP = PATTERN_NAMES.flatMap((name) =>
-  Object.entries((PATTERNS[name] as AnyPattern).settings ?? {}).map(([setting, s], i) => `                     ${(i === 0 ? name : '').padEnd(NAME_WIDTH)}${setting.padEnd(8)}${s.description}, ${s.min}-${s.max} (default ${s.default})`),
+  Object.entries((PATTERNS[name] as AnyPattern).settings ?? {}).map(
+    ([setting, s], i) =>
+      `                     ${(i === 0 ? name : '').padEnd(NAME_WIDTH)}${setting.padEnd(8)}${s.description}, ${s.min}-${s.max} (default ${s.default})`,
+  ),
 ).join('\n');
 
 export const CHAOS_FLAGS_HELP = `  --pattern P        ${PATTERN_NAMES.join(' | ')} (default ${DEFAULT_PATTERN}),
@@ -90,11 +102,28 @@ ${SETTINGS_HELP}
 /** One line per fault, from its descriptor: what it does and where it can run. */
 export const FAULTS_HELP = `faults (--faults):
 ${FAULT_DESCRIPTORS.map((f) => {
-  const where = f.backends === 'netns' ? ' [--cluster netns only]' : f.backends === 'clocks' ? ' [local and netns; named, not in all]' : f.backends === 'evicting' ? ' [named, not in all; evicts only on 7.4+]' : f.external === 'client' ? ' [any cluster]' : f.external === 'destructive' ? ' [external: with --allow-destructive]' : '';
+  const where =
+    f.backends === 'netns'
+      ? ' [--cluster netns only]'
+      : f.backends === 'clocks'
+        ? ' [local and netns; named, not in all]'
+        : f.backends === 'evicting'
+          ? ' [named, not in all; evicts only on 7.4+]'
+          : f.external === 'client'
+            ? ' [any cluster]'
+            : f.external === 'destructive'
+              ? ' [external: with --allow-destructive]'
+              : '';
   return `  ${f.name.padEnd(20)}${f.description}${where}`;
 }).join('\n')}`;
 
-type Values = { [K in keyof typeof CHAOS_FLAGS]?: (typeof CHAOS_FLAGS)[K] extends { multiple: true } ? string[] : (typeof CHAOS_FLAGS)[K]['type'] extends 'boolean' ? boolean : string };
+type Values = {
+  [K in keyof typeof CHAOS_FLAGS]?: (typeof CHAOS_FLAGS)[K] extends { multiple: true }
+    ? string[]
+    : (typeof CHAOS_FLAGS)[K]['type'] extends 'boolean'
+      ? boolean
+      : string;
+};
 
 /** The JobConstraints field each chaos flag sets, to name the flag when its value is refused. */
 const FLAG_OF: Readonly<Record<keyof JobConstraints, string>> = {
@@ -120,7 +149,8 @@ const FLAG_OF: Readonly<Record<keyof JobConstraints, string>> = {
 };
 
 /** An integer flag's number; anything but digits is NaN, which the job options refuse with the flag's limits. */
-const integer = (value: string | undefined): number | undefined => (value === undefined ? undefined : /^\d+$/.test(value) ? Number(value) : NaN);
+const integer = (value: string | undefined): number | undefined =>
+  value === undefined ? undefined : /^\d+$/.test(value) ? Number(value) : NaN;
 
 /**
  * The flags' strings parsed into the job's constraints, then checked once by the job options
@@ -159,7 +189,10 @@ export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
     seed: integer(v.seed),
     path: v.path,
     faults,
-    timeLimitMs: v['time-limit'] === undefined ? undefined : durationFlag(command, 'time-limit', v['time-limit'], JOB_DEFAULTS.timeLimitMs),
+    timeLimitMs:
+      v['time-limit'] === undefined
+        ? undefined
+        : durationFlag(command, 'time-limit', v['time-limit'], JOB_DEFAULTS.timeLimitMs),
     clients: integer(v.clients),
     keys: integer(v.keys),
     cluster: v.cluster,
@@ -169,14 +202,21 @@ export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
     json: v.json,
     nodeTimeoutMs: integer(v['node-timeout']),
     shrinkRuns: integer(v['shrink-runs']),
-    shrinkTimeMs: v['shrink-time'] === undefined ? undefined : durationFlag(command, 'shrink-time', v['shrink-time'], JOB_DEFAULTS.shrinkTimeMs),
+    shrinkTimeMs:
+      v['shrink-time'] === undefined
+        ? undefined
+        : durationFlag(command, 'shrink-time', v['shrink-time'], JOB_DEFAULTS.shrinkTimeMs),
     allowDestructive,
     settings: set?.settings,
   };
   const options = refuse(command, v, () => jobOptionsFrom(command, constraints), set?.texts);
   // Parsed last, as before the options had a module of their own: a bad number is named before it.
-  const durable = v.durability === undefined ? options : { ...options, durability: durabilityFlag(command, v.durability)! };
-  if (durable.durability && topology.kind === 'masters') throw new UsageError(`${command}: --durability cannot apply on --topology masters (independent masters have no replicas to wait for)`);
+  const durable =
+    v.durability === undefined ? options : { ...options, durability: durabilityFlag(command, v.durability)! };
+  if (durable.durability && topology.kind === 'masters')
+    throw new UsageError(
+      `${command}: --durability cannot apply on --topology masters (independent masters have no replicas to wait for)`,
+    );
   // Resolved last, once every other flag is known good: a named server may be installed here.
   const server = serverFlag(command, v.server, cluster.kind);
   return server ? { ...durable, server } : durable;
@@ -196,7 +236,8 @@ function clustersFlag(command: string, flag: string | undefined, kind: string): 
   // The limits first: a number no machine may ask for is refused as such, not for this one's memory.
   const { min, max } = JOB_INTEGERS.clusters;
   if (!(Number.isInteger(n) && n >= min && n <= max)) {
-    if (flag === undefined) throw new UsageError(`${command}: ${given}: must be an integer in [${min}, ${max}] or auto`);
+    if (flag === undefined)
+      throw new UsageError(`${command}: ${given}: must be an integer in [${min}, ${max}] or auto`);
     return n; // the job options name the flag and its limits
   }
   const problem = n > 1 ? capacityProblem(n) : undefined;
@@ -205,18 +246,26 @@ function clustersFlag(command: string, flag: string | undefined, kind: string): 
 }
 
 /** A value as typed, cut to 40 characters with its length when longer. */
-const shown = (text: string): string => (text.length > 40 ? `${text.slice(0, 40)}... (${text.length} characters)` : text);
+const shown = (text: string): string =>
+  text.length > 40 ? `${text.slice(0, 40)}... (${text.length} characters)` : text;
 
 /** The job options, or the option they refuse as a usage error in the CLI's words: its flag and the text given. */
-function refuse(command: string, v: Values, build: () => JobOptions, setTexts: Readonly<Record<string, string>> = {}): JobOptions {
+function refuse(
+  command: string,
+  v: Values,
+  build: () => JobOptions,
+  setTexts: Readonly<Record<string, string>> = {},
+): JobOptions {
   try {
     return build();
   } catch (error) {
     if (!(error instanceof JobOptionError)) throw error;
     // The one --set of several that is wrong, quoted as given.
-    if (error instanceof JobSettingError) throw new UsageError(`${command}: --set ${error.setting}=${setTexts[error.setting]}: ${error.problem}`);
+    if (error instanceof JobSettingError)
+      throw new UsageError(`${command}: --set ${error.setting}=${setTexts[error.setting]}: ${error.problem}`);
     const flag = FLAG_OF[error.option];
-    if (error.needs) throw new UsageError(`${command}: --${flag} needs the --${FLAG_OF[error.needs]} it was found with`);
+    if (error.needs)
+      throw new UsageError(`${command}: --${flag} needs the --${FLAG_OF[error.needs]} it was found with`);
     throw new UsageError(`${command}: --${flag} ${error.problem}, got '${shown(String(v[flag as keyof Values]))}'`);
   }
 }

@@ -72,9 +72,26 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   const checked = checkFile(file, values.format, values.model);
   const { result } = checked;
   const passed = passes(result);
-  const dir = values['no-report'] ? undefined : writeCheckFolder(values.report ?? 'reports', { ...checked, file, passed });
+  const dir = values['no-report']
+    ? undefined
+    : writeCheckFolder(values.report ?? 'reports', { ...checked, file, passed });
   if (values.json) {
-    io.stdout.write(JSON.stringify({ verdict: result.verdict, format: checked.format, model: checked.model, stats: result.stats, keys: result.keys.filter((k) => k.verdict !== 'ok'), violations: result.violations, duplicateEffects: result.duplicateEffects, report: dir && path.join(dir, REPORT_FILE) }, null, 2) + '\n');
+    io.stdout.write(
+      JSON.stringify(
+        {
+          verdict: result.verdict,
+          format: checked.format,
+          model: checked.model,
+          stats: result.stats,
+          keys: result.keys.filter((k) => k.verdict !== 'ok'),
+          violations: result.violations,
+          duplicateEffects: result.duplicateEffects,
+          report: dir && path.join(dir, REPORT_FILE),
+        },
+        null,
+        2,
+      ) + '\n',
+    );
   } else io.stdout.write(checkText(file, checked, dir));
   return passed ? EXIT.ok : EXIT.failed;
 }
@@ -88,17 +105,22 @@ export interface CheckedHistory {
 
 /** The `check` code path without printing: read, detect, parse, check. Malformed input is a UsageError. */
 export function checkFile(file: string, formatFlag?: string, modelFlag?: string): CheckedHistory {
-  if (formatFlag !== undefined && !isHistoryFormat(formatFlag)) throw new UsageError(`check: --format must be one of ${FORMATS.join(', ')}, got '${formatFlag}'`);
+  if (formatFlag !== undefined && !isHistoryFormat(formatFlag))
+    throw new UsageError(`check: --format must be one of ${FORMATS.join(', ')}, got '${formatFlag}'`);
   let text: string;
   try {
     text = readBoundedText(file, 'history');
   } catch (error) {
     if (error instanceof InputLimitError) throw new UsageError(`check: ${error.message}`);
-    throw new UsageError(`check: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new UsageError(
+      `check: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   const format = formatFlag ?? detectFormat(text);
   if (format === undefined || !isHistoryFormat(format)) {
-    throw new UsageError(`check: ${file}: cannot tell the format from its first line; name it with --format (${FORMATS.join(', ')})`);
+    throw new UsageError(
+      `check: ${file}: cannot tell the format from its first line; name it with --format (${FORMATS.join(', ')})`,
+    );
   }
   try {
     const { history, model } = readHistory(file, text, format, modelFlag);
@@ -119,8 +141,10 @@ function checkText(file: string, checked: CheckedHistory, dir: string | undefine
   ];
   if (s.ops === 0) lines.push('  no client operations: an empty history is valid (as Knossos and Porcupine judge it)');
   for (const v of result.violations) lines.push(describeViolation(v));
-  for (const k of result.keys) if (k.verdict === 'unknown') lines.push(`unknown on key ${JSON.stringify(k.key)}: ${k.note ?? 'undecided'}`);
-  for (const loss of result.replicationLosses) lines.push(`replication loss on key ${JSON.stringify(loss.key)}: ${loss.message}`);
+  for (const k of result.keys)
+    if (k.verdict === 'unknown') lines.push(`unknown on key ${JSON.stringify(k.key)}: ${k.note ?? 'undecided'}`);
+  for (const loss of result.replicationLosses)
+    lines.push(`replication loss on key ${JSON.stringify(loss.key)}: ${loss.message}`);
   if (dir) lines.push(`report: ${path.join(dir, REPORT_FILE)}`);
   return lines.join('\n') + '\n';
 }

@@ -43,7 +43,14 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   const cluster = await LocalCluster.start({
     masters: intFlag('cluster up', 'masters', values.masters, 3, 1, 16),
     replicasPerMaster: intFlag('cluster up', 'replicas', values.replicas, 1, 0, 4),
-    nodeTimeoutMs: intFlag('cluster up', 'node-timeout', values['node-timeout'], NODE_TIMEOUT_MS.default, NODE_TIMEOUT_MS.min, NODE_TIMEOUT_MS.max),
+    nodeTimeoutMs: intFlag(
+      'cluster up',
+      'node-timeout',
+      values['node-timeout'],
+      NODE_TIMEOUT_MS.default,
+      NODE_TIMEOUT_MS.min,
+      NODE_TIMEOUT_MS.max,
+    ),
     seed: intFlag('cluster up', 'seed', values.seed, 1),
   });
   const [seed] = cluster.seeds();
@@ -71,7 +78,12 @@ async function nodeTable(cluster: LocalCluster): Promise<string> {
     ]);
   }
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  const lines = rows.map((r) => r.map((cell, c) => cell.padEnd(widths[c])).join('  ').trimEnd());
+  const lines = rows.map((r) =>
+    r
+      .map((cell, c) => cell.padEnd(widths[c]))
+      .join('  ')
+      .trimEnd(),
+  );
   return `${lines.join('\n')}\ntoxiproxy api ${cluster.toxiproxyApi} (pid ${cluster.toxiproxyPid})\n`;
 }
 

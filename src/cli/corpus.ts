@@ -32,7 +32,13 @@ options:
   -h, --help         this text
 ${helpFooter('corpus')}`;
 
-export const FLAGS = { impl: { type: 'string' }, pattern: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+export const FLAGS = {
+  impl: { type: 'string' },
+  pattern: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 export async function run(argv: string[], io: Io = processIo): Promise<number> {
   const { values, positionals } = parse('corpus', argv, FLAGS, true);
@@ -41,11 +47,16 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     return EXIT.ok;
   }
   const [action, dirArg, ...extra] = positionals;
-  if (action !== 'list' && action !== 'prune') throw new UsageError(`corpus: expected list or prune, got ${action === undefined ? 'nothing' : `'${action}'`}`);
+  if (action !== 'list' && action !== 'prune')
+    throw new UsageError(`corpus: expected list or prune, got ${action === undefined ? 'nothing' : `'${action}'`}`);
   if (extra.length) throw new UsageError(`corpus: unexpected argument '${extra[0]}'`);
-  if (values.pattern !== undefined && !isPatternName(values.pattern)) throw new UsageError(`corpus: --pattern must be ${PATTERN_NAMES.join(', ')}, got '${values.pattern}'`);
+  if (values.pattern !== undefined && !isPatternName(values.pattern))
+    throw new UsageError(`corpus: --pattern must be ${PATTERN_NAMES.join(', ')}, got '${values.pattern}'`);
   const pattern = values.pattern ?? DEFAULT_PATTERN;
-  const dir = dirArg !== undefined ? path.resolve(dirArg) : defaultCorpusDir(values.impl ?? `lua:${path.resolve('lua', pattern)}`, pattern);
+  const dir =
+    dirArg !== undefined
+      ? path.resolve(dirArg)
+      : defaultCorpusDir(values.impl ?? `lua:${path.resolve('lua', pattern)}`, pattern);
   if (dirArg !== undefined && !fs.existsSync(dir)) throw new UsageError(`corpus: no such directory: ${dirArg}`);
   let entries: StoredEntry[];
   try {
@@ -62,7 +73,9 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
 function describe(e: StoredEntry): string {
   const broke = [...new Set(e.entry.result.violations.map((v) => v.invariant))].join(', ') || e.entry.result.verdict;
   const last = e.entry.corpus.lastReplay;
-  const replay = last ? `last replay ${last.status} (${last.at}, sha256 ${last.sha256.slice(0, 12)})` : 'never replayed';
+  const replay = last
+    ? `last replay ${last.status} (${last.at}, sha256 ${last.sha256.slice(0, 12)})`
+    : 'never replayed';
   const by = e.entry.corpus.impl === undefined ? '' : ` (${e.entry.corpus.impl})`;
   return `${e.id}  ${e.entry.pattern}  ${broke}  ${countOps(e.entry.schedule)} ops  found against sha256 ${e.entry.corpus.sha256.slice(0, 12)}${by} on ${e.entry.corpus.savedAt}  ${replay}`;
 }
@@ -78,17 +91,40 @@ const entryJson = (e: StoredEntry) => ({
 
 function list(dir: string, entries: StoredEntry[], json: boolean, io: Io): number {
   if (json) io.stdout.write(JSON.stringify({ dir, entries: entries.map(entryJson) }, null, 2) + '\n');
-  else io.stdout.write([`corpus ${dir}: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}`, ...entries.map((e) => `  ${describe(e)}`)].join('\n') + '\n');
+  else
+    io.stdout.write(
+      [
+        `corpus ${dir}: ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}`,
+        ...entries.map((e) => `  ${describe(e)}`),
+      ].join('\n') + '\n',
+    );
   return EXIT.ok;
 }
 
 function prune(dir: string, entries: StoredEntry[], dryRun: boolean, json: boolean, io: Io): number {
   const fixed = entries.filter((e) => e.entry.corpus.lastReplay?.status === 'passing');
   if (!dryRun) for (const e of fixed) fs.rmSync(e.file);
-  if (json) io.stdout.write(JSON.stringify({ dir, removed: dryRun ? [] : fixed.map(entryJson), wouldRemove: dryRun ? fixed.map(entryJson) : [], kept: entries.length - fixed.length }, null, 2) + '\n');
+  if (json)
+    io.stdout.write(
+      JSON.stringify(
+        {
+          dir,
+          removed: dryRun ? [] : fixed.map(entryJson),
+          wouldRemove: dryRun ? fixed.map(entryJson) : [],
+          kept: entries.length - fixed.length,
+        },
+        null,
+        2,
+      ) + '\n',
+    );
   else {
     const verb = dryRun ? 'would remove' : 'removed';
-    io.stdout.write([`corpus ${dir}: ${verb} ${fixed.length} entr${fixed.length === 1 ? 'y' : 'ies'} whose last replay passed, kept ${entries.length - fixed.length}`, ...fixed.map((e) => `  ${verb} ${describe(e)}`)].join('\n') + '\n');
+    io.stdout.write(
+      [
+        `corpus ${dir}: ${verb} ${fixed.length} entr${fixed.length === 1 ? 'y' : 'ies'} whose last replay passed, kept ${entries.length - fixed.length}`,
+        ...fixed.map((e) => `  ${verb} ${describe(e)}`),
+      ].join('\n') + '\n',
+    );
   }
   return EXIT.ok;
 }

@@ -9,6 +9,7 @@ export function durabilityFlag(command: string, value: string | undefined): Dura
   const replicas = match ? Number(match[1]) : NaN;
   const timeoutMs = match ? Number(match[2]) : NaN;
   // The limits and their words are the job options' (src/certify/options.ts).
-  if (!match || !durabilityInLimits({ replicas, timeoutMs })) throw new UsageError(`${command}: --durability ${DURABILITY_PROBLEM}, got '${value}'`);
+  if (!match || !durabilityInLimits({ replicas, timeoutMs }))
+    throw new UsageError(`${command}: --durability ${DURABILITY_PROBLEM}, got '${value}'`);
   return { replicas, timeoutMs };
 }

@@ -13,7 +13,11 @@ export const EXIT = {
  * A job's exit code: a job the environment ended is exit 3, unless a run it finished had already
  * failed (a violation found is a verdict, whatever happened after it).
  */
-export function jobExitCode(result: { readonly passed: boolean; readonly incomplete: boolean; readonly outcome: { readonly failure?: unknown } }): number {
+export function jobExitCode(result: {
+  readonly passed: boolean;
+  readonly incomplete: boolean;
+  readonly outcome: { readonly failure?: unknown };
+}): number {
   if (result.passed) return EXIT.ok;
   return result.incomplete && !result.outcome.failure ? EXIT.environment : EXIT.failed;
 }

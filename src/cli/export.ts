@@ -34,7 +34,12 @@ options:
 exit codes: 0 written, 2 usage, malformed input, or a history the format cannot hold
 ${helpFooter('export')}`;
 
-export const FLAGS = { format: { type: 'string' }, out: { type: 'string' }, model: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+export const FLAGS = {
+  format: { type: 'string' },
+  out: { type: 'string' },
+  model: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 export async function run(argv: string[], io: Io = processIo): Promise<number> {
   const { values, positionals } = parse('export', argv, FLAGS, true);
@@ -42,9 +47,12 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     io.stdout.write(HELP);
     return EXIT.ok;
   }
-  if (positionals.length !== 1) throw new UsageError(`export: expected one run folder or history file, got ${positionals.length}`);
+  if (positionals.length !== 1)
+    throw new UsageError(`export: expected one run folder or history file, got ${positionals.length}`);
   if (values.format !== 'porcupine' && values.format !== 'jepsen') {
-    throw new UsageError(`export: --format must be porcupine or jepsen, got ${values.format === undefined ? 'nothing' : `'${values.format}'`}`);
+    throw new UsageError(
+      `export: --format must be porcupine or jepsen, got ${values.format === undefined ? 'nothing' : `'${values.format}'`}`,
+    );
   }
   if (values.out !== undefined) checkOutFile('export', 'out', values.out);
   const file = historyFile(positionals[0]);
@@ -53,10 +61,13 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     text = readBoundedText(file, 'history');
   } catch (error) {
     if (error instanceof InputLimitError) throw new UsageError(`export: ${error.message}`);
-    throw new UsageError(`export: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new UsageError(
+      `export: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
   const format = detectFormat(text);
-  if (format === undefined || !isHistoryFormat(format)) throw new UsageError(`export: ${file}: cannot tell the format from its first line`);
+  if (format === undefined || !isHistoryFormat(format))
+    throw new UsageError(`export: ${file}: cannot tell the format from its first line`);
   let written: string;
   try {
     const { history, model } = readHistory(file, text, format, values.model);
@@ -82,6 +93,7 @@ function historyFile(target: string): string {
   }
   if (!stat.isDirectory()) return target;
   const file = path.join(target, COUNTEREXAMPLE_FILE);
-  if (!fs.existsSync(file)) throw new UsageError(`export: ${target} has no ${COUNTEREXAMPLE_FILE} (a passing run keeps no history to export)`);
+  if (!fs.existsSync(file))
+    throw new UsageError(`export: ${target} has no ${COUNTEREXAMPLE_FILE} (a passing run keeps no history to export)`);
   return file;
 }

@@ -35,13 +35,22 @@ export const SHARD_FLAGS_HELP = `  --shard k/n        run shard k (0-based) of n
                      changed (invariants, findings, replication losses; default: none)`;
 
 /** The corpus a job uses, or undefined with --no-corpus; its entries are read once here to fail early. */
-export function corpusOption(command: string, values: { corpus?: string; 'no-corpus'?: boolean }, implSpec: string, pattern: string, sha256: string): CorpusOptions | undefined {
+export function corpusOption(
+  command: string,
+  values: { corpus?: string; 'no-corpus'?: boolean },
+  implSpec: string,
+  pattern: string,
+  sha256: string,
+): CorpusOptions | undefined {
   if (values['no-corpus']) {
     if (values.corpus !== undefined) throw new UsageError(`${command}: --corpus and --no-corpus together`);
     return undefined;
   }
   // Counterexamples are saved there after the runs: a folder that cannot take them is refused now.
-  const dir = values.corpus === undefined ? defaultCorpusDir(implSpec, pattern) : probeOutput(command, 'corpus', values.corpus, 'directory');
+  const dir =
+    values.corpus === undefined
+      ? defaultCorpusDir(implSpec, pattern)
+      : probeOutput(command, 'corpus', values.corpus, 'directory');
   try {
     readCorpus(dir, pattern);
   } catch (error) {
@@ -52,7 +61,10 @@ export function corpusOption(command: string, values: { corpus?: string; 'no-cor
 }
 
 /** --shard k/n, which needs the --seed every shard shares and cannot re-run one --path. */
-export function shardOption(command: string, values: { shard?: string; seed?: string; path?: string }): Shard | undefined {
+export function shardOption(
+  command: string,
+  values: { shard?: string; seed?: string; path?: string },
+): Shard | undefined {
   if (values.shard === undefined) return undefined;
   let shard: Shard;
   try {
@@ -61,8 +73,12 @@ export function shardOption(command: string, values: { shard?: string; seed?: st
     if (error instanceof ShardError) throw new UsageError(`${command}: ${error.message}`);
     throw error;
   }
-  if (values.seed === undefined) throw new UsageError(`${command}: --shard needs --seed: every shard must draw from the same seed`);
-  if (values.path !== undefined) throw new UsageError(`${command}: --shard and --path together (a path re-runs one schedule: replay it without --shard)`);
+  if (values.seed === undefined)
+    throw new UsageError(`${command}: --shard needs --seed: every shard must draw from the same seed`);
+  if (values.path !== undefined)
+    throw new UsageError(
+      `${command}: --shard and --path together (a path re-runs one schedule: replay it without --shard)`,
+    );
   return shard;
 }
 
@@ -72,6 +88,8 @@ export function readJsonFile(command: string, flag: string, file: string): unkno
     return JSON.parse(readBoundedText(file, 'certificate'));
   } catch (error) {
     if (error instanceof InputLimitError) throw new UsageError(`${command}: --${flag} ${error.message}`);
-    throw new UsageError(`${command}: --${flag} ${file}: not a readable JSON file (${(error as Error).message.split('\n')[0]})`);
+    throw new UsageError(
+      `${command}: --${flag} ${file}: not a readable JSON file (${(error as Error).message.split('\n')[0]})`,
+    );
   }
 }

@@ -4,7 +4,10 @@ import { projectRoot } from '../cluster/binaries.ts';
 
 /** docs/ of the checkout, or of the package (whose runtime files sit in dist/, beside docs/). */
 function docsDir(): string {
-  return [path.join(projectRoot, 'docs'), path.join(projectRoot, '..', 'docs')].find((d) => fs.existsSync(d)) ?? path.join(projectRoot, 'docs');
+  return (
+    [path.join(projectRoot, 'docs'), path.join(projectRoot, '..', 'docs')].find((d) => fs.existsSync(d)) ??
+    path.join(projectRoot, 'docs')
+  );
 }
 
 /** The page of a command (docs/commands/<command>.md), or the index of them all. */

@@ -26,7 +26,9 @@ export const FLAGS = {
 
 export function usage(): string {
   const width = Math.max(...RULES.map((rule) => rule.id.length));
-  const rules = RULES.map((rule) => `  ${rule.id.padEnd(width)}  ${rule.severity === 'advice' ? '(advice) ' : ''}${rule.description}`);
+  const rules = RULES.map(
+    (rule) => `  ${rule.id.padEnd(width)}  ${rule.severity === 'advice' ? '(advice) ' : ''}${rule.description}`,
+  );
   return `usage: chaoslua lint DIR|FILE... [--pattern P] [--server S] [--json]
 
 Parses Redis Lua scripts (Lua 5.1, and Functions libraries starting with #!lua) and reports
@@ -54,7 +56,10 @@ ${helpFooter('lint')}`;
 async function collectFiles(paths: string[]): Promise<string[]> {
   const files: string[] = [];
   for (const path of paths) {
-    const exists = await stat(path).then(() => true, () => false);
+    const exists = await stat(path).then(
+      () => true,
+      () => false,
+    );
     if (!exists) throw new UsageError(`lint: no such file or directory: ${path}`);
     const found = await luaFilesAt(path);
     if (found.length === 0) throw new UsageError(`lint: no .lua file under ${path}`);
@@ -67,7 +72,9 @@ async function collectFiles(paths: string[]): Promise<string[]> {
 function serverTarget(text: string): LintTarget {
   try {
     const spec = parseServerSpec(text);
-    return spec.kind === 'default' ? lintTargetOf({ server: 'redis', version: '7', major: 7 }) : lintTargetOf(resolveServer(spec).version);
+    return spec.kind === 'default'
+      ? lintTargetOf({ server: 'redis', version: '7', major: 7 })
+      : lintTargetOf(resolveServer(spec).version);
   } catch (error) {
     if (error instanceof ClusterUsageError) throw new UsageError(`lint: ${error.message}`);
     throw error;
@@ -75,7 +82,8 @@ function serverTarget(text: string): LintTarget {
 }
 
 function patternOf(name: string): AnyPattern {
-  if (!isPatternName(name)) throw new UsageError(`lint: --pattern must be ${knownPatternNames().join(', ')} or a pattern file, got '${name}'`);
+  if (!isPatternName(name))
+    throw new UsageError(`lint: --pattern must be ${knownPatternNames().join(', ')} or a pattern file, got '${name}'`);
   return patternNamed(name);
 }
 
@@ -86,7 +94,14 @@ function missingScripts(pattern: AnyPattern, paths: readonly string[]): Finding[
     .flatMap((dir) =>
       pattern.scripts
         .filter((script) => !existsSync(path.join(dir, `${script}.lua`)))
-        .map((script) => ({ rule: 'missing-script', severity: 'error' as const, file: dir, line: 0, column: 0, message: `pattern ${pattern.name} calls ${script}.lua, which ${dir} does not hold` })),
+        .map((script) => ({
+          rule: 'missing-script',
+          severity: 'error' as const,
+          file: dir,
+          line: 0,
+          column: 0,
+          message: `pattern ${pattern.name} calls ${script}.lua, which ${dir} does not hold`,
+        })),
     );
 }
 
@@ -99,12 +114,17 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     }
     const pattern = values.pattern === undefined ? undefined : patternOf(values.pattern);
     // The reference scripts' folder, as the lua-dir opener finds it (not imported: lint loads no Redis client).
-    const paths = positionals.length === 0 && pattern ? [pattern.referenceDir ?? path.join(projectRoot, 'lua', pattern.name)] : positionals;
+    const paths =
+      positionals.length === 0 && pattern
+        ? [pattern.referenceDir ?? path.join(projectRoot, 'lua', pattern.name)]
+        : positionals;
     if (paths.length === 0) throw new UsageError('lint: no path given (usage: chaoslua lint DIR|FILE... [--json])');
     const files = await collectFiles(paths);
-    const linted = await lintFiles(files, values.server === undefined ? undefined : serverTarget(values.server)).catch((error: unknown) => {
-      throw error instanceof InputLimitError ? new UsageError(`lint: ${error.message}`) : error;
-    });
+    const linted = await lintFiles(files, values.server === undefined ? undefined : serverTarget(values.server)).catch(
+      (error: unknown) => {
+        throw error instanceof InputLimitError ? new UsageError(`lint: ${error.message}`) : error;
+      },
+    );
     const findings = [...(pattern ? missingScripts(pattern, paths) : []), ...linted];
     if (values.json) io.stdout.write(`${JSON.stringify(findings, null, 2)}\n`);
     else for (const finding of findings) io.stdout.write(`${formatFinding(finding)}\n`);
@@ -112,9 +132,11 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     const errors = findings.filter(isError).length;
     const advice = findings.length - errors;
     const split = advice === 0 ? '' : ` (${errors} error${errors === 1 ? '' : 's'}, ${advice} advice)`;
-    io.stderr.write(findings.length === 0
-      ? `chaoslua lint: ${fileCount}, no findings\n`
-      : `chaoslua lint: ${findings.length} finding${findings.length === 1 ? '' : 's'}${split} in ${fileCount}\n`);
+    io.stderr.write(
+      findings.length === 0
+        ? `chaoslua lint: ${fileCount}, no findings\n`
+        : `chaoslua lint: ${findings.length} finding${findings.length === 1 ? '' : 's'}${split} in ${fileCount}\n`,
+    );
     return errors === 0 ? EXIT.ok : EXIT.failed;
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;

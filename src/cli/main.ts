@@ -11,18 +11,51 @@ import { loadPatternFiles } from './pattern-file.ts';
 
 /** Commands load lazily so `chaoslua lint` does not pay for ioredis and fast-check. */
 export const COMMANDS: Record<string, { summary: string; load: () => Promise<Command> }> = {
-  cluster: { summary: 'start a local cluster behind Toxiproxy and keep it up until Ctrl-C', load: () => import('./cluster.ts') },
-  certify: { summary: 'certify an implementation (lua:DIR, module:PATH or cmd:COMMAND) under chaos', load: () => import('./certify.ts') },
-  run: { summary: 'chaos-test the bundled reference implementation (random schedules + faults, checked)', load: () => import('./run.ts') },
-  check: { summary: 'check a recorded history (chaoslua JSON, Jepsen EDN, Porcupine logs) for linearizability', load: () => import('./check.ts') },
-  export: { summary: "write a recorded history in Porcupine's or Jepsen's format, to cross-check with other tools", load: () => import('./export.ts') },
-  merge: { summary: "combine the certificates of 'certify --shard k/n' jobs into one verdict", load: () => import('./merge.ts') },
-  corpus: { summary: 'list or prune the regression corpus (counterexamples replayed before every certify and run)', load: () => import('./corpus.ts') },
-  replay: { summary: 're-check a counterexample file, and re-run its schedule against a live cluster', load: () => import('./replay.ts') },
-  scenario: { summary: 'reproduce a row of the seeds\' failure tables: broken variant, fault, alert, remediation', load: () => import('./scenario.ts') },
+  cluster: {
+    summary: 'start a local cluster behind Toxiproxy and keep it up until Ctrl-C',
+    load: () => import('./cluster.ts'),
+  },
+  certify: {
+    summary: 'certify an implementation (lua:DIR, module:PATH or cmd:COMMAND) under chaos',
+    load: () => import('./certify.ts'),
+  },
+  run: {
+    summary: 'chaos-test the bundled reference implementation (random schedules + faults, checked)',
+    load: () => import('./run.ts'),
+  },
+  check: {
+    summary: 'check a recorded history (chaoslua JSON, Jepsen EDN, Porcupine logs) for linearizability',
+    load: () => import('./check.ts'),
+  },
+  export: {
+    summary: "write a recorded history in Porcupine's or Jepsen's format, to cross-check with other tools",
+    load: () => import('./export.ts'),
+  },
+  merge: {
+    summary: "combine the certificates of 'certify --shard k/n' jobs into one verdict",
+    load: () => import('./merge.ts'),
+  },
+  corpus: {
+    summary: 'list or prune the regression corpus (counterexamples replayed before every certify and run)',
+    load: () => import('./corpus.ts'),
+  },
+  replay: {
+    summary: 're-check a counterexample file, and re-run its schedule against a live cluster',
+    load: () => import('./replay.ts'),
+  },
+  scenario: {
+    summary: "reproduce a row of the seeds' failure tables: broken variant, fault, alert, remediation",
+    load: () => import('./scenario.ts'),
+  },
   report: { summary: 'open or serve the HTML reports of past runs', load: () => import('./report.ts') },
-  lint: { summary: 'static checks on Redis Lua scripts (keys, loops, globals, owner checks)', load: () => import('./lint.ts') },
-  install: { summary: 'install what a local cluster needs and is missing: redis-server >= 7, the Toxiproxy server', load: () => import('./install.ts') },
+  lint: {
+    summary: 'static checks on Redis Lua scripts (keys, loops, globals, owner checks)',
+    load: () => import('./lint.ts'),
+  },
+  install: {
+    summary: 'install what a local cluster needs and is missing: redis-server >= 7, the Toxiproxy server',
+    load: () => import('./install.ts'),
+  },
 };
 
 function help(): string {
@@ -44,7 +77,9 @@ ${helpFooter()}`;
 
 function version(): string {
   // package.json is beside src/ in a checkout and beside dist/ in the package.
-  const file = [path.join(projectRoot, 'package.json'), path.join(projectRoot, '..', 'package.json')].find((f) => existsSync(f));
+  const file = [path.join(projectRoot, 'package.json'), path.join(projectRoot, '..', 'package.json')].find((f) =>
+    existsSync(f),
+  );
   return file ? (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version : 'unknown';
 }
 
@@ -93,7 +128,9 @@ export function internalError(command: string, error: unknown, debug: boolean, i
   const err = error instanceof Error ? error : new Error(String(error));
   const first = cutLong(printable((err.message ?? '').split('\n')[0].trim() || err.name || 'unknown error'));
   const environment = isSystemError(err);
-  io.stderr.write(`chaoslua ${command}: ${environment ? 'environment' : 'internal error'}: ${first}${debug ? '' : ' (rerun with --debug for the stack trace)'}\n`);
+  io.stderr.write(
+    `chaoslua ${command}: ${environment ? 'environment' : 'internal error'}: ${first}${debug ? '' : ' (rerun with --debug for the stack trace)'}\n`,
+  );
   if (debug && err.stack) io.stderr.write(`${err.stack}\n`);
   return environment ? EXIT.environment : EXIT.failed;
 }

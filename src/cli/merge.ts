@@ -36,7 +36,12 @@ options:
   -h, --help         this text
 ${helpFooter('merge')}`;
 
-export const FLAGS = { out: { type: 'string' }, junit: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+export const FLAGS = {
+  out: { type: 'string' },
+  junit: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 export async function run(argv: string[], io: Io = processIo): Promise<number> {
   const { values, positionals } = parse('merge', argv, FLAGS, true);
@@ -46,14 +51,19 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   }
   if (positionals.length === 0) throw new UsageError('merge: expected the certificate.json of each shard');
   if (!values.out) throw new UsageError('merge: --out FILE is required');
-  for (const [flag, file] of [['out', values.out], ['junit', values.junit]] as const) if (file !== undefined) checkOutFile('merge', flag, file);
+  for (const [flag, file] of [
+    ['out', values.out],
+    ['junit', values.junit],
+  ] as const)
+    if (file !== undefined) checkOutFile('merge', flag, file);
   let merged: Certificate;
   try {
     const files = positionals.map(readCertificateFile);
     if (isMatrixMerge(files)) return writeMatrix(mergeMatrix(files), values, io);
     merged = mergeCertificates(files as ShardCertificate[]);
   } catch (error) {
-    if (error instanceof CertificateError || error instanceof MergeError) throw new UsageError(`merge: ${error.message}`);
+    if (error instanceof CertificateError || error instanceof MergeError)
+      throw new UsageError(`merge: ${error.message}`);
     throw error;
   }
   writeOutFile(values.out, JSON.stringify(merged, null, 2) + '\n');
@@ -65,14 +75,25 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
 /** The matrix of several servers' certificates: matrix.json at --out, its JUnit (a case per server), its summary. */
 function writeMatrix(m: MatrixCertificate, values: { out?: string; junit?: string; json?: boolean }, io: Io): number {
   writeOutFile(values.out!, JSON.stringify(m, null, 2) + '\n');
-  if (values.junit) writeOutFile(values.junit, junitXml(`chaoslua certify ${m.pattern} (${m.servers.length} servers)`, matrixJunitCases(m), m.seconds, { seed: String(m.seed) }));
+  if (values.junit)
+    writeOutFile(
+      values.junit,
+      junitXml(`chaoslua certify ${m.pattern} (${m.servers.length} servers)`, matrixJunitCases(m), m.seconds, {
+        seed: String(m.seed),
+      }),
+    );
   io.stdout.write(values.json ? JSON.stringify(m, null, 2) + '\n' : matrixSummary(m, values.out!, 'merge'));
   return matrixExitCode(m) === 0 ? EXIT.ok : EXIT.failed;
 }
 
 function mergedJunit(c: Certificate): string {
   const cases = [
-    ...c.invariants.map((s) => ({ name: s.invariant, passed: s.passed, message: s.violations[0]?.message.split('\n')[0], detail: s.violations.map((v) => `${v.message}\n${v.counterexample ?? ''}`).join('\n') })),
+    ...c.invariants.map((s) => ({
+      name: s.invariant,
+      passed: s.passed,
+      message: s.violations[0]?.message.split('\n')[0],
+      detail: s.violations.map((v) => `${v.message}\n${v.counterexample ?? ''}`).join('\n'),
+    })),
     ...c.findings.map((f) => ({ name: 'finding', passed: false, message: f })),
   ];
   const properties = Object.fromEntries([
@@ -83,15 +104,34 @@ function mergedJunit(c: Certificate): string {
 }
 
 function mergedSummary(c: Certificate, out: string): string {
-  const faults = Object.entries(c.faults).map(([k, n]) => `${k} ${n}`).join(', ') || 'none fired';
+  const faults =
+    Object.entries(c.faults)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ') || 'none fired';
   const lines = [
     `chaoslua merge: ${c.certified ? 'CERTIFIED' : 'NOT CERTIFIED'} — ${c.pattern}, ${c.implementation.spec}, ${c.merged?.count} shards of seed ${c.seed}`,
     `  runs ${c.runs} · operations ${c.operations} · slowest shard ${c.seconds.toFixed(1)} s · replication losses (not violations) ${c.replicationLosses}`,
     `  faults: ${faults}`,
-    `  duplicate effects (operations only a second execution explains): ${Object.entries(c.duplicateEffects ?? {}).map(([op, n]) => `${op} ${n}`).join(', ') || 'none'}`,
+    `  duplicate effects (operations only a second execution explains): ${
+      Object.entries(c.duplicateEffects ?? {})
+        .map(([op, n]) => `${op} ${n}`)
+        .join(', ') || 'none'
+    }`,
     ...(c.duplicateFindings ?? []).map((f) => `  note ${f}`),
-    ...(c.merged?.shards ?? []).map((s) => `  shard ${s.index}: ${s.certified ? 'ok  ' : 'FAIL'} ${s.runs} runs (${s.file})`),
-    ...c.invariants.map((s) => `  ${s.passed ? 'ok  ' : 'FAIL'} ${s.invariant}${s.passed ? '' : `: ${s.violations.length} violation(s); ${s.violations.map((v) => v.counterexample).filter(Boolean).join(', ')}`}`),
+    ...(c.merged?.shards ?? []).map(
+      (s) => `  shard ${s.index}: ${s.certified ? 'ok  ' : 'FAIL'} ${s.runs} runs (${s.file})`,
+    ),
+    ...c.invariants.map(
+      (s) =>
+        `  ${s.passed ? 'ok  ' : 'FAIL'} ${s.invariant}${
+          s.passed
+            ? ''
+            : `: ${s.violations.length} violation(s); ${s.violations
+                .map((v) => v.counterexample)
+                .filter(Boolean)
+                .join(', ')}`
+        }`,
+    ),
     ...c.findings.map((f) => `  FAIL ${f}`),
     `  certificate: ${out}`,
   ];

@@ -16,7 +16,9 @@ import { UsageError } from './exit-codes.ts';
 /** Pseudo-filesystems: nothing written there is a file, and some writes there never return. */
 const PSEUDO_ROOTS = ['/proc', '/sys', '/dev'];
 /** statfs(2) magic numbers of the same, wherever they are mounted: proc, sysfs, cgroup, cgroup2, debugfs, securityfs, tracefs, devpts, bpf. */
-const PSEUDO_MAGIC = new Set([0x9fa0, 0x62656572, 0x27e0eb, 0x63677270, 0x64626720, 0x73636673, 0x74726163, 0x1cd1, 0xcafe4a11]);
+const PSEUDO_MAGIC = new Set([
+  0x9fa0, 0x62656572, 0x27e0eb, 0x63677270, 0x64626720, 0x73636673, 0x74726163, 0x1cd1, 0xcafe4a11,
+]);
 /** Devices a file flag may name: the output then goes nowhere or to the terminal, as the user asked. */
 const WRITABLE_DEVICES = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);
 
@@ -41,12 +43,17 @@ export function outputProblem(target: string, kind: OutputKind): string | undefi
   // Symbolic links are followed: where they lead must not be a pseudo-filesystem either.
   const real = realPath(existing);
   const pseudoReal = pseudoRoot(real) ?? (onPseudoFilesystem(real) ? real : undefined);
-  if (pseudoReal) return `${existing === target ? 'is' : `${existing} is`} on a pseudo-filesystem (${pseudoReal}); name a folder on disk`;
+  if (pseudoReal)
+    return `${existing === target ? 'is' : `${existing} is`} on a pseudo-filesystem (${pseudoReal}); name a folder on disk`;
   if (existing === target) {
     if (kind === 'file') {
       if (stat!.isDirectory()) return 'is a directory; name a file to write';
       if (!stat!.isFile()) return `is ${fileType(stat!)}, not a regular file; name a file to write`;
-      return writeProblem(() => fs.closeSync(fs.openSync(target, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_NONBLOCK)), 'is');
+      return writeProblem(
+        () =>
+          fs.closeSync(fs.openSync(target, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_NONBLOCK)),
+        'is',
+      );
     }
     if (!stat!.isDirectory()) return `is ${fileType(stat!)}, not a directory`;
   } else if (!stat!.isDirectory()) {

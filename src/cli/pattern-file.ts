@@ -21,7 +21,8 @@ const FLAGS = new Set(['--pattern', '--model']);
 const EXTENSIONS = new Set(['.mjs', '.js', '.ts', '.mts']);
 
 /** A flag's value that names a file rather than a pattern: a path, or a name with a module's extension. */
-export const isPatternPath = (value: string): boolean => /[/\\]/.test(value) || EXTENSIONS.has(path.extname(value).toLowerCase()) || value.startsWith('.');
+export const isPatternPath = (value: string): boolean =>
+  /[/\\]/.test(value) || EXTENSIONS.has(path.extname(value).toLowerCase()) || value.startsWith('.');
 
 const firstLine = (error: unknown): string => ((error as Error)?.message ?? String(error)).split('\n')[0];
 
@@ -37,7 +38,8 @@ async function importFile(file: string): Promise<Record<string, unknown>> {
 export async function loadPatternFile(given: string, flag = '--pattern'): Promise<AnyPattern> {
   const file = path.resolve(given);
   const where = `${flag} ${given}`;
-  if (!EXTENSIONS.has(path.extname(file).toLowerCase())) throw new UsageError(`${where}: a pattern file is a module: .mjs, .js, .ts or .mts`);
+  if (!EXTENSIONS.has(path.extname(file).toLowerCase()))
+    throw new UsageError(`${where}: a pattern file is a module: .mjs, .js, .ts or .mts`);
   if (!fs.existsSync(file)) throw new UsageError(`${where}: no such file`);
   const sha256 = createHash('sha256').update(readBounded(file, 'module')).digest('hex');
   let mod: Record<string, unknown>;
@@ -49,14 +51,18 @@ export async function loadPatternFile(given: string, flag = '--pattern'): Promis
     throw new UsageError(`${where}: could not be loaded: ${firstLine(error)}`);
   }
   const spec = mod.default ?? mod.pattern;
-  if (spec === undefined) throw new UsageError(`${where}: exports no pattern: export default definePattern({ ... }) (from 'chaoslua/pattern')`);
+  if (spec === undefined)
+    throw new UsageError(
+      `${where}: exports no pattern: export default definePattern({ ... }) (from 'chaoslua/pattern')`,
+    );
   try {
     const pattern = compilePattern(spec, { file, sha256 });
     smokeCheck(pattern);
     addLoadedPattern(pattern);
     return pattern;
   } catch (error) {
-    if (error instanceof PatternError || error instanceof RangeError || error instanceof TypeError) throw new UsageError(`${where}: ${firstLine(error)}`);
+    if (error instanceof PatternError || error instanceof RangeError || error instanceof TypeError)
+      throw new UsageError(`${where}: ${firstLine(error)}`);
     throw error;
   }
 }

@@ -38,7 +38,15 @@ options:
   -h, --help        this text
 ${helpFooter('replay')}`;
 
-export const FLAGS = { 'no-rerun': { type: 'boolean' }, reruns: { type: 'string' }, cluster: { type: 'string' }, server: { type: 'string' }, pattern: { type: 'string' }, json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } as const;
+export const FLAGS = {
+  'no-rerun': { type: 'boolean' },
+  reruns: { type: 'string' },
+  cluster: { type: 'string' },
+  server: { type: 'string' },
+  pattern: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 export async function run(argv: string[], io: Io = processIo): Promise<number> {
   const { values, positionals } = parse('replay', argv, FLAGS, true);
@@ -46,7 +54,8 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     io.stdout.write(HELP);
     return EXIT.ok;
   }
-  if (positionals.length !== 1) throw new UsageError(`replay: expected one counterexample file, got ${positionals.length}`);
+  if (positionals.length !== 1)
+    throw new UsageError(`replay: expected one counterexample file, got ${positionals.length}`);
   await loadRecordedPattern(positionals[0]);
   let ce: Counterexample;
   try {
@@ -56,22 +65,38 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   }
   const reruns = intFlag('replay', 'reruns', values.reruns, 3, 1, 1000);
   // A counterexample written by `chaoslua check` may name a generic model (register, kv).
-  if (!isCheckableModel(ce.pattern)) throw new UsageError(`replay: unknown pattern '${ce.pattern}' in the counterexample`);
+  if (!isCheckableModel(ce.pattern))
+    throw new UsageError(`replay: unknown pattern '${ce.pattern}' in the counterexample`);
   const spec = checkableSpec(ce.pattern);
   const recheck = check(ce.history, spec);
   const recorded = ce.result.verdict;
-  const lines = [`re-check of the recorded history: ${recheck.verdict} (recorded: ${recorded})${recheck.verdict === recorded ? '' : ' — DIFFERS'}`];
+  const lines = [
+    `re-check of the recorded history: ${recheck.verdict} (recorded: ${recorded})${recheck.verdict === recorded ? '' : ' — DIFFERS'}`,
+  ];
   for (const v of recheck.violations) lines.push(`  ${v.invariant}: ${v.message}`);
 
   let rerun: { attempts: number; result?: CheckResult; failedAgain: boolean; on?: string } | undefined;
   if (!values['no-rerun']) rerun = await rerunSchedule(ce, values.cluster ?? 'local', reruns, values.server);
   if (rerun) {
-    lines.push(`re-run of the schedule against a live cluster${rerun.on ? ` (${rerun.on})` : ''}: ${rerun.failedAgain ? `FAILED AGAIN on attempt ${rerun.attempts}` : `passed ${rerun.attempts} time(s)`}`);
+    lines.push(
+      `re-run of the schedule against a live cluster${rerun.on ? ` (${rerun.on})` : ''}: ${rerun.failedAgain ? `FAILED AGAIN on attempt ${rerun.attempts}` : `passed ${rerun.attempts} time(s)`}`,
+    );
     for (const v of rerun.result?.violations ?? []) lines.push(`  ${v.invariant}: ${v.message}`);
   }
   const reproduced = rerun ? rerun.failedAgain : !passes(recheck);
   if (values.json) {
-    io.stdout.write(JSON.stringify({ recheck: recheck.verdict, recorded, rerun: rerun && { attempts: rerun.attempts, failedAgain: rerun.failedAgain, verdict: rerun.result?.verdict }, reproduced }, null, 2) + '\n');
+    io.stdout.write(
+      JSON.stringify(
+        {
+          recheck: recheck.verdict,
+          recorded,
+          rerun: rerun && { attempts: rerun.attempts, failedAgain: rerun.failedAgain, verdict: rerun.result?.verdict },
+          reproduced,
+        },
+        null,
+        2,
+      ) + '\n',
+    );
   } else io.stdout.write(lines.join('\n') + '\n');
   return reproduced ? EXIT.failed : EXIT.ok;
 }
@@ -88,8 +113,16 @@ async function loadRecordedPattern(file: string): Promise<void> {
   } catch {
     return; // readCounterexample says what is wrong with the file
   }
-  if (typeof recorded?.patternFile !== 'string' || typeof recorded.pattern !== 'string' || isPatternName(recorded.pattern)) return;
-  if (!existsSync(recorded.patternFile)) throw new UsageError(`replay: the counterexample's pattern '${recorded.pattern}' was loaded from ${recorded.patternFile}, which is gone: give it with --pattern FILE`);
+  if (
+    typeof recorded?.patternFile !== 'string' ||
+    typeof recorded.pattern !== 'string' ||
+    isPatternName(recorded.pattern)
+  )
+    return;
+  if (!existsSync(recorded.patternFile))
+    throw new UsageError(
+      `replay: the counterexample's pattern '${recorded.pattern}' was loaded from ${recorded.patternFile}, which is gone: give it with --pattern FILE`,
+    );
   await loadPatternFile(recorded.patternFile);
 }
 
@@ -102,12 +135,20 @@ function recordedServer(options: unknown): string | undefined {
 /** The independent masters a counterexample's job ran on, if its options record them; else a Redis Cluster. */
 function recordedTopology(options: unknown): TopologySpec | undefined {
   const t = (options as { topology?: { kind?: unknown; count?: unknown } } | undefined)?.topology;
-  return t?.kind === 'masters' && Number.isSafeInteger(t.count) ? { kind: 'masters', count: t.count as number } : undefined;
+  return t?.kind === 'masters' && Number.isSafeInteger(t.count)
+    ? { kind: 'masters', count: t.count as number }
+    : undefined;
 }
 
 async function rerunSchedule(ce: Counterexample, clusterSpec: string, reruns: number, serverAsked?: string) {
-  if (!ce.implSpec) throw new UsageError('replay: the counterexample does not say which implementation produced it (no implSpec); use --no-rerun');
-  if (!isPatternName(ce.pattern)) throw new UsageError(`replay: '${ce.pattern}' is a model, not a pattern with implementations to re-run; use --no-rerun`);
+  if (!ce.implSpec)
+    throw new UsageError(
+      'replay: the counterexample does not say which implementation produced it (no implSpec); use --no-rerun',
+    );
+  if (!isPatternName(ce.pattern))
+    throw new UsageError(
+      `replay: '${ce.pattern}' is a model, not a pattern with implementations to re-run; use --no-rerun`,
+    );
   const pattern = patternNamed(ce.pattern);
   let spec;
   try {
@@ -121,12 +162,25 @@ async function rerunSchedule(ce: Counterexample, clusterSpec: string, reruns: nu
   // Re-run on the server and topology the counterexample was found on (--server overrides the server).
   const server = serverFlag('replay', serverAsked ?? recordedServer(ce.options), parseClusterSpec(clusterSpec).kind);
   const topology = recordedTopology(ce.options);
-  await using cluster = await startCluster(clusterSpec, { local: { nodeTimeoutMs, ...(server ? { redisServer: server.binary } : {}) }, ...(topology ? { topology } : {}) });
+  await using cluster = await startCluster(clusterSpec, {
+    local: { nodeTimeoutMs, ...(server ? { redisServer: server.binary } : {}) },
+    ...(topology ? { topology } : {}),
+  });
   // A counterexample found with --durability is re-run with it: its verdict may rest on WAIT's answers.
   const opened = await openerFor(pattern, spec, recordedDurability(ce.options))(cluster, ce.schedule.clients.length);
   try {
-    const replay = await replaySchedule(ce.schedule, { cluster, subjects: opened.subjects, pattern, nodeTimeoutMs }, reruns, `replay-${randomBytes(3).toString('hex')}`);
-    const on = [server ? `--server ${server.asked}` : '', topology?.kind === 'masters' ? `masters:${topology.count}` : ''].filter(Boolean).join(', ');
+    const replay = await replaySchedule(
+      ce.schedule,
+      { cluster, subjects: opened.subjects, pattern, nodeTimeoutMs },
+      reruns,
+      `replay-${randomBytes(3).toString('hex')}`,
+    );
+    const on = [
+      server ? `--server ${server.asked}` : '',
+      topology?.kind === 'masters' ? `masters:${topology.count}` : '',
+    ]
+      .filter(Boolean)
+      .join(', ');
     return { attempts: replay.attempts, result: replay.last.result, failedAgain: replay.failing !== undefined, on };
   } finally {
     await opened.close();

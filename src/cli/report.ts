@@ -11,7 +11,7 @@ import { helpFooter } from './help.ts';
 import { processIo, type Io } from './io.ts';
 import { fileKind, makeDirectory, probeOutput } from './out-file.ts';
 
-export const summary = 'open a run\'s HTML report, or serve reports/ on 127.0.0.1';
+export const summary = "open a run's HTML report, or serve reports/ on 127.0.0.1";
 
 const DEFAULT_PORT = 8765;
 
@@ -28,7 +28,11 @@ options:
   -h, --help     this text
 ${helpFooter('report')}`;
 
-export const FLAGS = { report: { type: 'string' }, port: { type: 'string' }, help: { type: 'boolean', short: 'h' } } as const;
+export const FLAGS = {
+  report: { type: 'string' },
+  port: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 export async function run(argv: string[], io: Io = processIo): Promise<number> {
   const [sub, ...rest] = argv;
@@ -51,7 +55,8 @@ async function open(argv: string[], io: Io): Promise<number> {
   const root = path.resolve(values.report ?? 'reports');
   // A folder to read from: a file or a device given for it is the user's slip (exit 2), not the environment.
   const kind = fileKind(root);
-  if (kind !== undefined && kind !== 'a directory') throw new UsageError(`report open: --report ${values.report}: is ${kind}, not a directory`);
+  if (kind !== undefined && kind !== 'a directory')
+    throw new UsageError(`report open: --report ${values.report}: is ${kind}, not a directory`);
   const dir = runFolder(root, positionals[0]);
   const file = path.join(dir, REPORT_FILE);
   if (!fs.existsSync(file)) writeReportFiles(dir);
@@ -95,7 +100,8 @@ async function serve(argv: string[], io: Io): Promise<number> {
     server = await serveReports(root, port);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES') throw new UsageError(`report serve: cannot listen on 127.0.0.1:${port} (${code}); try --port 0`);
+    if (code === 'EADDRINUSE' || code === 'EACCES')
+      throw new UsageError(`report serve: cannot listen on 127.0.0.1:${port} (${code}); try --port 0`);
     throw error;
   }
   io.stdout.write(`serving ${root} at ${server.url} (Ctrl-C to stop)\n`);

@@ -34,11 +34,25 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
   }
   const options = jobOptions('run', values);
   if (options.pattern.source && !options.pattern.referenceDir) {
-    throw new UsageError(`run: pattern ${options.pattern.name} names no reference scripts: put them in lua/ beside ${path.basename(options.pattern.source.file)}, or say where with scripts: 'DIR'`);
+    throw new UsageError(
+      `run: pattern ${options.pattern.name} names no reference scripts: put them in lua/ beside ${path.basename(options.pattern.source.file)}, or say where with scripts: 'DIR'`,
+    );
   }
   const dir = referenceScriptsDir(options.pattern);
-  const corpus = corpusOption('run', values, `lua:${dir}`, options.pattern.name, implDigest({ kind: 'lua', dir }, options.pattern));
-  const result = await runJob({ ...options, implSpec: `lua:${dir}`, corpus }, luaDirOpener(options.pattern, dir, `reference (lua:${dir})`, options.durability), io);
-  io.stdout.write(options.json ? JSON.stringify(resultJson(options, result), null, 2) + '\n' : summaryText(options, result));
+  const corpus = corpusOption(
+    'run',
+    values,
+    `lua:${dir}`,
+    options.pattern.name,
+    implDigest({ kind: 'lua', dir }, options.pattern),
+  );
+  const result = await runJob(
+    { ...options, implSpec: `lua:${dir}`, corpus },
+    luaDirOpener(options.pattern, dir, `reference (lua:${dir})`, options.durability),
+    io,
+  );
+  io.stdout.write(
+    options.json ? JSON.stringify(resultJson(options, result), null, 2) + '\n' : summaryText(options, result),
+  );
   return jobExitCode(result);
 }

@@ -11,7 +11,8 @@ import { processIo, type Io } from './io.ts';
 import { createRunFolder, writeJson } from '../report/folder.ts';
 import { ClusterPool, runScenarios, type AnyScenario, type ScenarioResult } from '../scenario/index.ts';
 
-export const summary = 'reproduce a known failure of a pattern (its failure table): broken variant vs remediation, on a real cluster';
+export const summary =
+  'reproduce a known failure of a pattern (its failure table): broken variant vs remediation, on a real cluster';
 
 export const FLAGS = {
   all: { type: 'boolean' },
@@ -42,7 +43,9 @@ ${helpFooter('scenario')}`;
  */
 async function catalogue(): Promise<readonly AnyScenario[]> {
   // TypeScript in a checkout (run through tsx), compiled JavaScript in the package's dist/.
-  const file = ['catalogue.ts', 'catalogue.js'].map((name) => path.join(projectRoot, 'scenarios', name)).find((f) => fs.existsSync(f));
+  const file = ['catalogue.ts', 'catalogue.js']
+    .map((name) => path.join(projectRoot, 'scenarios', name))
+    .find((f) => fs.existsSync(f));
   if (!file) throw new Error(`the scenario catalogue is missing from ${path.join(projectRoot, 'scenarios')}`);
   const { SCENARIOS } = (await import(pathToFileURL(file).href)) as { SCENARIOS: readonly AnyScenario[] };
   return SCENARIOS;
@@ -50,7 +53,9 @@ async function catalogue(): Promise<readonly AnyScenario[]> {
 
 function listText(scenarios: readonly AnyScenario[]): string {
   const width = Math.max(...scenarios.map((s) => s.name.length));
-  return scenarios.map((s) => `${s.name.padEnd(width)}  ${s.title}\n${' '.repeat(width)}  (${s.row})`).join('\n') + '\n';
+  return (
+    scenarios.map((s) => `${s.name.padEnd(width)}  ${s.title}\n${' '.repeat(width)}  (${s.row})`).join('\n') + '\n'
+  );
 }
 
 async function select(positionals: string[], all: boolean): Promise<readonly AnyScenario[]> {
@@ -59,9 +64,13 @@ async function select(positionals: string[], all: boolean): Promise<readonly Any
     if (positionals.length > 0) throw new UsageError('scenario run: give a NAME or --all, not both');
     return scenarios;
   }
-  if (positionals.length !== 1) throw new UsageError('scenario run: give one scenario NAME, or --all (see chaoslua scenario list)');
+  if (positionals.length !== 1)
+    throw new UsageError('scenario run: give one scenario NAME, or --all (see chaoslua scenario list)');
   const chosen = scenarios.find((s) => s.name === positionals[0]);
-  if (!chosen) throw new UsageError(`scenario run: unknown scenario '${positionals[0]}' (known: ${scenarios.map((s) => s.name).join(', ')})`);
+  if (!chosen)
+    throw new UsageError(
+      `scenario run: unknown scenario '${positionals[0]}' (known: ${scenarios.map((s) => s.name).join(', ')})`,
+    );
   return [chosen];
 }
 
@@ -74,11 +83,17 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
       return EXIT.ok;
     }
     if (sub === 'list') {
-      if (rest.length > 0 || values.all || values.json || values.report !== undefined) throw new UsageError('scenario list takes no arguments');
+      if (rest.length > 0 || values.all || values.json || values.report !== undefined)
+        throw new UsageError('scenario list takes no arguments');
       io.stdout.write(listText(await catalogue()));
       return EXIT.ok;
     }
-    if (sub !== 'run') throw new UsageError(sub === undefined ? 'scenario: say list or run (see chaoslua scenario --help)' : `scenario: unknown subcommand '${sub}' (list or run)`);
+    if (sub !== 'run')
+      throw new UsageError(
+        sub === undefined
+          ? 'scenario: say list or run (see chaoslua scenario --help)'
+          : `scenario: unknown subcommand '${sub}' (list or run)`,
+      );
     const reportRoot = checkReportDir('scenario run', values.report ?? 'reports');
     const scenarios = await select(rest, values.all ?? false);
     return await execute(scenarios, values.json ?? false, reportRoot, io);
@@ -99,15 +114,28 @@ async function execute(scenarios: readonly AnyScenario[], json: boolean, reportR
   } finally {
     await pool.dispose();
   }
-  const dir = createRunFolder(reportRoot, scenarios.length === 1 ? `scenario-${scenarios[0].name}` : 'scenario-all', seed);
+  const dir = createRunFolder(
+    reportRoot,
+    scenarios.length === 1 ? `scenario-${scenarios[0].name}` : 'scenario-all',
+    seed,
+  );
   for (const result of results) writeJson(dir, `${result.name}.json`, result);
   const passed = results.every((r) => r.passed);
-  const summaryJson = { command: 'scenario', passed, seed, report: dir, scenarios: results.map((r) => ({ name: r.name, passed: r.passed, problems: r.problems })) };
+  const summaryJson = {
+    command: 'scenario',
+    passed,
+    seed,
+    report: dir,
+    scenarios: results.map((r) => ({ name: r.name, passed: r.passed, problems: r.problems })),
+  };
   writeJson(dir, 'summary.json', summaryJson);
   if (json) io.stdout.write(`${JSON.stringify({ ...summaryJson, results }, null, 2)}\n`);
   else {
-    io.stdout.write(`\nchaoslua scenario: ${results.filter((r) => r.passed).length}/${results.length} behaved as documented\n`);
-    for (const r of results) io.stdout.write(`  ${r.passed ? 'ok  ' : 'FAIL'} ${r.name}${r.passed ? '' : `: ${r.problems[0]}`}\n`);
+    io.stdout.write(
+      `\nchaoslua scenario: ${results.filter((r) => r.passed).length}/${results.length} behaved as documented\n`,
+    );
+    for (const r of results)
+      io.stdout.write(`  ${r.passed ? 'ok  ' : 'FAIL'} ${r.name}${r.passed ? '' : `: ${r.problems[0]}`}\n`);
     io.stdout.write(`  report: ${dir}\n`);
   }
   return passed ? EXIT.ok : EXIT.failed;

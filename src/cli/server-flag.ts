@@ -16,7 +16,10 @@ export const SERVER_FLAG_HELP = `  --server S         the server a local cluster
  */
 export function serverFlag(command: string, text: string | undefined, clusterKind: string): JobOptions['server'] {
   if (text === undefined) return undefined;
-  if (clusterKind !== 'local' && clusterKind !== 'netns') throw new UsageError(`${command}: --server applies to a cluster the harness starts (--cluster local or netns), not --cluster ${clusterKind}`);
+  if (clusterKind !== 'local' && clusterKind !== 'netns')
+    throw new UsageError(
+      `${command}: --server applies to a cluster the harness starts (--cluster local or netns), not --cluster ${clusterKind}`,
+    );
   let spec;
   try {
     spec = parseServerSpec(text);

@@ -23,19 +23,33 @@ export interface MatrixServerOption {
  * (--server, --shard, --baseline); each entry checked and resolved as `--server` resolves it (an
  * unknown name or a bad path is exit 2, a named server installed on first use).
  */
-export function serversFlag(command: string, text: string | undefined, clusterKind: string, others: { server?: string; shard?: string; baseline?: string }): MatrixServerOption[] | undefined {
+export function serversFlag(
+  command: string,
+  text: string | undefined,
+  clusterKind: string,
+  others: { server?: string; shard?: string; baseline?: string },
+): MatrixServerOption[] | undefined {
   if (text === undefined) return undefined;
   for (const flag of ['server', 'shard', 'baseline'] as const) {
-    if (others[flag] !== undefined) throw new UsageError(`${command}: --servers and --${flag} cannot be used together (${flag === 'server' ? '--servers names every server of the matrix' : `--${flag} applies to one job on one server`})`);
+    if (others[flag] !== undefined)
+      throw new UsageError(
+        `${command}: --servers and --${flag} cannot be used together (${flag === 'server' ? '--servers names every server of the matrix' : `--${flag} applies to one job on one server`})`,
+      );
   }
   const entries = text.split(',').map((s) => s.trim());
-  if (entries.length === 0 || entries.some((e) => e === '')) throw new UsageError(`${command}: --servers: expected a comma list of server names or paths, got '${text.length > 40 ? `${text.slice(0, 40)}... (${text.length} characters)` : text}'`);
+  if (entries.length === 0 || entries.some((e) => e === ''))
+    throw new UsageError(
+      `${command}: --servers: expected a comma list of server names or paths, got '${text.length > 40 ? `${text.slice(0, 40)}... (${text.length} characters)` : text}'`,
+    );
   const seen = new Map<string, string>();
   for (const e of entries) {
     if (seen.has(e)) throw new UsageError(`${command}: --servers: ${e} given twice`);
     seen.set(e, e);
   }
-  if (clusterKind !== 'local' && clusterKind !== 'netns') throw new UsageError(`${command}: --servers applies to clusters the harness starts (--cluster local or netns), not --cluster ${clusterKind}`);
+  if (clusterKind !== 'local' && clusterKind !== 'netns')
+    throw new UsageError(
+      `${command}: --servers applies to clusters the harness starts (--cluster local or netns), not --cluster ${clusterKind}`,
+    );
   const byBinary = new Map<string, string>();
   const folders = new Set<string>();
   return entries.map((asked, i) => {
@@ -49,9 +63,12 @@ export function serversFlag(command: string, text: string | undefined, clusterKi
     const server = { asked, binary };
     const real = fs.realpathSync(binary);
     const twin = byBinary.get(real);
-    if (twin !== undefined) throw new UsageError(`${command}: --servers: ${asked} and ${twin} are the same binary (${real})`);
+    if (twin !== undefined)
+      throw new UsageError(`${command}: --servers: ${asked} and ${twin} are the same binary (${real})`);
     byBinary.set(real, asked);
-    let folder = asked.includes('/') ? `${i + 1}-${asked.replace(/^.*\/(?=[^/]+$)/, '').replace(/[^A-Za-z0-9._-]/g, '_')}` : asked;
+    let folder = asked.includes('/')
+      ? `${i + 1}-${asked.replace(/^.*\/(?=[^/]+$)/, '').replace(/[^A-Za-z0-9._-]/g, '_')}`
+      : asked;
     while (folders.has(folder)) folder = `${folder}-${i + 1}`;
     folders.add(folder);
     return { asked, folder, server };

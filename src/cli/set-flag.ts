@@ -19,7 +19,8 @@ export function setFlags(command: string, values: readonly string[] | undefined)
     const match = /^([A-Za-z][\w-]*)=(.*)$/.exec(pair);
     if (!match) throw new UsageError(`${command}: --set must be NAME=VALUE (e.g. --set window=3), got '${pair}'`);
     const [, name, text] = match;
-    if (Object.hasOwn(texts, name)) throw new UsageError(`${command}: --set ${name} given twice ('${name}=${texts[name]}', '${pair}')`);
+    if (Object.hasOwn(texts, name))
+      throw new UsageError(`${command}: --set ${name} given twice ('${name}=${texts[name]}', '${pair}')`);
     texts[name] = text;
     settings[name] = /^\d+$/.test(text) ? Number(text) : NaN;
   }

@@ -34,11 +34,16 @@ function build(): void {
   fs.mkdirSync(path.dirname(LIBRARY), { recursive: true });
   // Built beside its final name and renamed, so a process started meanwhile never maps half a file.
   const partial = `${LIBRARY}.${process.pid}.tmp`;
-  const r = spawnSync(cc, ['-O2', '-shared', '-fPIC', '-o', partial, CLOCK_SOURCE, '-ldl'], { encoding: 'utf8', timeout: 60_000 });
+  const r = spawnSync(cc, ['-O2', '-shared', '-fPIC', '-o', partial, CLOCK_SOURCE, '-ldl'], {
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   if (r.error || r.status !== 0) {
     fs.rmSync(partial, { force: true });
     const why = r.error ? r.error.message : (r.stderr.trim().split('\n').pop() ?? `exit ${r.status}`);
-    throw new ClockLibraryError(`the clock faults need a C compiler to build ${path.relative(ROOT, CLOCK_SOURCE)} (${cc}: ${why}); install one (apt-get install gcc) or leave the clock faults out of --faults`);
+    throw new ClockLibraryError(
+      `the clock faults need a C compiler to build ${path.relative(ROOT, CLOCK_SOURCE)} (${cc}: ${why}); install one (apt-get install gcc) or leave the clock faults out of --faults`,
+    );
   }
   fs.renameSync(partial, LIBRARY);
 }

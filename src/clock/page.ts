@@ -40,7 +40,8 @@ export class ClockPage {
   /** Move the clock: from now on the process reads real time plus `offsetMs`, drifting by `driftPpm`. */
   set(setting: ClockSetting): void {
     const driftPpm = setting.driftPpm ?? 0;
-    if (!Number.isFinite(setting.offsetMs) || !Number.isFinite(driftPpm)) throw new RangeError(`clock page ${this.file}: offset and drift must be finite`);
+    if (!Number.isFinite(setting.offsetMs) || !Number.isFinite(driftPpm))
+      throw new RangeError(`clock page ${this.file}: offset and drift must be finite`);
     this.anchorMs = Date.now();
     this.setting = { offsetMs: setting.offsetMs, driftPpm };
     const fields = Buffer.alloc(24);

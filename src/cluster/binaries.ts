@@ -26,9 +26,13 @@ function onPath(name: string): string | undefined {
  */
 function install(what: 'redis' | 'toxiproxy', missing: string): void {
   const guidance = `run \`npx chaoslua install\` (or set ${what === 'redis' ? 'CHAOSLUA_REDIS_SERVER' : 'CHAOSLUA_TOXIPROXY'})`;
-  if (process.env.CHAOSLUA_NO_INSTALL === '1' || !fs.existsSync(INSTALLER)) throw new EnvironmentError(`${missing}: ${guidance}`);
+  if (process.env.CHAOSLUA_NO_INSTALL === '1' || !fs.existsSync(INSTALLER))
+    throw new EnvironmentError(`${missing}: ${guidance}`);
   process.stderr.write(`chaoslua: ${missing}; installing it (scripts/install-tools.sh --${what})\n`);
-  const r = spawnSync('bash', [INSTALLER, `--${what}`, '--into', TOOLS_BIN], { stdio: ['ignore', 2, 'pipe'], encoding: 'utf8' });
+  const r = spawnSync('bash', [INSTALLER, `--${what}`, '--into', TOOLS_BIN], {
+    stdio: ['ignore', 2, 'pipe'],
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new EnvironmentError(r.stderr?.trim().split('\n').pop() || `${missing}: ${guidance}`);
 }
 
@@ -44,7 +48,9 @@ export function redisServerBinary(): string {
     bin = onPath('redis-server');
   }
   if (!bin || !fs.existsSync(bin)) {
-    throw new EnvironmentError(`redis-server not found${fromEnv === undefined ? '' : ` at CHAOSLUA_REDIS_SERVER=${fromEnv}`}: run \`npx chaoslua install\` (or set CHAOSLUA_REDIS_SERVER)`);
+    throw new EnvironmentError(
+      `redis-server not found${fromEnv === undefined ? '' : ` at CHAOSLUA_REDIS_SERVER=${fromEnv}`}: run \`npx chaoslua install\` (or set CHAOSLUA_REDIS_SERVER)`,
+    );
   }
   // A binary that does not run (a missing library, the wrong architecture) is the environment, exit 3.
   let out: string;
@@ -53,11 +59,15 @@ export function redisServerBinary(): string {
   } catch (error) {
     const e = error as { status?: number | null; signal?: string | null; stderr?: string; code?: string };
     const how = e.code && !e.status ? e.code : e.signal ? `killed by ${e.signal}` : `exit ${e.status}`;
-    throw new EnvironmentError(`redis-server at ${bin} does not run: \`--version\` failed (${how}${e.stderr?.trim() ? `: ${quoted(e.stderr)}` : ''}); install Redis 7 or later`);
+    throw new EnvironmentError(
+      `redis-server at ${bin} does not run: \`--version\` failed (${how}${e.stderr?.trim() ? `: ${quoted(e.stderr)}` : ''}); install Redis 7 or later`,
+    );
   }
   const version = out.match(/v=(\d+)\.(\d+)\.(\d+)/);
   if (!version || Number(version[1]) < 7) {
-    throw new EnvironmentError(`redis-server at ${bin} is ${version?.[0] ?? `of unknown version (it answered ${quoted(out)})`}; Redis 7 or later is required`);
+    throw new EnvironmentError(
+      `redis-server at ${bin} is ${version?.[0] ?? `of unknown version (it answered ${quoted(out)})`}; Redis 7 or later is required`,
+    );
   }
   return bin;
 }
@@ -65,14 +75,19 @@ export function redisServerBinary(): string {
 /** Toxiproxy server: $CHAOSLUA_TOXIPROXY, else the installer's .tools/bin, else PATH, else installed. */
 export function toxiproxyBinary(): string {
   const fromEnv = process.env.CHAOSLUA_TOXIPROXY;
-  const find = () => [path.join(TOOLS_BIN, 'toxiproxy-server'), onPath('toxiproxy-server')].find((p): p is string => !!p && fs.existsSync(p));
+  const find = () =>
+    [path.join(TOOLS_BIN, 'toxiproxy-server'), onPath('toxiproxy-server')].find(
+      (p): p is string => !!p && fs.existsSync(p),
+    );
   let bin = fromEnv ?? find();
   if (fromEnv === undefined && !bin) {
     install('toxiproxy', 'toxiproxy-server not found');
     bin = find();
   }
   if (!bin || !fs.existsSync(bin)) {
-    throw new EnvironmentError(`toxiproxy-server not found${fromEnv === undefined ? '' : ` at CHAOSLUA_TOXIPROXY=${fromEnv}`}: run \`npx chaoslua install\` (or set CHAOSLUA_TOXIPROXY)`);
+    throw new EnvironmentError(
+      `toxiproxy-server not found${fromEnv === undefined ? '' : ` at CHAOSLUA_TOXIPROXY=${fromEnv}`}: run \`npx chaoslua install\` (or set CHAOSLUA_TOXIPROXY)`,
+    );
   }
   return bin;
 }

@@ -15,7 +15,10 @@ export interface Machine {
   readonly freeMiB: number;
 }
 
-export const thisMachine = (): Machine => ({ cores: os.availableParallelism(), freeMiB: Math.floor(os.freemem() / 2 ** 20) });
+export const thisMachine = (): Machine => ({
+  cores: os.availableParallelism(),
+  freeMiB: Math.floor(os.freemem() / 2 ** 20),
+});
 
 /** The clusters the machine holds: two per core, at most four, as many as its free memory allows, at least 1. */
 export function autoClusters(machine: Machine = thisMachine()): number {

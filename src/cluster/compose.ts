@@ -46,9 +46,11 @@ export type ComposeClusterOptions = Required<ComposeClusterConstraints>;
 
 export function composeClusterOptions(c: ComposeClusterConstraints = {}): ComposeClusterOptions {
   const bad = (why: string) => new ClusterUsageError(`ComposeCluster.start: ${why}`);
-  for (const key of Object.keys(c)) if (!['composeFile', 'seed', 'nodeTimeoutMs', 'readyTimeoutMs'].includes(key)) throw bad(`unknown option '${key}'`);
+  for (const key of Object.keys(c))
+    if (!['composeFile', 'seed', 'nodeTimeoutMs', 'readyTimeoutMs'].includes(key)) throw bad(`unknown option '${key}'`);
   const integer = (name: string, value: unknown, min: number, max: number) => {
-    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw bad(`${name} must be an integer in [${min}, ${max}], got ${String(value)}`);
+    if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max)
+      throw bad(`${name} must be an integer in [${min}, ${max}], got ${String(value)}`);
     return value;
   };
   const composeFile = path.resolve(c.composeFile ?? DEFAULT_COMPOSE_FILE);
@@ -56,7 +58,12 @@ export function composeClusterOptions(c: ComposeClusterConstraints = {}): Compos
   return {
     composeFile,
     seed: integer('seed', c.seed ?? 1, 0, 2 ** 31 - 1),
-    nodeTimeoutMs: integer('nodeTimeoutMs', c.nodeTimeoutMs ?? NODE_TIMEOUT_MS.default, NODE_TIMEOUT_MS.min, NODE_TIMEOUT_MS.max),
+    nodeTimeoutMs: integer(
+      'nodeTimeoutMs',
+      c.nodeTimeoutMs ?? NODE_TIMEOUT_MS.default,
+      NODE_TIMEOUT_MS.min,
+      NODE_TIMEOUT_MS.max,
+    ),
     readyTimeoutMs: integer('readyTimeoutMs', c.readyTimeoutMs ?? 120_000, 1_000, 900_000),
   };
 }
@@ -96,7 +103,11 @@ export class ComposeCluster extends PlaneCluster implements Cluster {
     private readonly composeNodes: readonly ComposeNode[],
   ) {
     super();
-    this.plane = new RemotePlane(() => this.nodes, {}, (i) => this.composeNodes[i]?.status === 'running');
+    this.plane = new RemotePlane(
+      () => this.nodes,
+      {},
+      (i) => this.composeNodes[i]?.status === 'running',
+    );
   }
 
   get nodes(): readonly NodeRef[] {
@@ -117,8 +128,14 @@ export class ComposeCluster extends PlaneCluster implements Cluster {
     const L = COMPOSE_LAYOUT;
     let started: StartedDockerComposeEnvironment;
     try {
-      started = await new DockerComposeEnvironment(path.dirname(options.composeFile), path.basename(options.composeFile))
-        .withEnvironment({ CHAOSLUA_SEED: String(options.seed), CHAOSLUA_NODE_TIMEOUT_MS: String(options.nodeTimeoutMs) })
+      started = await new DockerComposeEnvironment(
+        path.dirname(options.composeFile),
+        path.basename(options.composeFile),
+      )
+        .withEnvironment({
+          CHAOSLUA_SEED: String(options.seed),
+          CHAOSLUA_NODE_TIMEOUT_MS: String(options.nodeTimeoutMs),
+        })
         .withStartupTimeout(options.readyTimeoutMs)
         .withDefaultWaitStrategy(Wait.forLogMessage(/Ready to accept connections/))
         .withWaitStrategy(`${L.toxiproxyService}-1`, Wait.forHttp('/version', L.apiPort))
@@ -165,7 +182,9 @@ export class ComposeCluster extends PlaneCluster implements Cluster {
         const problem = await this.plane.readyProblem({ nodes, replicasPerMaster });
         if (problem !== true) return problem;
         for (const n of this.composeNodes) {
-          const pong = await this.plane.callAt({ host: HOST, port: n.clientPort }, 'PING').catch((e: Error) => e.message);
+          const pong = await this.plane
+            .callAt({ host: HOST, port: n.clientPort }, 'PING')
+            .catch((e: Error) => e.message);
           if (pong !== 'PONG') return `client proxy of n${n.index} not answering: ${String(pong)}`;
         }
         return true;
@@ -184,7 +203,11 @@ export class ComposeCluster extends PlaneCluster implements Cluster {
   }
 
   connect(options: ClusterOptions = {}): IORedisCluster {
-    return new IORedisCluster(this.seeds(), { natMap: this.natMap(), ...options, redisOptions: { ...options.redisOptions } });
+    return new IORedisCluster(this.seeds(), {
+      natMap: this.natMap(),
+      ...options,
+      redisOptions: { ...options.redisOptions },
+    });
   }
 
   failover(replica: number, mode: FailoverMode): Promise<void> {
@@ -219,7 +242,12 @@ export class ComposeCluster extends PlaneCluster implements Cluster {
     await n.container.kill({ signal: 'SIGKILL' }).catch((e: Error) => {
       if (!/is not running/.test(e.message)) throw e;
     });
-    await waitUntil(`n${node} container stopped`, async () => ((await n.container.inspect()).State.Running ? 'still running' : true), 10_000, 50);
+    await waitUntil(
+      `n${node} container stopped`,
+      async () => ((await n.container.inspect()).State.Running ? 'still running' : true),
+      10_000,
+      50,
+    );
     n.status = 'killed';
     this.plane.drop({ host: HOST, port: n.directPort });
   }
@@ -230,10 +258,16 @@ export class ComposeCluster extends PlaneCluster implements Cluster {
     if (n.status !== 'killed') await this.kill(node);
     await n.container.start();
     const port = (await n.container.inspect()).NetworkSettings.Ports[`${COMPOSE_LAYOUT.redisPort}/tcp`]?.[0]?.HostPort;
-    if (!port) throw new EnvironmentError(`restart: n${node}'s port ${COMPOSE_LAYOUT.redisPort} is not published after start`);
+    if (!port)
+      throw new EnvironmentError(`restart: n${node}'s port ${COMPOSE_LAYOUT.redisPort} is not published after start`);
     n.directPort = Number(port);
     n.status = 'running';
-    await waitUntil(`n${node} answering PING after restart`, async () => (await this.plane.call(node, 'PING')) === 'PONG' || 'no PONG', 20_000, 50);
+    await waitUntil(
+      `n${node} answering PING after restart`,
+      async () => (await this.plane.call(node, 'PING')) === 'PONG' || 'no PONG',
+      20_000,
+      50,
+    );
   }
 
   async toxic(node: number, link: Link, spec: ToxicSpec): Promise<void> {
@@ -265,7 +299,8 @@ export class ComposeCluster extends PlaneCluster implements Cluster {
 
   private node(index: number): ComposeNode {
     const node = this.composeNodes[index];
-    if (!node) throw new ClusterUsageError(`no node ${index}: this cluster has nodes 0-${this.composeNodes.length - 1}`);
+    if (!node)
+      throw new ClusterUsageError(`no node ${index}: this cluster has nodes 0-${this.composeNodes.length - 1}`);
     return node;
   }
 }

@@ -40,7 +40,10 @@ export async function requireDocker(): Promise<void> {
 async function probe(): Promise<DockerStatus> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<DockerStatus>((resolve) => {
-    timer = setTimeout(() => resolve({ available: false, reason: `no answer within ${PROBE_TIMEOUT_MS} ms` }), PROBE_TIMEOUT_MS);
+    timer = setTimeout(
+      () => resolve({ available: false, reason: `no answer within ${PROBE_TIMEOUT_MS} ms` }),
+      PROBE_TIMEOUT_MS,
+    );
     timer.unref();
   });
   const attempt = (async (): Promise<DockerStatus> => {
@@ -48,10 +51,12 @@ async function probe(): Promise<DockerStatus> {
       // Imported lazily: testcontainers pulls in dockerode and friends, which local runs never need.
       const { getContainerRuntimeClient } = await import('testcontainers');
       const client = await getContainerRuntimeClient();
-      if (!client.info.containerRuntime.serverVersion) return { available: false, reason: 'the engine reported no version' };
+      if (!client.info.containerRuntime.serverVersion)
+        return { available: false, reason: 'the engine reported no version' };
       // testcontainers drives compose through the `docker compose` plugin; an engine without it is no use here.
       const compose = await composeVersion();
-      if (compose !== true) return { available: false, reason: `the engine answers but \`docker compose\` does not: ${compose}` };
+      if (compose !== true)
+        return { available: false, reason: `the engine answers but \`docker compose\` does not: ${compose}` };
       return { available: true };
     } catch (error) {
       return { available: false, reason: `${oneLine((error as Error).message)}; ${where()}` };
@@ -75,7 +80,9 @@ function composeVersion(): Promise<true | string> {
 /** Where we looked, so the skip line tells the user what to fix. */
 function where(): string {
   if (process.env.DOCKER_HOST) return `DOCKER_HOST=${process.env.DOCKER_HOST}`;
-  return fs.existsSync('/var/run/docker.sock') ? '/var/run/docker.sock exists but does not answer' : 'DOCKER_HOST unset, no /var/run/docker.sock';
+  return fs.existsSync('/var/run/docker.sock')
+    ? '/var/run/docker.sock exists but does not answer'
+    : 'DOCKER_HOST unset, no /var/run/docker.sock';
 }
 
 function oneLine(text: string): string {

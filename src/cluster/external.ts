@@ -73,7 +73,8 @@ function parseHostPort(entry: string, bad: (why: string) => Error): Address {
   const portText = match[3];
   if (portText === undefined) return { host, port: 6379 };
   const port = Number(portText);
-  if (!/^\d+$/.test(portText) || port < 1 || port > 65_535) throw bad(`bad port '${portText}' of '${entry}' (an integer in 1-65535)`);
+  if (!/^\d+$/.test(portText) || port < 1 || port > 65_535)
+    throw bad(`bad port '${portText}' of '${entry}' (an integer in 1-65535)`);
   return { host, port };
 }
 
@@ -127,18 +128,24 @@ export function externalClusterOptions(c: ExternalClusterConstraints): ExternalC
   const parsed = parseSeeds(c.seeds);
   for (const key of ['password', 'username'] as const) {
     if (c[key] !== undefined && typeof c[key] !== 'string') throw bad(`${key} must be a string`);
-    if (c[key] !== undefined && parsed[key] !== undefined && c[key] !== parsed[key]) throw bad(`${key} given both in seeds and as an option, and they differ`);
+    if (c[key] !== undefined && parsed[key] !== undefined && c[key] !== parsed[key])
+      throw bad(`${key} given both in seeds and as an option, and they differ`);
   }
-  if (c.tls !== undefined && typeof c.tls !== 'boolean' && (typeof c.tls !== 'object' || c.tls === null)) throw bad('tls must be a boolean or tls.ConnectionOptions');
+  if (c.tls !== undefined && typeof c.tls !== 'boolean' && (typeof c.tls !== 'object' || c.tls === null))
+    throw bad('tls must be a boolean or tls.ConnectionOptions');
   if (c.tls === false && parsed.tls) throw bad('tls: false contradicts the rediss:// seeds');
-  if (c.allowDestructive !== undefined && typeof c.allowDestructive !== 'boolean') throw bad('allowDestructive must be a boolean');
+  if (c.allowDestructive !== undefined && typeof c.allowDestructive !== 'boolean')
+    throw bad('allowDestructive must be a boolean');
   const natMap = c.natMap ?? {};
-  if (typeof natMap !== 'object' || natMap === null) throw bad('natMap must be an object of "host:port" -> { host, port }');
+  if (typeof natMap !== 'object' || natMap === null)
+    throw bad('natMap must be an object of "host:port" -> { host, port }');
   for (const [from, to] of Object.entries(natMap)) {
-    if (typeof to?.host !== 'string' || !Number.isInteger(to.port)) throw bad(`natMap['${from}'] must be { host: string, port: integer }`);
+    if (typeof to?.host !== 'string' || !Number.isInteger(to.port))
+      throw bad(`natMap['${from}'] must be { host: string, port: integer }`);
   }
   const readyTimeoutMs = c.readyTimeoutMs ?? 30_000;
-  if (!Number.isInteger(readyTimeoutMs) || readyTimeoutMs < 100 || readyTimeoutMs > 600_000) throw bad(`readyTimeoutMs must be an integer in [100, 600000], got ${String(c.readyTimeoutMs)}`);
+  if (!Number.isInteger(readyTimeoutMs) || readyTimeoutMs < 100 || readyTimeoutMs > 600_000)
+    throw bad(`readyTimeoutMs must be an integer in [100, 600000], got ${String(c.readyTimeoutMs)}`);
   const tls = c.tls === true || (c.tls === undefined && parsed.tls) ? {} : c.tls || undefined;
   return {
     seeds: parsed.seeds,
@@ -263,7 +270,9 @@ export class ExternalCluster extends PlaneCluster implements Cluster {
     try {
       await this.waitReady();
     } catch (error) {
-      throw new Error(`heal failed: ${(error as Error).message}; topology: ${await this.topology().catch(() => 'unknown')}`);
+      throw new Error(
+        `heal failed: ${(error as Error).message}; topology: ${await this.topology().catch(() => 'unknown')}`,
+      );
     }
   }
 
@@ -287,7 +296,9 @@ export class ExternalCluster extends PlaneCluster implements Cluster {
       this.plane.close();
     }
     if (failures.length > 0) {
-      throw new Error(`dispose: keys under ${[...this.namespaces, ...this.claimed].join(', ')} may remain: ${failures.slice(0, 3).join('; ')}`);
+      throw new Error(
+        `dispose: keys under ${[...this.namespaces, ...this.claimed].join(', ')} may remain: ${failures.slice(0, 3).join('; ')}`,
+      );
     }
   }
 
@@ -301,7 +312,8 @@ export class ExternalCluster extends PlaneCluster implements Cluster {
   }
 
   private allow(op: string): void {
-    if (!this.options.allowDestructive) throw new ClusterUsageError(`${op} refused on an external cluster: pass --allow-destructive`);
+    if (!this.options.allowDestructive)
+      throw new ClusterUsageError(`${op} refused on an external cluster: pass --allow-destructive`);
   }
 
   private impossible(op: string): never {
@@ -325,11 +337,15 @@ async function discover(options: ExternalClusterOptions, plane: RemotePlane): Pr
       continue;
     }
     const usable = lines.filter((l) => !l.flags.some((f) => UNUSABLE.includes(f)) && !l.address.startsWith(':'));
-    const masters = usable.filter((l) => l.flags.includes('master')).sort((a, b) => (a.slots[0]?.[0] ?? 1e9) - (b.slots[0]?.[0] ?? 1e9));
+    const masters = usable
+      .filter((l) => l.flags.includes('master'))
+      .sort((a, b) => (a.slots[0]?.[0] ?? 1e9) - (b.slots[0]?.[0] ?? 1e9));
     const rank = new Map(masters.map((m, i) => [m.id, i]));
     const replicas = usable
       .filter((l) => !l.flags.includes('master'))
-      .sort((a, b) => (rank.get(a.masterId) ?? 1e9) - (rank.get(b.masterId) ?? 1e9) || a.address.localeCompare(b.address));
+      .sort(
+        (a, b) => (rank.get(a.masterId) ?? 1e9) - (rank.get(b.masterId) ?? 1e9) || a.address.localeCompare(b.address),
+      );
     return [...masters, ...replicas].map((line, index) => {
       const mapped = options.natMap[line.address];
       const dial = mapped ? `${mapped.host}:${mapped.port}` : line.address;
@@ -337,5 +353,7 @@ async function discover(options: ExternalClusterOptions, plane: RemotePlane): Pr
       return { index, name: `n${index}`, announced: line.address, client: dial, direct: dial };
     });
   }
-  throw new EnvironmentError(`external cluster ${redact(options.seedSpec)}: no seed answered CLUSTER NODES (${problems.join('; ')})`);
+  throw new EnvironmentError(
+    `external cluster ${redact(options.seedSpec)}: no seed answered CLUSTER NODES (${problems.join('; ')})`,
+  );
 }

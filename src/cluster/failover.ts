@@ -26,15 +26,20 @@ export async function promoteReplica<N extends FailoverNode>(
   direct: (node: N, ...args: (string | number)[]) => Promise<unknown>,
   nodeTimeoutMs: number,
 ): Promise<void> {
-  const ownFlags = async () => parseClusterNodes(String(await direct(node, 'CLUSTER', 'NODES'))).find((l) => l.flags.includes('myself'))?.flags ?? [];
+  const ownFlags = async () =>
+    parseClusterNodes(String(await direct(node, 'CLUSTER', 'NODES'))).find((l) => l.flags.includes('myself'))?.flags ??
+    [];
   if (!(await ownFlags()).includes('slave')) throw new ClusterUsageError(`failover: ${node.ref.name} is not a replica`);
   const args = mode === 'default' ? [] : [mode.toUpperCase()];
   const deadline = Date.now() + Math.max(20_000, nodeTimeoutMs * 20);
   const promoted = async (): Promise<true | string> => {
     for (const observer of nodes) {
       if (observer.status !== 'running') continue;
-      const view = parseClusterNodes(String(await direct(observer, 'CLUSTER', 'NODES'))).find((l) => l.address === node.ref.announced);
-      if (!view?.flags.includes('master') || view.slots.length === 0) return `${observer.ref.name} still sees ${node.ref.name} as ${view?.flags.join(',')}`;
+      const view = parseClusterNodes(String(await direct(observer, 'CLUSTER', 'NODES'))).find(
+        (l) => l.address === node.ref.announced,
+      );
+      if (!view?.flags.includes('master') || view.slots.length === 0)
+        return `${observer.ref.name} still sees ${node.ref.name} as ${view?.flags.join(',')}`;
     }
     return true;
   };
@@ -42,7 +47,11 @@ export async function promoteReplica<N extends FailoverNode>(
     // Asked (again) only while it still calls itself a replica: a promoted node refuses FAILOVER.
     if ((await ownFlags()).includes('slave')) await direct(node, 'CLUSTER', 'FAILOVER', ...args);
     try {
-      await waitUntil(`${node.ref.name} promoted by ${mode} failover`, promoted, Math.max(Math.min(MANUAL_FAILOVER_WINDOW_MS, deadline - Date.now()), 1));
+      await waitUntil(
+        `${node.ref.name} promoted by ${mode} failover`,
+        promoted,
+        Math.max(Math.min(MANUAL_FAILOVER_WINDOW_MS, deadline - Date.now()), 1),
+      );
       return;
     } catch (error) {
       if (Date.now() >= deadline) throw error;

@@ -31,17 +31,23 @@ export interface ServerInfo {
 type Ask = (...args: (string | number)[]) => Promise<unknown>;
 
 /** Enough Lua work between two TIME calls that a clock read twice differs (about 1 ms here). */
-const TIME_PROBE = "local a = redis.call('TIME') for i = 1, 200000 do end local b = redis.call('TIME') return a[1] == b[1] and a[2] == b[2] and 1 or 0";
+const TIME_PROBE =
+  "local a = redis.call('TIME') for i = 1, 200000 do end local b = redis.call('TIME') return a[1] == b[1] and a[2] == b[2] and 1 or 0";
 const SHEBANG_PROBE = '#!lua flags=no-writes\nreturn 1';
 
-const answers = async (ask: Ask, ...args: (string | number)[]): Promise<unknown> => ask(...args).catch((error: unknown) => error);
+const answers = async (ask: Ask, ...args: (string | number)[]): Promise<unknown> =>
+  ask(...args).catch((error: unknown) => error);
 
 /** The probes' reading of INFO server and INFO memory (exported for the unit tests). */
-export function serverIdentity(infoServer: string, infoMemory: string): Pick<ServerInfo, 'name' | 'version' | 'allocator'> {
+export function serverIdentity(
+  infoServer: string,
+  infoMemory: string,
+): Pick<ServerInfo, 'name' | 'version' | 'allocator'> {
   const server = parseInfo(infoServer);
   const name = server.server_name || 'redis';
   const version = server[`${name}_version`] || server.redis_version;
-  if (!version) throw new Error(`server probe: INFO server names no version (${JSON.stringify(infoServer.slice(0, 120))})`);
+  if (!version)
+    throw new Error(`server probe: INFO server names no version (${JSON.stringify(infoServer.slice(0, 120))})`);
   return { name, version, allocator: parseInfo(infoMemory).mem_allocator || 'unknown' };
 }
 
@@ -54,7 +60,12 @@ export async function probeNode(ask: Ask): Promise<ServerInfo> {
   const frozen = await ask('EVAL', TIME_PROBE, 0);
   return {
     ...identity,
-    features: { functions, shebangFlags: shebang === 1, evictsScripts: 'evicted_scripts' in stats, frozenTime: frozen === 1 },
+    features: {
+      functions,
+      shebangFlags: shebang === 1,
+      evictsScripts: 'evicted_scripts' in stats,
+      frozenTime: frozen === 1,
+    },
   };
 }
 
@@ -78,7 +89,12 @@ export function serverText(server: Pick<ServerInfo, 'name' | 'version' | 'alloca
 
 /** The features a server has, in words: "Functions, shebang flags, frozen TIME" or "none of ...". */
 export function featuresText(features: ServerFeatures): string {
-  const names: [keyof ServerFeatures, string][] = [['functions', 'Functions'], ['shebangFlags', 'shebang flags'], ['evictsScripts', 'script eviction'], ['frozenTime', 'frozen TIME']];
+  const names: [keyof ServerFeatures, string][] = [
+    ['functions', 'Functions'],
+    ['shebangFlags', 'shebang flags'],
+    ['evictsScripts', 'script eviction'],
+    ['frozenTime', 'frozen TIME'],
+  ];
   const has = names.filter(([k]) => features[k]).map(([, n]) => n);
   return has.length ? has.join(', ') : `none of ${names.map(([, n]) => n).join(', ')}`;
 }

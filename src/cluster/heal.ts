@@ -18,14 +18,20 @@ export interface HealOps {
  * fills within seconds, and /reset then waits for the node, which the heal would only thaw after it
  * (seen in a soak, and reproduced in suites/cluster/heal-frozen.test.ts: /reset timed out after 42 s).
  */
-export async function healCluster(toxiproxy: Pick<Toxiproxy, 'reset' | 'restart' | 'restartable' | 'alive'>, nodes: readonly { readonly index: number; readonly status: string }[], ops: HealOps): Promise<void> {
+export async function healCluster(
+  toxiproxy: Pick<Toxiproxy, 'reset' | 'restart' | 'restartable' | 'alive'>,
+  nodes: readonly { readonly index: number; readonly status: string }[],
+  ops: HealOps,
+): Promise<void> {
   for (const n of nodes) if (n.status === 'frozen') await ops.thaw(n.index);
   await resetToxiproxy(toxiproxy);
   for (const n of nodes) if (n.status === 'killed') await ops.restart(n.index);
   try {
     await ops.waitReady();
   } catch (error) {
-    throw new Error(`heal failed: ${(error as Error).message}; topology: ${await ops.topology().catch(() => 'unknown')}`);
+    throw new Error(
+      `heal failed: ${(error as Error).message}; topology: ${await ops.topology().catch(() => 'unknown')}`,
+    );
   }
 }
 
@@ -37,13 +43,17 @@ export async function healCluster(toxiproxy: Pick<Toxiproxy, 'reset' | 'restart'
  * keeping its finished runs (suites/certify/environment-failure.full.test.ts). A server someone else
  * runs (the compose backend's) is not ours to restart: its error stands.
  */
-async function resetToxiproxy(toxiproxy: Pick<Toxiproxy, 'reset' | 'restart' | 'restartable' | 'alive'>): Promise<void> {
+async function resetToxiproxy(
+  toxiproxy: Pick<Toxiproxy, 'reset' | 'restart' | 'restartable' | 'alive'>,
+): Promise<void> {
   try {
     await toxiproxy.reset();
   } catch (error) {
     if (!toxiproxy.restartable || !toxiproxy.alive) throw error;
     await toxiproxy.restart().catch((restartError: unknown) => {
-      throw new Error(`${(error as Error).message}; restarting toxiproxy failed too: ${(restartError as Error).message}`);
+      throw new Error(
+        `${(error as Error).message}; restarting toxiproxy failed too: ${(restartError as Error).message}`,
+      );
     });
   }
 }

@@ -27,7 +27,8 @@ async function fixBusPorts(ports: number[], total: number): Promise<void> {
   for (let i = 0; i < total; i++) {
     const direct = ports[1 + i * 6];
     ports[2 + i * 6] = direct + 10_000;
-    if (!(await isPortFree(direct + 10_000))) throw new Error(`cluster bus port ${direct + 10_000} of a Redis 6 node: address already in use`);
+    if (!(await isPortFree(direct + 10_000)))
+      throw new Error(`cluster bus port ${direct + 10_000} of a Redis 6 node: address already in use`);
   }
 }
 
@@ -41,7 +42,13 @@ async function fixBusPorts(ports: number[], total: number): Promise<void> {
 export class LocalCluster extends ProcessCluster<RedisNode> {
   readonly kind = 'local' as const;
 
-  private constructor(options: LocalClusterOptions, dir: ReapedDir, toxiproxy: Toxiproxy, nodes: readonly RedisNode[], points: RespPoints) {
+  private constructor(
+    options: LocalClusterOptions,
+    dir: ReapedDir,
+    toxiproxy: Toxiproxy,
+    nodes: readonly RedisNode[],
+    points: RespPoints,
+  ) {
     super(options, dir, toxiproxy, nodes, points);
   }
 
@@ -78,11 +85,21 @@ export class LocalCluster extends ProcessCluster<RedisNode> {
       await toxiproxy.createProxies(
         nodes.flatMap((n) => [
           { name: `${n.ref.name}-internal`, listen: `127.0.0.1:${n.ports.internal}`, upstream: n.ref.direct },
-          { name: `${n.ref.name}-bus`, listen: `127.0.0.1:${n.ports.internalBus}`, upstream: `127.0.0.1:${n.ports.bus}` },
+          {
+            name: `${n.ref.name}-bus`,
+            listen: `127.0.0.1:${n.ports.internalBus}`,
+            upstream: `127.0.0.1:${n.ports.bus}`,
+          },
           { name: `${n.ref.name}-client`, listen: `127.0.0.1:${n.ports.client}`, upstream: n.ref.direct },
         ]),
       );
-      opened.points = await RespPoints.start(nodes.map((n) => ({ node: n.ref.name, listen: n.ports.point, address: { host: '127.0.0.1', port: n.ports.client } })));
+      opened.points = await RespPoints.start(
+        nodes.map((n) => ({
+          node: n.ref.name,
+          listen: n.ports.point,
+          address: { host: '127.0.0.1', port: n.ports.client },
+        })),
+      );
       return new LocalCluster(options, dir, toxiproxy, nodes, opened.points);
     });
   }

@@ -56,9 +56,20 @@ export class MasterNode extends ServerProcess {
   protected readonly where: string;
   protected override readonly clustered = false;
 
-  constructor(index: number, readonly ports: MasterPorts, private readonly binary: string, dir: ReapedDir, options: LocalClusterOptions) {
+  constructor(
+    index: number,
+    readonly ports: MasterPorts,
+    private readonly binary: string,
+    dir: ReapedDir,
+    options: LocalClusterOptions,
+  ) {
     const client = `127.0.0.1:${ports.point}`;
-    super(index, { index, name: `n${index}`, announced: client, client, direct: `127.0.0.1:${ports.direct}` }, dir, options);
+    super(
+      index,
+      { index, name: `n${index}`, announced: client, client, direct: `127.0.0.1:${ports.direct}` },
+      dir,
+      options,
+    );
     // busPort at port + 10000 keeps cluster-port out of the arguments; no bus listens in standalone mode.
     this.address = { port: ports.direct, bind: '127.0.0.1', busPort: ports.direct + 10_000, announceIp: '127.0.0.1' };
     this.where = `port ${ports.direct}`;
@@ -73,16 +84,32 @@ export class MastersCluster extends ProcessCluster<MasterNode> {
   readonly kind = 'local' as const;
   readonly topologyKind = 'masters' as const;
 
-  private constructor(options: LocalClusterOptions, dir: ReapedDir, toxiproxy: Toxiproxy, nodes: readonly MasterNode[], points: RespPoints) {
+  private constructor(
+    options: LocalClusterOptions,
+    dir: ReapedDir,
+    toxiproxy: Toxiproxy,
+    nodes: readonly MasterNode[],
+    points: RespPoints,
+  ) {
     super(options, dir, toxiproxy, nodes, points);
   }
 
   /** Start `count` masters on free ports; a start that meets a port taken meanwhile is tried again on new ports. */
   static async start(constraints: MastersConstraints = {}): Promise<MastersCluster> {
     const count = constraints.count ?? MASTERS.default;
-    if (!Number.isInteger(count) || count < MASTERS.min || count > MASTERS.max) throw new RangeError(`MastersCluster.start: count must be an integer in [${MASTERS.min}, ${MASTERS.max}], got ${String(count)}`);
+    if (!Number.isInteger(count) || count < MASTERS.min || count > MASTERS.max)
+      throw new RangeError(
+        `MastersCluster.start: count must be an integer in [${MASTERS.min}, ${MASTERS.max}], got ${String(count)}`,
+      );
     const { nodeTimeoutMs, readyTimeoutMs, seed, redisServer } = constraints;
-    const options = localClusterOptions({ nodeTimeoutMs, readyTimeoutMs, seed, redisServer, masters: count, replicasPerMaster: 0 });
+    const options = localClusterOptions({
+      nodeTimeoutMs,
+      readyTimeoutMs,
+      seed,
+      redisServer,
+      masters: count,
+      replicasPerMaster: 0,
+    });
     for (let attempt = 1; ; attempt++) {
       try {
         return await MastersCluster.startOnce(options);
@@ -102,8 +129,20 @@ export class MastersCluster extends ProcessCluster<MasterNode> {
         const [direct, client, point] = ports.slice(1 + i * 3, 4 + i * 3);
         return new MasterNode(i, { direct, client, point }, redisBin, dir, options);
       });
-      await toxiproxy.createProxies(nodes.map((n) => ({ name: `${n.ref.name}-client`, listen: `127.0.0.1:${n.ports.client}`, upstream: n.ref.direct })));
-      opened.points = await RespPoints.start(nodes.map((n) => ({ node: n.ref.name, listen: n.ports.point, address: { host: '127.0.0.1', port: n.ports.client } })));
+      await toxiproxy.createProxies(
+        nodes.map((n) => ({
+          name: `${n.ref.name}-client`,
+          listen: `127.0.0.1:${n.ports.client}`,
+          upstream: n.ref.direct,
+        })),
+      );
+      opened.points = await RespPoints.start(
+        nodes.map((n) => ({
+          node: n.ref.name,
+          listen: n.ports.point,
+          address: { host: '127.0.0.1', port: n.ports.client },
+        })),
+      );
       return new MastersCluster(options, dir, toxiproxy, nodes, opened.points);
     });
   }
@@ -129,8 +168,10 @@ export class MastersCluster extends ProcessCluster<MasterNode> {
       async () => {
         for (const n of this.redisNodes) {
           if (n.status !== 'running') return `${n.ref.name} is ${n.status}`;
-          if ((await this.direct(n, 'PING').catch((e: Error) => e.message)) !== 'PONG') return `${n.ref.name} not answering`;
-          if ((await this.admin.call('127.0.0.1', n.ports.point, ['PING']).catch((e: Error) => e.message)) !== 'PONG') return `client link of ${n.ref.name} not answering`;
+          if ((await this.direct(n, 'PING').catch((e: Error) => e.message)) !== 'PONG')
+            return `${n.ref.name} not answering`;
+          if ((await this.admin.call('127.0.0.1', n.ports.point, ['PING']).catch((e: Error) => e.message)) !== 'PONG')
+            return `client link of ${n.ref.name} not answering`;
         }
         return true;
       },
@@ -139,12 +180,16 @@ export class MastersCluster extends ProcessCluster<MasterNode> {
   }
 
   override connect(): never {
-    throw new ClusterUsageError(`${this}: there is no Redis Cluster to connect to (use masterClients(), one client per master)`);
+    throw new ClusterUsageError(
+      `${this}: there is no Redis Cluster to connect to (use masterClients(), one client per master)`,
+    );
   }
 
   /** With an `error` listener, as quiet() gives the cluster clients: every error that matters reaches its command. */
   masterClients(options: RedisOptions = {}): Redis[] {
-    return this.redisNodes.map((n) => new Redis({ ...options, host: '127.0.0.1', port: n.ports.point }).on('error', () => undefined));
+    return this.redisNodes.map((n) =>
+      new Redis({ ...options, host: '127.0.0.1', port: n.ports.point }).on('error', () => undefined),
+    );
   }
 
   /**

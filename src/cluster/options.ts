@@ -21,7 +21,9 @@ export interface LocalClusterConstraints {
   redisServer?: string;
 }
 
-export type LocalClusterOptions = Required<Omit<LocalClusterConstraints, 'maxmemory' | 'maxmemoryPolicy' | 'luaTimeLimitMs' | 'redisServer'>> &
+export type LocalClusterOptions = Required<
+  Omit<LocalClusterConstraints, 'maxmemory' | 'maxmemoryPolicy' | 'luaTimeLimitMs' | 'redisServer'>
+> &
   Pick<LocalClusterConstraints, 'maxmemory' | 'maxmemoryPolicy' | 'luaTimeLimitMs' | 'redisServer'>;
 
 function integer(name: string, value: unknown, min: number, max: number): number {
@@ -32,24 +34,41 @@ function integer(name: string, value: unknown, min: number, max: number): number
 }
 
 function redisServer(value: unknown): string | undefined {
-  if (value !== undefined && (typeof value !== 'string' || value === '')) throw new RangeError(`LocalCluster.start: redisServer must be a path to a redis-server, got ${String(value)}`);
+  if (value !== undefined && (typeof value !== 'string' || value === ''))
+    throw new RangeError(`LocalCluster.start: redisServer must be a path to a redis-server, got ${String(value)}`);
   return value;
 }
 
 export function localClusterOptions(c: LocalClusterConstraints = {}): LocalClusterOptions {
-  const known = new Set(['masters', 'replicasPerMaster', 'nodeTimeoutMs', 'readyTimeoutMs', 'seed', 'maxmemory', 'maxmemoryPolicy', 'luaTimeLimitMs', 'redisServer']);
+  const known = new Set([
+    'masters',
+    'replicasPerMaster',
+    'nodeTimeoutMs',
+    'readyTimeoutMs',
+    'seed',
+    'maxmemory',
+    'maxmemoryPolicy',
+    'luaTimeLimitMs',
+    'redisServer',
+  ]);
   for (const key of Object.keys(c)) {
     if (!known.has(key)) throw new RangeError(`LocalCluster.start: unknown option '${key}'`);
   }
   return {
     masters: integer('masters', c.masters ?? 3, 1, 16),
     replicasPerMaster: integer('replicasPerMaster', c.replicasPerMaster ?? 1, 0, 4),
-    nodeTimeoutMs: integer('nodeTimeoutMs', c.nodeTimeoutMs ?? NODE_TIMEOUT_MS.default, NODE_TIMEOUT_MS.min, NODE_TIMEOUT_MS.max),
+    nodeTimeoutMs: integer(
+      'nodeTimeoutMs',
+      c.nodeTimeoutMs ?? NODE_TIMEOUT_MS.default,
+      NODE_TIMEOUT_MS.min,
+      NODE_TIMEOUT_MS.max,
+    ),
     readyTimeoutMs: integer('readyTimeoutMs', c.readyTimeoutMs ?? 30_000, 1_000, 600_000),
     seed: integer('seed', c.seed ?? 1, 0, 2 ** 31 - 1),
     maxmemory: c.maxmemory,
     maxmemoryPolicy: c.maxmemoryPolicy,
-    luaTimeLimitMs: c.luaTimeLimitMs === undefined ? undefined : integer('luaTimeLimitMs', c.luaTimeLimitMs, 1, 600_000),
+    luaTimeLimitMs:
+      c.luaTimeLimitMs === undefined ? undefined : integer('luaTimeLimitMs', c.luaTimeLimitMs, 1, 600_000),
     redisServer: redisServer(c.redisServer),
   };
 }

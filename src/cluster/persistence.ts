@@ -17,10 +17,14 @@ import path from 'node:path';
  */
 export function noPersistenceArgs(snapshotFile: string): string[] {
   return [
-    '--save', '',
-    '--appendonly', 'no',
-    '--repl-diskless-load', 'swapdb',
-    '--dbfilename', path.basename(snapshotFile),
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--repl-diskless-load',
+    'swapdb',
+    '--dbfilename',
+    path.basename(snapshotFile),
   ];
 }
 

@@ -115,7 +115,8 @@ export abstract class ProcessCluster<N extends ProcessNode> implements Cluster {
       async () => {
         for (const n of this.redisNodes) {
           const info = parseInfo(String(await this.direct(n, 'CLUSTER', 'INFO')));
-          if (Number(info.cluster_known_nodes) !== this.redisNodes.length) return `${n.ref.name} knows ${info.cluster_known_nodes} nodes`;
+          if (Number(info.cluster_known_nodes) !== this.redisNodes.length)
+            return `${n.ref.name} knows ${info.cluster_known_nodes} nodes`;
         }
         return true;
       },
@@ -146,7 +147,9 @@ export abstract class ProcessCluster<N extends ProcessNode> implements Cluster {
         // Another harness's server may answer on this address (ours then fails to bind): never talk to it.
         const pid = parseInfo(String(await this.direct(node, 'INFO', 'server'))).process_id;
         if (Number(pid) === node.pid) return;
-        throw new EnvironmentError(`redis-server ${node.ref.name}: ${node.ref.direct} is answered by another process (pid ${pid}): address already in use`);
+        throw new EnvironmentError(
+          `redis-server ${node.ref.name}: ${node.ref.direct} is answered by another process (pid ${pid}): address already in use`,
+        );
       }
       await sleep(10);
     }
@@ -162,7 +165,13 @@ export abstract class ProcessCluster<N extends ProcessNode> implements Cluster {
   async waitReady(timeoutMs = this.options.readyTimeoutMs): Promise<void> {
     await waitUntil(
       'cluster ready',
-      () => readinessProblem(this.redisNodes, this.options.replicasPerMaster, (n, ...a) => this.direct(n, ...a), (n) => this.admin.call('127.0.0.1', n.ports.point, ['PING'])),
+      () =>
+        readinessProblem(
+          this.redisNodes,
+          this.options.replicasPerMaster,
+          (n, ...a) => this.direct(n, ...a),
+          (n) => this.admin.call('127.0.0.1', n.ports.point, ['PING']),
+        ),
       timeoutMs,
     );
   }
@@ -174,11 +183,17 @@ export abstract class ProcessCluster<N extends ProcessNode> implements Cluster {
   }
 
   natMap(): Record<string, { host: string; port: number }> {
-    return Object.fromEntries(this.redisNodes.map((n) => [n.ref.announced, { host: '127.0.0.1', port: n.ports.point }]));
+    return Object.fromEntries(
+      this.redisNodes.map((n) => [n.ref.announced, { host: '127.0.0.1', port: n.ports.point }]),
+    );
   }
 
   connect(options: ClusterOptions = {}): IORedisCluster {
-    return new IORedisCluster(this.seeds(), { natMap: this.natMap(), ...options, redisOptions: { ...options.redisOptions } });
+    return new IORedisCluster(this.seeds(), {
+      natMap: this.natMap(),
+      ...options,
+      redisOptions: { ...options.redisOptions },
+    });
   }
 
   command(node: number, ...args: (string | number)[]): Promise<unknown> {
@@ -202,7 +217,13 @@ export abstract class ProcessCluster<N extends ProcessNode> implements Cluster {
 
   /** CLUSTER FAILOVER of a replica, asked again if Redis abandons it (./failover.ts). */
   async failover(replica: number, mode: FailoverMode): Promise<void> {
-    await promoteReplica(this.node(replica), mode, this.redisNodes, (n, ...args) => this.direct(n, ...args), this.options.nodeTimeoutMs);
+    await promoteReplica(
+      this.node(replica),
+      mode,
+      this.redisNodes,
+      (n, ...args) => this.direct(n, ...args),
+      this.options.nodeTimeoutMs,
+    );
   }
 
   async freeze(node: number): Promise<void> {
@@ -234,7 +255,9 @@ export abstract class ProcessCluster<N extends ProcessNode> implements Cluster {
   }
 
   async scriptFlush(): Promise<void> {
-    await Promise.all(this.redisNodes.filter((n) => n.status === 'running').map((n) => this.direct(n, 'SCRIPT', 'FLUSH')));
+    await Promise.all(
+      this.redisNodes.filter((n) => n.status === 'running').map((n) => this.direct(n, 'SCRIPT', 'FLUSH')),
+    );
   }
 
   /** Every clock true first (instant, and a clock far ahead could have the node mark its peers as failing), then the rest. */
@@ -254,7 +277,10 @@ export abstract class ProcessCluster<N extends ProcessNode> implements Cluster {
       .map((p) => new Promise((resolve) => p!.once('exit', resolve)));
     this.dir.destroy();
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([Promise.all([...exits, pointsClosed]), new Promise((resolve) => (timer = setTimeout(resolve, 5_000)))]);
+    await Promise.race([
+      Promise.all([...exits, pointsClosed]),
+      new Promise((resolve) => (timer = setTimeout(resolve, 5_000))),
+    ]);
     clearTimeout(timer);
   }
 

@@ -26,8 +26,10 @@ export async function readinessProblem<N extends ReadyNode>(
     if (node.status !== 'running') return `${node.ref.name} is ${node.status}`;
     const info = parseInfo(String(await direct(node, 'CLUSTER', 'INFO')));
     if (info.cluster_state !== 'ok') return `${node.ref.name} cluster_state:${info.cluster_state}`;
-    if (info.cluster_slots_assigned !== '16384') return `${node.ref.name} sees ${info.cluster_slots_assigned} slots assigned`;
-    if (Number(info.cluster_known_nodes) !== nodes.length) return `${node.ref.name} knows ${info.cluster_known_nodes} of ${nodes.length} nodes`;
+    if (info.cluster_slots_assigned !== '16384')
+      return `${node.ref.name} sees ${info.cluster_slots_assigned} slots assigned`;
+    if (Number(info.cluster_known_nodes) !== nodes.length)
+      return `${node.ref.name} knows ${info.cluster_known_nodes} of ${nodes.length} nodes`;
     const lines = parseClusterNodes(String(await direct(node, 'CLUSTER', 'NODES')));
     const flagged = lines.find((l) => l.flags.some((f) => BAD_FLAGS.includes(f)));
     if (flagged) return `${node.ref.name} flags ${flagged.address} as ${flagged.flags.join(',')}`;
@@ -45,7 +47,9 @@ export async function readinessProblem<N extends ReadyNode>(
     if (agreed === undefined) {
       agreed = view;
       masters = lines.filter((l) => l.flags.includes('master') && l.slots.length > 0).map((l) => l.address);
-      replicaOf = new Map(lines.filter((l) => l.flags.includes('slave')).map((l) => [l.address, idToAddress.get(l.masterId) ?? '?']));
+      replicaOf = new Map(
+        lines.filter((l) => l.flags.includes('slave')).map((l) => [l.address, idToAddress.get(l.masterId) ?? '?']),
+      );
     } else if (view !== agreed) {
       return `${node.ref.name} disagrees on slot ownership or roles`;
     }
@@ -59,11 +63,13 @@ export async function readinessProblem<N extends ReadyNode>(
     if (master === undefined) continue;
     const info = parseInfo(String(await direct(node, 'INFO', 'replication')));
     if (info.role !== 'slave') return `${node.ref.name} still reports role:${info.role}`;
-    if (`${info.master_host}:${info.master_port}` !== master) return `${node.ref.name} replicates ${info.master_host}:${info.master_port}, cluster says ${master}`;
+    if (`${info.master_host}:${info.master_port}` !== master)
+      return `${node.ref.name} replicates ${info.master_host}:${info.master_port}, cluster says ${master}`;
     if (info.master_link_status !== 'up') return `${node.ref.name} master_link_status:${info.master_link_status}`;
   }
   for (const node of nodes) {
-    if ((await clientPing(node).catch((e: Error) => e.message)) !== 'PONG') return `client proxy of ${node.ref.name} not answering`;
+    if ((await clientPing(node).catch((e: Error) => e.message)) !== 'PONG')
+      return `client proxy of ${node.ref.name} not answering`;
   }
   return true;
 }

@@ -32,11 +32,24 @@ export class RedisNode extends ServerProcess {
   ) {
     super(
       index,
-      { index, name: `n${index}`, announced: `127.0.0.1:${ports.internal}`, client: `127.0.0.1:${ports.point}`, direct: `127.0.0.1:${ports.direct}` },
+      {
+        index,
+        name: `n${index}`,
+        announced: `127.0.0.1:${ports.internal}`,
+        client: `127.0.0.1:${ports.point}`,
+        direct: `127.0.0.1:${ports.direct}`,
+      },
       dir,
       options,
     );
-    this.address = { port: ports.direct, bind: '127.0.0.1', busPort: ports.bus, announceIp: '127.0.0.1', announcePort: ports.internal, announceBusPort: ports.internalBus };
+    this.address = {
+      port: ports.direct,
+      bind: '127.0.0.1',
+      busPort: ports.bus,
+      announceIp: '127.0.0.1',
+      announcePort: ports.internal,
+      announceBusPort: ports.internalBus,
+    };
     this.where = `port ${ports.direct}`;
   }
 

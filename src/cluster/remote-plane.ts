@@ -21,7 +21,8 @@ export interface Auth {
 export function splitAddress(address: string): Address {
   const colon = address.lastIndexOf(':');
   const port = Number(address.slice(colon + 1));
-  if (colon <= 0 || !Number.isInteger(port) || port < 1 || port > 65_535) throw new EnvironmentError(`cannot dial '${address}': not host:port`);
+  if (colon <= 0 || !Number.isInteger(port) || port < 1 || port > 65_535)
+    throw new EnvironmentError(`cannot dial '${address}': not host:port`);
   return { host: address.slice(0, colon).replace(/^\[(.*)\]$/, '$1'), port };
 }
 
@@ -133,13 +134,19 @@ export class RemotePlane {
   }
 
   async scriptFlush(): Promise<void> {
-    await Promise.all(this.nodes().filter((n) => this.running(n.index)).map((n) => this.call(n.index, 'SCRIPT', 'FLUSH')));
+    await Promise.all(
+      this.nodes()
+        .filter((n) => this.running(n.index))
+        .map((n) => this.call(n.index, 'SCRIPT', 'FLUSH')),
+    );
   }
 
   /** CLUSTER FAILOVER on the replica, then wait until every running node sees it as a master with slots. */
   async failover(replica: number, mode: FailoverMode, timeoutMs: number): Promise<void> {
     const node = this.node(replica);
-    const own = parseClusterNodes(String(await this.call(replica, 'CLUSTER', 'NODES'))).find((l) => l.flags.includes('myself'));
+    const own = parseClusterNodes(String(await this.call(replica, 'CLUSTER', 'NODES'))).find((l) =>
+      l.flags.includes('myself'),
+    );
     if (!own?.flags.includes('slave')) throw new ClusterUsageError(`failover: ${node.name} is not a replica`);
     await this.call(replica, 'CLUSTER', 'FAILOVER', ...(mode === 'default' ? [] : [mode.toUpperCase()]));
     await waitUntil(
@@ -149,7 +156,8 @@ export class RemotePlane {
           if (!this.running(observer.index)) continue;
           const lines = parseClusterNodes(String(await this.call(observer.index, 'CLUSTER', 'NODES')));
           const view = lines.find((l) => l.address === node.announced);
-          if (!view?.flags.includes('master') || view.slots.length === 0) return `${observer.name} still sees ${node.name} as ${view?.flags.join(',')}`;
+          if (!view?.flags.includes('master') || view.slots.length === 0)
+            return `${observer.name} still sees ${node.name} as ${view?.flags.join(',')}`;
         }
         return true;
       },
@@ -170,8 +178,10 @@ export class RemotePlane {
       if (!this.running(node.index)) return `${node.name} is down`;
       const info = parseInfo(String(await this.call(node.index, 'CLUSTER', 'INFO')));
       if (info.cluster_state !== 'ok') return `${node.name} cluster_state:${info.cluster_state}`;
-      if (info.cluster_slots_assigned !== '16384') return `${node.name} sees ${info.cluster_slots_assigned} slots assigned`;
-      if (expect.nodes !== undefined && Number(info.cluster_known_nodes) !== expect.nodes) return `${node.name} knows ${info.cluster_known_nodes} of ${expect.nodes} nodes`;
+      if (info.cluster_slots_assigned !== '16384')
+        return `${node.name} sees ${info.cluster_slots_assigned} slots assigned`;
+      if (expect.nodes !== undefined && Number(info.cluster_known_nodes) !== expect.nodes)
+        return `${node.name} knows ${info.cluster_known_nodes} of ${expect.nodes} nodes`;
       const lines = parseClusterNodes(String(await this.call(node.index, 'CLUSTER', 'NODES')));
       if (expect.nodes !== undefined) {
         const flagged = lines.find((l) => l.flags.some((f) => BAD_FLAGS.includes(f)));
@@ -181,7 +191,11 @@ export class RemotePlane {
       // master as a master, and then refuses the MFSTART of what is by now its replica.
       const ids = new Map(lines.map((l) => [l.id, l.address]));
       const view = lines
-        .map((l) => (l.flags.includes('slave') ? `${l.address}<-${ids.get(l.masterId)}` : `${l.address}=${l.slots.map((s) => s.join('-')).join(',')}`))
+        .map((l) =>
+          l.flags.includes('slave')
+            ? `${l.address}<-${ids.get(l.masterId)}`
+            : `${l.address}=${l.slots.map((s) => s.join('-')).join(',')}`,
+        )
         .sort()
         .join(' ');
       if (agreed === undefined) [agreed, first] = [view, lines];
@@ -190,7 +204,8 @@ export class RemotePlane {
     const addressOf = new Map(first.map((l) => [l.id, l.address]));
     for (const master of first.filter((l) => l.flags.includes('master') && l.slots.length > 0)) {
       const count = first.filter((l) => l.flags.includes('slave') && l.masterId === master.id).length;
-      if (count < (expect.replicasPerMaster ?? 0)) return `master ${master.address} has ${count} of ${expect.replicasPerMaster} replicas`;
+      if (count < (expect.replicasPerMaster ?? 0))
+        return `master ${master.address} has ${count} of ${expect.replicasPerMaster} replicas`;
     }
     for (const node of this.nodes()) {
       const line = first.find((l) => l.address === node.announced);
@@ -198,7 +213,8 @@ export class RemotePlane {
       const master = addressOf.get(line.masterId);
       const info = parseInfo(String(await this.call(node.index, 'INFO', 'replication')));
       if (info.role !== 'slave') return `${node.name} still reports role:${info.role}`;
-      if (`${info.master_host}:${info.master_port}` !== master) return `${node.name} replicates ${info.master_host}:${info.master_port}, cluster says ${master}`;
+      if (`${info.master_host}:${info.master_port}` !== master)
+        return `${node.name} replicates ${info.master_host}:${info.master_port}, cluster says ${master}`;
       if (info.master_link_status !== 'up') return `${node.name} master_link_status:${info.master_link_status}`;
     }
     return true;

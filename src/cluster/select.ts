@@ -9,7 +9,11 @@ import type { LocalClusterConstraints } from './options.ts';
 import type { Cluster } from './types.ts';
 
 /** What `--cluster` may say. */
-export type ClusterSpec = { readonly kind: 'local' } | { readonly kind: 'compose' } | { readonly kind: 'netns' } | { readonly kind: 'external'; readonly seeds: string };
+export type ClusterSpec =
+  | { readonly kind: 'local' }
+  | { readonly kind: 'compose' }
+  | { readonly kind: 'netns' }
+  | { readonly kind: 'external'; readonly seeds: string };
 
 const FORMS = `'local' (default), 'compose', 'netns', or redis://host:port[,host:port...]`;
 
@@ -40,12 +44,22 @@ export interface StartClusterOptions {
  * EnvironmentError when the backend cannot start (exit 3), for compose without Docker a
  * DockerUnavailableError whose message is the skip line.
  */
-export async function startCluster(spec: 'local' | 'compose' | string = 'local', options: StartClusterOptions = {}): Promise<Cluster> {
+export async function startCluster(
+  spec: 'local' | 'compose' | string = 'local',
+  options: StartClusterOptions = {},
+): Promise<Cluster> {
   const parsed = parseClusterSpec(spec);
   if (options.topology?.kind === 'masters') {
-    if (parsed.kind !== 'local') throw new ClusterUsageError(`--topology masters runs on --cluster local only, not --cluster ${parsed.kind}`);
+    if (parsed.kind !== 'local')
+      throw new ClusterUsageError(`--topology masters runs on --cluster local only, not --cluster ${parsed.kind}`);
     const l = options.local ?? {};
-    return MastersCluster.start({ count: options.topology.count, nodeTimeoutMs: l.nodeTimeoutMs, readyTimeoutMs: l.readyTimeoutMs, seed: l.seed, redisServer: l.redisServer });
+    return MastersCluster.start({
+      count: options.topology.count,
+      nodeTimeoutMs: l.nodeTimeoutMs,
+      readyTimeoutMs: l.readyTimeoutMs,
+      seed: l.seed,
+      redisServer: l.redisServer,
+    });
   }
   switch (parsed.kind) {
     case 'local':

@@ -74,18 +74,26 @@ export abstract class ServerProcess {
     const o = this.options;
     const a = this.address;
     const args = [
-      '--port', String(a.port),
-      '--bind', a.bind,
-      '--protected-mode', 'no',
-      '--daemonize', 'no',
-      '--dir', this.dir.dir,
-      '--logfile', this.logFile,
+      '--port',
+      String(a.port),
+      '--bind',
+      a.bind,
+      '--protected-mode',
+      'no',
+      '--daemonize',
+      'no',
+      '--dir',
+      this.dir.dir,
+      '--logfile',
+      this.logFile,
       // Persistence off: a restarted node comes back empty, exactly the hazard the kill fault exercises.
       ...noPersistenceArgs(this.snapshotFile),
       ...(this.clustered ? this.clusterArgs() : []),
       // Full syncs start at once instead of waiting 5 s for more replicas to batch with.
-      '--repl-diskless-sync', 'yes',
-      '--repl-diskless-sync-delay', '0',
+      '--repl-diskless-sync',
+      'yes',
+      '--repl-diskless-sync-delay',
+      '0',
     ];
     if (o.maxmemory) args.push('--maxmemory', o.maxmemory);
     if (o.maxmemoryPolicy) args.push('--maxmemory-policy', o.maxmemoryPolicy);
@@ -99,18 +107,24 @@ export abstract class ServerProcess {
   private clusterArgs(): string[] {
     const a = this.address;
     return [
-      '--cluster-enabled', 'yes',
-      '--cluster-config-file', path.join(this.dir.dir, `nodes-${this.index}.conf`),
-      '--cluster-node-timeout', String(this.options.nodeTimeoutMs),
+      '--cluster-enabled',
+      'yes',
+      '--cluster-config-file',
+      path.join(this.dir.dir, `nodes-${this.index}.conf`),
+      '--cluster-node-timeout',
+      String(this.options.nodeTimeoutMs),
       // Left out at its default (port + 10000): Redis 6.2 has no cluster-port and refuses the setting.
       ...(a.busPort === a.port + 10_000 ? [] : ['--cluster-port', String(a.busPort)]),
-      '--cluster-announce-ip', a.announceIp,
+      '--cluster-announce-ip',
+      a.announceIp,
       ...(a.announcePort === undefined ? [] : ['--cluster-announce-port', String(a.announcePort)]),
       ...(a.announceBusPort === undefined ? [] : ['--cluster-announce-bus-port', String(a.announceBusPort)]),
       // Shards that are up keep serving while another is down: faults stay local to one shard.
-      '--cluster-require-full-coverage', 'no',
+      '--cluster-require-full-coverage',
+      'no',
       // A replica may always take over, however long its master was frozen.
-      '--cluster-replica-validity-factor', '0',
+      '--cluster-replica-validity-factor',
+      '0',
     ];
   }
 
@@ -119,7 +133,10 @@ export abstract class ServerProcess {
     removeSnapshot(this.snapshotFile);
     const [command, args] = this.launch(this.args());
     // Through env(1), which execs: the server keeps the child's pid (the reaper's and freeze's handle).
-    const [program, argv] = this.clock && this.preload ? ['env', [`LD_PRELOAD=${this.preload}`, `CHAOSLUA_CLOCK_FILE=${this.clock.file}`, command, ...args]] : [command, args];
+    const [program, argv] =
+      this.clock && this.preload
+        ? ['env', [`LD_PRELOAD=${this.preload}`, `CHAOSLUA_CLOCK_FILE=${this.clock.file}`, command, ...args]]
+        : [command, args];
     const child = this.dir.spawn(program, argv);
     this.process = child;
     this.status = 'running';
@@ -141,7 +158,8 @@ export abstract class ServerProcess {
   }
 
   assertAlive(): void {
-    if (this.status === 'killed') throw new EnvironmentError(`redis-server ${this.ref.name} (${this.where}) exited: ${this.failureReason()}`);
+    if (this.status === 'killed')
+      throw new EnvironmentError(`redis-server ${this.ref.name} (${this.where}) exited: ${this.failureReason()}`);
   }
 
   signal(signal: NodeJS.Signals): void {

@@ -30,7 +30,10 @@ export const SERVERS_DIR = path.join(projectRoot, '.tools', 'servers');
  * Debian's installed, any version from 7), a name of the table, or a path to a redis-server or
  * valkey-server binary.
  */
-export type ServerSpec = { readonly kind: 'default' } | { readonly kind: 'name'; readonly name: ServerName } | { readonly kind: 'path'; readonly path: string };
+export type ServerSpec =
+  | { readonly kind: 'default' }
+  | { readonly kind: 'name'; readonly name: ServerName }
+  | { readonly kind: 'path'; readonly path: string };
 
 /** What a binary says of itself with `--version`: enough to start it right, not what a certificate names (that is probed from the running node). */
 export interface BinaryVersion {
@@ -44,7 +47,12 @@ export interface BinaryVersion {
 export function parseVersionLine(text: string): BinaryVersion | undefined {
   const m = text.match(/\b(Redis|Valkey) server v=(\d+)\.(\d+)\.(\d+)/i);
   if (!m) return undefined;
-  return { server: m[1].toLowerCase() as 'redis' | 'valkey', version: `${m[2]}.${m[3]}.${m[4]}`, major: Number(m[2]), minor: Number(m[3]) };
+  return {
+    server: m[1].toLowerCase() as 'redis' | 'valkey',
+    version: `${m[2]}.${m[3]}.${m[4]}`,
+    major: Number(m[2]),
+    minor: Number(m[3]),
+  };
 }
 
 const FORMS = `${SERVER_NAMES.join(', ')}, or a path to a redis-server or valkey-server`;
@@ -85,7 +93,12 @@ export function binaryVersion(bin: string): BinaryVersion | { readonly problem: 
     const said = e.stderr?.trim().split('\n').pop()?.slice(0, 200);
     return { problem: `\`--version\` failed (${how}${said ? `: ${JSON.stringify(said)}` : ''})`, ran: false };
   }
-  return parseVersionLine(out) ?? { problem: `\`--version\` answered ${JSON.stringify(out.trim().split('\n')[0]?.slice(0, 120) ?? '')}, not a Redis or Valkey server's line`, ran: true };
+  return (
+    parseVersionLine(out) ?? {
+      problem: `\`--version\` answered ${JSON.stringify(out.trim().split('\n')[0]?.slice(0, 120) ?? '')}, not a Redis or Valkey server's line`,
+      ran: true,
+    }
+  );
 }
 
 /** The oldest server a cluster of the harness can run on (6.2: no cluster-port; the local backend copes). */
@@ -96,7 +109,10 @@ const OLDEST = { major: 6, minor: 2 };
  * its `--version`. Errors: ClusterUsageError (exit 2) for a path that is no Redis/Valkey server or one
  * older than 6.2; EnvironmentError (exit 3) for a server that cannot be installed or does not run.
  */
-export function resolveServer(spec: ServerSpec, options: { dir?: string; log?: (line: string) => void } = {}): { readonly binary: string; readonly version: BinaryVersion } {
+export function resolveServer(
+  spec: ServerSpec,
+  options: { dir?: string; log?: (line: string) => void } = {},
+): { readonly binary: string; readonly version: BinaryVersion } {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   let binary: string;
   if (spec.kind === 'path') binary = spec.path;
@@ -105,15 +121,21 @@ export function resolveServer(spec: ServerSpec, options: { dir?: string; log?: (
   const version = binaryVersion(binary);
   if ('problem' in version) {
     if (spec.kind === 'path' && version.ran) throw new ClusterUsageError(`--server ${spec.path}: ${version.problem}`);
-    throw new EnvironmentError(`${spec.kind === 'name' ? spec.name : 'redis-server'} ${binary} does not run: ${version.problem}`);
+    throw new EnvironmentError(
+      `${spec.kind === 'name' ? spec.name : 'redis-server'} ${binary} does not run: ${version.problem}`,
+    );
   }
   if (spec.kind === 'default') return { binary, version };
   if (spec.kind === 'path') {
     if (version.major < OLDEST.major || (version.major === OLDEST.major && version.minor < OLDEST.minor)) {
-      throw new ClusterUsageError(`--server ${spec.path}: ${version.server} ${version.version} is older than 6.2, the oldest a cluster here runs on`);
+      throw new ClusterUsageError(
+        `--server ${spec.path}: ${version.server} ${version.version} is older than 6.2, the oldest a cluster here runs on`,
+      );
     }
   } else if (!PINNED_VERSION[spec.name].test(version.version)) {
-    throw new EnvironmentError(`${spec.name}: ${binary} reports ${version.server} ${version.version}, not the pinned version; run \`npx chaoslua install --server ${spec.name}\` again, or pass --server PATH`);
+    throw new EnvironmentError(
+      `${spec.name}: ${binary} reports ${version.server} ${version.version}, not the pinned version; run \`npx chaoslua install --server ${spec.name}\` again, or pass --server PATH`,
+    );
   }
   return { binary, version };
 }
@@ -121,10 +143,19 @@ export function resolveServer(spec: ServerSpec, options: { dir?: string; log?: (
 /** A named server installed now by scripts/install-tools.sh; not with CHAOSLUA_NO_INSTALL=1. */
 function installNamed(name: Exclude<ServerName, 'redis-7.0'>, dir: string, log: (line: string) => void): string {
   const how = `run \`npx chaoslua install --server ${name}\`, or pass --server PATH`;
-  if (process.env.CHAOSLUA_NO_INSTALL === '1' || !fs.existsSync(INSTALLER)) throw new EnvironmentError(`${name} is not installed: ${how}`);
-  log(`chaoslua: ${name} is not installed; installing it into ${path.join(dir, name)} (scripts/install-tools.sh --server ${name})`);
-  const r = spawnSync('bash', [INSTALLER, '--server', name, '--servers-dir', dir, '--quiet'], { stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' });
+  if (process.env.CHAOSLUA_NO_INSTALL === '1' || !fs.existsSync(INSTALLER))
+    throw new EnvironmentError(`${name} is not installed: ${how}`);
+  log(
+    `chaoslua: ${name} is not installed; installing it into ${path.join(dir, name)} (scripts/install-tools.sh --server ${name})`,
+  );
+  const r = spawnSync('bash', [INSTALLER, '--server', name, '--servers-dir', dir, '--quiet'], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    encoding: 'utf8',
+  });
   const installed = r.status === 0 ? installedServer(name, dir) : undefined;
-  if (!installed) throw new EnvironmentError(`${name} could not be installed: ${r.stderr?.trim().split('\n').pop() || `the installer exited with ${r.status}`}`);
+  if (!installed)
+    throw new EnvironmentError(
+      `${name} could not be installed: ${r.stderr?.trim().split('\n').pop() || `the installer exited with ${r.status}`}`,
+    );
   return installed;
 }

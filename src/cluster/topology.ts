@@ -72,7 +72,9 @@ export function topologyFrom(lines: readonly ClusterNodesLine[], nodes: readonly
         const flags = m.flags.length ? ` [${m.flags.join(',')}]` : '';
         return `${m.node.name} master ${formatSlots(m.slots) || '(no slots)'}${flags}${replicas.length ? ` <- ${replicas.join(',')}` : ''}`;
       });
-      const orphans = states.filter((s) => s.role === 'replica' && s.masterIndex === null).map((s) => `${s.node.name} replica of ?`);
+      const orphans = states
+        .filter((s) => s.role === 'replica' && s.masterIndex === null)
+        .map((s) => `${s.node.name} replica of ?`);
       return [...parts, ...orphans].join(' | ');
     },
   };

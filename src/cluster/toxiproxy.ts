@@ -27,7 +27,9 @@ function lastLogLine(file: string): string {
     return 'it wrote no log';
   }
   const last = text.trim().split('\n').pop()?.trim();
-  return last ? `its log ends ${JSON.stringify(last.length > 300 ? `${last.slice(0, 300)}...` : last)}` : 'its log is empty';
+  return last
+    ? `its log ends ${JSON.stringify(last.length > 300 ? `${last.slice(0, 300)}...` : last)}`
+    : 'its log is empty';
 }
 
 /** How a server this harness started was launched, so that it can be launched again. */
@@ -128,7 +130,11 @@ export class Toxiproxy {
     throw last!;
   }
 
-  private async attempt(method: string, route: string, body: unknown): Promise<{ value: unknown } | { error: Error; status?: number }> {
+  private async attempt(
+    method: string,
+    route: string,
+    body: unknown,
+  ): Promise<{ value: unknown } | { error: Error; status?: number }> {
     let response: Response;
     try {
       response = await fetch(`http://127.0.0.1:${this.apiPort}${route}`, {
@@ -140,10 +146,18 @@ export class Toxiproxy {
     } catch (error) {
       // fetch says only "fetch failed"; the cause names the errno (ECONNREFUSED when the server is gone).
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-      return { error: new Error(`toxiproxy ${method} ${route}: ${(error as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ''}`) };
+      return {
+        error: new Error(
+          `toxiproxy ${method} ${route}: ${(error as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ''}`,
+        ),
+      };
     }
     const text = await response.text();
-    if (!response.ok) return { error: new Error(`toxiproxy ${method} ${route}: ${response.status} ${text.trim()}`), status: response.status };
+    if (!response.ok)
+      return {
+        error: new Error(`toxiproxy ${method} ${route}: ${response.status} ${text.trim()}`),
+        status: response.status,
+      };
     return { value: text ? JSON.parse(text) : undefined };
   }
 
@@ -153,7 +167,11 @@ export class Toxiproxy {
 
   async createProxies(proxies: readonly ProxySpec[]): Promise<void> {
     this.proxies = [...this.proxies.filter((p) => !proxies.some((q) => q.name === p.name)), ...proxies];
-    await this.request('POST', '/populate', proxies.map((p) => ({ ...p, enabled: true })));
+    await this.request(
+      'POST',
+      '/populate',
+      proxies.map((p) => ({ ...p, enabled: true })),
+    );
   }
 
   async addToxic(proxy: string, spec: ToxicSpec): Promise<string> {

@@ -67,12 +67,16 @@ export function implIdentity(implSpec: string, corpusDir: string): string {
   const colon = implSpec.indexOf(':');
   const kind = implSpec.slice(0, colon);
   if (kind !== 'lua' && kind !== 'module') return implSpec;
-  const relative = path.relative(corpusDir, path.resolve(implSpec.slice(colon + 1))).split(path.sep).join('/');
+  const relative = path
+    .relative(corpusDir, path.resolve(implSpec.slice(colon + 1)))
+    .split(path.sep)
+    .join('/');
   return `${kind}:${relative}`;
 }
 
 /** The entry's name: a hash of its schedule, so one failing schedule is one entry. */
-export const entryId = (schedule: Counterexample['schedule']) => createHash('sha256').update(JSON.stringify(schedule)).digest('hex').slice(0, 16);
+export const entryId = (schedule: Counterexample['schedule']) =>
+  createHash('sha256').update(JSON.stringify(schedule)).digest('hex').slice(0, 16);
 
 /**
  * Every entry of the corpus folder, oldest first; a folder not yet made is an empty corpus. Throws a
@@ -91,9 +95,12 @@ export function readCorpus(dir: string, pattern?: string): StoredEntry[] {
   }
   const entries = names.map((name) => readEntry(path.join(dir, name)));
   for (const e of entries) {
-    if (pattern && e.entry.pattern !== pattern) throw new CorpusError(`corpus entry ${e.file}: a ${e.entry.pattern} counterexample in a ${pattern} corpus`);
+    if (pattern && e.entry.pattern !== pattern)
+      throw new CorpusError(`corpus entry ${e.file}: a ${e.entry.pattern} counterexample in a ${pattern} corpus`);
   }
-  return entries.sort((a, b) => a.entry.corpus.savedAt.localeCompare(b.entry.corpus.savedAt) || a.id.localeCompare(b.id));
+  return entries.sort(
+    (a, b) => a.entry.corpus.savedAt.localeCompare(b.entry.corpus.savedAt) || a.id.localeCompare(b.id),
+  );
 }
 
 function readEntry(file: string): StoredEntry {
@@ -104,13 +111,22 @@ function readEntry(file: string): StoredEntry {
     throw new CorpusError(`corpus entry ${(error as Error).message.split('\n')[0]}`);
   }
   const meta = (ce as Partial<CorpusEntry>).corpus;
-  if (typeof meta !== 'object' || meta === null || Array.isArray(meta) || (meta.sha256 === undefined && meta.savedAt === undefined)) {
+  if (
+    typeof meta !== 'object' ||
+    meta === null ||
+    Array.isArray(meta) ||
+    (meta.sha256 === undefined && meta.savedAt === undefined)
+  ) {
     throw new CorpusError(`corpus entry ${file}: no corpus block (sha256, savedAt): not saved by a chaoslua job`);
   }
   // Every field by its type, as lastReplay's below: a wrong one is named with what it holds.
   const required = (f: keyof CorpusMeta) => f === 'sha256' || f === 'savedAt';
   const fieldProblem = (['sha256', 'savedAt', 'from', 'impl'] as const)
-    .map((f) => (typeof meta[f] === 'string' || (meta[f] === undefined && !required(f)) ? undefined : `corpus.${f}: expected a string, got ${shownJson(meta[f])}`))
+    .map((f) =>
+      typeof meta[f] === 'string' || (meta[f] === undefined && !required(f))
+        ? undefined
+        : `corpus.${f}: expected a string, got ${shownJson(meta[f])}`,
+    )
     .find(Boolean);
   if (fieldProblem) throw new CorpusError(`corpus entry ${file}: ${fieldProblem}`);
   const replayProblem = lastReplayProblem(meta.lastReplay);
@@ -130,27 +146,41 @@ const STATUSES: readonly ReplayStatus[] = ['failing', 'passing', 'skipped'];
 function lastReplayProblem(value: unknown): string | undefined {
   if (value === undefined) return undefined;
   const got = (v: unknown) => `got ${shownJson(v)}`;
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return `: expected an object {at, status, sha256}, ${got(value)}`;
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return `: expected an object {at, status, sha256}, ${got(value)}`;
   const r = value as Record<string, unknown>;
   if (typeof r.at !== 'string') return `.at: expected a date string, ${got(r.at)}`;
-  if (!STATUSES.includes(r.status as ReplayStatus)) return `.status: expected one of ${STATUSES.join(', ')}, ${got(r.status)}`;
+  if (!STATUSES.includes(r.status as ReplayStatus))
+    return `.status: expected one of ${STATUSES.join(', ')}, ${got(r.status)}`;
   if (typeof r.sha256 !== 'string') return `.sha256: expected a string, ${got(r.sha256)}`;
   return undefined;
 }
 
 /** Saves a counterexample as an entry; an entry with the same schedule is kept as it is. */
-export function saveEntry(dir: string, ce: Counterexample, sha256: string, from: string, impl?: string): { file: string; added: boolean } {
+export function saveEntry(
+  dir: string,
+  ce: Counterexample,
+  sha256: string,
+  from: string,
+  impl?: string,
+): { file: string; added: boolean } {
   const file = path.join(dir, `${entryId(ce.schedule)}.json`);
   if (fs.existsSync(file)) return { file, added: false };
   fs.mkdirSync(dir, { recursive: true });
-  const entry: CorpusEntry = { ...ce, corpus: { sha256, ...(impl === undefined ? {} : { impl }), savedAt: new Date().toISOString(), from } };
+  const entry: CorpusEntry = {
+    ...ce,
+    corpus: { sha256, ...(impl === undefined ? {} : { impl }), savedAt: new Date().toISOString(), from },
+  };
   writeAtomically(file, entry);
   return { file, added: true };
 }
 
 /** Records the latest replay's outcome in the entry, for `corpus list` and `corpus prune`. */
 export function recordReplay(stored: StoredEntry, status: ReplayStatus, sha256: string): void {
-  const entry: CorpusEntry = { ...stored.entry, corpus: { ...stored.entry.corpus, lastReplay: { at: new Date().toISOString(), status, sha256 } } };
+  const entry: CorpusEntry = {
+    ...stored.entry,
+    corpus: { ...stored.entry.corpus, lastReplay: { at: new Date().toISOString(), status, sha256 } },
+  };
   writeAtomically(stored.file, entry);
 }
 

@@ -16,7 +16,12 @@ export function toJepsen(history: History, model: CheckableModelName): string {
   const lines: { at: number; map: EdnMap }[] = [];
   for (const fault of history.faults) {
     const { type: _type, ...record } = fault;
-    const map: EdnMap = new Map<string, EdnValue>([['process', new Keyword('nemesis')], ['type', new Keyword('info')], ['f', new Keyword('fault')], ['value', ednOf(record)]]);
+    const map: EdnMap = new Map<string, EdnValue>([
+      ['process', new Keyword('nemesis')],
+      ['type', new Keyword('info')],
+      ['f', new Keyword('fault')],
+      ['value', ednOf(record)],
+    ]);
     lines.push({ at: fault.startedAt, map });
   }
   eventLog(history.ops).forEach(({ op, kind, process, at }, index) => {

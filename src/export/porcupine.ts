@@ -15,12 +15,17 @@ export class ExportError extends Error {}
 export function toPorcupine(history: History, model: string): string {
   if (model === 'register') return etcdLog(history);
   if (model === 'kv') return kvLog(history);
-  throw new ExportError(`Porcupine's log formats hold register (etcd) and kv histories, not ${model}; use --format jepsen`);
+  throw new ExportError(
+    `Porcupine's log formats hold register (etcd) and kv histories, not ${model}; use --format jepsen`,
+  );
 }
 
 function etcdLog(history: History): string {
   const keys = new Set(history.ops.map((op) => op.key));
-  if (keys.size > 1) throw new ExportError(`Porcupine's etcd log holds one register; this history has ${keys.size} keys (use --format jepsen)`);
+  if (keys.size > 1)
+    throw new ExportError(
+      `Porcupine's etcd log holds one register; this history has ${keys.size} keys (use --format jepsen)`,
+    );
   const lines: string[] = [];
   for (const { op, kind, process } of eventLog(history.ops.filter((o) => o.outcome !== 'fail'))) {
     const input = op.input as RegisterInput;
@@ -30,11 +35,14 @@ function etcdLog(history: History): string {
     } else if (op.outcome === 'info') {
       lines.push(input.op === 'read' ? `${head}:fail\t:read\t:timed-out` : `${head}:info\t:${input.op}\t:timed-out`);
     } else if (input.op === 'read') {
-      lines.push(`${head}:ok\t:read\t${op.output === null || op.output === undefined ? 'nil' : integer(op, op.output)}`);
+      lines.push(
+        `${head}:ok\t:read\t${op.output === null || op.output === undefined ? 'nil' : integer(op, op.output)}`,
+      );
     } else if (input.op === 'write') {
       lines.push(`${head}:ok\t:write\t${integer(op, input.value)}`);
     } else {
-      if (typeof op.output !== 'boolean') throw new ExportError(`op ${op.id}: a cas answers true or false, got ${shownJson(op.output)}`);
+      if (typeof op.output !== 'boolean')
+        throw new ExportError(`op ${op.id}: a cas answers true or false, got ${shownJson(op.output)}`);
       lines.push(`${head}:${op.output ? 'ok' : 'fail'}\t:cas\t${etcdArgument(op, input)}`);
     }
   }
@@ -49,14 +57,18 @@ function etcdArgument(op: OpRecord, input: RegisterInput): string {
 
 function integer(op: OpRecord, value: unknown): string {
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw new ExportError(`op ${op.id}: Porcupine's etcd log holds non-negative integers only, got ${shownJson(value)}`);
+    throw new ExportError(
+      `op ${op.id}: Porcupine's etcd log holds non-negative integers only, got ${shownJson(value)}`,
+    );
   }
   return String(value);
 }
 
 function kvLog(history: History): string {
   // An indeterminate get constrains nothing; Porcupine would read an open one as returning "".
-  const ops = history.ops.filter((o) => o.outcome !== 'fail' && !(o.outcome === 'info' && (o.input as KvInput).op === 'get'));
+  const ops = history.ops.filter(
+    (o) => o.outcome !== 'fail' && !(o.outcome === 'info' && (o.input as KvInput).op === 'get'),
+  );
   const lines: string[] = [];
   for (const { op, kind, process } of eventLog(ops)) {
     const input = op.input as KvInput;
@@ -73,7 +85,9 @@ function kvLog(history: History): string {
 /** Porcupine's kv parser takes what is between the quotes as is: no escapes. */
 function text(op: OpRecord, value: unknown): string {
   if (typeof value !== 'string' || /["\\\n\r]/.test(value)) {
-    throw new ExportError(`op ${op.id}: Porcupine's kv log holds strings without quotes, backslashes or newlines, got ${shownJson(value)}`);
+    throw new ExportError(
+      `op ${op.id}: Porcupine's kv log holds strings without quotes, backslashes or newlines, got ${shownJson(value)}`,
+    );
   }
   return `"${value}"`;
 }

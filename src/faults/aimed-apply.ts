@@ -17,7 +17,14 @@ export async function applyAimedDelay(fault: AimedDelayStep, ctx: NemesisContext
   const invoked = await ctx.operations?.invoked(fault.client, fault.op);
   if (!invoked) return undefined;
   const startedAt = invoked.at;
-  if (!points) return { kind: 'command-delay', target: 'none', lossy: false, startedAt, detail: `${detail}: this cluster has no RESP point on its client links` };
+  if (!points)
+    return {
+      kind: 'command-delay',
+      target: 'none',
+      lossy: false,
+      startedAt,
+      detail: `${detail}: this cluster has no RESP point on its client links`,
+    };
   const slot = ctx.slotOf(invoked.key);
   const armed = points.arm(
     fault.refuse
@@ -38,9 +45,22 @@ export async function applyAimedDelay(fault: AimedDelayStep, ctx: NemesisContext
   } finally {
     armed.disarm();
   }
-  const settled = await Promise.race([armed.settled().then(() => true), sleep(fault.holdMs + SETTLE_GRACE_MS).then(() => false)]);
+  const settled = await Promise.race([
+    armed.settled().then(() => true),
+    sleep(fault.holdMs + SETTLE_GRACE_MS).then(() => false),
+  ]);
   if (!settled) points.reset();
   const caught = armed.caught[0];
-  const held = !caught ? '' : fault.refuse ? ` (${caught.name}: refused)` : ` (${caught.name}: ${sideToHold(caught.name, fault.on) === 'reply' ? 'its reply' : 'its forwarding'} held)`;
-  return { kind: 'command-delay', target: `client links, slot ${slot} (k${invoked.key})`, lossy: false, startedAt, detail: `${detail}${held}; caught ${describeCaught(armed.caught, ctx)}` };
+  const held = !caught
+    ? ''
+    : fault.refuse
+      ? ` (${caught.name}: refused)`
+      : ` (${caught.name}: ${sideToHold(caught.name, fault.on) === 'reply' ? 'its reply' : 'its forwarding'} held)`;
+  return {
+    kind: 'command-delay',
+    target: `client links, slot ${slot} (k${invoked.key})`,
+    lossy: false,
+    startedAt,
+    detail: `${detail}${held}; caught ${describeCaught(armed.caught, ctx)}`,
+  };
 }

@@ -37,7 +37,8 @@ export interface BusyPlan {
  */
 export async function busyBursts(cluster: Cluster, nodes: readonly number[], plan: BusyPlan): Promise<void> {
   // The control plane gives up on a command after 2 s; a script must end well before that.
-  if (!(plan.burstMs > 0 && plan.burstMs <= MAX_BUSY_MS)) throw new RangeError(`busyBursts: burstMs must be in (0, ${MAX_BUSY_MS}], got ${plan.burstMs}`);
+  if (!(plan.burstMs > 0 && plan.burstMs <= MAX_BUSY_MS))
+    throw new RangeError(`busyBursts: burstMs must be in (0, ${MAX_BUSY_MS}], got ${plan.burstMs}`);
   const previous = new Map<number, string>();
   // Named by its old name, lua-time-limit: Redis 6.2 knows no other, and 7.0 to 8.2 and Valkey 8 take it as an alias of busy-reply-threshold.
   try {
@@ -53,7 +54,9 @@ export async function busyBursts(cluster: Cluster, nodes: readonly number[], pla
     }
   } finally {
     // Every node gets its threshold back even if one of them does not answer.
-    const restored = await Promise.allSettled([...previous].map(([node, value]) => cluster.command(node, 'CONFIG', 'SET', 'lua-time-limit', value)));
+    const restored = await Promise.allSettled(
+      [...previous].map(([node, value]) => cluster.command(node, 'CONFIG', 'SET', 'lua-time-limit', value)),
+    );
     const failed = restored.find((r) => r.status === 'rejected');
     // biome-ignore lint/correctness/noUnsafeFinally: a node left with a lowered threshold spoils every later run, so its failure is the one reported
     if (failed) throw failed.reason;
@@ -61,4 +64,5 @@ export async function busyBursts(cluster: Cluster, nodes: readonly number[], pla
 }
 
 /** One burst of `ms` on one node. */
-export const busyScript = (cluster: Cluster, node: number, ms: number) => busyBursts(cluster, [node], { ms, burstMs: ms, gapMs: 0 });
+export const busyScript = (cluster: Cluster, node: number, ms: number) =>
+  busyBursts(cluster, [node], { ms, burstMs: ms, gapMs: 0 });

@@ -9,10 +9,21 @@ import type { FaultClass } from './types.ts';
 export const NODE_STOPS: FaultClass = { what: 'a node stops, then comes back', weight: 1 };
 export const MASTER_MOVES: FaultClass = { what: 'a shard changes master', weight: 1 };
 export const LINK_MISBEHAVES: FaultClass = { what: 'a link misbehaves; ioredis mostly hides it', weight: 1 };
-export const REDIS_REFUSES: FaultClass = { what: 'Redis refuses with an error, which reaches the implementation', weight: 2 };
+export const REDIS_REFUSES: FaultClass = {
+  what: 'Redis refuses with an error, which reaches the implementation',
+  weight: 2,
+};
 export const SCRIPTS_FORGOTTEN: FaultClass = { what: 'Redis answers, but has forgotten the scripts', weight: 1 };
 export const NODES_CUT_OFF: FaultClass = { what: 'nodes cut off from each other (netns only)', weight: 2 };
 /** Last, so that a fault set without clock faults draws every schedule as it did before they existed. */
 export const CLOCKS_MOVE: FaultClass = { what: "a node's wall clock steps, strobes or drifts", weight: 1 };
 
-export const CLUSTER_FAULT_CLASSES: readonly FaultClass[] = [NODE_STOPS, MASTER_MOVES, LINK_MISBEHAVES, REDIS_REFUSES, SCRIPTS_FORGOTTEN, NODES_CUT_OFF, CLOCKS_MOVE];
+export const CLUSTER_FAULT_CLASSES: readonly FaultClass[] = [
+  NODE_STOPS,
+  MASTER_MOVES,
+  LINK_MISBEHAVES,
+  REDIS_REFUSES,
+  SCRIPTS_FORGOTTEN,
+  NODES_CUT_OFF,
+  CLOCKS_MOVE,
+];

@@ -14,14 +14,21 @@ const UNSTEPPED_WEIGHT = 2;
  * disagree by tens of milliseconds) and, in a third of the runs, one client stepped by ±step on top
  * (a VM migrated, an operator setting the time by hand). Undefined when every offset is 0.
  */
-export function clientClockOffsets(clients: number, skewMs: number, stepMs: number): fc.Arbitrary<readonly number[] | undefined> {
+export function clientClockOffsets(
+  clients: number,
+  skewMs: number,
+  stepMs: number,
+): fc.Arbitrary<readonly number[] | undefined> {
   const each = fc.array(fc.integer({ min: -skewMs, max: skewMs }), { minLength: clients, maxLength: clients });
   const stepped =
     stepMs === 0
       ? fc.constant(undefined)
       : fc.oneof(
           { weight: UNSTEPPED_WEIGHT, arbitrary: fc.constant(undefined) },
-          { weight: STEPPED_WEIGHT, arbitrary: fc.record({ client: fc.integer({ min: 0, max: clients - 1 }), sign: fc.constantFrom(-1, 1) }) },
+          {
+            weight: STEPPED_WEIGHT,
+            arbitrary: fc.record({ client: fc.integer({ min: 0, max: clients - 1 }), sign: fc.constantFrom(-1, 1) }),
+          },
         );
   return fc.tuple(each, stepped).map(([offsets, step]) => {
     const out = [...offsets];
@@ -40,14 +47,26 @@ export function clientClockOffsets(clients: number, skewMs: number, stepMs: numb
  */
 export const clientClock = defineFault({
   name: 'client-clock',
-  description: 'each client runs under its own wall-clock offset (±clock-skew ms, sometimes one stepped ±clock-step ms)',
+  description:
+    'each client runs under its own wall-clock offset (±clock-skew ms, sometimes one stepped ±clock-step ms)',
   backends: 'any',
   external: 'client',
   recordedAs: 'client-clock',
-  clockAssumption: "clients' clocks offset each within ±clock-skew ms, one client stepped ±clock-step ms in a third of the runs (clientClocks: the values, and how far the door reached)",
+  clockAssumption:
+    "clients' clocks offset each within ±clock-skew ms, one client stepped ±clock-step ms in a third of the runs (clientClocks: the values, and how far the door reached)",
   settings: {
-    [CLOCK_SKEW]: { description: "most a client's clock is off, ms, either way (NTP-synced hosts)", min: 0, max: 60_000, default: 50 },
-    [CLOCK_STEP]: { description: 'a step one client takes in some runs, ms, either way (a VM migration; 0: never)', min: 0, max: 600_000, default: 2_000 },
+    [CLOCK_SKEW]: {
+      description: "most a client's clock is off, ms, either way (NTP-synced hosts)",
+      min: 0,
+      max: 60_000,
+      default: 50,
+    },
+    [CLOCK_STEP]: {
+      description: 'a step one client takes in some runs, ms, either way (a VM migration; 0: never)',
+      min: 0,
+      max: 600_000,
+      default: 2_000,
+    },
   },
   draw: {
     lane: 'client-clocks',

@@ -29,7 +29,10 @@ const signed = (sizes: readonly number[]) => fc.constantFrom(...sizes.flatMap((m
 
 /** The clocks of a cluster that has them, or the one line saying why this one cannot move a clock. */
 function clocksOf(cluster: Cluster): NonNullable<Cluster['clocks']> {
-  if (!cluster.clocks) throw new Error(`a ${cluster.kind} cluster's servers do not run under the clock preload: their clocks cannot be moved`);
+  if (!cluster.clocks)
+    throw new Error(
+      `a ${cluster.kind} cluster's servers do not run under the clock preload: their clocks cannot be moved`,
+    );
   return cluster.clocks;
 }
 
@@ -101,7 +104,9 @@ function clockFault<K extends ClockStep['kind']>(f: ClockFault<K>) {
       step: (ctx) =>
         fc
           .tuple(ctx.at, ctx.target(['master', 'replica']), f.fields(ctx))
-          .map(([atMs, target, fields]) => (f.shape ?? ((step: Of<K>) => step))({ kind: f.name, atMs, target, ...fields } as unknown as Of<K>)),
+          .map(([atMs, target, fields]) =>
+            (f.shape ?? ((step: Of<K>) => step))({ kind: f.name, atMs, target, ...fields } as unknown as Of<K>),
+          ),
     },
     is: (step): step is Of<K> => step.kind === f.name,
     lossy: () => false,
@@ -113,7 +118,15 @@ function clockFault<K extends ClockStep['kind']>(f: ClockFault<K>) {
       const clock = new Mover(ctx, t.node);
       const moved = (await f.move(step, clock, ctx)) ?? {};
       const detail = `${describeFault(step)}${moved.note ? ` (${moved.note})` : ''}`;
-      return { kind: f.name, target: t.label, lossy: false, cutsConnections: moved.cutsConnections ?? false, failedNodes: 0, detail, clockOffsets: clock.offsets };
+      return {
+        kind: f.name,
+        target: t.label,
+        lossy: false,
+        cutsConnections: moved.cutsConnections ?? false,
+        failedNodes: 0,
+        detail,
+        clockOffsets: clock.offsets,
+      };
     },
     heal: healCluster,
   });
@@ -122,11 +135,20 @@ function clockFault<K extends ClockStep['kind']>(f: ClockFault<K>) {
 /** A node's clock steps by up to seconds and stays there; or a replica's does, and it is then promoted. */
 export const clockJump = clockFault({
   name: 'clock-jump',
-  description: "a node's wall clock steps forward or back (0.1 s, 1 s, 5 s) while it runs; or a replica's, which is then promoted",
+  description:
+    "a node's wall clock steps forward or back (0.1 s, 1 s, 5 s) while it runs; or a replica's, which is then promoted",
   clockAssumption: (settings) =>
     `a server clock may step by ${settings[CLOCK_JUMP] ? '' : 'up to '}±${seconds(Math.max(...jumpsOf(settings)))}, on a master, on a replica, and on a replica then promoted`,
-  settings: { [CLOCK_JUMP]: { description: 'the size of every clock step, ms, either way (0: 0.1, 1 or 5 s, drawn)', min: 0, max: 600_000, default: 0 } },
-  fields: ({ settings }) => fc.record({ offsetMs: signed(jumpsOf(settings)), ms: fc.constantFrom(500, 2_000), failover: fc.boolean() }),
+  settings: {
+    [CLOCK_JUMP]: {
+      description: 'the size of every clock step, ms, either way (0: 0.1, 1 or 5 s, drawn)',
+      min: 0,
+      max: 600_000,
+      default: 0,
+    },
+  },
+  fields: ({ settings }) =>
+    fc.record({ offsetMs: signed(jumpsOf(settings)), ms: fc.constantFrom(500, 2_000), failover: fc.boolean() }),
   // `failover` is drawn for every step and kept only on a replica's: a master has no one to promote it over.
   shape: ({ failover, ...step }) => (failover && step.target.role === 'replica' ? { ...step, failover: true } : step),
   cutsConnections: (step) => step.failover === true,
@@ -134,9 +156,17 @@ export const clockJump = clockFault({
     clock.set({ offsetMs: step.offsetMs });
     // The old master's leases are now expired by the new master's clock: a TTL replicates as an instant.
     // A failover that fails leaves the clock moved: the record keeps its offsets and says so.
-    const failed = step.failover ? await ctx.cluster.failover(clock.node, 'default').then(() => undefined, (e: Error) => e.message) : undefined;
+    const failed = step.failover
+      ? await ctx.cluster.failover(clock.node, 'default').then(
+          () => undefined,
+          (e: Error) => e.message,
+        )
+      : undefined;
     await sleep(step.ms);
-    return { cutsConnections: step.failover === true, ...(failed === undefined ? {} : { note: `the promotion failed: ${failed}` }) };
+    return {
+      cutsConnections: step.failover === true,
+      ...(failed === undefined ? {} : { note: `the promotion failed: ${failed}` }),
+    };
   },
 });
 
@@ -145,7 +175,12 @@ export const clockStrobe = clockFault({
   name: 'clock-strobe',
   description: "a node's wall clock alternates between an offset (0.1 s or 1 s) and true, every 50 or 200 ms",
   clockAssumption: 'a server clock may strobe between true and ±1 s every 50 ms',
-  fields: () => fc.record({ offsetMs: signed(JUMPS_MS.slice(0, 2)), periodMs: fc.constantFrom(50, 200), ms: fc.constantFrom(1_000, 2_000) }),
+  fields: () =>
+    fc.record({
+      offsetMs: signed(JUMPS_MS.slice(0, 2)),
+      periodMs: fc.constantFrom(50, 200),
+      ms: fc.constantFrom(1_000, 2_000),
+    }),
   async move(step, clock) {
     const until = clock.now() + step.ms;
     for (let shifted = true; clock.now() < until; shifted = !shifted) {

@@ -17,7 +17,13 @@ export async function applyCommandFault(fault: CommandFaultStep, ctx: NemesisCon
   const points = ctx.cluster.commands;
   const runNames = ctx.commandNames;
   const kind = fault.kind;
-  if (!points || !runNames) return { kind, target: 'none', lossy: false, detail: `${detail}: this cluster has no RESP point on its client links` };
+  if (!points || !runNames)
+    return {
+      kind,
+      target: 'none',
+      lossy: false,
+      detail: `${detail}: this cluster has no RESP point on its client links`,
+    };
   const windowEnd = performance.now() + fault.ms;
   const names = await observedNames(runNames, windowEnd);
   if (names.length === 0) return { kind, target: 'none', lossy: false, detail: `${detail}: no data command went by` };
@@ -25,7 +31,8 @@ export async function applyCommandFault(fault: CommandFaultStep, ctx: NemesisCon
   const slot = fault.key === undefined ? undefined : ctx.slotOf(fault.key);
   // A staged race's key is held by the race's own aimed delay: a window that caught its contender
   // instead would make it arrive after the racer, and the race would never be run.
-  if (slot !== undefined && slot === ctx.raceSlot) return { kind, target: 'none', lossy: false, detail: `${detail}: left to the race staged on its key` };
+  if (slot !== undefined && slot === ctx.raceSlot)
+    return { kind, target: 'none', lossy: false, detail: `${detail}: left to the race staged on its key` };
   const exceptSlot = ctx.raceSlot === undefined ? {} : { exceptSlot: ctx.raceSlot };
   const on = fault.kind === 'command-delay' ? sideToHold(name, fault.on) : undefined;
   const rule: CommandRule =
@@ -47,7 +54,10 @@ export async function applyCommandFault(fault: CommandFaultStep, ctx: NemesisCon
     armed.disarm();
   }
   // The fault lasts until what it caught has played out: the record's window must cover every cut.
-  const settled = await Promise.race([armed.settled().then(() => true), sleep((fault.kind === 'command-delay' ? fault.holdMs : 0) + SETTLE_GRACE_MS).then(() => false)]);
+  const settled = await Promise.race([
+    armed.settled().then(() => true),
+    sleep((fault.kind === 'command-delay' ? fault.holdMs : 0) + SETTLE_GRACE_MS).then(() => false),
+  ]);
   if (!settled) points.reset();
   const target = `${fault.key === undefined ? 'every client link' : `client links, slot ${slot} (k${fault.key})`}`;
   return {
@@ -94,5 +104,10 @@ export function describeCaught(caught: readonly CaughtCommand[], ctx: NemesisCon
   if (caught.length === 0) return 'none';
   // Caught instants are performance.now(); the history's clock counts from the run's start.
   const offset = performance.now() - ctx.recorder.clock.now();
-  return caught.map((c) => `${c.name} ${c.key ?? '(no key)'} on ${c.node} connection ${c.connection} at ${Math.round(c.at - offset)}ms`).join(', ');
+  return caught
+    .map(
+      (c) =>
+        `${c.name} ${c.key ?? '(no key)'} on ${c.node} connection ${c.connection} at ${Math.round(c.at - offset)}ms`,
+    )
+    .join(', ');
 }

@@ -17,11 +17,15 @@ function common({ horizonMs, keys }: DrawContext) {
     window: fc.integer({ min: Math.max(200, Math.round(horizonMs / 2)), max: Math.max(200, horizonMs) }),
     command: fc.integer({ min: 0, max: 999 }),
     // One key in three: a fault on any key catches more, one on a key shows a counterexample its target.
-    key: fc.oneof({ weight: 2, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.integer({ min: 0, max: keys - 1 }) }),
+    key: fc.oneof(
+      { weight: 2, arbitrary: fc.constant(undefined) },
+      { weight: 1, arbitrary: fc.integer({ min: 0, max: keys - 1 }) },
+    ),
   };
 }
 
-const withoutAbsent = <T extends object>(step: T): T => Object.fromEntries(Object.entries(step).filter(([, v]) => v !== undefined)) as T;
+const withoutAbsent = <T extends object>(step: T): T =>
+  Object.fromEntries(Object.entries(step).filter(([, v]) => v !== undefined)) as T;
 
 /**
  * Hold a command (or its reply) with one name on the client links. Holds are drawn around the
@@ -30,7 +34,8 @@ const withoutAbsent = <T extends object>(step: T): T => Object.fromEntries(Objec
  */
 export const commandDelay = defineFault({
   name: 'command-delay',
-  description: 'hold a command the implementation sends, or its reply, on the client links (a lease ends mid-operation)',
+  description:
+    'hold a command the implementation sends, or its reply, on the client links (a lease ends mid-operation)',
   backends: 'any',
   external: 'never',
   recordedAs: 'command-delay',
@@ -40,11 +45,19 @@ export const commandDelay = defineFault({
     step: (ctx) => {
       const { window, command, key } = common(ctx);
       // From under a lease to twice it: a hold that spans the rest of a lease, with time for another client to step in.
-      const holdMs = fc.constantFrom(...ctx.leasesMs).chain((lease) => fc.integer({ min: Math.round(lease * 0.75), max: Math.max(Math.round(lease * 0.75), Math.min(1_500, lease * 2)) }));
+      const holdMs = fc.constantFrom(...ctx.leasesMs).chain((lease) =>
+        fc.integer({
+          min: Math.round(lease * 0.75),
+          max: Math.max(Math.round(lease * 0.75), Math.min(1_500, lease * 2)),
+        }),
+      );
       // Four holds in five last until the key's own TTL has run out and another client has touched the
       // key (then 0-100 ms more; waiting at most holdMs past the TTL): a lease ends while its holder is
       // between two commands, and the holder's next command lands after someone else stepped in.
-      const pastExpiryMs = fc.oneof({ weight: 1, arbitrary: fc.constant(undefined) }, { weight: 4, arbitrary: fc.integer({ min: 0, max: 100 }) });
+      const pastExpiryMs = fc.oneof(
+        { weight: 1, arbitrary: fc.constant(undefined) },
+        { weight: 4, arbitrary: fc.integer({ min: 0, max: 100 }) },
+      );
       return fc
         .record({
           kind: fc.constant('command-delay' as const),
@@ -68,9 +81,15 @@ export const commandDelay = defineFault({
     aimed: ({ client, op, leaseMs, instant, refusable }) => {
       if (instant === 'last-place') {
         type Hold = Pick<AimedDelayStep, 'on' | 'holdMs' | 'pastTouchMs' | 'refuse'>;
-        const hold: fc.Arbitrary<Hold> = fc.record({ on: fc.constant('reply' as const), holdMs: fc.integer({ min: 200, max: 500 }), pastTouchMs: fc.integer({ min: 0, max: 60 }) });
+        const hold: fc.Arbitrary<Hold> = fc.record({
+          on: fc.constant('reply' as const),
+          holdMs: fc.integer({ min: 200, max: 500 }),
+          pastTouchMs: fc.integer({ min: 0, max: 60 }),
+        });
         const refusal: fc.Arbitrary<Hold> = fc.constant({ on: 'request', holdMs: 0, refuse: true });
-        return (refusable ? fc.oneof({ weight: 3, arbitrary: hold }, { weight: 1, arbitrary: refusal }) : hold).map((step): AimedDelayStep => ({ kind: 'aimed-delay', atMs: 0, client, op, ...step }));
+        return (refusable ? fc.oneof({ weight: 3, arbitrary: hold }, { weight: 1, arbitrary: refusal }) : hold).map(
+          (step): AimedDelayStep => ({ kind: 'aimed-delay', atMs: 0, client, op, ...step }),
+        );
       }
       return fc
         .record({
@@ -100,7 +119,16 @@ export const replyLoss = defineFault({
     weight: 1,
     step: (ctx) => {
       const { window, command, key } = common(ctx);
-      return fc.record({ kind: fc.constant('reply-loss' as const), atMs: ctx.at, ms: window, command, key, limit: fc.integer({ min: 1, max: 2 }) }).map(withoutAbsent);
+      return fc
+        .record({
+          kind: fc.constant('reply-loss' as const),
+          atMs: ctx.at,
+          ms: window,
+          command,
+          key,
+          limit: fc.integer({ min: 1, max: 2 }),
+        })
+        .map(withoutAbsent);
     },
   },
   is: (step): step is ReplyLossStep => step.kind === 'reply-loss',

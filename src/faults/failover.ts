@@ -22,7 +22,13 @@ function failover<N extends string>(name: N, mode: FailoverMode, description: st
     draw: {
       lane: 'cluster',
       class: MASTER_MOVES,
-      step: ({ at, keys }) => fc.record({ kind: fc.constant('failover' as const), atMs: at, key: fc.integer({ min: 0, max: keys - 1 }), mode: fc.constant(mode) }),
+      step: ({ at, keys }) =>
+        fc.record({
+          kind: fc.constant('failover' as const),
+          atMs: at,
+          key: fc.integer({ min: 0, max: keys - 1 }),
+          mode: fc.constant(mode),
+        }),
     },
     is: (step): step is FailoverStep => step.kind === 'failover' && step.mode === mode,
     lossy: () => mode !== 'default',
@@ -30,7 +36,8 @@ function failover<N extends string>(name: N, mode: FailoverMode, description: st
     async apply(step, ctx) {
       const detail = describeFault(step);
       const replica = await resolveTarget(ctx.cluster, ctx.slotOf(step.key), 'replica');
-      if (!replica) return { kind: `failover-${mode}`, target: 'none', lossy: false, detail: `${detail}: no replica to promote` };
+      if (!replica)
+        return { kind: `failover-${mode}`, target: 'none', lossy: false, detail: `${detail}: no replica to promote` };
       await ctx.cluster.failover(replica.node, mode);
       // No node fails: the replica is told to take over, holding whatever it acknowledged.
       return { kind: `failover-${mode}`, target: replica.label, lossy: mode !== 'default', failedNodes: 0, detail };
@@ -39,6 +46,18 @@ function failover<N extends string>(name: N, mode: FailoverMode, description: st
   });
 }
 
-export const failoverDefault = failover('failover', 'default', 'CLUSTER FAILOVER of a shard: the replica takes over after catching up');
-export const failoverForce = failover('failover-force', 'force', 'CLUSTER FAILOVER FORCE: the replica takes over without the master agreeing (may lose writes)');
-export const failoverTakeover = failover('failover-takeover', 'takeover', 'CLUSTER FAILOVER TAKEOVER: the replica takes over without the cluster agreeing (may lose writes)');
+export const failoverDefault = failover(
+  'failover',
+  'default',
+  'CLUSTER FAILOVER of a shard: the replica takes over after catching up',
+);
+export const failoverForce = failover(
+  'failover-force',
+  'force',
+  'CLUSTER FAILOVER FORCE: the replica takes over without the master agreeing (may lose writes)',
+);
+export const failoverTakeover = failover(
+  'failover-takeover',
+  'takeover',
+  'CLUSTER FAILOVER TAKEOVER: the replica takes over without the cluster agreeing (may lose writes)',
+);

@@ -51,14 +51,20 @@ export type FaultName = (typeof FAULTS)[number]['name'];
 export const FAULT_DESCRIPTORS: readonly FaultDescriptor<FaultName>[] = FAULTS as readonly FaultDescriptor<FaultName>[];
 
 /** The faults `--faults all` means on every backend. */
-export const FAULT_NAMES: readonly FaultName[] = FAULT_DESCRIPTORS.filter((f) => f.backends === 'any').map((f) => f.name);
+export const FAULT_NAMES: readonly FaultName[] = FAULT_DESCRIPTORS.filter((f) => f.backends === 'any').map(
+  (f) => f.name,
+);
 /** Partitions between nodes: only a backend that can cut one node off from another (netns) runs
  *  them, so `all` leaves them out and `--cluster netns` adds them to it. */
-export const PARTITION_FAULT_NAMES: readonly FaultName[] = FAULT_DESCRIPTORS.filter((f) => f.backends === 'netns').map((f) => f.name);
+export const PARTITION_FAULT_NAMES: readonly FaultName[] = FAULT_DESCRIPTORS.filter((f) => f.backends === 'netns').map(
+  (f) => f.name,
+);
 
 /** A node's clock moving: only a backend whose servers run under the clock preload runs them, and
  *  only when named (`--faults all,clocks`): `all` keeps the schedules every seed drew before them. */
-export const CLOCK_FAULT_NAMES: readonly FaultName[] = FAULT_DESCRIPTORS.filter((f) => f.backends === 'clocks').map((f) => f.name);
+export const CLOCK_FAULT_NAMES: readonly FaultName[] = FAULT_DESCRIPTORS.filter((f) => f.backends === 'clocks').map(
+  (f) => f.name,
+);
 
 export const isFaultName = (name: string): name is FaultName => FAULT_DESCRIPTORS.some((f) => f.name === name);
 
@@ -73,4 +79,12 @@ export function faultOf(step: FaultStep): FaultDescriptor<FaultName> {
   return found;
 }
 
-export type { AimContext, Applied, DrawContext, FaultDescriptor, InvokedOperation, NemesisContext, OperationWatch } from './types.ts';
+export type {
+  AimContext,
+  Applied,
+  DrawContext,
+  FaultDescriptor,
+  InvokedOperation,
+  NemesisContext,
+  OperationWatch,
+} from './types.ts';

@@ -77,7 +77,14 @@ export const killRestart = defineFault({
     // protects a write then: back before its replica was promoted, the empty master stays master and
     // its replica resyncs from it, so the write is gone from both (failedNodes left unknown).
     const master = step.target.role === 'master';
-    return { kind: 'kill-restart', target: t.label, lossy: master, cutsConnections: true, ...(master ? {} : { failedNodes: 1 }), detail };
+    return {
+      kind: 'kill-restart',
+      target: t.label,
+      lossy: master,
+      cutsConnections: true,
+      ...(master ? {} : { failedNodes: 1 }),
+      detail,
+    };
   },
   heal: healCluster,
 });

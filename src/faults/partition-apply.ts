@@ -15,7 +15,8 @@ import { resolveTarget } from './target.ts';
 export async function applyPartition(fault: PartitionStep, ctx: NemesisContext): Promise<Applied> {
   const { cluster } = ctx;
   const detail = describeFault(fault);
-  if (!cluster.partitions) throw new Error(`partition faults need the netns backend; this is a ${cluster.kind} cluster`);
+  if (!cluster.partitions)
+    throw new Error(`partition faults need the netns backend; this is a ${cluster.kind} cluster`);
   const master = await resolveTarget(cluster, ctx.slotOf(fault.key), 'master');
   if (!master) return { kind: 'partition', target: 'none', lossy: false, detail: `${detail}: no master` };
   const before = await cluster.topology();
@@ -37,8 +38,15 @@ export async function applyPartition(fault: PartitionStep, ctx: NemesisContext):
 
 /** "slots 10922-16383: n2 -> n5" for every slot range whose master differs. */
 function mastersChanged(before: Topology, after: Topology): string[] {
-  const owners = (t: Topology) => new Map(t.nodes.filter((n) => n.role === 'master').flatMap((n) => n.slots.map(([a, b]) => [`${a}-${b}`, n.node.name] as const)));
+  const owners = (t: Topology) =>
+    new Map(
+      t.nodes
+        .filter((n) => n.role === 'master')
+        .flatMap((n) => n.slots.map(([a, b]) => [`${a}-${b}`, n.node.name] as const)),
+    );
   const was = owners(before);
   const now = owners(after);
-  return [...was].filter(([range, owner]) => now.get(range) !== owner).map(([range, owner]) => `slots ${range}: ${owner} -> ${now.get(range) ?? '?'}`);
+  return [...was]
+    .filter(([range, owner]) => now.get(range) !== owner)
+    .map(([range, owner]) => `slots ${range}: ${owner} -> ${now.get(range) ?? '?'}`);
 }

@@ -15,11 +15,19 @@ export interface PartitionPlan {
  * `seed` choosing whatever the shape leaves open. Pure, so a schedule's partition is the same on
  * every replay of the same topology.
  */
-export function partitionPlan(shape: PartitionStep['shape'], topology: Topology, master: number, seed: number): PartitionPlan {
+export function partitionPlan(
+  shape: PartitionStep['shape'],
+  topology: Topology,
+  master: number,
+  seed: number,
+): PartitionPlan {
   const all = topology.nodes.map((n) => n.node.index);
   const masters = topology.nodes.filter((n) => n.role === 'master' && n.slots.length > 0).map((n) => n.node.index);
   const random = mulberry32(seed);
-  const others = shuffle(all.filter((i) => i !== master), random);
+  const others = shuffle(
+    all.filter((i) => i !== master),
+    random,
+  );
   switch (shape) {
     case 'one':
       return complete([[master], others]);
@@ -27,7 +35,10 @@ export function partitionPlan(shape: PartitionStep['shape'], topology: Topology,
       // A minority (half the nodes, rounded down) holding the master, filled with non-masters first,
       // so the master is in a minority of masters and the majority can replace it.
       const size = Math.floor(all.length / 2);
-      const company = [...others.filter((i) => !masters.includes(i)), ...others.filter((i) => masters.includes(i))].slice(0, size - 1);
+      const company = [
+        ...others.filter((i) => !masters.includes(i)),
+        ...others.filter((i) => masters.includes(i)),
+      ].slice(0, size - 1);
       return complete([[master, ...company], all.filter((i) => i !== master && !company.includes(i))]);
     }
     case 'bridge': {
@@ -49,7 +60,11 @@ function complete(components: (readonly number[])[]): PartitionPlan {
   const grudge = new Map<number, number[]>();
   for (const component of nonEmpty) {
     const outside = nonEmpty.filter((c) => c !== component).flat();
-    for (const node of component) grudge.set(node, [...outside].sort((x, y) => x - y));
+    for (const node of component)
+      grudge.set(
+        node,
+        [...outside].sort((x, y) => x - y),
+      );
   }
   return { components: nonEmpty.map((c) => [...c].sort((x, y) => x - y)), bridges: [], grudge };
 }

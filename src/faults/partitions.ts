@@ -39,7 +39,23 @@ function partition<N extends string>(name: N, shape: PartitionStep['shape'], des
   });
 }
 
-export const partitionOne = partition('partition-one', 'one', "the master of a key's shard cut off from every other node");
-export const partitionMajority = partition('partition-majority', 'majority', 'the master of a shard in a minority, the majority free to promote its replica');
-export const partitionBridge = partition('partition-bridge', 'bridge', 'the nodes split in two halves that one node bridges');
-export const partitionPrimaries = partition('partition-primaries', 'primaries', 'every master cut off from every other node');
+export const partitionOne = partition(
+  'partition-one',
+  'one',
+  "the master of a key's shard cut off from every other node",
+);
+export const partitionMajority = partition(
+  'partition-majority',
+  'majority',
+  'the master of a shard in a minority, the majority free to promote its replica',
+);
+export const partitionBridge = partition(
+  'partition-bridge',
+  'bridge',
+  'the nodes split in two halves that one node bridges',
+);
+export const partitionPrimaries = partition(
+  'partition-primaries',
+  'primaries',
+  'every master cut off from every other node',
+);

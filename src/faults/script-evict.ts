@@ -27,11 +27,17 @@ async function evicted(command: (...args: (string | number)[]) => Promise<unknow
 
 export const scriptEvict = defineFault({
   name: 'script-evict',
-  description: 'distinct EVALs on every master push EVAL-loaded scripts out of a server that evicts them (Redis 7.4+, Valkey 8)',
+  description:
+    'distinct EVALs on every master push EVAL-loaded scripts out of a server that evicts them (Redis 7.4+, Valkey 8)',
   backends: 'evicting',
   external: 'destructive',
   recordedAs: 'script-evict',
-  draw: { lane: 'cluster', class: SCRIPTS_FORGOTTEN, step: ({ at }) => fc.record({ kind: fc.constant('script-evict' as const), atMs: at, scripts: fc.constant(SCRIPTS) }) },
+  draw: {
+    lane: 'cluster',
+    class: SCRIPTS_FORGOTTEN,
+    step: ({ at }) =>
+      fc.record({ kind: fc.constant('script-evict' as const), atMs: at, scripts: fc.constant(SCRIPTS) }),
+  },
   is: (step): step is ScriptEvictStep => step.kind === 'script-evict',
   lossy: () => false,
   cutsConnections: () => false,
@@ -51,8 +57,16 @@ export const scriptEvict = defineFault({
         else total += after - before;
       }),
     );
-    const said = counted ? `${total} scripts evicted` : 'this server does not evict EVAL-loaded scripts (no evicted_scripts: before 7.4)';
-    return { kind: 'script-evict', target: 'every master', lossy: false, failedNodes: 0, detail: `${describeFault(step)}: ${said}` };
+    const said = counted
+      ? `${total} scripts evicted`
+      : 'this server does not evict EVAL-loaded scripts (no evicted_scripts: before 7.4)';
+    return {
+      kind: 'script-evict',
+      target: 'every master',
+      lossy: false,
+      failedNodes: 0,
+      detail: `${describeFault(step)}: ${said}`,
+    };
   },
   heal: healCluster,
 });

@@ -16,7 +16,11 @@ export const scriptFlush = defineFault({
   backends: 'any',
   external: 'destructive',
   recordedAs: 'script-flush',
-  draw: { lane: 'cluster', class: SCRIPTS_FORGOTTEN, step: ({ at }) => fc.record({ kind: fc.constant('script-flush' as const), atMs: at }) },
+  draw: {
+    lane: 'cluster',
+    class: SCRIPTS_FORGOTTEN,
+    step: ({ at }) => fc.record({ kind: fc.constant('script-flush' as const), atMs: at }),
+  },
   is: (step): step is ScriptFlushStep => step.kind === 'script-flush',
   lossy: () => false,
   cutsConnections: () => true,
@@ -60,15 +64,28 @@ export const busyScript = defineFault({
     const { cluster } = ctx;
     const detail = describeFault(step);
     const masters = step.everyMaster
-      ? (await cluster.topology()).nodes.filter((n) => n.role === 'master').map((n) => ({ node: n.node.index, label: n.node.name }))
+      ? (await cluster.topology()).nodes
+          .filter((n) => n.role === 'master')
+          .map((n) => ({ node: n.node.index, label: n.node.name }))
       : [await resolveTarget(cluster, ctx.slotOf(step.key), 'master')].filter((t) => t !== undefined);
-    if (masters.length === 0) return { kind: 'busy-script', target: 'none', lossy: false, detail: `${detail}: no master` };
-    await busyBursts(cluster, masters.map((m) => m.node), step);
+    if (masters.length === 0)
+      return { kind: 'busy-script', target: 'none', lossy: false, detail: `${detail}: no master` };
+    await busyBursts(
+      cluster,
+      masters.map((m) => m.node),
+      step,
+    );
     // Bursts are sized well inside the node timeout; should a shard still have failed over, say so.
     const after = await cluster.topology();
     const failedOver = masters.some((m) => after.nodes.find((n) => n.node.index === m.node)?.role !== 'master');
     // A master busy past the node timeout is a failed node to the others.
-    return { kind: 'busy-script', target: masters.map((m) => m.label).join(', '), lossy: failedOver, failedNodes: masters.length, detail };
+    return {
+      kind: 'busy-script',
+      target: masters.map((m) => m.label).join(', '),
+      lossy: failedOver,
+      failedNodes: masters.length,
+      detail,
+    };
   },
   heal: healCluster,
 });

@@ -9,7 +9,11 @@ export function nodeFor(topology: Topology, slot: number, role: FaultTarget['rol
   return topology.nodes.find((n) => n.role === 'replica' && n.masterIndex === master.node.index)?.node.index;
 }
 
-export async function resolveTarget(cluster: Cluster, slot: number, role: FaultTarget['role']): Promise<{ node: number; label: string } | undefined> {
+export async function resolveTarget(
+  cluster: Cluster,
+  slot: number,
+  role: FaultTarget['role'],
+): Promise<{ node: number; label: string } | undefined> {
   const node = nodeFor(await cluster.topology(), slot, role);
   return node === undefined ? undefined : { node, label: `${cluster.nodes[node].name} (${role} of slot ${slot})` };
 }

@@ -67,7 +67,10 @@ export interface AimContext {
 }
 
 /** What one applied fault says about itself, for its record in the history. */
-export type Applied = Pick<FaultRecord, 'kind' | 'target' | 'lossy' | 'detail' | 'cutsConnections' | 'failedNodes' | 'clockOffsets'> & {
+export type Applied = Pick<
+  FaultRecord,
+  'kind' | 'target' | 'lossy' | 'detail' | 'cutsConnections' | 'failedNodes' | 'clockOffsets'
+> & {
   /** When it began, for a fault that waited for something before it began (an aimed fault: its operation). */
   readonly startedAt?: number;
 };
@@ -106,9 +109,19 @@ export type FaultDraw =
   | { readonly lane: 'network'; readonly profile: () => fc.Arbitrary<NetworkProfile | undefined> }
   /** A clock offset per logical client for the whole run (`settings`: the descriptor's, filled), drawn
    *  after everything else in a schedule, so a fault set without it draws every schedule as before. */
-  | { readonly lane: 'client-clocks'; readonly offsets: (clients: number, settings: Readonly<Record<string, number>>) => fc.Arbitrary<readonly number[] | undefined> }
+  | {
+      readonly lane: 'client-clocks';
+      readonly offsets: (
+        clients: number,
+        settings: Readonly<Record<string, number>>,
+      ) => fc.Arbitrary<readonly number[] | undefined>;
+    }
   /** Nemesis steps on the cluster lane: one at a time, each healed before the next. */
-  | { readonly lane: 'cluster'; readonly class: FaultClass; readonly step: (ctx: DrawContext) => fc.Arbitrary<FaultStep> }
+  | {
+      readonly lane: 'cluster';
+      readonly class: FaultClass;
+      readonly step: (ctx: DrawContext) => fc.Arbitrary<FaultStep>;
+    }
   /** Nemesis steps on the command lane (RESP points): nothing to heal, their own budget. `aimed`:
    *  a step aimed at one operation the generator names (a race's, src/generator/races.ts), drawn after every
    *  other fault (so a seed's other faults are what they were), run when its operation comes. */
@@ -164,4 +177,6 @@ export interface FaultSetting {
 }
 
 /** A descriptor, its name kept as a literal type so the registry can derive FaultName from it. */
-export const defineFault = <N extends string, S extends FaultStep = FaultStep>(d: FaultDescriptor<N, S>): FaultDescriptor<N, S> => d;
+export const defineFault = <N extends string, S extends FaultStep = FaultStep>(
+  d: FaultDescriptor<N, S>,
+): FaultDescriptor<N, S> => d;

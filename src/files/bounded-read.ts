@@ -49,13 +49,20 @@ function envInteger(name: string, min: number, max: number, what: string, unit =
 
 /** A value as typed, cut to 40 characters with its length when longer. */
 function shown(text: string): string {
-  return text.length > 40 ? `${JSON.stringify(text.slice(0, 40))}... (${text.length} characters)` : JSON.stringify(text);
+  return text.length > 40
+    ? `${JSON.stringify(text.slice(0, 40))}... (${text.length} characters)`
+    : JSON.stringify(text);
 }
 
 /** `<file>: larger than 64 MiB, the bound on a history (CHAOSLUA_MAX_INPUT_MB raises it, up to 512)`. */
 function tooLarge(file: string, kind: InputKind, bound: number, size?: number): InputLimitError {
-  const what = size === undefined ? `larger than ${bound / MIB} MiB` : `${(size / MIB).toFixed(1)} MiB, larger than ${bound / MIB} MiB`;
-  return new InputLimitError(`${file}: ${what}, the bound on a ${kind} (${MAX_INPUT_ENV}=N raises it to N MiB, up to ${MOST_INPUT_MIB})`);
+  const what =
+    size === undefined
+      ? `larger than ${bound / MIB} MiB`
+      : `${(size / MIB).toFixed(1)} MiB, larger than ${bound / MIB} MiB`;
+  return new InputLimitError(
+    `${file}: ${what}, the bound on a ${kind} (${MAX_INPUT_ENV}=N raises it to N MiB, up to ${MOST_INPUT_MIB})`,
+  );
 }
 
 /**
@@ -69,7 +76,13 @@ export function readBounded(file: string, kind: InputKind): Buffer {
     const stat = fs.fstatSync(fd);
     if (stat.isDirectory()) throw new InputLimitError(`${file}: is a directory, not a ${kind} file`);
     if (stat.isFile() && stat.size > bound) throw tooLarge(file, kind, bound, stat.size);
-    return readUpTo(fd, file, kind, bound, stat.isFile() ? undefined : envInteger(READ_WAIT_ENV, 1, 3_600_000, 'milliseconds', 1) ?? DEFAULT_READ_WAIT_MS);
+    return readUpTo(
+      fd,
+      file,
+      kind,
+      bound,
+      stat.isFile() ? undefined : (envInteger(READ_WAIT_ENV, 1, 3_600_000, 'milliseconds', 1) ?? DEFAULT_READ_WAIT_MS),
+    );
   } finally {
     fs.closeSync(fd);
   }
@@ -125,7 +138,9 @@ function readUpTo(fd: number, file: string, kind: InputKind, bound: number, wait
     // End of file: for a FIFO with nothing read yet, 0 also means "no writer yet", so it waits.
     if (n === 0 && (waitMs === undefined || total > 0 || !isFifo(fd))) break;
     if (Date.now() - quietSince > waitMs!) {
-      throw new InputLimitError(`${file}: nothing came from it for ${waitMs! / 1000} s (a FIFO or device nobody writes; ${READ_WAIT_ENV} sets the wait)`);
+      throw new InputLimitError(
+        `${file}: nothing came from it for ${waitMs! / 1000} s (a FIFO or device nobody writes; ${READ_WAIT_ENV} sets the wait)`,
+      );
     }
     sleep(10);
   }

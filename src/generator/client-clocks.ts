@@ -14,6 +14,10 @@ export function withClientClocks(options: ScheduleOptions, schedules: fc.Arbitra
   if (drawer?.draw.lane !== 'client-clocks') return schedules;
   const { offsets } = drawer.draw;
   return schedules.chain((schedule) =>
-    schedule.clients.length === 0 ? fc.constant(schedule) : offsets(schedule.clients.length, options.faultSettings).map((clientClocks) => (clientClocks ? { ...schedule, clientClocks } : schedule)),
+    schedule.clients.length === 0
+      ? fc.constant(schedule)
+      : offsets(schedule.clients.length, options.faultSettings).map((clientClocks) =>
+          clientClocks ? { ...schedule, clientClocks } : schedule,
+        ),
   );
 }

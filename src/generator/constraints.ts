@@ -1,7 +1,14 @@
 import { fillSettings, SettingError } from './settings.ts';
 import { splitFaultSettings } from './fault-settings.ts';
 import type { SessionSource } from './source.ts';
-import { CLOCK_FAULT_NAMES, FAULT_DESCRIPTORS, FAULT_NAMES, PARTITION_FAULT_NAMES, isFaultName, type FaultName } from '../faults/index.ts';
+import {
+  CLOCK_FAULT_NAMES,
+  FAULT_DESCRIPTORS,
+  FAULT_NAMES,
+  PARTITION_FAULT_NAMES,
+  isFaultName,
+  type FaultName,
+} from '../faults/index.ts';
 import { NODE_TIMEOUT_MS } from '../plan/node-timeout.ts';
 
 export { CLOCK_FAULT_NAMES, FAULT_NAMES, PARTITION_FAULT_NAMES, type FaultName };
@@ -51,10 +58,18 @@ export interface ScheduleOptions {
   readonly faultSettings: Readonly<Record<string, number>>;
 }
 
-function range(name: string, value: number | readonly [number, number] | undefined, fallback: [number, number], min: number, max: number): [number, number] {
+function range(
+  name: string,
+  value: number | readonly [number, number] | undefined,
+  fallback: [number, number],
+  min: number,
+  max: number,
+): [number, number] {
   const [lo, hi] = value === undefined ? fallback : typeof value === 'number' ? [value, value] : value;
   if (!Number.isInteger(lo) || !Number.isInteger(hi) || lo < min || hi > max || lo > hi) {
-    throw new RangeError(`scheduleArbitrary: ${name} must be integers within [${min}, ${max}] with min <= max, got ${JSON.stringify(value)}`);
+    throw new RangeError(
+      `scheduleArbitrary: ${name} must be integers within [${min}, ${max}] with min <= max, got ${JSON.stringify(value)}`,
+    );
   }
   return [lo, hi];
 }
@@ -65,15 +80,24 @@ function range(name: string, value: number | readonly [number, number] | undefin
  */
 export function parseFaultList(list: string): FaultName[] {
   const names = list.split(',').map((s) => s.trim());
-  if (names.every((n) => n === '')) throw new RangeError(`the fault list is empty (say 'none' for no faults, 'all' for every fault)`);
+  if (names.every((n) => n === ''))
+    throw new RangeError(`the fault list is empty (say 'none' for no faults, 'all' for every fault)`);
   if (names.includes('')) throw new RangeError(`the fault list '${list}' has an empty name`);
   const unknown = names.filter((n) => n !== 'all' && n !== 'none' && n !== 'clocks' && !KNOWN.includes(n));
-  if (unknown.length) throw new RangeError(`unknown fault${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${n}'`).join(', ')} (known: ${KNOWN.join(', ')}, all, clocks, none)`);
+  if (unknown.length)
+    throw new RangeError(
+      `unknown fault${unknown.length > 1 ? 's' : ''} ${unknown.map((n) => `'${n}'`).join(', ')} (known: ${KNOWN.join(', ')}, all, clocks, none)`,
+    );
   // `all` may be joined only by what it leaves out: `clocks` (the clock faults) and faults named one by one.
   const rest = names.filter((n) => n !== 'clocks' && !(KNOWN.includes(n) && !FAULT_NAMES.includes(n as FaultName)));
-  if (rest.length > 1 && (rest.includes('all') || rest.includes('none'))) throw new RangeError(`'all' and 'none' stand alone, not in a list with other names but those all leaves out ('${list}')`);
+  if (rest.length > 1 && (rest.includes('all') || rest.includes('none')))
+    throw new RangeError(
+      `'all' and 'none' stand alone, not in a list with other names but those all leaves out ('${list}')`,
+    );
   if (names.includes('none') && names.length > 1) throw new RangeError(`'none' stands alone ('${list}')`);
-  const expanded = names.flatMap((n) => (n === 'all' ? FAULT_NAMES : n === 'clocks' ? CLOCK_FAULT_NAMES : n === 'none' ? [] : [n as FaultName]));
+  const expanded = names.flatMap((n) =>
+    n === 'all' ? FAULT_NAMES : n === 'clocks' ? CLOCK_FAULT_NAMES : n === 'none' ? [] : [n as FaultName],
+  );
   return [...new Set(expanded)];
 }
 
@@ -87,14 +111,19 @@ export function scheduleOptions(c: ScheduleConstraints): ScheduleOptions {
     throw new RangeError('scheduleArbitrary: leasesMs must be a non-empty list of integers >= 50');
   }
   const maxSessions = c.maxSessionsPerClient ?? 3;
-  if (!Number.isInteger(maxSessions) || maxSessions < 1 || maxSessions > 20) throw new RangeError('scheduleArbitrary: maxSessionsPerClient must be an integer in [1, 20]');
+  if (!Number.isInteger(maxSessions) || maxSessions < 1 || maxSessions > 20)
+    throw new RangeError('scheduleArbitrary: maxSessionsPerClient must be an integer in [1, 20]');
   const maxFaults = c.maxFaults ?? 3;
-  if (!Number.isInteger(maxFaults) || maxFaults < 0 || maxFaults > 10) throw new RangeError('scheduleArbitrary: maxFaults must be an integer in [0, 10]');
+  if (!Number.isInteger(maxFaults) || maxFaults < 0 || maxFaults > 10)
+    throw new RangeError('scheduleArbitrary: maxFaults must be an integer in [0, 10]');
   const { pattern } = c;
   const known = Object.keys(pattern.operations);
   if (c.operations !== undefined) {
     const unknown = c.operations.filter((op) => !known.includes(op));
-    if (unknown.length || c.operations.length === 0) throw new RangeError(`scheduleArbitrary: operations must be a non-empty list of ${pattern.name} operations (${known.join(', ')}), got ${JSON.stringify(c.operations)}`);
+    if (unknown.length || c.operations.length === 0)
+      throw new RangeError(
+        `scheduleArbitrary: operations must be a non-empty list of ${pattern.name} operations (${known.join(', ')}), got ${JSON.stringify(c.operations)}`,
+      );
   }
   let settings;
   let faultSettings: Readonly<Record<string, number>>;
@@ -102,7 +131,8 @@ export function scheduleOptions(c: ScheduleConstraints): ScheduleOptions {
     settings = fillSettings(pattern, c.settings);
     faultSettings = splitFaultSettings([...faults], c.faultSettings).faults;
     const stray = Object.keys(c.faultSettings ?? {}).filter((name) => !Object.hasOwn(faultSettings, name));
-    if (stray.length) throw new SettingError(stray[0], `no fault in the set has a setting '${stray[0]}'`, c.faultSettings![stray[0]]);
+    if (stray.length)
+      throw new SettingError(stray[0], `no fault in the set has a setting '${stray[0]}'`, c.faultSettings![stray[0]]);
   } catch (error) {
     if (error instanceof SettingError) throw new RangeError(`scheduleArbitrary: settings: ${error.message}`);
     throw error;

@@ -17,7 +17,11 @@ export interface SplitSettings {
 
 /** Split `given` into the pattern's and the faults'; a SettingError for the first fault setting that is wrong. */
 export function splitFaultSettings(faults: readonly FaultName[], given: Settings = {}): SplitSettings {
-  const owners = new Map(FAULT_DESCRIPTORS.flatMap((f) => Object.entries(f.settings ?? {}).map(([name, s]) => [name, { fault: f.name, setting: s }] as const)));
+  const owners = new Map(
+    FAULT_DESCRIPTORS.flatMap((f) =>
+      Object.entries(f.settings ?? {}).map(([name, s]) => [name, { fault: f.name, setting: s }] as const),
+    ),
+  );
   const pattern: Record<string, number> = {};
   for (const [name, value] of Object.entries(given)) {
     const owner = owners.get(name);
@@ -25,12 +29,20 @@ export function splitFaultSettings(faults: readonly FaultName[], given: Settings
       pattern[name] = value;
       continue;
     }
-    if (!faults.includes(owner.fault)) throw new SettingError(name, `${name} is a setting of the fault ${owner.fault}, which the fault list leaves out`, value);
+    if (!faults.includes(owner.fault))
+      throw new SettingError(
+        name,
+        `${name} is a setting of the fault ${owner.fault}, which the fault list leaves out`,
+        value,
+      );
     const { min, max } = owner.setting;
-    if (!Number.isInteger(value) || value < min || value > max) throw new SettingError(name, `${name} must be an integer in [${min}, ${max}]`, value);
+    if (!Number.isInteger(value) || value < min || value > max)
+      throw new SettingError(name, `${name} must be an integer in [${min}, ${max}]`, value);
   }
   const filled = FAULT_DESCRIPTORS.filter((f) => faults.includes(f.name)).flatMap((f) =>
-    Object.entries(f.settings ?? {}).map(([name, s]) => [name, Object.hasOwn(given, name) ? given[name] : s.default] as const),
+    Object.entries(f.settings ?? {}).map(
+      ([name, s]) => [name, Object.hasOwn(given, name) ? given[name] : s.default] as const,
+    ),
   );
   return { pattern, faults: Object.fromEntries(filled) };
 }

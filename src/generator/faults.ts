@@ -17,7 +17,15 @@ export function faultsArbitrary(options: ScheduleOptions, keys: number, horizonM
   );
   const target = (roles: FaultTarget['role'][]): fc.Arbitrary<FaultTarget> =>
     fc.record({ key: fc.integer({ min: 0, max: keys - 1 }), role: fc.constantFrom(...roles) });
-  const ctx: DrawContext = { keys, horizonMs, nodeTimeoutMs: options.nodeTimeoutMs, leasesMs: options.leasesMs, at, target, settings: options.faultSettings };
+  const ctx: DrawContext = {
+    keys,
+    horizonMs,
+    nodeTimeoutMs: options.nodeTimeoutMs,
+    leasesMs: options.leasesMs,
+    at,
+    target,
+    settings: options.faultSettings,
+  };
   // A class first, then a fault within it, so three flavours of failover do not crowd out the one
   // fault that makes errors reach the implementation.
   const classes = CLUSTER_FAULT_CLASSES.map((c) => ({
@@ -27,8 +35,12 @@ export function faultsArbitrary(options: ScheduleOptions, keys: number, horizonM
   const cluster =
     classes.length === 0 || options.maxFaults === 0
       ? fc.constant([])
-      : fc.array(fc.oneof(...classes.map((c) => ({ weight: c.weight, arbitrary: fc.oneof(...c.kinds) }))), { maxLength: options.maxFaults });
-  return fc.tuple(cluster, commandFaultsArbitrary(options, ctx)).map(([a, b]) => [...a, ...b].sort((x, y) => x.atMs - y.atMs));
+      : fc.array(fc.oneof(...classes.map((c) => ({ weight: c.weight, arbitrary: fc.oneof(...c.kinds) }))), {
+          maxLength: options.maxFaults,
+        });
+  return fc
+    .tuple(cluster, commandFaultsArbitrary(options, ctx))
+    .map(([a, b]) => [...a, ...b].sort((x, y) => x.atMs - y.atMs));
 }
 
 /** Most command faults a run gets, on their own lane beside the cluster faults. */
@@ -41,11 +53,16 @@ const MAX_COMMAND_FAULTS = 3;
  * Seven runs in eight get at least one, each drawn by its descriptor's weight.
  */
 function commandFaultsArbitrary(options: ScheduleOptions, ctx: DrawContext): fc.Arbitrary<FaultStep[]> {
-  const kinds = enabled(options).flatMap((f) => (f.draw.lane === 'command' ? [{ weight: f.draw.weight, arbitrary: f.draw.step(ctx) }] : []));
+  const kinds = enabled(options).flatMap((f) =>
+    f.draw.lane === 'command' ? [{ weight: f.draw.weight, arbitrary: f.draw.step(ctx) }] : [],
+  );
   const most = Math.min(MAX_COMMAND_FAULTS, options.maxFaults);
   if (kinds.length === 0 || most === 0) return fc.constant([]);
   const fault = fc.oneof(...kinds);
-  return fc.oneof({ weight: 1, arbitrary: fc.constant<FaultStep[]>([]) }, { weight: 7, arbitrary: fc.array(fault, { minLength: 1, maxLength: most }) });
+  return fc.oneof(
+    { weight: 1, arbitrary: fc.constant<FaultStep[]>([]) },
+    { weight: 7, arbitrary: fc.array(fault, { minLength: 1, maxLength: most }) },
+  );
 }
 
 /** The run's network profile, drawn by the enabled network fault (slow-network) if any. */
@@ -61,5 +78,7 @@ export function networkArbitrary(options: ScheduleOptions): fc.Arbitrary<Network
 export function aimedFaultArbitrary(options: ScheduleOptions, aim: AimContext): fc.Arbitrary<FaultStep[]> {
   if (options.maxFaults === 0) return fc.constant([]);
   const aimer = enabled(options).find((f) => f.draw.lane === 'command' && f.draw.aimed);
-  return aimer?.draw.lane === 'command' && aimer.draw.aimed ? aimer.draw.aimed(aim).map((step) => [step]) : fc.constant([]);
+  return aimer?.draw.lane === 'command' && aimer.draw.aimed
+    ? aimer.draw.aimed(aim).map((step) => [step])
+    : fc.constant([]);
 }

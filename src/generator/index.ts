@@ -10,7 +10,15 @@ import type { SessionContext } from './sessions/common.ts';
 export * from '../plan/schedule.ts';
 export type { SessionSource } from './source.ts';
 export type { RaceSource } from './races.ts';
-export { FAULT_NAMES, PARTITION_FAULT_NAMES, parseFaultList, scheduleOptions, type FaultName, type ScheduleConstraints, type ScheduleOptions } from './constraints.ts';
+export {
+  FAULT_NAMES,
+  PARTITION_FAULT_NAMES,
+  parseFaultList,
+  scheduleOptions,
+  type FaultName,
+  type ScheduleConstraints,
+  type ScheduleOptions,
+} from './constraints.ts';
 
 /** A session's context, with the generator's whole options (which name the pattern). */
 type ClientContext = SessionContext & { readonly options: ScheduleOptions };
@@ -52,22 +60,24 @@ export function scheduleArbitrary(constraints: ScheduleConstraints): fc.Arbitrar
         .tuple(...Array.from({ length: clients }, (_, client) => clientSteps({ client, clients, keys, options })))
         .chain((perClient) => {
           const horizon = Math.max(...perClient.map(expectedSpanMs));
-          return fc.tuple(faultsArbitrary(options, keys, horizon), networkArbitrary(options)).chain(([faults, network]) =>
-            withClientClocks(
-              options,
-              withRace(options, keys, perClient).map(
-                ({ keys: stagedKeys, clients: staged, aimed, race }): Schedule => ({
-                  pattern: options.pattern.name,
-                  keys: stagedKeys,
-                  clients: withLateLooks(staged, faults, options.nodeTimeoutMs),
-                  // An aimed hold last, out of time order: it waits for its operation, not for an instant.
-                  faults: [...faults, ...aimed],
-                  ...(network ? { network } : {}),
-                  ...(race ? { race } : {}),
-                }),
+          return fc
+            .tuple(faultsArbitrary(options, keys, horizon), networkArbitrary(options))
+            .chain(([faults, network]) =>
+              withClientClocks(
+                options,
+                withRace(options, keys, perClient).map(
+                  ({ keys: stagedKeys, clients: staged, aimed, race }): Schedule => ({
+                    pattern: options.pattern.name,
+                    keys: stagedKeys,
+                    clients: withLateLooks(staged, faults, options.nodeTimeoutMs),
+                    // An aimed hold last, out of time order: it waits for its operation, not for an instant.
+                    faults: [...faults, ...aimed],
+                    ...(network ? { network } : {}),
+                    ...(race ? { race } : {}),
+                  }),
+                ),
               ),
-            ),
-          );
+            );
         }),
     );
 }

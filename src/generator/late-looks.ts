@@ -17,11 +17,17 @@ export function expectedSpanMs(steps: readonly ClientStep[]): number {
  * model judges, so this adds no false alarm; it only makes a loss, and an implementation's claim that
  * a lost write was durable, visible.
  */
-export function withLateLooks(clients: readonly ClientStep[][], faults: readonly FaultStep[], nodeTimeoutMs: number): ClientStep[][] {
+export function withLateLooks(
+  clients: readonly ClientStep[][],
+  faults: readonly FaultStep[],
+  nodeTimeoutMs: number,
+): ClientStep[][] {
   const out = clients.map((steps) => [...steps]);
   const long = faults.filter((f): f is PartitionStep => f.kind === 'partition' && f.ms > nodeTimeoutMs);
   for (const partition of long) {
-    const users = out.map((steps, client) => ({ client, op: firstOpOn(steps, partition.key) })).filter((u) => u.op !== undefined);
+    const users = out
+      .map((steps, client) => ({ client, op: firstOpOn(steps, partition.key) }))
+      .filter((u) => u.op !== undefined);
     if (users.length === 0) continue;
     // The partition's seed picks the client, so the choice replays with the schedule.
     const { client, op } = users[partition.seed % users.length];

@@ -37,13 +37,25 @@ export function withRace(options: ScheduleOptions, keys: number, clients: Client
   if (races.length === 0 || clients.length < 2) return none;
   const pair = fc
     .integer({ min: 0, max: clients.length - 1 })
-    .chain((holder) => fc.integer({ min: 0, max: clients.length - 2 }).map((other) => ({ holder, contender: other < holder ? other : other + 1 })));
+    .chain((holder) =>
+      fc
+        .integer({ min: 0, max: clients.length - 2 })
+        .map((other) => ({ holder, contender: other < holder ? other : other + 1 })),
+    );
   const staged = fc.tuple(pair, fc.integer({ min: 0, max: races.length - 1 })).chain(([{ holder, contender }, which]) =>
     races[which].draw({ holder, contender, key: keys, options, attempt: options.maxSessionsPerClient }).chain((race) =>
-      aimedFaultArbitrary(options, { client: holder, op: race.aim, leaseMs: race.leaseMs, instant: races[which].instant, refusable: races[which].refusable }).map(
+      aimedFaultArbitrary(options, {
+        client: holder,
+        op: race.aim,
+        leaseMs: race.leaseMs,
+        instant: races[which].instant,
+        refusable: races[which].refusable,
+      }).map(
         (aimed): Staged => ({
           keys: keys + 1,
-          clients: clients.map((steps, c) => (c === holder ? [...race.holder, ...steps] : c === contender ? [...race.contender, ...steps] : steps)),
+          clients: clients.map((steps, c) =>
+            c === holder ? [...race.holder, ...steps] : c === contender ? [...race.contender, ...steps] : steps,
+          ),
           aimed,
           race: { name: races[which].name, instant: races[which].instant, key: keys, holder, op: race.aim, contender },
         }),

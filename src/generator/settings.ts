@@ -47,10 +47,14 @@ export function fillSettings(pattern: SettingsDeclaration, given: Settings = {})
   const declared = pattern.settings ?? {};
   for (const [name, value] of Object.entries(given)) {
     const setting = Object.hasOwn(declared, name) ? declared[name] : undefined;
-    if (setting === undefined) throw new SettingError(name, `${pattern.name} has no setting '${name}' (${settingNames(pattern)})`, value);
-    if (!Number.isInteger(value) || value < setting.min || value > setting.max) throw new SettingError(name, `${name} must be an integer in [${setting.min}, ${setting.max}]`, value);
+    if (setting === undefined)
+      throw new SettingError(name, `${pattern.name} has no setting '${name}' (${settingNames(pattern)})`, value);
+    if (!Number.isInteger(value) || value < setting.min || value > setting.max)
+      throw new SettingError(name, `${name} must be an integer in [${setting.min}, ${setting.max}]`, value);
   }
-  return Object.fromEntries(Object.entries(declared).map(([name, s]) => [name, Object.hasOwn(given, name) ? given[name] : s.default]));
+  return Object.fromEntries(
+    Object.entries(declared).map(([name, s]) => [name, Object.hasOwn(given, name) ? given[name] : s.default]),
+  );
 }
 
 /** `its settings: limit, window` or `it has none`. */
@@ -62,6 +66,7 @@ function settingNames(pattern: SettingsDeclaration): string {
 /** One filled setting, for a session: a name the pattern does not declare is a programming error. */
 export function setting(settings: Settings, name: string): number {
   const value = settings[name];
-  if (value === undefined) throw new Error(`setting '${name}' was not filled (fillSettings fills every declared setting)`);
+  if (value === undefined)
+    throw new Error(`setting '${name}' was not filled (fillSettings fills every declared setting)`);
   return value;
 }

@@ -36,7 +36,11 @@ const SkewedDate = function Date(this: unknown, ...args: unknown[]): unknown {
 } as unknown as DateConstructor;
 Object.defineProperty(SkewedDate, 'prototype', { value: TrueDate.prototype, writable: false });
 Object.defineProperty(SkewedDate, 'length', { value: TrueDate.length });
-Object.defineProperties(SkewedDate, { now: { value: now, writable: true, configurable: true }, parse: { value: TrueDate.parse, writable: true, configurable: true }, UTC: { value: TrueDate.UTC, writable: true, configurable: true } });
+Object.defineProperties(SkewedDate, {
+  now: { value: now, writable: true, configurable: true },
+  parse: { value: TrueDate.parse, writable: true, configurable: true },
+  UTC: { value: TrueDate.UTC, writable: true, configurable: true },
+});
 
 function install(): void {
   globalThis.Date = SkewedDate;
@@ -63,13 +67,16 @@ export function underClientClock<T>(cell: ClientClockCell, f: () => T): T {
 }
 
 /** What the module door's offsets reach, for the certificate. */
-export const MODULE_CLOCK_REACH = "module: each client's store reads its own offset in Date.now() and new Date() (calls and what createStore started; not a Date.now kept at import, performance.now or Redis TIME)";
+export const MODULE_CLOCK_REACH =
+  "module: each client's store reads its own offset in Date.now() and new Date() (calls and what createStore started; not a Date.now kept at import, performance.now or Redis TIME)";
 
 /** The lua door's reference clients send no time (their scripts read none from the client): nothing to move. */
-export const LUA_CLOCK_REACH = "lua: not reached: the lua door's client sends no time (its scripts take none from the client), so client skew cannot reach it";
+export const LUA_CLOCK_REACH =
+  "lua: not reached: the lua door's client sends no time (its scripts take none from the client), so client skew cannot reach it";
 
 /**
  * The cmd door runs one program for every logical client (chaoslua-process/1), so no client can run
  * under a clock of its own; a process per client under the clock preload is what it would take.
  */
-export const CMD_CLOCK_REACH = 'cmd: not reached: one program serves every logical client, so no client runs under a clock of its own (client skew would need a process per client under the clock preload)';
+export const CMD_CLOCK_REACH =
+  'cmd: not reached: one program serves every logical client, so no client runs under a clock of its own (client skew would need a process per client under the clock preload)';

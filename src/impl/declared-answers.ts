@@ -38,7 +38,8 @@ export class HandleTable {
 }
 
 /** Does any operation of these capabilities hand out a holder handle? */
-export const givesHandles = (capabilities: Capabilities): boolean => Object.values(capabilities.operations).some((c) => c.handle);
+export const givesHandles = (capabilities: Capabilities): boolean =>
+  Object.values(capabilities.operations).some((c) => c.handle);
 
 /**
  * A call of a holder whose handle is unknown, not made: the operation that hands out its handle
@@ -70,14 +71,21 @@ export class DeclaredAnswers {
    * Make one call of the implementation (`run` receives the holder's handle, when handles are
    * declared) and return the answer as the history records it.
    */
-  async call(key: string, input: Record<string, unknown>, run: (handle: unknown) => Promise<unknown>, receipt?: Receipt): Promise<unknown> {
+  async call(
+    key: string,
+    input: Record<string, unknown>,
+    run: (handle: unknown) => Promise<unknown>,
+    receipt?: Receipt,
+  ): Promise<unknown> {
     if (!this.passesHandle()) return this.record(key, input, await run(undefined), receipt);
     const holder = this.holderOf(key, input);
     const gives = this.capabilities.operations[input.op as string]?.handle === true;
     if (holder === undefined) return this.record(key, input, await run(undefined), receipt);
     if (!gives) {
       if (this.table.lost.has(holder) || (this.table.inFlight.get(holder) ?? 0) > 0) {
-        throw new UnknownHandleError(`not called: the handle of holder ${String(input[this.pattern.holder!.arg])} is unknown (the answer that would have carried it was lost)`);
+        throw new UnknownHandleError(
+          `not called: the handle of holder ${String(input[this.pattern.holder!.arg])} is unknown (the answer that would have carried it was lost)`,
+        );
       }
       return this.record(key, input, await run(this.table.handles.get(holder)), receipt);
     }
@@ -126,7 +134,8 @@ export class DeclaredAnswers {
     const refused = refusalOf(raw);
     if (refused !== undefined) throw new RefusedError(refused);
     const declared = this.capabilities.operations[op] ?? { level: EXACT, handle: false };
-    if (declared.givesBack && isRecord(raw) && raw.gaveBack === true && Object.hasOwn(raw, 'answer')) return this.gaveBack(op, input, raw.answer, receipt);
+    if (declared.givesBack && isRecord(raw) && raw.gaveBack === true && Object.hasOwn(raw, 'answer'))
+      return this.gaveBack(op, input, raw.answer, receipt);
     let answer = raw;
     let handle: string | undefined;
     if (declared.handle && isRecord(raw) && Object.hasOwn(raw, 'answer')) {
@@ -145,7 +154,12 @@ export class DeclaredAnswers {
       return isLeveledAnswer(answer) ? `(an answer shaped like a level envelope: ${JSON.stringify(answer)})` : answer;
     }
     // A void answer is not looked at: nothing of it is kept (it may be any object a library resolves with).
-    const envelope: LeveledAnswer = { level: declared.level, op, answer: declared.level === voidLevel.name ? null : (answer ?? null), ...(handle === undefined ? {} : { handle }) };
+    const envelope: LeveledAnswer = {
+      level: declared.level,
+      op,
+      answer: declared.level === voidLevel.name ? null : (answer ?? null),
+      ...(handle === undefined ? {} : { handle }),
+    };
     return envelope;
   }
 
@@ -160,7 +174,10 @@ export class DeclaredAnswers {
   private gaveBack(op: string, input: Record<string, unknown>, answer: unknown, receipt: Receipt | undefined): never {
     const undo = this.pattern.givesBack![op];
     const undoInput = Object.fromEntries([['op', undo.op], ...undo.args.map((name) => [name, input[name]])]);
-    if (receipt) (receipt.alsoDid ??= []).push({ input: undoInput, error: `${undo.op} inside the ${op} call that gave back` });
-    throw new GaveBackError(`gave back inside the call: ${op} answered ${JSON.stringify(answer ?? null)} after undoing whatever it took (${undo.op})`);
+    if (receipt)
+      (receipt.alsoDid ??= []).push({ input: undoInput, error: `${undo.op} inside the ${op} call that gave back` });
+    throw new GaveBackError(
+      `gave back inside the call: ${op} answered ${JSON.stringify(answer ?? null)} after undoing whatever it took (${undo.op})`,
+    );
   }
 }

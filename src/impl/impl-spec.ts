@@ -26,7 +26,8 @@ export function parseImplSpec(spec: string, pattern: AnyPattern): ImplSpec {
   }
   if (kind === 'cmd') return { kind: 'cmd', command: rest };
   const resolved = path.resolve(rest);
-  if (!fs.existsSync(resolved)) throw new ImplSpecError(`--impl ${kind}: no such ${kind === 'lua' ? 'directory' : 'file'}: ${rest}`);
+  if (!fs.existsSync(resolved))
+    throw new ImplSpecError(`--impl ${kind}: no such ${kind === 'lua' ? 'directory' : 'file'}: ${rest}`);
   if (kind === 'module') {
     if (!fs.statSync(resolved).isFile()) throw new ImplSpecError(`--impl module: not a file: ${rest}`);
     return { kind: 'module', file: resolved };
@@ -34,13 +35,23 @@ export function parseImplSpec(spec: string, pattern: AnyPattern): ImplSpec {
   if (!fs.statSync(resolved).isDirectory()) throw new ImplSpecError(`--impl lua: not a directory: ${rest}`);
   const missing = requiredScripts(pattern).filter((name) => !fs.existsSync(path.join(resolved, `${name}.lua`)));
   if (missing.length) {
-    throw new ImplSpecError(`--impl lua:${rest} lacks ${missing.map((m) => `${m}.lua`).join(', ')} (a ${pattern.name} implementation needs ${requiredScripts(pattern).map((m) => `${m}.lua`).join(', ')})`);
+    throw new ImplSpecError(
+      `--impl lua:${rest} lacks ${missing.map((m) => `${m}.lua`).join(', ')} (a ${pattern.name} implementation needs ${requiredScripts(
+        pattern,
+      )
+        .map((m) => `${m}.lua`)
+        .join(', ')})`,
+    );
   }
   return { kind: 'lua', dir: resolved };
 }
 
 export function describeImpl(spec: ImplSpec): string {
-  return spec.kind === 'lua' ? `lua:${spec.dir}` : spec.kind === 'module' ? `module:${spec.file}` : `cmd:${spec.command}`;
+  return spec.kind === 'lua'
+    ? `lua:${spec.dir}`
+    : spec.kind === 'module'
+      ? `module:${spec.file}`
+      : `cmd:${spec.command}`;
 }
 
 /** The files that make up the implementation, for the certificate's sha256. */
@@ -54,6 +65,7 @@ export function implFiles(spec: ImplSpec, pattern: AnyPattern): string[] {
 export function implDigest(spec: ImplSpec, pattern: AnyPattern): string {
   const hash = createHash('sha256');
   if (spec.kind === 'cmd') hash.update(spec.command);
-  for (const file of implFiles(spec, pattern)) hash.update(path.basename(file)).update('\0').update(fs.readFileSync(file));
+  for (const file of implFiles(spec, pattern))
+    hash.update(path.basename(file)).update('\0').update(fs.readFileSync(file));
   return hash.digest('hex');
 }

@@ -1,7 +1,12 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Cluster as IORedisCluster, Redis } from 'ioredis';
 import { linkDrops, masterLinkDrops } from './link-drops.ts';
-import { CapabilitiesError, exactCapabilities, parseCapabilities, type Capabilities } from '../patterns/capabilities.ts';
+import {
+  CapabilitiesError,
+  exactCapabilities,
+  parseCapabilities,
+  type Capabilities,
+} from '../patterns/capabilities.ts';
 import type { Durability } from '../plan/durability.ts';
 import type { AnyPattern } from '../patterns/types.ts';
 import { DeclaredAnswers, givesHandles, HandleTable } from './declared-answers.ts';
@@ -13,7 +18,8 @@ import { importImplementation, storeFactoryOf } from './module-import.ts';
 import type { Receipt, Subject } from '../subject/types.ts';
 
 /** The methods a module's store must have: one per supported operation of the pattern, in its order. */
-const methodsOf = (pattern: AnyPattern, caps: Capabilities): string[] => Object.keys(caps.operations).map((op) => pattern.operations[op].method);
+const methodsOf = (pattern: AnyPattern, caps: Capabilities): string[] =>
+  Object.keys(caps.operations).map((op) => pattern.operations[op].method);
 
 /** `createStore`'s options; `durability` only with `--durability wait:N:T` (docs/module-contract.md). */
 export interface StoreFactoryOptions {
@@ -88,7 +94,8 @@ export async function loadModule(file: string): Promise<LoadedModule> {
   await checkModuleSyntax(file);
   const mod = await importImplementation(file);
   const factory = storeFactoryOf(mod);
-  if (typeof factory !== 'function') throw new ImplSpecError(`--impl module:${file} exports neither createStore nor a default function`);
+  if (typeof factory !== 'function')
+    throw new ImplSpecError(`--impl module:${file} exports neither createStore nor a default function`);
   return { factory: factory as StoreFactory, capabilities: exported(mod, 'capabilities'), keys: exported(mod, 'keys') };
 }
 
@@ -106,18 +113,25 @@ export function moduleDeclarations(loaded: LoadedModule, file: string, pattern: 
     if (loaded.capabilities !== undefined) {
       const byPattern = loaded.capabilities as Record<string, unknown> | null;
       if (typeof byPattern !== 'object' || byPattern === null || !Object.hasOwn(byPattern, name)) {
-        const named = typeof byPattern === 'object' && byPattern !== null ? Object.keys(byPattern).join(', ') || 'none' : 'none';
-        throw new CapabilitiesError(`export capabilities declares no ${name} capabilities (it names: ${named}); keyed by pattern: { ${name}: { <operation>: '<level>' } }`);
+        const named =
+          typeof byPattern === 'object' && byPattern !== null ? Object.keys(byPattern).join(', ') || 'none' : 'none';
+        throw new CapabilitiesError(
+          `export capabilities declares no ${name} capabilities (it names: ${named}); keyed by pattern: { ${name}: { <operation>: '<level>' } }`,
+        );
       }
       capabilities = parseCapabilities(pattern, byPattern[name], `capabilities.${name}`);
     }
     const keys = loaded.keys === undefined ? undefined : parseKeyMapping(loaded.keys, 'keys', name);
-    if (keys?.learn) throw new KeyMappingError('keys: { computed: true } is for process programs, which are asked; a module exports a function of the key instead');
+    if (keys?.learn)
+      throw new KeyMappingError(
+        'keys: { computed: true } is for process programs, which are asked; a module exports a function of the key instead',
+      );
     // A mapping function that breaks the rules should say so now, not in the middle of a run's probes.
     keys?.map(pattern.redisKey('chaoslua', 'declaration-check'));
     return { capabilities, ...(keys ? { keys } : {}) };
   } catch (error) {
-    if (error instanceof CapabilitiesError || error instanceof KeyMappingError) throw new ImplSpecError(`${where}: ${error.message}`);
+    if (error instanceof CapabilitiesError || error instanceof KeyMappingError)
+      throw new ImplSpecError(`${where}: ${error.message}`);
     throw error;
   }
 }
@@ -127,23 +141,50 @@ export function moduleDeclarations(loaded: LoadedModule, file: string, pattern: 
  * (and, when it declared holder handles, the holder's handle as one more, last argument). `handles`:
  * the table every logical client of the implementation shares (declared-answers.ts says why).
  */
-export async function moduleSubject(loaded: LoadedModule | StoreFactory, file: string, pattern: AnyPattern, redis: IORedisCluster | readonly Redis[], namespace: string, handles: HandleTable = new HandleTable(), durability?: Durability): Promise<Subject> {
+export async function moduleSubject(
+  loaded: LoadedModule | StoreFactory,
+  file: string,
+  pattern: AnyPattern,
+  redis: IORedisCluster | readonly Redis[],
+  namespace: string,
+  handles: HandleTable = new HandleTable(),
+  durability?: Durability,
+): Promise<Subject> {
   const module: LoadedModule = typeof loaded === 'function' ? { factory: loaded } : loaded;
   const declared = moduleDeclarations(module, file, pattern);
   // Independent masters arrive as a list: the store gets the first as its client and all of them as options.masters.
   const masters = Array.isArray(redis) ? (redis as readonly Redis[]) : undefined;
   const first: IORedisCluster | Redis = masters ? masters[0] : (redis as IORedisCluster);
-  const options: StoreFactoryOptions = { pattern: pattern.name, namespace, ...(durability ? { durability: moduleDurability(durability) } : {}), ...(masters ? { masters } : {}) };
+  const options: StoreFactoryOptions = {
+    pattern: pattern.name,
+    namespace,
+    ...(durability ? { durability: moduleDurability(durability) } : {}),
+    ...(masters ? { masters } : {}),
+  };
   // The client's clock cell is entered around createStore too: what it starts (a refresh timer) reads the client's clock.
   const clock = new ClientClockCell();
-  const store = (await underClientClock(clock, () => module.factory(first as IORedisCluster, options))) as Record<string, unknown> | undefined;
+  const store = (await underClientClock(clock, () => module.factory(first as IORedisCluster, options))) as
+    | Record<string, unknown>
+    | undefined;
   const { operations } = pattern;
   const methods = methodsOf(pattern, declared.capabilities);
   const missing = methods.filter((m) => typeof store?.[m] !== 'function');
-  if (missing.length) throw new ImplSpecError(`--impl module:${file}: the store lacks ${missing.join(', ')} (a ${pattern.name} store ${declared.capabilities.declared ? 'declaring these capabilities ' : ''}needs ${methods.join(', ')})`);
+  if (missing.length)
+    throw new ImplSpecError(
+      `--impl module:${file}: the store lacks ${missing.join(', ')} (a ${pattern.name} store ${declared.capabilities.declared ? 'declaring these capabilities ' : ''}needs ${methods.join(', ')})`,
+    );
   const callable = store as Record<string, (...args: unknown[]) => Promise<unknown>>;
   // Closed links matter only to a holder's handle (declared-answers.ts): watched only then.
-  const answers = new DeclaredAnswers(pattern, declared.capabilities, handles, givesHandles(declared.capabilities) ? (masters ? masterLinkDrops(masters) : linkDrops(first as IORedisCluster)) : undefined);
+  const answers = new DeclaredAnswers(
+    pattern,
+    declared.capabilities,
+    handles,
+    givesHandles(declared.capabilities)
+      ? masters
+        ? masterLinkDrops(masters)
+        : linkDrops(first as IORedisCluster)
+      : undefined,
+  );
   const handed = (key: string) => pattern.redisKey(namespace, key);
   const mapping = declared.keys;
   return {
@@ -159,7 +200,13 @@ export async function moduleSubject(loaded: LoadedModule | StoreFactory, file: s
       const redisKey = handed(key);
       // The method takes the model input's arguments in the order the pattern declares them.
       const args = Object.keys(operation.args).map((name) => fields[name]);
-      const call = () => answers.call(redisKey, fields, (handle) => callable[operation.method](redisKey, ...args, ...(answers.passesHandle() ? [handle] : [])), receipt);
+      const call = () =>
+        answers.call(
+          redisKey,
+          fields,
+          (handle) => callable[operation.method](redisKey, ...args, ...(answers.passesHandle() ? [handle] : [])),
+          receipt,
+        );
       return underClientClock(clock, () => (receipt ? currentReceipt.run(receipt, call) : call()));
     },
     clientClock: { reach: MODULE_CLOCK_REACH, set: (offsetMs) => setClientOffset(clock, offsetMs) },

@@ -2,7 +2,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ImplSpecError } from './impl-spec.ts';
 
-const LOADERS: Record<string, 'ts' | 'tsx' | 'js' | 'jsx'> = { '.ts': 'ts', '.mts': 'ts', '.cts': 'ts', '.tsx': 'tsx', '.js': 'js', '.mjs': 'js', '.cjs': 'js', '.jsx': 'jsx' };
+const LOADERS: Record<string, 'ts' | 'tsx' | 'js' | 'jsx'> = {
+  '.ts': 'ts',
+  '.mts': 'ts',
+  '.cts': 'ts',
+  '.tsx': 'tsx',
+  '.js': 'js',
+  '.mjs': 'js',
+  '.cjs': 'js',
+  '.jsx': 'jsx',
+};
 
 /**
  * A module: file's syntax, checked before any cluster starts and reported as file:line:column.
@@ -23,7 +32,9 @@ export async function checkModuleSyntax(file: string): Promise<void> {
   try {
     await esbuild.transform(source, { loader, sourcefile: file, format: 'esm', logLevel: 'silent' });
   } catch (error) {
-    const first = (error as { errors?: { text: string; location?: { file: string; line: number; column: number } | null }[] }).errors?.[0];
+    const first = (
+      error as { errors?: { text: string; location?: { file: string; line: number; column: number } | null }[] }
+    ).errors?.[0];
     if (!first) throw error;
     const where = first.location ? `${first.location.file}:${first.location.line}:${first.location.column + 1}` : file;
     throw new ImplSpecError(`--impl module:${file} has a syntax error: ${where}: ${first.text}`);

@@ -10,7 +10,13 @@ import type { ProcessSession } from '../process-protocol/session.ts';
  * key and the model input's fields (and, when its 1.1 hello declared holder handles, `args.handle`),
  * and may run any number of requests at once.
  */
-export function processSubjects(session: ProcessSession, pattern: AnyPattern, clients: number, name: string, namespace = 'chaoslua'): Subject[] {
+export function processSubjects(
+  session: ProcessSession,
+  pattern: AnyPattern,
+  clients: number,
+  name: string,
+  namespace = 'chaoslua',
+): Subject[] {
   const capabilities = session.capabilities ?? exactCapabilities(pattern);
   const mapping = session.keys;
   const handed = (key: string) => pattern.redisKey(namespace, key);
@@ -27,7 +33,12 @@ export function processSubjects(session: ProcessSession, pattern: AnyPattern, cl
         const redisKey = handed(key);
         const fields = input as Record<string, unknown>;
         await session.learnKeys(redisKey);
-        return answers.call(redisKey, fields, (handle) => session.request(client, op, redisKey, handle === undefined ? args : { ...args, handle }, receipt), receipt);
+        return answers.call(
+          redisKey,
+          fields,
+          (handle) => session.request(client, op, redisKey, handle === undefined ? args : { ...args, handle }, receipt),
+          receipt,
+        );
       },
       // The process is shared: the opener closes it once, not each view.
       close: async () => undefined,

@@ -35,13 +35,21 @@ const WHERE = 'createReferenceSubject';
  * loads the scripts on every master first. For code that certifies from a program (the public API);
  * the harness itself hands the pattern down as a value (openReferenceSubject).
  */
-export async function createReferenceSubject<P extends PatternName>(pattern: P, redis: IORedisCluster, options: ReferenceSubjectOptions = {}): Promise<ReferenceSubjectOf<P>> {
+export async function createReferenceSubject<P extends PatternName>(
+  pattern: P,
+  redis: IORedisCluster,
+  options: ReferenceSubjectOptions = {},
+): Promise<ReferenceSubjectOf<P>> {
   oneOf(WHERE, 'pattern', pattern, PATTERN_NAMES);
   return (await openReferenceSubject(PATTERNS[pattern], redis, options)) as ReferenceSubjectOf<P>;
 }
 
 /** The pattern's reference client over a scripts directory, as a Subject (options checked as createReferenceSubject's). */
-export async function openReferenceSubject(pattern: AnyPattern, redis: IORedisCluster, options: ReferenceSubjectOptions = {}): Promise<ReferenceSubject<unknown, unknown>> {
+export async function openReferenceSubject(
+  pattern: AnyPattern,
+  redis: IORedisCluster,
+  options: ReferenceSubjectOptions = {},
+): Promise<ReferenceSubject<unknown, unknown>> {
   knownKeys(WHERE, options, ['scriptsDir', 'mode', 'namespace', 'variant', 'quitOnClose']);
   const variants = pattern.referenceVariants;
   if (options.variant !== undefined && variants === undefined) {
@@ -51,7 +59,14 @@ export async function openReferenceSubject(pattern: AnyPattern, redis: IORedisCl
   const scriptsDir = nonEmptyString(WHERE, 'scriptsDir', options.scriptsDir ?? projectScriptsDir(pattern.name));
   const mode = oneOf(WHERE, 'mode', options.mode ?? 'evalsha', ['evalsha', 'fcall']);
   const namespace = nonEmptyString(WHERE, 'namespace', options.namespace ?? 'chaoslua');
-  if (/[{}]/.test(namespace)) throw new RangeError(`${WHERE}: namespace must not contain braces (it sits inside the hash tag), got ${namespace}`);
+  if (/[{}]/.test(namespace))
+    throw new RangeError(`${WHERE}: namespace must not contain braces (it sits inside the hash tag), got ${namespace}`);
   const quitOnClose = options.quitOnClose ?? false;
-  return pattern.openReference(redis, { scriptsDir, mode, namespace, quitOnClose, ...(options.variant === undefined ? {} : { variant: options.variant }) });
+  return pattern.openReference(redis, {
+    scriptsDir,
+    mode,
+    namespace,
+    quitOnClose,
+    ...(options.variant === undefined ? {} : { variant: options.variant }),
+  });
 }

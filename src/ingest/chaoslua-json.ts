@@ -23,16 +23,23 @@ export function parseChaosluaJson(file: string, text: string): ChaosluaJson {
     const message = (error as Error).message.split('\n')[0];
     throw new FormatError(file, lineOfPosition(text, message), `expected JSON (${message})`);
   }
-  if (!isObject(parsed)) throw new FormatError(file, 1, 'expected a JSON object: a counterexample or a history {"ops": [...]}');
+  if (!isObject(parsed))
+    throw new FormatError(file, 1, 'expected a JSON object: a counterexample or a history {"ops": [...]}');
   const fromCounterexample = isObject(parsed.history);
   const history = (fromCounterexample ? parsed.history : parsed) as Record<string, unknown>;
   const where = fromCounterexample ? 'history.' : '';
-  if (!Array.isArray(history.ops)) throw new FormatError(file, undefined, `expected ${where}ops to be an array of operation records`);
+  if (!Array.isArray(history.ops))
+    throw new FormatError(file, undefined, `expected ${where}ops to be an array of operation records`);
   const ops = history.ops.map((op, i) => operation(file, `${where}ops[${i}]`, op));
   const faults = Array.isArray(history.faults) ? (history.faults as FaultRecord[]) : [];
   const model = fromCounterexample && typeof parsed.pattern === 'string' ? parsed.pattern : undefined;
   return {
-    history: { ops, faults, topology: Array.isArray(history.topology) ? history.topology : [], probes: Array.isArray(history.probes) ? history.probes : undefined },
+    history: {
+      ops,
+      faults,
+      topology: Array.isArray(history.topology) ? history.topology : [],
+      probes: Array.isArray(history.probes) ? history.probes : undefined,
+    },
     model,
   };
 }
@@ -44,13 +51,22 @@ function operation(file: string, where: string, value: unknown): OpRecord {
   if (typeof value.client !== 'number') throw bad('"client" to be a number');
   if (typeof value.key !== 'string') throw bad('"key" to be a string');
   if (!isObject(value.input)) throw bad('"input" to be an object with "op"');
-  for (const t of ['invokedAt', 'completedAt'] as const) if (typeof value[t] !== 'number' || !Number.isFinite(value[t])) throw bad(`"${t}" to be a number of ms`);
+  for (const t of ['invokedAt', 'completedAt'] as const)
+    if (typeof value[t] !== 'number' || !Number.isFinite(value[t])) throw bad(`"${t}" to be a number of ms`);
   // As the Jepsen reader refuses a completion timed before its invocation: no interval holds the effect.
   if ((value.completedAt as number) < (value.invokedAt as number)) {
-    throw new FormatError(file, undefined, `${where}: "completedAt" ${value.completedAt} comes before its "invokedAt" ${value.invokedAt} (expected a completion at or after its invocation)`);
+    throw new FormatError(
+      file,
+      undefined,
+      `${where}: "completedAt" ${value.completedAt} comes before its "invokedAt" ${value.invokedAt} (expected a completion at or after its invocation)`,
+    );
   }
-  if (value.outcome !== 'ok' && value.outcome !== 'fail' && value.outcome !== 'info') throw bad('"outcome" to be "ok", "fail" or "info"');
-  if (value.acknowledgedReplicas !== undefined && !(Number.isSafeInteger(value.acknowledgedReplicas) && (value.acknowledgedReplicas as number) >= 0)) {
+  if (value.outcome !== 'ok' && value.outcome !== 'fail' && value.outcome !== 'info')
+    throw bad('"outcome" to be "ok", "fail" or "info"');
+  if (
+    value.acknowledgedReplicas !== undefined &&
+    !(Number.isSafeInteger(value.acknowledgedReplicas) && (value.acknowledgedReplicas as number) >= 0)
+  ) {
     throw bad('"acknowledgedReplicas" to be an integer >= 0 when present');
   }
   return { ...(value as unknown as OpRecord), type: 'op' };

@@ -42,7 +42,11 @@ const registerCodec: JepsenCodec = {
     if (f === 'write') return { op: 'write', value: registerValue(value, ':write :value') } satisfies RegisterInput;
     if (f === 'cas') {
       if (!Array.isArray(value) || value.length !== 2) throw new CodecError('expected :cas :value to be [from to]');
-      return { op: 'cas', from: registerValue(value[0], 'cas from'), to: registerValue(value[1], 'cas to') } satisfies RegisterInput;
+      return {
+        op: 'cas',
+        from: registerValue(value[0], 'cas from'),
+        to: registerValue(value[1], 'cas to'),
+      } satisfies RegisterInput;
     }
     throw new CodecError(`expected :f to be :read, :write or :cas for the register model, got :${f}`);
   },
@@ -51,7 +55,8 @@ const registerCodec: JepsenCodec = {
     if (f === 'cas') return typeof value === 'boolean' ? value : true;
     return value === null ? null : plain(value);
   },
-  failAsOutput: (f, error) => (f === 'cas' && error instanceof Keyword && error.name === CAS_MISMATCH ? false : undefined),
+  failAsOutput: (f, error) =>
+    f === 'cas' && error instanceof Keyword && error.name === CAS_MISMATCH ? false : undefined,
   encodeInput(input) {
     const i = input as RegisterInput;
     if (i.op === 'read') return { f: 'read', value: null };
@@ -64,7 +69,8 @@ const registerCodec: JepsenCodec = {
     if (i.op === 'write') return i.value;
     return [i.from, i.to];
   },
-  okAsFail: (input, output) => ((input as RegisterInput).op === 'cas' && output === false ? new Keyword(CAS_MISMATCH) : undefined),
+  okAsFail: (input, output) =>
+    (input as RegisterInput).op === 'cas' && output === false ? new Keyword(CAS_MISMATCH) : undefined,
 };
 
 const kvCodec: JepsenCodec = {
@@ -77,7 +83,8 @@ const kvCodec: JepsenCodec = {
     throw new CodecError(`expected :f to be :get, :put or :append for the kv model, got :${f}`);
   },
   decodeOutput(f, value) {
-    if (f === 'get' && value !== null && typeof value !== 'string') throw new CodecError('expected :get :value to be a string or nil');
+    if (f === 'get' && value !== null && typeof value !== 'string')
+      throw new CodecError('expected :get :value to be a string or nil');
     return value === null ? null : plain(value);
   },
   encodeInput(input) {
@@ -92,7 +99,8 @@ const kvCodec: JepsenCodec = {
 
 const patternCodec: JepsenCodec = {
   decodeInput(f, value) {
-    if (!(value instanceof Map)) throw new CodecError(`expected :value of the :invoke to be a map of :${f}'s arguments`);
+    if (!(value instanceof Map))
+      throw new CodecError(`expected :value of the :invoke to be a map of :${f}'s arguments`);
     return { op: f, ...(plain(value) as Record<string, unknown>) };
   },
   decodeOutput: (_f, value) => plain(value),

@@ -48,7 +48,15 @@ const SEMICOLON = 0x3b;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const NEWLINE = 0x0a;
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { n: '\n', t: '\t', r: '\r', '"': '"', '\\': '\\', b: '\b', f: '\f' };
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  '"': '"',
+  '\\': '\\',
+  b: '\b',
+  f: '\f',
+};
 
 /** Every top-level form of `text`, in order. */
 export function readEdnForms(text: string): EdnForm[] {
@@ -135,7 +143,11 @@ class Reader {
     const items: EdnValue[] = [];
     for (;;) {
       this.skip();
-      if (this.atEnd()) throw new EdnSyntaxError(opened, `expected '${closing}' to close the form opened on this line before the end of the input`);
+      if (this.atEnd())
+        throw new EdnSyntaxError(
+          opened,
+          `expected '${closing}' to close the form opened on this line before the end of the input`,
+        );
       if (this.text[this.at] === closing) {
         this.at++;
         return items;
@@ -147,7 +159,8 @@ class Reader {
 
   private map(closing: string): EdnMap {
     const items = this.sequence(closing);
-    if (items.length % 2 !== 0) throw new EdnSyntaxError(this.line, 'a map needs an even number of forms (key value pairs)');
+    if (items.length % 2 !== 0)
+      throw new EdnSyntaxError(this.line, 'a map needs an even number of forms (key value pairs)');
     const map: EdnMap = new Map();
     for (let i = 0; i < items.length; i += 2) map.set(mapKey(items[i], this.line), items[i + 1]);
     return map;
@@ -183,7 +196,8 @@ class Reader {
         if (c === NEWLINE) this.line++;
         this.at++;
       }
-      if (this.at >= t.length) throw new EdnSyntaxError(this.line, 'expected \'"\' to close the string before the end of the input');
+      if (this.at >= t.length)
+        throw new EdnSyntaxError(this.line, "expected '\"' to close the string before the end of the input");
       out = out === '' ? t.slice(run, this.at) : out + t.slice(run, this.at);
       this.at++;
       if (c === QUOTE) return out;
@@ -223,7 +237,8 @@ function number(token: string, line: number): number {
   const int = /^([+-]?\d+)N?$/.exec(token);
   if (int) {
     const n = Number(int[1]);
-    if (!Number.isSafeInteger(n)) throw new EdnSyntaxError(line, `integer ${token} is beyond 2^53 and cannot be read exactly`);
+    if (!Number.isSafeInteger(n))
+      throw new EdnSyntaxError(line, `integer ${token} is beyond 2^53 and cannot be read exactly`);
     return n;
   }
   const ratio = /^([+-]?\d+)\/(\d+)$/.exec(token);

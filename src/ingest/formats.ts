@@ -26,7 +26,10 @@ const KV_LINE = /^\{:process \d+, :type :(invoke|ok), :f :(get|put|append), :key
  */
 export function detectFormat(text: string): HistoryFormat | undefined {
   if (looksLikeJson(text)) return 'chaoslua';
-  const first = text.split('\n').map((line) => line.trim()).find((line) => line !== '' && !line.startsWith(';'));
+  const first = text
+    .split('\n')
+    .map((line) => line.trim())
+    .find((line) => line !== '' && !line.startsWith(';'));
   if (first === undefined) return 'jepsen';
   if (looksLikeEtcdLog(first)) return 'porcupine-etcd';
   if (KV_LINE.test(first)) return 'porcupine-kv';

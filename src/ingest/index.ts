@@ -29,12 +29,17 @@ export function readHistory(file: string, text: string, format: HistoryFormat, m
     const parsed = parseChaosluaJson(file, text);
     const model = chooseModel(format, modelName ?? parsed.model);
     if (modelName !== undefined && parsed.model !== undefined && parsed.model !== modelName) {
-      throw new ModelChoiceError(`${file} is a counterexample of the ${parsed.model} pattern; --model ${modelName} disagrees`);
+      throw new ModelChoiceError(
+        `${file} is a counterexample of the ${parsed.model} pattern; --model ${modelName} disagrees`,
+      );
     }
     return { history: validated(file, parsed.history, model), model };
   }
   const model = chooseModel(format, modelName);
-  const { events, faults } = format === 'porcupine-etcd' ? { events: parseEtcdLog(file, text), faults: [] } : parseJepsenHistory(file, text, model);
+  const { events, faults } =
+    format === 'porcupine-etcd'
+      ? { events: parseEtcdLog(file, text), faults: [] }
+      : parseJepsenHistory(file, text, model);
   const ops = pairEvents(file, events);
   return { history: validated(file, { ops, faults, topology: [] }, model), model };
 }
@@ -43,9 +48,11 @@ function chooseModel(format: HistoryFormat, name: string | undefined): Checkable
   const known = Object.keys(checkableModels).join(', ');
   const implied = FORMAT_MODEL[format];
   const chosen = name ?? implied;
-  if (chosen === undefined) throw new ModelChoiceError(`--model is required for the ${format} format (one of ${known})`);
+  if (chosen === undefined)
+    throw new ModelChoiceError(`--model is required for the ${format} format (one of ${known})`);
   if (!isCheckableModel(chosen)) throw new ModelChoiceError(`unknown model '${chosen}' (one of ${known})`);
-  if (implied !== undefined && chosen !== implied) throw new ModelChoiceError(`the ${format} format holds ${implied} histories, not ${chosen}`);
+  if (implied !== undefined && chosen !== implied)
+    throw new ModelChoiceError(`the ${format} format holds ${implied} histories, not ${chosen}`);
   return chosen;
 }
 
@@ -54,7 +61,8 @@ function validated(file: string, history: History, name: CheckableModelName): Hi
   const model = checkableModel(name);
   const seen = new Set<number>();
   for (const op of history.ops as OpRecord[]) {
-    if (seen.has(op.id)) throw new FormatError(file, undefined, `op id ${op.id} appears more than once; expected unique ids`);
+    if (seen.has(op.id))
+      throw new FormatError(file, undefined, `op id ${op.id} appears more than once; expected unique ids`);
     seen.add(op.id);
     let stepped;
     try {
@@ -63,7 +71,11 @@ function validated(file: string, history: History, name: CheckableModelName): Hi
       throw new FormatError(file, undefined, `op ${op.id}: ${(error as Error).message}`);
     }
     if (stepped?.output === undefined) {
-      throw new FormatError(file, undefined, `op ${op.id}: ${shownJson(op.input)} is not an operation of the ${name} model`);
+      throw new FormatError(
+        file,
+        undefined,
+        `op ${op.id}: ${shownJson(op.input)} is not an operation of the ${name} model`,
+      );
     }
   }
   return history;

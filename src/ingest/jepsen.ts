@@ -17,7 +17,11 @@ import type { LogEvent } from './pair.ts';
 
 const TYPES = new Set(['invoke', 'ok', 'fail', 'info']);
 
-export function parseJepsenHistory(file: string, text: string, model: CheckableModelName): { events: LogEvent[]; faults: FaultRecord[] } {
+export function parseJepsenHistory(
+  file: string,
+  text: string,
+  model: CheckableModelName,
+): { events: LogEvent[]; faults: FaultRecord[] } {
   let forms: EdnForm[];
   try {
     forms = readEdnForms(text);
@@ -26,22 +30,31 @@ export function parseJepsenHistory(file: string, text: string, model: CheckableM
     throw error;
   }
   // A whole history written as one vector of maps.
-  if (forms.length === 1 && Array.isArray(forms[0].value)) forms = forms[0].value.map((value) => ({ value, line: forms[0].line }));
+  if (forms.length === 1 && Array.isArray(forms[0].value))
+    forms = forms[0].value.map((value) => ({ value, line: forms[0].line }));
   const codec = codecFor(model);
   const maps: { map: EdnMap; line: number }[] = [];
   for (const { value, line } of forms) {
-    if (!(value instanceof Map)) throw new FormatError(file, line, 'expected an operation map {:process P, :type :invoke|:ok|:fail|:info, :f F, :value V}');
+    if (!(value instanceof Map))
+      throw new FormatError(
+        file,
+        line,
+        'expected an operation map {:process P, :type :invoke|:ok|:fail|:info, :f F, :value V}',
+      );
     maps.push({ map: value, line });
   }
   const clientMaps = maps.filter(({ map }) => typeof map.get('process') === 'number');
-  const faults = maps.filter(({ map }) => typeof map.get('process') !== 'number' && name(map.get('f')) === 'fault').map(({ map, line }) => faultRecord(file, line, map));
+  const faults = maps
+    .filter(({ map }) => typeof map.get('process') !== 'number' && name(map.get('f')) === 'fault')
+    .map(({ map, line }) => faultRecord(file, line, map));
   const timed = clientMaps.length > 0 && clientMaps.every(({ map }) => typeof map.get('time') === 'number');
   const defaultKey = model === 'register' ? 'register' : undefined;
 
   const events = clientMaps.map(({ map, line }, index): LogEvent => {
     const process = map.get('process') as number;
     const type = name(map.get('type'));
-    if (type === undefined || !TYPES.has(type)) throw new FormatError(file, line, 'expected :type to be :invoke, :ok, :fail or :info');
+    if (type === undefined || !TYPES.has(type))
+      throw new FormatError(file, line, 'expected :type to be :invoke, :ok, :fail or :info');
     const f = name(map.get('f'));
     if (f === undefined) throw new FormatError(file, line, 'expected :f to name the operation (a keyword)');
     const at = timed ? (map.get('time') as number) / 1e6 : index;
@@ -58,7 +71,14 @@ export function parseJepsenHistory(file: string, text: string, model: CheckableM
         const ran = codec.failAsOutput?.(f, error);
         if (ran !== undefined) return { kind: 'ok', line, process, f, output: ran, at };
       }
-      return { kind: type as 'fail' | 'info', line, process, f, error: error === undefined ? undefined : errorText(error), at };
+      return {
+        kind: type as 'fail' | 'info',
+        line,
+        process,
+        f,
+        error: error === undefined ? undefined : errorText(error),
+        at,
+      };
     } catch (error) {
       if (error instanceof CodecError) throw new FormatError(file, line, error.message);
       throw error;
@@ -67,7 +87,14 @@ export function parseJepsenHistory(file: string, text: string, model: CheckableM
   return { events, faults };
 }
 
-const FAULT_FIELDS = { id: 'number', kind: 'string', target: 'string', startedAt: 'number', endedAt: 'number', lossy: 'boolean' } as const;
+const FAULT_FIELDS = {
+  id: 'number',
+  kind: 'string',
+  target: 'string',
+  startedAt: 'number',
+  endedAt: 'number',
+  lossy: 'boolean',
+} as const;
 
 function faultRecord(file: string, line: number, map: EdnMap): FaultRecord {
   const value = plain(map.get('value') ?? null) as Record<string, unknown> | null;
@@ -76,7 +103,11 @@ function faultRecord(file: string, line: number, map: EdnMap): FaultRecord {
       throw new FormatError(file, line, `expected a :fault's :value to hold :${field} (a ${type})`);
     }
   }
-  return { ...(value as unknown as FaultRecord), type: 'fault', detail: typeof value?.detail === 'string' ? value.detail : '' };
+  return {
+    ...(value as unknown as FaultRecord),
+    type: 'fault',
+    detail: typeof value?.detail === 'string' ? value.detail : '',
+  };
 }
 
 function name(value: EdnValue | undefined): string | undefined {

@@ -39,26 +39,50 @@ export function pairEvents(file: string, events: readonly LogEvent[]): OpRecord[
     const pending = open.get(event.process);
     if (event.kind === 'invoke') {
       if (pending) {
-        throw new FormatError(file, event.line, `process ${event.process} invokes again while its operation from line ${pending.invocation.line} is still open (expected a completion first)`);
+        throw new FormatError(
+          file,
+          event.line,
+          `process ${event.process} invokes again while its operation from line ${pending.invocation.line} is still open (expected a completion first)`,
+        );
       }
       open.set(event.process, { invocation: event, id: ops.length });
       ops.push(undefined);
       continue;
     }
-    if (!pending) throw new FormatError(file, event.line, `:${event.kind} for process ${event.process}, which has no open :invoke (expected an :invoke first)`);
+    if (!pending)
+      throw new FormatError(
+        file,
+        event.line,
+        `:${event.kind} for process ${event.process}, which has no open :invoke (expected an :invoke first)`,
+      );
     if (pending.invocation.f !== event.f) {
-      throw new FormatError(file, event.line, `:${event.kind} :${event.f} for process ${event.process}, whose open operation (line ${pending.invocation.line}) is :${pending.invocation.f}`);
+      throw new FormatError(
+        file,
+        event.line,
+        `:${event.kind} :${event.f} for process ${event.process}, whose open operation (line ${pending.invocation.line}) is :${pending.invocation.f}`,
+      );
     }
     // Timed logs (Jepsen's :time) decide the interval by the clock: a completion recorded before its
     // invocation is a broken log, and judging it would place the operation before it began.
     if (event.at < pending.invocation.at) {
-      throw new FormatError(file, event.line, `:${event.kind} for process ${event.process} at ${ms(event.at)} comes before its :invoke on line ${pending.invocation.line} at ${ms(pending.invocation.at)} (expected a completion's :time after its invocation's)`);
+      throw new FormatError(
+        file,
+        event.line,
+        `:${event.kind} for process ${event.process} at ${ms(event.at)} comes before its :invoke on line ${pending.invocation.line} at ${ms(pending.invocation.at)} (expected a completion's :time after its invocation's)`,
+      );
     }
     open.delete(event.process);
     ops[pending.id] = record(pending.invocation, pending.id, event);
   }
   for (const { invocation, id } of open.values()) {
-    ops[id] = record(invocation, id, { kind: 'info', line: invocation.line, process: invocation.process, f: invocation.f, error: 'never completed in the log', at: end });
+    ops[id] = record(invocation, id, {
+      kind: 'info',
+      line: invocation.line,
+      process: invocation.process,
+      f: invocation.f,
+      error: 'never completed in the log',
+      at: end,
+    });
   }
   return ops as OpRecord[];
 }
@@ -68,7 +92,8 @@ const ms = (at: number) => `${Number(at.toFixed(6))} ms`;
 function record(invocation: Invocation, id: number, completion: Completion): OpRecord {
   const { process: client, key, input, at: invokedAt } = invocation;
   const { kind: outcome, at: completedAt } = completion;
-  if (outcome === 'ok') return { type: 'op', id, client, key, input, invokedAt, completedAt, outcome, output: completion.output };
+  if (outcome === 'ok')
+    return { type: 'op', id, client, key, input, invokedAt, completedAt, outcome, output: completion.output };
   const error = completion.error ?? (outcome === 'fail' ? 'failed' : 'indeterminate');
   return { type: 'op', id, client, key, input, invokedAt, completedAt, outcome, error };
 }

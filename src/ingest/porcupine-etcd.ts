@@ -10,7 +10,8 @@ import type { RegisterInput } from '../model/register.ts';
 import { FormatError } from './errors.ts';
 import type { LogEvent } from './pair.ts';
 
-const LINE = /^INFO\s+jepsen\.util\s+-\s+(\d+)\s+:(invoke|ok|fail|info)\s+:(read|write|cas)\s+(nil|\d+|\[\d+\s+\d+\]|:timed-out)\s*$/;
+const LINE =
+  /^INFO\s+jepsen\.util\s+-\s+(\d+)\s+:(invoke|ok|fail|info)\s+:(read|write|cas)\s+(nil|\d+|\[\d+\s+\d+\]|:timed-out)\s*$/;
 export const ETCD_KEY = 'register';
 
 export function looksLikeEtcdLog(firstLine: string): boolean {
@@ -25,7 +26,12 @@ export function parseEtcdLog(file: string, text: string): LogEvent[] {
     const line = i + 1;
     if (raw.trim() === '') continue;
     const m = LINE.exec(raw);
-    if (!m) throw new FormatError(file, line, 'expected "INFO  jepsen.util - <process> :<invoke|ok|fail|info> :<read|write|cas> <nil|N|[from to]|:timed-out>"');
+    if (!m)
+      throw new FormatError(
+        file,
+        line,
+        'expected "INFO  jepsen.util - <process> :<invoke|ok|fail|info> :<read|write|cas> <nil|N|[from to]|:timed-out>"',
+      );
     const [, processText, type, f, arg] = m;
     const event = etcdEvent(line, Number(processText), type, f, arg, events.length);
     if (typeof event === 'string') throw new FormatError(file, line, `:${type} :${f}: expected ${event}, got ${arg}`);
@@ -51,7 +57,8 @@ function etcdEvent(line: number, process: number, type: string, f: string, arg: 
     }
     return { kind: 'invoke', line, process, f, key: ETCD_KEY, input, at };
   }
-  if (type === 'info') return { kind: 'info', line, process, f, error: arg === ':timed-out' ? 'timed out' : `info ${arg}`, at };
+  if (type === 'info')
+    return { kind: 'info', line, process, f, error: arg === ':timed-out' ? 'timed out' : `info ${arg}`, at };
   if (f === 'read') {
     if (type === 'fail') {
       if (arg !== ':timed-out') return ':timed-out';

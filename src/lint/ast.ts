@@ -73,4 +73,3 @@ export function callArguments(call: CallNode): Expression[] {
   if (call.type === 'StringCallExpression') return [call.argument];
   return [call.arguments];
 }
-

@@ -26,13 +26,20 @@ const FLIPPED: Record<string, string> = { '<': '>', '<=': '>=', '>': '<', '>=': 
 
 function compare(left: number, operator: string, right: number): boolean {
   switch (operator) {
-    case '<': return left < right;
-    case '<=': return left <= right;
-    case '>': return left > right;
-    case '>=': return left >= right;
-    case '==': return left === right;
-    case '~=': return left !== right;
-    default: return false;
+    case '<':
+      return left < right;
+    case '<=':
+      return left <= right;
+    case '>':
+      return left > right;
+    case '>=':
+      return left >= right;
+    case '==':
+      return left === right;
+    case '~=':
+      return left !== right;
+    default:
+      return false;
   }
 }
 
@@ -45,12 +52,18 @@ export function writesOnlyWhenAbsent(program: LuaProgram, call: RedisCall): bool
 }
 
 function setNx(program: LuaProgram, call: RedisCall): boolean {
-  return call.command === 'SET' && call.args.slice(2).some((arg) => program.semantics.literalString(arg)?.toUpperCase() === 'NX');
+  return (
+    call.command === 'SET' &&
+    call.args.slice(2).some((arg) => program.semantics.literalString(arg)?.toUpperCase() === 'NX')
+  );
 }
 
 /** Derives the guards that hold when a condition evaluates to true or to false. */
 export class GuardFacts {
-  constructor(private readonly program: LuaProgram, private readonly ownerIndexes: ReadonlySet<number>) {}
+  constructor(
+    private readonly program: LuaProgram,
+    private readonly ownerIndexes: ReadonlySet<number>,
+  ) {}
 
   when(condition: Expression, truth: boolean): Facts {
     switch (condition.type) {
@@ -73,7 +86,10 @@ export class GuardFacts {
       case 'Identifier': {
         // `local matches = stored == ARGV[1]` then `if not matches`.
         const init = this.program.semantics.constantInit(this.program.semantics.bindingOf(condition));
-        if (init && (init.type === 'BinaryExpression' || init.type === 'LogicalExpression' || init.type === 'UnaryExpression')) {
+        if (
+          init &&
+          (init.type === 'BinaryExpression' || init.type === 'LogicalExpression' || init.type === 'UnaryExpression')
+        ) {
           return this.when(init, truth);
         }
         return this.truthiness(condition, truth);
@@ -95,7 +111,8 @@ export class GuardFacts {
   private ownerComparison(operator: string, left: Expression, right: Expression, truth: boolean): Facts {
     if (operator !== '==' && operator !== '~=') return NO_FACTS;
     const equal = (operator === '==') === truth;
-    const compared = (this.isStored(left) && this.isOwnerArgument(right)) || (this.isStored(right) && this.isOwnerArgument(left));
+    const compared =
+      (this.isStored(left) && this.isOwnerArgument(right)) || (this.isStored(right) && this.isOwnerArgument(left));
     return compared && equal ? new Set(['owner']) : NO_FACTS;
   }
 
@@ -103,8 +120,15 @@ export class GuardFacts {
   private presenceComparison(operator: string, left: Expression, right: Expression, truth: boolean): Facts {
     const { semantics } = this.program;
     const absent: Facts = new Set(['absent']);
-    for (const [value, other, op] of [[left, right, operator], [right, left, FLIPPED[operator]]] as const) {
-      if ((op === '==' || op === '~=') && this.isStored(value) && (other.type === 'BooleanLiteral' && !other.value || other.type === 'NilLiteral')) {
+    for (const [value, other, op] of [
+      [left, right, operator],
+      [right, left, FLIPPED[operator]],
+    ] as const) {
+      if (
+        (op === '==' || op === '~=') &&
+        this.isStored(value) &&
+        ((other.type === 'BooleanLiteral' && !other.value) || other.type === 'NilLiteral')
+      ) {
         return (op === '==') === truth ? absent : NO_FACTS;
       }
       const bound = semantics.literalNumber(other);
@@ -137,7 +161,8 @@ export class GuardFacts {
   private presenceCountLimit(expression: Expression): number | undefined {
     const { semantics } = this.program;
     const value = this.unwrapNumber(expression);
-    if (value.type === 'UnaryExpression' && value.operator === '#') return semantics.isStored(value.argument) ? Infinity : undefined;
+    if (value.type === 'UnaryExpression' && value.operator === '#')
+      return semantics.isStored(value.argument) ? Infinity : undefined;
     const call = semantics.redisCall(value);
     if (call?.command === undefined || !PRESENCE_COUNT_COMMANDS.has(call.command)) return undefined;
     // `EXISTS k == 1 then return end`: one key counts 0 or 1, so "not 1" means absent. A call or `...`

@@ -26,7 +26,14 @@ export async function lintFiles(files: readonly string[], target?: LintTarget): 
       // A script no bound allows is the user's input to fix, not a finding about Lua.
       if (error instanceof InputLimitError) throw error;
       // A file that cannot be read is one Redis would never load: a finding, not a crash.
-      findings.push({ rule: 'syntax', severity: 'error', file, line: 1, column: 1, message: `cannot be read: ${(error as Error).message.split('\n')[0]}` });
+      findings.push({
+        rule: 'syntax',
+        severity: 'error',
+        file,
+        line: 1,
+        column: 1,
+        message: `cannot be read: ${(error as Error).message.split('\n')[0]}`,
+      });
       continue;
     }
     findings.push(...lintSource(source, file, target));

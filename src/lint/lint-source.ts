@@ -5,7 +5,11 @@ import { buildProgram } from './program.ts';
 import { ALL_RULES } from './rules/all-rules.ts';
 import { SERVER_RULE, type LintTarget } from './target.ts';
 
-export const SYNTAX_RULE = { id: 'syntax', description: 'the file is not valid Lua 5.1 (Redis would refuse to load it)', severity: 'error' } as const;
+export const SYNTAX_RULE = {
+  id: 'syntax',
+  description: 'the file is not valid Lua 5.1 (Redis would refuse to load it)',
+  severity: 'error',
+} as const;
 
 /** Every rule id with its one-line reason, `syntax` included. */
 export const RULES: ReadonlyArray<{ id: string; description: string; severity: Severity }> = [
@@ -28,7 +32,9 @@ export function lintSource(source: string, fileName: string, target?: LintTarget
     ? `${why}; chaoslua's runner sends it as a comment there, your own client must drop it`
     : `${why}, so the script fails to load; drop the line for this server`;
   const severity: Severity = target.runnerComments ? 'advice' : SERVER_RULE.severity;
-  return [{ rule: SERVER_RULE.id, severity, file: fileName, line: 1, column: 1, message }, ...kept].sort(compareFindings);
+  return [{ rule: SERVER_RULE.id, severity, file: fileName, line: 1, column: 1, message }, ...kept].sort(
+    compareFindings,
+  );
 }
 
 function lintForRedis7(source: string, fileName: string): Finding[] {
@@ -44,7 +50,14 @@ function lintForRedis7(source: string, fileName: string): Finding[] {
       const line = node.loc?.start.line ?? 1;
       const column = (node.loc?.start.column ?? 0) + 1;
       // Helpers walked from several call sites would otherwise repeat the same finding.
-      findings.set(`${rule.id}:${line}:${column}:${message}`, { rule: rule.id, severity: rule.severity, file: fileName, line, column, message });
+      findings.set(`${rule.id}:${line}:${column}:${message}`, {
+        rule: rule.id,
+        severity: rule.severity,
+        file: fileName,
+        line,
+        column,
+        message,
+      });
     });
   }
   const allowed = allowances(source);

@@ -1,7 +1,17 @@
 import type { StringLiteral } from 'luaparse';
 
 const SIMPLE_ESCAPES: Record<string, string> = {
-  a: '\x07', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', '"': '"', "'": "'", '\n': '\n',
+  a: '\x07',
+  b: '\b',
+  f: '\f',
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  v: '\v',
+  '\\': '\\',
+  '"': '"',
+  "'": "'",
+  '\n': '\n',
 };
 
 /**

@@ -6,7 +6,8 @@ const OWNER_NAME = /owner|token/i;
 /** Names a header comment may use for the argument table (Functions callbacks often say `args`). */
 const ARGUMENT_TABLES = new Set(['ARGV', 'argv', 'args', 'ARGS']);
 /** `ARGV[2] = owner`, `ARGV[1]: the token`; several entries may share one comment line. */
-const ARGUMENT_ENTRY = /([A-Za-z_]\w*)\s*\[\s*(\d+)\s*\]\s*(?:=|:|-+|\u2014|\u2013|is\b)?\s*(?:(?:the|an?)\s+)?([A-Za-z_][\w-]*)/g;
+const ARGUMENT_ENTRY =
+  /([A-Za-z_]\w*)\s*\[\s*(\d+)\s*\]\s*(?:=|:|-+|\u2014|\u2013|is\b)?\s*(?:(?:the|an?)\s+)?([A-Za-z_][\w-]*)/g;
 
 /**
  * The ARGV positions that carry an owner or token in one script: named so in its header
@@ -23,10 +24,19 @@ export function ownerArguments(program: LuaProgram, context: ScriptContext): Map
   for (const statement of context.body) {
     walk(statement, (node) => {
       if (node.type !== 'BinaryExpression' || (node.operator !== '==' && node.operator !== '~=')) return;
-      for (const [stored, argument] of [[node.left, node.right], [node.right, node.left]]) {
+      for (const [stored, argument] of [
+        [node.left, node.right],
+        [node.right, node.left],
+      ]) {
         const field = storedFieldName(program, stored);
         const value = semantics.classify(argument);
-        if (field && OWNER_NAME.test(field) && value.kind === 'argv' && value.index !== undefined && !owners.has(value.index)) {
+        if (
+          field &&
+          OWNER_NAME.test(field) &&
+          value.kind === 'argv' &&
+          value.index !== undefined &&
+          !owners.has(value.index)
+        ) {
           owners.set(value.index, field);
         }
       }

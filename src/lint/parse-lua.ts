@@ -43,11 +43,21 @@ export function parseLua(source: string): { ok: true; parsed: ParsedLua } | { ok
   if (first) return { ok: false, error: first };
   try {
     const chunk = luaparse.parse(text, { luaVersion: '5.1', locations: true, ranges: true, comments: true });
-    return { ok: true, parsed: { chunk, hasShebang, startsWithShebang: shebang !== undefined && /^#!lua\b/.test(shebang), text } };
+    return {
+      ok: true,
+      parsed: { chunk, hasShebang, startsWithShebang: shebang !== undefined && /^#!lua\b/.test(shebang), text },
+    };
   } catch (error) {
     if (!isLuaparseSyntaxError(error)) {
       // Whatever else the parser trips on is still a file Redis would refuse, never a crash of lint.
-      return { ok: false, error: { line: 1, column: 1, message: `the Lua parser could not read this file (${(error as Error).message?.split('\n')[0]})` } };
+      return {
+        ok: false,
+        error: {
+          line: 1,
+          column: 1,
+          message: `the Lua parser could not read this file (${(error as Error).message?.split('\n')[0]})`,
+        },
+      };
     }
     const message = error.message.replace(/^\[\d+:\d+\]\s*/, '');
     return { ok: false, error: { line: error.line, column: error.column + 1, message } };

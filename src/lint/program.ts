@@ -43,10 +43,21 @@ export function buildProgram(parsed: ParsedLua): LuaProgram {
   const comments = chunk.comments ?? [];
   const contexts: ScriptContext[] = isLibrary
     ? registrations.map(({ name, callback }) => ({
-      kind: 'function', name, body: callback.body, comments: commentsDocumenting(chunk, comments, callback),
-    }))
+        kind: 'function',
+        name,
+        body: callback.body,
+        comments: commentsDocumenting(chunk, comments, callback),
+      }))
     : [{ kind: 'script', name: 'script', body: chunk.body, comments }];
-  return { chunk, scopes, semantics, isLibrary, shebang: parsed.startsWithShebang, contexts, quote: (node) => quote(parsed.text, node) };
+  return {
+    chunk,
+    scopes,
+    semantics,
+    isLibrary,
+    shebang: parsed.startsWithShebang,
+    contexts,
+    quote: (node) => quote(parsed.text, node),
+  };
 }
 
 /** `redis.register_function('name', fn)` and `redis.register_function{function_name=..., callback=...}`. */
@@ -77,7 +88,9 @@ function findRegistrations(chunk: Chunk, scopes: ScopeInfo): RegisteredFunction[
  */
 function commentsDocumenting(chunk: Chunk, comments: Comment[], fn: FunctionDeclaration): Comment[] {
   const line = (node: Node, edge: 'start' | 'end') => node.loc?.[edge].line ?? 0;
-  const index = chunk.body.findIndex((statement) => line(statement, 'start') <= line(fn, 'start') && line(fn, 'end') <= line(statement, 'end'));
+  const index = chunk.body.findIndex(
+    (statement) => line(statement, 'start') <= line(fn, 'start') && line(fn, 'end') <= line(statement, 'end'),
+  );
   const statement = chunk.body[index];
   const above = index > 0 ? line(chunk.body[index - 1], 'end') : 0;
   const from = statement ? line(statement, 'start') : line(fn, 'start');

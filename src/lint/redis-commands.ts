@@ -27,17 +27,46 @@ const FIRST_ARGUMENT_IS_KEY = `
 `;
 
 const SPECS: Record<string, KeySpec> = Object.fromEntries(
-  FIRST_ARGUMENT_IS_KEY.trim().split(/\s+/).map((name) => [name, range(0, 0)]),
+  FIRST_ARGUMENT_IS_KEY.trim()
+    .split(/\s+/)
+    .map((name) => [name, range(0, 0)]),
 );
-for (const name of ['DEL', 'UNLINK', 'EXISTS', 'TOUCH', 'MGET', 'SINTER', 'SUNION', 'SDIFF', 'PFCOUNT', 'PFMERGE',
-  'SINTERSTORE', 'SUNIONSTORE', 'SDIFFSTORE']) SPECS[name] = range(0, -1);
+for (const name of [
+  'DEL',
+  'UNLINK',
+  'EXISTS',
+  'TOUCH',
+  'MGET',
+  'SINTER',
+  'SUNION',
+  'SDIFF',
+  'PFCOUNT',
+  'PFMERGE',
+  'SINTERSTORE',
+  'SUNIONSTORE',
+  'SDIFFSTORE',
+])
+  SPECS[name] = range(0, -1);
 for (const name of ['BLPOP', 'BRPOP', 'BZPOPMIN', 'BZPOPMAX']) SPECS[name] = range(0, -2);
 for (const name of ['MSET', 'MSETNX']) SPECS[name] = range(0, -1, 2);
-for (const name of ['RENAME', 'RENAMENX', 'RPOPLPUSH', 'BRPOPLPUSH', 'LMOVE', 'BLMOVE', 'SMOVE', 'COPY', 'LCS',
-  'ZRANGESTORE', 'GEOSEARCHSTORE']) SPECS[name] = range(0, 1);
+for (const name of [
+  'RENAME',
+  'RENAMENX',
+  'RPOPLPUSH',
+  'BRPOPLPUSH',
+  'LMOVE',
+  'BLMOVE',
+  'SMOVE',
+  'COPY',
+  'LCS',
+  'ZRANGESTORE',
+  'GEOSEARCHSTORE',
+])
+  SPECS[name] = range(0, 1);
 SPECS.BITOP = range(1, -1);
 for (const name of ['ZUNIONSTORE', 'ZINTERSTORE', 'ZDIFFSTORE']) SPECS[name] = numkeys(1, [0]);
-for (const name of ['ZUNION', 'ZINTER', 'ZDIFF', 'SINTERCARD', 'ZINTERCARD', 'LMPOP', 'ZMPOP']) SPECS[name] = numkeys(0);
+for (const name of ['ZUNION', 'ZINTER', 'ZDIFF', 'SINTERCARD', 'ZINTERCARD', 'LMPOP', 'ZMPOP'])
+  SPECS[name] = numkeys(0);
 for (const name of ['BLMPOP', 'BZMPOP']) SPECS[name] = numkeys(1);
 
 export function keySpecOf(command: string): KeySpec | undefined {
@@ -51,17 +80,20 @@ export function keySpecOf(command: string): KeySpec | undefined {
  */
 export function keyPositions(spec: KeySpec, argumentCount: number, numkeysValue?: number): number[] {
   if (spec.kind === 'numkeys') {
-    const counted = numkeysValue === undefined ? [] : Array.from({ length: numkeysValue }, (_, i) => spec.countAt + 1 + i);
+    const counted =
+      numkeysValue === undefined ? [] : Array.from({ length: numkeysValue }, (_, i) => spec.countAt + 1 + i);
     return [...spec.fixed, ...counted].filter((position) => position < argumentCount);
   }
   const last = spec.last < 0 ? argumentCount + spec.last : spec.last;
   const positions: number[] = [];
-  for (let position = spec.first; position <= last && position < argumentCount; position += spec.step) positions.push(position);
+  for (let position = spec.first; position <= last && position < argumentCount; position += spec.step)
+    positions.push(position);
   return positions;
 }
 
 /** Commands that change data; the owner-check rule requires a guard before these, and a script calling one is a write (eval-shebang). */
-export const MUTATING_COMMANDS: ReadonlySet<string> = new Set(`
+export const MUTATING_COMMANDS: ReadonlySet<string> = new Set(
+  `
   SET SETNX SETEX PSETEX GETSET GETDEL GETEX APPEND SETRANGE INCR INCRBY INCRBYFLOAT DECR DECRBY
   SETBIT BITFIELD BITOP MSET MSETNX DEL UNLINK EXPIRE PEXPIRE EXPIREAT PEXPIREAT PERSIST RESTORE
   RENAME RENAMENX COPY HSET HSETNX HMSET HDEL HINCRBY HINCRBYFLOAT HEXPIRE HPEXPIRE HPERSIST
@@ -69,11 +101,19 @@ export const MUTATING_COMMANDS: ReadonlySet<string> = new Set(`
   SADD SREM SPOP SMOVE SINTERSTORE SUNIONSTORE SDIFFSTORE
   ZADD ZREM ZINCRBY ZREMRANGEBYRANK ZREMRANGEBYSCORE ZREMRANGEBYLEX ZPOPMIN ZPOPMAX ZMPOP
   ZUNIONSTORE ZINTERSTORE ZDIFFSTORE ZRANGESTORE XADD XDEL XTRIM PFADD PFMERGE GEOADD
-`.trim().split(/\s+/));
+`
+    .trim()
+    .split(/\s+/),
+);
 
 /** Commands whose reply depends on something other than the script's inputs and the data. */
 export const NONDETERMINISTIC_COMMANDS: ReadonlySet<string> = new Set([
-  'TIME', 'RANDOMKEY', 'SRANDMEMBER', 'SPOP', 'HRANDFIELD', 'ZRANDMEMBER',
+  'TIME',
+  'RANDOMKEY',
+  'SRANDMEMBER',
+  'SPOP',
+  'HRANDFIELD',
+  'ZRANDMEMBER',
 ]);
 
 /** Commands that walk the whole keyspace of a node. */
@@ -81,5 +121,12 @@ export const KEYSPACE_COMMANDS: ReadonlySet<string> = new Set(['KEYS', 'SCAN']);
 
 /** Replies that count how much of a key exists: 0 means the key (or field) was found absent. */
 export const PRESENCE_COUNT_COMMANDS: ReadonlySet<string> = new Set([
-  'EXISTS', 'HEXISTS', 'HLEN', 'LLEN', 'SCARD', 'ZCARD', 'STRLEN', 'XLEN',
+  'EXISTS',
+  'HEXISTS',
+  'HLEN',
+  'LLEN',
+  'SCARD',
+  'ZCARD',
+  'STRLEN',
+  'XLEN',
 ]);

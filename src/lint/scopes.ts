@@ -1,4 +1,12 @@
-import type { Expression, FunctionDeclaration, ForGenericStatement, ForNumericStatement, Identifier, Node, Statement } from 'luaparse';
+import type {
+  Expression,
+  FunctionDeclaration,
+  ForGenericStatement,
+  ForNumericStatement,
+  Identifier,
+  Node,
+  Statement,
+} from 'luaparse';
 import { type CallNode, callArguments } from './ast.ts';
 
 export type BindingKind = 'local' | 'localFunction' | 'parameter' | 'forNumeric' | 'forGeneric';
@@ -72,8 +80,15 @@ class ScopeResolver {
 
   private declare(identifier: Identifier, kind: BindingKind, extra: Partial<Binding> = {}): Binding {
     const binding: Binding = {
-      name: identifier.name, kind, declaration: identifier, position: 0,
-      assignments: [], fieldWrites: [], references: [], callSites: [], ...extra,
+      name: identifier.name,
+      kind,
+      declaration: identifier,
+      position: 0,
+      assignments: [],
+      fieldWrites: [],
+      references: [],
+      callSites: [],
+      ...extra,
     };
     this.scopes[this.scopes.length - 1].set(identifier.name, binding);
     if (binding.init?.type === 'FunctionDeclaration') this.functionBindings.set(binding.init, binding);
@@ -114,7 +129,8 @@ class ScopeResolver {
 
   private functionBody(fn: FunctionDeclaration, hasSelf: boolean): void {
     this.inScope(() => {
-      if (hasSelf) this.declare({ type: 'Identifier', name: 'self', loc: fn.loc }, 'parameter', { owner: fn, position: -1 });
+      if (hasSelf)
+        this.declare({ type: 'Identifier', name: 'self', loc: fn.loc }, 'parameter', { owner: fn, position: -1 });
       fn.parameters.forEach((parameter, position) => {
         if (parameter.type === 'Identifier') this.declare(parameter, 'parameter', { owner: fn, position });
       });
@@ -219,7 +235,9 @@ class ScopeResolver {
       case 'ForGenericStatement':
         node.iterators.forEach(expression);
         this.inScope(() => {
-          node.variables.forEach((variable, position) => this.declare(variable, 'forGeneric', { owner: node, position }));
+          node.variables.forEach((variable, position) =>
+            this.declare(variable, 'forGeneric', { owner: node, position }),
+          );
           node.body.forEach(statement);
         });
         return;

@@ -52,7 +52,11 @@ export class Semantics {
   /** Whether the expression is `global.member` (or `global['member']`) of a global table. */
   isGlobalMember(expression: Expression, global: string, member: string): boolean {
     if (expression.type === 'MemberExpression') {
-      return expression.indexer === '.' && expression.identifier.name === member && this.globalName(expression.base) === global;
+      return (
+        expression.indexer === '.' &&
+        expression.identifier.name === member &&
+        this.globalName(expression.base) === global
+      );
     }
     if (expression.type === 'IndexExpression') {
       return this.literalString(expression.index) === member && this.globalName(expression.base) === global;
@@ -88,7 +92,8 @@ export class Semantics {
   literalNumber(expression: Expression): number | undefined {
     const value = this.unalias(expression);
     if (value.type === 'NumericLiteral') return value.value;
-    if (value.type === 'UnaryExpression' && value.operator === '-' && value.argument.type === 'NumericLiteral') return -value.argument.value;
+    if (value.type === 'UnaryExpression' && value.operator === '-' && value.argument.type === 'NumericLiteral')
+      return -value.argument.value;
     return undefined;
   }
 
@@ -103,7 +108,8 @@ export class Semantics {
   redisCall(expression: Expression): RedisCall | undefined {
     if (!isCall(expression)) return undefined;
     const callee = this.unalias(expression.base);
-    if (!this.isGlobalMember(callee, 'redis', 'call') && !this.isGlobalMember(callee, 'redis', 'pcall')) return undefined;
+    if (!this.isGlobalMember(callee, 'redis', 'call') && !this.isGlobalMember(callee, 'redis', 'pcall'))
+      return undefined;
     const [name, ...args] = callArguments(expression);
     const command = name === undefined ? undefined : this.literalString(name)?.toUpperCase();
     return { node: expression, command, args };

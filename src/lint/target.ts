@@ -15,8 +15,15 @@ export interface LintTarget {
 }
 
 /** The target of a server binary's version. */
-export function lintTargetOf(version: { readonly server: string; readonly version: string; readonly major: number }, runnerComments = false): LintTarget {
-  return { server: `${version.server} ${version.version}`, shebang: version.major >= 7, ...(runnerComments ? { runnerComments } : {}) };
+export function lintTargetOf(
+  version: { readonly server: string; readonly version: string; readonly major: number },
+  runnerComments = false,
+): LintTarget {
+  return {
+    server: `${version.server} ${version.version}`,
+    shebang: version.major >= 7,
+    ...(runnerComments ? { runnerComments } : {}),
+  };
 }
 
 export const SERVER_RULE = {

@@ -42,7 +42,8 @@ export const kv: Model<KvState, KvInput, KvOutput> = {
   leaseTag: () => null,
   expiryMs: () => undefined,
   outputMatches(expected, observed) {
-    if ('get' in expected) return observed === expected.get || (expected.get === '' && (observed === null || observed === undefined));
+    if ('get' in expected)
+      return observed === expected.get || (expected.get === '' && (observed === null || observed === undefined));
     return true;
   },
   hashState: (state) => state.text,

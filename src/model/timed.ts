@@ -40,11 +40,14 @@ export function stepAt<S, I, O>(
   if (tag === null) return { state: { state, deadline: null }, output };
   if (tag === id) {
     const ms = model.expiryMs(input);
-    if (ms === undefined) throw new Error(`${model.name}: ${model.describeInput(input)} stamped a lease but has no expiryMs`);
+    if (ms === undefined)
+      throw new Error(`${model.name}: ${model.describeInput(input)} stamped a lease but has no expiryMs`);
     return { state: { state, deadline: nowMs + ms }, output };
   }
   if (tag !== model.leaseTag(before.state)) {
-    throw new Error(`${model.name}: ${model.describeInput(input)} as op ${id} left lease tag ${tag}, neither its own nor the previous one`);
+    throw new Error(
+      `${model.name}: ${model.describeInput(input)} as op ${id} left lease tag ${tag}, neither its own nor the previous one`,
+    );
   }
   return { state: { state, deadline: before.deadline }, output };
 }

@@ -68,7 +68,8 @@ export function observeStep<S, I, O>(
       if (tag === null) lease = null;
       else if (tag === id) {
         const ms = model.expiryMs(input);
-        if (ms === undefined) throw new Error(`${model.name}: ${model.describeInput(input)} stamped a lease but has no expiryMs`);
+        if (ms === undefined)
+          throw new Error(`${model.name}: ${model.describeInput(input)} stamped a lease but has no expiryMs`);
         lease = { tag: id, from: sentAt + ms - slackMs, to: repliedAt + ms + slackMs };
       }
       const key = `${model.hashState(state)}|${lease ? `${lease.from},${lease.to}` : '-'}`;

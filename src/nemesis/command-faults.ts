@@ -40,7 +40,8 @@ export async function runAimedFaults(faults: readonly FaultStep[], ctx: NemesisC
   await Promise.all(
     faults.map(async (fault) => {
       const applied = await applyOrSayWhy(faultOf(fault), fault, ctx);
-      if (applied) ctx.recorder.fault({ ...applied, startedAt: applied.startedAt ?? clock.now(), endedAt: clock.now() });
+      if (applied)
+        ctx.recorder.fault({ ...applied, startedAt: applied.startedAt ?? clock.now(), endedAt: clock.now() });
     }),
   );
 }

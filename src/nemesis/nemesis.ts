@@ -12,8 +12,13 @@ export type { NemesisContext } from '../faults/index.ts';
  * faults on the client links (which change nothing in the cluster and need no heal). Never judges anything.
  */
 export async function runNemesis(faults: readonly FaultStep[], ctx: NemesisContext): Promise<void> {
-  const onLane = (lane: FaultDescriptor['draw']['lane']) => faults.filter((f) => faultOf(f).draw.lane === lane && !isAimedDelay(f));
-  await Promise.all([runClusterLane(onLane('cluster'), ctx), runCommandLane(onLane('command'), ctx), runAimedFaults(faults.filter(isAimedDelay), ctx)]);
+  const onLane = (lane: FaultDescriptor['draw']['lane']) =>
+    faults.filter((f) => faultOf(f).draw.lane === lane && !isAimedDelay(f));
+  await Promise.all([
+    runClusterLane(onLane('cluster'), ctx),
+    runCommandLane(onLane('command'), ctx),
+    runAimedFaults(faults.filter(isAimedDelay), ctx),
+  ]);
 }
 
 /**

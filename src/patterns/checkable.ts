@@ -10,11 +10,15 @@ import { register } from '../model/register.ts';
 import type { Model } from '../model/types.ts';
 import { isPatternName, patternNamed, PATTERNS } from './index.ts';
 
-export const checkables = { ...PATTERNS, register: { model: register }, kv: { model: kv } } as const satisfies Readonly<Record<string, CheckSpec>>;
+export const checkables = { ...PATTERNS, register: { model: register }, kv: { model: kv } } as const satisfies Readonly<
+  Record<string, CheckSpec>
+>;
 export type CheckableModelName = keyof typeof checkables;
 
 /** Each checkable's model, by name. */
-export const checkableModels = Object.fromEntries(Object.entries(checkables).map(([name, spec]) => [name, spec.model])) as { readonly [N in CheckableModelName]: (typeof checkables)[N]['model'] };
+export const checkableModels = Object.fromEntries(
+  Object.entries(checkables).map(([name, spec]) => [name, spec.model]),
+) as { readonly [N in CheckableModelName]: (typeof checkables)[N]['model'] };
 
 /** A checkable's name, or a pattern loaded from a file (`--model ./queue.mjs`). */
 export function isCheckableModel(name: string): name is CheckableModelName {

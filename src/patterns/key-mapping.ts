@@ -39,14 +39,24 @@ export function parseKeyMapping(declared: unknown, where: string, pattern: strin
   }
   if (Array.isArray(declared)) return templates(declared, where);
   if (typeof declared !== 'object' || declared === null) {
-    throw new KeyMappingError(`${where}: expected { prefix }, a list of key templates or a function of the key, got ${JSON.stringify(declared) ?? String(declared)}`);
+    throw new KeyMappingError(
+      `${where}: expected { prefix }, a list of key templates or a function of the key, got ${JSON.stringify(declared) ?? String(declared)}`,
+    );
   }
-  if ((declared as Record<string, unknown>).computed !== undefined) return computed(declared as Record<string, unknown>, where);
+  if ((declared as Record<string, unknown>).computed !== undefined)
+    return computed(declared as Record<string, unknown>, where);
   const { prefix = '', suffix = '', ...extra } = declared as Record<string, unknown>;
-  if (Object.keys(extra).length) throw new KeyMappingError(`${where}: unknown field${Object.keys(extra).length > 1 ? 's' : ''} ${Object.keys(extra).join(', ')} (known: prefix, suffix; or computed)`);
-  if (typeof prefix !== 'string' || typeof suffix !== 'string') throw new KeyMappingError(`${where}: prefix and suffix must be strings, got ${JSON.stringify(declared)}`);
-  if (prefix === '' && suffix === '') throw new KeyMappingError(`${where}: a mapping needs a non-empty prefix or suffix`);
-  const parts = [prefix && `prefix ${JSON.stringify(prefix)}`, suffix && `suffix ${JSON.stringify(suffix)}`].filter(Boolean);
+  if (Object.keys(extra).length)
+    throw new KeyMappingError(
+      `${where}: unknown field${Object.keys(extra).length > 1 ? 's' : ''} ${Object.keys(extra).join(', ')} (known: prefix, suffix; or computed)`,
+    );
+  if (typeof prefix !== 'string' || typeof suffix !== 'string')
+    throw new KeyMappingError(`${where}: prefix and suffix must be strings, got ${JSON.stringify(declared)}`);
+  if (prefix === '' && suffix === '')
+    throw new KeyMappingError(`${where}: a mapping needs a non-empty prefix or suffix`);
+  const parts = [prefix && `prefix ${JSON.stringify(prefix)}`, suffix && `suffix ${JSON.stringify(suffix)}`].filter(
+    Boolean,
+  );
   return { description: parts.join(' and '), map: (key) => [`${prefix}${key}${suffix}`] };
 }
 
@@ -59,11 +69,16 @@ function templates(list: readonly unknown[], where: string): KeyMapping {
   if (list.length === 0) throw new KeyMappingError(`${where}: a list of key templates needs at least one`);
   for (const t of list) {
     if (typeof t !== 'string' || t.split(KEY_PLACEHOLDER).length !== 2) {
-      throw new KeyMappingError(`${where}: each key template must be a string naming the key once as ${KEY_PLACEHOLDER}, got ${JSON.stringify(t)}`);
+      throw new KeyMappingError(
+        `${where}: each key template must be a string naming the key once as ${KEY_PLACEHOLDER}, got ${JSON.stringify(t)}`,
+      );
     }
   }
   const names = list as string[];
-  return { description: `keys ${names.map((n) => JSON.stringify(n)).join(', ')}`, map: (key) => names.map((t) => t.replace(KEY_PLACEHOLDER, () => key)) };
+  return {
+    description: `keys ${names.map((n) => JSON.stringify(n)).join(', ')}`,
+    map: (key) => names.map((t) => t.replace(KEY_PLACEHOLDER, () => key)),
+  };
 }
 
 /**
@@ -73,7 +88,8 @@ function templates(list: readonly unknown[], where: string): KeyMapping {
  */
 function computed(declared: Record<string, unknown>, where: string): KeyMapping {
   const extra = Object.keys(declared).filter((k) => k !== 'computed');
-  if (extra.length || declared.computed !== true) throw new KeyMappingError(`${where}: expected { computed: true } alone, got ${JSON.stringify(declared)}`);
+  if (extra.length || declared.computed !== true)
+    throw new KeyMappingError(`${where}: expected { computed: true } alone, got ${JSON.stringify(declared)}`);
   const known = new Map<string, readonly string[]>();
   return {
     description: 'computed by the implementation',
@@ -91,9 +107,14 @@ function computed(declared: Record<string, unknown>, where: string): KeyMapping 
 function mappedKeys(result: unknown, key: string, where: string): string[] {
   const keys = typeof result === 'string' ? [result] : result;
   if (!Array.isArray(keys) || keys.length === 0 || !keys.every((k) => typeof k === 'string')) {
-    throw new KeyMappingError(`${where}: the mapping of ${key} must be a key or a non-empty list of keys, got ${JSON.stringify(result)}`);
+    throw new KeyMappingError(
+      `${where}: the mapping of ${key} must be a key or a non-empty list of keys, got ${JSON.stringify(result)}`,
+    );
   }
   const foreign = keys.find((k) => !k.includes(key));
-  if (foreign !== undefined) throw new KeyMappingError(`${where}: the mapping of ${key} gave ${foreign}, which does not contain the key handed over (the run's namespace and hash tag live in it)`);
+  if (foreign !== undefined)
+    throw new KeyMappingError(
+      `${where}: the mapping of ${key} gave ${foreign}, which does not contain the key handed over (the run's namespace and hash tag live in it)`,
+    );
   return keys;
 }

@@ -16,7 +16,6 @@ import type { Model } from '../model/types.ts';
 /** The level every operation has: the reference scripts' replies, judged as they always were. */
 export const EXACT = 'exact';
 
-
 /** A validated coarse answer, or why the implementation's answer is not one of the level's. */
 export type Parsed = { readonly ok: true; readonly value: unknown } | { readonly ok: false; readonly problem: string };
 
@@ -58,7 +57,8 @@ export interface LeveledAnswer {
   readonly handle?: string;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
 
 /** Is `observed` an envelope? Exactly its fields: a raw reply is never taken for one. */
 export function isLeveledAnswer(observed: unknown): observed is LeveledAnswer {
@@ -73,7 +73,10 @@ export function levelOf(levels: LevelTable, op: string, name: string): Level | u
 }
 
 /** The level names an operation may be declared at: exact first. */
-export const levelNames = (levels: LevelTable, op: string): string[] => [EXACT, ...(Object.hasOwn(levels, op) ? levels[op].map((l) => l.name) : [])];
+export const levelNames = (levels: LevelTable, op: string): string[] => [
+  EXACT,
+  ...(Object.hasOwn(levels, op) ? levels[op].map((l) => l.name) : []),
+];
 
 const jsonEqual = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
@@ -96,7 +99,12 @@ export function withLevels<S, I, O>(model: Model<S, I, O>, levels: LevelTable): 
   const describe = (output: O): string => {
     if (!isLeveledAnswer(output)) return model.describeOutput(output);
     const handle = output.handle === undefined ? '' : `, handle ${output.handle}`;
-    const answer = output.level === EXACT ? model.describeOutput(output.answer as O) : output.answer === undefined ? 'nothing' : JSON.stringify(output.answer);
+    const answer =
+      output.level === EXACT
+        ? model.describeOutput(output.answer as O)
+        : output.answer === undefined
+          ? 'nothing'
+          : JSON.stringify(output.answer);
     return `${answer} (${output.op} at level ${output.level}${handle})`;
   };
   // canStillObserve/resets are left out: a lookahead written for raw answers would misread an envelope.
@@ -133,11 +141,15 @@ function holderHooks<S, I, O>(model: Model<S, I, O>, levels: LevelTable): Partia
   const { requires, grants, requiresVacant, excludes, answerLeaves } = model;
   if (requires) hooks.requires = (input, output) => agreed(output, (exact) => requires(input, exact), undefined);
   // The search asks with undefined for an answer never seen, which may have granted: so does a disagreement.
-  if (grants) hooks.grants = (input, output) => agreed(output, (exact) => grants(input, exact), grants(input, undefined));
-  if (requiresVacant) hooks.requiresVacant = (input, output) => agreed(output, (exact) => requiresVacant(input, exact), false);
+  if (grants)
+    hooks.grants = (input, output) => agreed(output, (exact) => grants(input, exact), grants(input, undefined));
+  if (requiresVacant)
+    hooks.requiresVacant = (input, output) => agreed(output, (exact) => requiresVacant(input, exact), false);
   if (excludes) hooks.excludes = (input, output) => agreed(output, (exact) => excludes(input, exact), undefined);
   // A state is an object: only an answer standing for one exact answer says which state it leaves.
-  if (answerLeaves) hooks.answerLeaves = (input, output, id) => (exactAnswers(output)?.length === 1 ? answerLeaves(input, exactAnswers(output)![0], id) : undefined);
+  if (answerLeaves)
+    hooks.answerLeaves = (input, output, id) =>
+      exactAnswers(output)?.length === 1 ? answerLeaves(input, exactAnswers(output)![0], id) : undefined;
   return hooks;
 }
 
@@ -148,13 +160,21 @@ function holderHooks<S, I, O>(model: Model<S, I, O>, levels: LevelTable): Partia
  * answers a boolean. `otherwise`: the model's exact answers `false` stands for, when the pattern
  * lists them (for the lookahead, Level.exactAnswers).
  */
-export function booleanLevel(success: number, answer: string, witnesses: readonly string[], otherwise?: readonly unknown[]): Level {
+export function booleanLevel(
+  success: number,
+  answer: string,
+  witnesses: readonly string[],
+  otherwise?: readonly unknown[],
+): Level {
   return {
     name: 'boolean',
     answer,
     project: (exact) => exact === success,
     exactAnswers: (parsed) => (parsed === true ? [success] : otherwise),
-    parse: (observed) => (typeof observed === 'boolean' ? { ok: true, value: observed } : { ok: false, problem: `expected true or false, got ${JSON.stringify(observed) ?? String(observed)}` }),
+    parse: (observed) =>
+      typeof observed === 'boolean'
+        ? { ok: true, value: observed }
+        : { ok: false, problem: `expected true or false, got ${JSON.stringify(observed) ?? String(observed)}` },
     witnesses,
   };
 }

@@ -3,7 +3,13 @@
  * in one place for code that judges or simulates histories of a known pattern (tests, benches).
  * `models` holds them by pattern name.
  */
-export type { IdempotencyInput, IdempotencyOutput, IdempotencyState, RegisterFresh, RegisterHit } from './idempotency/model.ts';
+export type {
+  IdempotencyInput,
+  IdempotencyOutput,
+  IdempotencyState,
+  RegisterFresh,
+  RegisterHit,
+} from './idempotency/model.ts';
 export type { LockInput, LockOutput, LockState } from './lock/model.ts';
 export type { RateLimitInput, RateLimitOutput, RateLimitState } from './ratelimit/model.ts';
 export type { SemaphoreInput, SemaphoreOutput, SemaphoreState } from './semaphore/model.ts';

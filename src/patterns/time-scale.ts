@@ -15,18 +15,28 @@ const LEASE = { min: 50, max: 60_000 } as const;
 
 /** The lease settings of a pattern whose sessions drew leases of 250 and 500 ms. */
 export const leaseSettings = {
-  lease: { description: 'a lease or TTL a session draws, in ms (whole seconds: 1000, 2000, ...)', ...LEASE, default: 250 },
+  lease: {
+    description: 'a lease or TTL a session draws, in ms (whole seconds: 1000, 2000, ...)',
+    ...LEASE,
+    default: 250,
+  },
   lease2: { description: 'the other lease or TTL a session draws, in ms', ...LEASE, default: 500 },
 } as const satisfies Readonly<Record<string, SessionSetting>>;
 
 /** The completed-record TTL settings of the idempotency store, whose sessions drew 800 and 3,000 ms. */
 export const ttlSettings = {
-  ttl: { description: 'a completed record\'s TTL a session draws, in ms', min: 1, max: 600_000, default: 800 },
+  ttl: { description: "a completed record's TTL a session draws, in ms", min: 1, max: 600_000, default: 800 },
   ttl2: { description: 'the other completed TTL a session draws, in ms', min: 1, max: 600_000, default: 3_000 },
 } as const satisfies Readonly<Record<string, SessionSetting>>;
 
 /** The leases a session draws from: the job's `lease` and `lease2`. */
-export const leasesOf = (options: SessionOptions): readonly [number, number] => [setting(options.settings, 'lease'), setting(options.settings, 'lease2')];
+export const leasesOf = (options: SessionOptions): readonly [number, number] => [
+  setting(options.settings, 'lease'),
+  setting(options.settings, 'lease2'),
+];
 
 /** The completed TTLs a session draws from: the job's `ttl` and `ttl2`. */
-export const ttlsOf = (options: SessionOptions): readonly [number, number] => [setting(options.settings, 'ttl'), setting(options.settings, 'ttl2')];
+export const ttlsOf = (options: SessionOptions): readonly [number, number] => [
+  setting(options.settings, 'ttl'),
+  setting(options.settings, 'ttl2'),
+];

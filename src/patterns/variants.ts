@@ -25,22 +25,33 @@ const offered = (pattern: AnyPattern): string =>
  * an unknown variant or choice is one line naming it and what the pattern offers.
  */
 export function parseVariants(pattern: AnyPattern, declared: unknown, where: string): Record<string, string> {
-  if (!isRecord(declared)) throw new VariantError(`${where}: expected an object of variant -> choice, got ${JSON.stringify(declared) ?? String(declared)}`);
+  if (!isRecord(declared))
+    throw new VariantError(
+      `${where}: expected an object of variant -> choice, got ${JSON.stringify(declared) ?? String(declared)}`,
+    );
   const variants = pattern.variants ?? {};
   const chosen: Record<string, string> = {};
   for (const [name, choice] of Object.entries(declared)) {
     if (!Object.hasOwn(variants, name)) {
       const known = offered(pattern);
-      throw new VariantError(`${where}: unknown variant ${JSON.stringify(name)} (${known ? `a ${pattern.name} implementation may declare ${known}` : `${pattern.name} has no semantic variants`})`);
+      throw new VariantError(
+        `${where}: unknown variant ${JSON.stringify(name)} (${known ? `a ${pattern.name} implementation may declare ${known}` : `${pattern.name} has no semantic variants`})`,
+      );
     }
     const { choices } = variants[name];
     if (typeof choice !== 'string' || !choices.includes(choice)) {
-      throw new VariantError(`${where}.${name}: unknown choice ${JSON.stringify(choice) ?? String(choice)} (${name} is one of ${choices.join(', ')}; default ${choices[0]})`);
+      throw new VariantError(
+        `${where}.${name}: unknown choice ${JSON.stringify(choice) ?? String(choice)} (${name} is one of ${choices.join(', ')}; default ${choices[0]})`,
+      );
     }
     chosen[name] = choice;
   }
   // In the pattern's order, whatever the declaration's: certificates list them that way.
-  return Object.fromEntries(Object.keys(variants).filter((n) => Object.hasOwn(chosen, n)).map((n) => [n, chosen[n]]));
+  return Object.fromEntries(
+    Object.keys(variants)
+      .filter((n) => Object.hasOwn(chosen, n))
+      .map((n) => [n, chosen[n]]),
+  );
 }
 
 /**
@@ -52,7 +63,13 @@ export function withVariants<I>(pattern: AnyPattern, caps: Capabilities | undefi
   const declared = caps?.variants;
   if (!declared || !pattern.variants) return input;
   const op = (input as { op?: unknown }).op;
-  const fields = Object.entries(pattern.variants).filter(([name, v]) => typeof op === 'string' && v.carriedBy.includes(op) && Object.hasOwn(declared, name) && declared[name] !== v.choices[0]);
+  const fields = Object.entries(pattern.variants).filter(
+    ([name, v]) =>
+      typeof op === 'string' &&
+      v.carriedBy.includes(op) &&
+      Object.hasOwn(declared, name) &&
+      declared[name] !== v.choices[0],
+  );
   if (fields.length === 0) return input;
   return { ...input, ...Object.fromEntries(fields.map(([name]) => [name, declared[name]])) };
 }

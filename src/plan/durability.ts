@@ -20,7 +20,10 @@ export interface Receipt {
    * records, or an error when it is indeterminate (an acquire that gave the lock back: its holder's
    * release, which may or may not have reached Redis).
    */
-  alsoDid?: ({ readonly input: unknown; readonly output: unknown } | { readonly input: unknown; readonly error: string })[];
+  alsoDid?: (
+    | { readonly input: unknown; readonly output: unknown }
+    | { readonly input: unknown; readonly error: string }
+  )[];
 }
 
 export function describeDurability(d: Durability): string {

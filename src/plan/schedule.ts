@@ -70,9 +70,9 @@ export type FaultStep =
  * leases the old master set are expired by the new master's clock: both sides of a failover.
  */
 export type ClockStep =
-  | ClockStepBase<'clock-jump'> & { readonly offsetMs: number; readonly failover?: true }
-  | ClockStepBase<'clock-strobe'> & { readonly offsetMs: number; readonly periodMs: number }
-  | ClockStepBase<'clock-drift'> & { readonly driftPpm: number };
+  | (ClockStepBase<'clock-jump'> & { readonly offsetMs: number; readonly failover?: true })
+  | (ClockStepBase<'clock-strobe'> & { readonly offsetMs: number; readonly periodMs: number })
+  | (ClockStepBase<'clock-drift'> & { readonly driftPpm: number });
 
 export interface ClockStepBase<K extends string> {
   readonly kind: K;
@@ -81,7 +81,8 @@ export interface ClockStepBase<K extends string> {
   readonly ms: number;
 }
 
-export const isClockStep = (f: FaultStep): f is ClockStep => f.kind === 'clock-jump' || f.kind === 'clock-strobe' || f.kind === 'clock-drift';
+export const isClockStep = (f: FaultStep): f is ClockStep =>
+  f.kind === 'clock-jump' || f.kind === 'clock-strobe' || f.kind === 'clock-drift';
 
 /**
  * A partition between nodes for `ms` (netns backend only), in one of Jepsen's shapes, aimed at the
@@ -132,7 +133,8 @@ export type CommandFaultStep =
       readonly limit: number;
     };
 
-export const isCommandFault = (f: FaultStep): f is CommandFaultStep => f.kind === 'command-delay' || f.kind === 'reply-loss';
+export const isCommandFault = (f: FaultStep): f is CommandFaultStep =>
+  f.kind === 'command-delay' || f.kind === 'reply-loss';
 
 /**
  * A command delay aimed at one operation of the schedule, not at a name and a window: when client
@@ -208,9 +210,16 @@ export function describeTarget(t: FaultTarget): string {
 const signedMs = (ms: number) => `${ms >= 0 ? '+' : ''}${ms}ms`;
 
 /** How long a command delay, windowed or aimed, holds what it caught. */
-function holdPhrase(f: { readonly holdMs: number; readonly pastExpiryMs?: number; readonly pastTouchMs?: number }): string {
-  if (f.pastTouchMs !== undefined) return `until another client's command on its key was answered, +${f.pastTouchMs}ms (at most ${f.holdMs}ms)`;
-  return f.pastExpiryMs === undefined ? `for ${f.holdMs}ms` : `until its key's TTL has run out and another client touched it, +${f.pastExpiryMs}ms (${f.holdMs}ms if it has no TTL)`;
+function holdPhrase(f: {
+  readonly holdMs: number;
+  readonly pastExpiryMs?: number;
+  readonly pastTouchMs?: number;
+}): string {
+  if (f.pastTouchMs !== undefined)
+    return `until another client's command on its key was answered, +${f.pastTouchMs}ms (at most ${f.holdMs}ms)`;
+  return f.pastExpiryMs === undefined
+    ? `for ${f.holdMs}ms`
+    : `until its key's TTL has run out and another client touched it, +${f.pastExpiryMs}ms (${f.holdMs}ms if it has no TTL)`;
 }
 
 export function describeFault(f: FaultStep): string {
@@ -245,7 +254,8 @@ export function describeFault(f: FaultStep): string {
       return `${at} hold ${f.on === 'reply' ? 'the replies to' : 'the forwarding of'} ${what} ${holdPhrase(f)}`;
     }
     case 'aimed-delay':
-      if (f.refuse) return `at c${f.client}'s operation #${f.op}: refuse its first command on its key (it never runs; BUSY is answered)`;
+      if (f.refuse)
+        return `at c${f.client}'s operation #${f.op}: refuse its first command on its key (it never runs; BUSY is answered)`;
       return `at c${f.client}'s operation #${f.op}: hold ${f.on === 'reply' ? 'the reply to' : 'the forwarding of'} its first command on its key ${holdPhrase(f)}`;
   }
 }
@@ -263,8 +273,11 @@ export function describeStep<I>(step: ClientStep<I>, describeInput: (input: I) =
 
 /** The schedule as a counterexample reads: one line per client, one per fault. */
 export function describeSchedule<I>(schedule: Schedule<I>, describeInput: (input: I) => string): string {
-  const lines = schedule.clients.map((steps, c) => `c${c}: ${steps.map((s) => describeStep(s, describeInput)).join('; ') || '(idle)'}`);
-  if (schedule.network) lines.push(`network: +${schedule.network.clientLatencyMs}ms on every reply to a client, all run`);
+  const lines = schedule.clients.map(
+    (steps, c) => `c${c}: ${steps.map((s) => describeStep(s, describeInput)).join('; ') || '(idle)'}`,
+  );
+  if (schedule.network)
+    lines.push(`network: +${schedule.network.clientLatencyMs}ms on every reply to a client, all run`);
   if (schedule.race) lines.push(`race: ${describeRace(schedule.race)}`);
   if (schedule.clientClocks) lines.push(`client clocks: ${describeClientClocks(schedule.clientClocks)}, all run`);
   for (const f of schedule.faults) lines.push(`nemesis: ${describeFault(f)}`);
@@ -273,7 +286,10 @@ export function describeSchedule<I>(schedule: Schedule<I>, describeInput: (input
 
 /** `c0 +12ms, c3 -2017ms`: the clients' clock offsets as a counterexample reads them (clients at 0 left out). */
 export function describeClientClocks(offsets: readonly number[]): string {
-  return offsets.flatMap((ms, c) => (ms === 0 ? [] : [`c${c} ${ms > 0 ? '+' : ''}${ms}ms`])).join(', ') || 'every client true';
+  return (
+    offsets.flatMap((ms, c) => (ms === 0 ? [] : [`c${c} ${ms > 0 ? '+' : ''}${ms}ms`])).join(', ') ||
+    'every client true'
+  );
 }
 
 /** `release at its TTL's end on k3: c1's operation #1 against c4` */

@@ -8,7 +8,11 @@
 export type Settings = Readonly<Record<string, number>>;
 
 /** `limit=3 window=1`, as --set takes them and in the order given ('' for none). */
-export const describeSettings = (settings: Settings): string => Object.entries(settings).map(([name, value]) => `${name}=${value}`).join(' ');
+export const describeSettings = (settings: Settings): string =>
+  Object.entries(settings)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(' ');
 
 /** `--set limit=3 --set window=1`: the flags that ask for them again. */
-export const settingsFlags = (settings: Settings): string[] => Object.entries(settings).flatMap(([name, value]) => ['--set', `${name}=${value}`]);
+export const settingsFlags = (settings: Settings): string[] =>
+  Object.entries(settings).flatMap(([name, value]) => ['--set', `${name}=${value}`]);

@@ -21,9 +21,13 @@ export function parseTopologySpec(text: string | undefined): TopologySpec {
   const value = (text ?? '').trim();
   if (value === '' || value === 'cluster') return CLUSTER_TOPOLOGY;
   const match = /^masters(?::(\d{1,6}))?$/.exec(value);
-  if (!match) throw new TopologySpecError(`unknown value '${value.length > 40 ? `${value.slice(0, 40)}...` : value}' (expected cluster, masters or masters:N)`);
+  if (!match)
+    throw new TopologySpecError(
+      `unknown value '${value.length > 40 ? `${value.slice(0, 40)}...` : value}' (expected cluster, masters or masters:N)`,
+    );
   const count = match[1] === undefined ? MASTERS.default : Number(match[1]);
-  if (count < MASTERS.min || count > MASTERS.max) throw new TopologySpecError(`masters:${count}: the count must be an integer in [${MASTERS.min}, ${MASTERS.max}]`);
+  if (count < MASTERS.min || count > MASTERS.max)
+    throw new TopologySpecError(`masters:${count}: the count must be an integer in [${MASTERS.min}, ${MASTERS.max}]`);
   return { kind: 'masters', count };
 }
 

@@ -63,7 +63,11 @@ export function spawnProgram(command: string, stderrFile: string, cwd?: string):
   let child: ChildProcessByStdio<Writable, Readable, null>;
   try {
     // detached: the child leads a new process group, so the group can be killed as one.
-    child = spawn(file, args, { cwd, detached: true, stdio: ['pipe', 'pipe', stderr] }) as ChildProcessByStdio<Writable, Readable, null>;
+    child = spawn(file, args, { cwd, detached: true, stdio: ['pipe', 'pipe', stderr] }) as ChildProcessByStdio<
+      Writable,
+      Readable,
+      null
+    >;
   } finally {
     fs.closeSync(stderr);
   }

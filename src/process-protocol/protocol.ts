@@ -101,8 +101,20 @@ export interface RefuseReply {
 }
 
 export type ResponseReply =
-  | { readonly type: 'response'; readonly id: number; readonly ok: true; readonly result: unknown; readonly acknowledgedReplicas?: number }
-  | { readonly type: 'response'; readonly id: number; readonly ok: false; readonly error: string; readonly refused?: true };
+  | {
+      readonly type: 'response';
+      readonly id: number;
+      readonly ok: true;
+      readonly result: unknown;
+      readonly acknowledgedReplicas?: number;
+    }
+  | {
+      readonly type: 'response';
+      readonly id: number;
+      readonly ok: false;
+      readonly error: string;
+      readonly refused?: true;
+    };
 
 export type ProgramMessage = HelloReply | RefuseReply | ResponseReply;
 
@@ -131,17 +143,27 @@ export function parseProgramLine(line: string): Parsed {
   switch (value.type) {
     case 'hello': {
       const { protocol, name, version, patterns } = value;
-      if (!isString(protocol) || !isString(name) || !isString(version) || !Array.isArray(patterns) || !patterns.every(isString)) {
+      if (
+        !isString(protocol) ||
+        !isString(name) ||
+        !isString(version) ||
+        !Array.isArray(patterns) ||
+        !patterns.every(isString)
+      ) {
         return { problem: `hello needs protocol, name, version (strings) and patterns (strings): ${excerpt(line)}` };
       }
-      const declared = { ...(value.capabilities === undefined ? {} : { capabilities: value.capabilities }), ...(value.keys === undefined ? {} : { keys: value.keys }) };
+      const declared = {
+        ...(value.capabilities === undefined ? {} : { capabilities: value.capabilities }),
+        ...(value.keys === undefined ? {} : { keys: value.keys }),
+      };
       return { message: { type: 'hello', protocol, name, version, patterns, ...declared } };
     }
     case 'refuse':
       return { message: { type: 'refuse', reason: isString(value.reason) ? value.reason : '(no reason given)' } };
     case 'response': {
       const { id, ok } = value;
-      if (typeof id !== 'number' || !Number.isSafeInteger(id)) return { problem: `response without an integer id: ${excerpt(line)}` };
+      if (typeof id !== 'number' || !Number.isSafeInteger(id))
+        return { problem: `response without an integer id: ${excerpt(line)}` };
       if (ok === true) {
         // null is the nil reply; a missing result is a mistake, not nil.
         if (!('result' in value)) return { problem: `response ${id} has ok:true but no result: ${excerpt(line)}` };
@@ -150,13 +172,18 @@ export function parseProgramLine(line: string): Parsed {
         if (typeof acknowledged !== 'number' || !Number.isSafeInteger(acknowledged) || acknowledged < 0) {
           return { problem: `response ${id} has acknowledgedReplicas that is not an integer >= 0: ${excerpt(line)}` };
         }
-        return { message: { type: 'response', id, ok: true, result: value.result, acknowledgedReplicas: acknowledged } };
+        return {
+          message: { type: 'response', id, ok: true, result: value.result, acknowledgedReplicas: acknowledged },
+        };
       }
       if (ok === false) {
-        if (!isString(value.error)) return { problem: `response ${id} has ok:false but no error text: ${excerpt(line)}` };
+        if (!isString(value.error))
+          return { problem: `response ${id} has ok:false but no error text: ${excerpt(line)}` };
         // 1.1: the program's word that the library refused before writing anything (src/plan/refusal.ts).
-        if (value.refused === true) return { message: { type: 'response', id, ok: false, error: value.error, refused: true } };
-        if (value.refused !== undefined && value.refused !== false) return { problem: `response ${id} has refused that is not true or false: ${excerpt(line)}` };
+        if (value.refused === true)
+          return { message: { type: 'response', id, ok: false, error: value.error, refused: true } };
+        if (value.refused !== undefined && value.refused !== false)
+          return { problem: `response ${id} has refused that is not true or false: ${excerpt(line)}` };
         return { message: { type: 'response', id, ok: false, error: value.error } };
       }
       return { problem: `response ${id} needs ok: true or false: ${excerpt(line)}` };
@@ -168,7 +195,8 @@ export function parseProgramLine(line: string): Parsed {
 
 /** A model input as a request's op and args: every field but `op`, unchanged. */
 export function requestParts(input: unknown): { op: string; args: Record<string, unknown> } {
-  if (!isObject(input) || !isString(input.op)) throw new TypeError(`process subject: not a model input: ${JSON.stringify(input)}`);
+  if (!isObject(input) || !isString(input.op))
+    throw new TypeError(`process subject: not a model input: ${JSON.stringify(input)}`);
   const { op, ...args } = input;
   return { op, args };
 }

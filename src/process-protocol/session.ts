@@ -7,7 +7,18 @@ import { LineSplitter } from './lines.ts';
 import type { Durability } from '../plan/durability.ts';
 import type { Receipt } from '../plan/durability.ts';
 import { RefusedError } from '../plan/refusal.ts';
-import { ACCEPTED_VERSIONS, excerpt, parseProgramLine, PROTOCOL_VERSION, PROTOCOL_VERSION_1_1, type Address, type HelloMessage, type HelloReply, type ProgramMessage, type RequestMessage } from './protocol.ts';
+import {
+  ACCEPTED_VERSIONS,
+  excerpt,
+  parseProgramLine,
+  PROTOCOL_VERSION,
+  PROTOCOL_VERSION_1_1,
+  type Address,
+  type HelloMessage,
+  type HelloReply,
+  type ProgramMessage,
+  type RequestMessage,
+} from './protocol.ts';
 
 export interface ProcessSessionOptions {
   /** Shell command line of the implementation. */
@@ -97,11 +108,17 @@ export class ProcessSession {
   }
 
   request(client: number, op: string, key: string, args: Record<string, unknown>, receipt?: Receipt): Promise<unknown> {
-    if (this.state !== 'ready') return Promise.reject(new ProcessUnavailableError(`implementation process unavailable: ${this.problems[0] ?? this.state}`));
+    if (this.state !== 'ready')
+      return Promise.reject(
+        new ProcessUnavailableError(`implementation process unavailable: ${this.problems[0] ?? this.state}`),
+      );
     const request: RequestMessage = { type: 'request', id: this.nextId++, client, op, key, args };
     return new Promise((resolve, reject) => {
       const timer = setTimeout(
-        () => this.fail(`hang: no response to request ${request.id} (${op} on ${key}) within ${this.options.requestTimeoutMs} ms`),
+        () =>
+          this.fail(
+            `hang: no response to request ${request.id} (${op} on ${key}) within ${this.options.requestTimeoutMs} ms`,
+          ),
         this.options.requestTimeoutMs,
       );
       this.pending.set(request.id, { request, receipt, resolve, reject, timer });
@@ -181,11 +198,17 @@ export class ProcessSession {
       seeds: options.seeds,
       natMap: options.natMap,
       ...(options.masters ? { masters: options.masters } : {}),
-      operations: Object.entries(options.pattern.operations).map(([name, op]) => ({ name, args: Object.keys(op.args), answer: op.answer })),
+      operations: Object.entries(options.pattern.operations).map(([name, op]) => ({
+        name,
+        args: Object.keys(op.args),
+        answer: op.answer,
+      })),
       options: {
         clients: options.clients,
         requestTimeoutMs: options.requestTimeoutMs,
-        ...(options.durability ? { durability: { replicas: options.durability.replicas, timeoutMs: options.durability.timeoutMs } } : {}),
+        ...(options.durability
+          ? { durability: { replicas: options.durability.replicas, timeoutMs: options.durability.timeoutMs } }
+          : {}),
       },
     };
     const reply = await new Promise<ProgramMessage | undefined>((resolve) => {
@@ -207,23 +230,33 @@ export class ProcessSession {
     const { pattern } = this.options;
     const { name } = pattern;
     if (reply.type === 'refuse') return this.fail(`handshake refused by the implementation: ${reply.reason}`);
-    if (reply.type !== 'hello') return this.fail(`handshake: expected a hello reply, got a ${reply.type} message first`);
+    if (reply.type !== 'hello')
+      return this.fail(`handshake: expected a hello reply, got a ${reply.type} message first`);
     if (!(ACCEPTED_VERSIONS as readonly string[]).includes(reply.protocol)) {
-      return this.fail(`handshake: the implementation speaks ${JSON.stringify(reply.protocol)}, the harness speaks ${ACCEPTED_VERSIONS.map((v) => JSON.stringify(v)).join(' or ')}`);
+      return this.fail(
+        `handshake: the implementation speaks ${JSON.stringify(reply.protocol)}, the harness speaks ${ACCEPTED_VERSIONS.map((v) => JSON.stringify(v)).join(' or ')}`,
+      );
     }
     if (!reply.patterns.includes(name)) {
-      return this.fail(`handshake: the implementation does not support pattern ${name} (it supports: ${reply.patterns.join(', ') || 'none'})`);
+      return this.fail(
+        `handshake: the implementation does not support pattern ${name} (it supports: ${reply.patterns.join(', ') || 'none'})`,
+      );
     }
     // A 1.0 reply's extra fields are ignored, as the protocol says of unknown fields.
     if (reply.protocol === PROTOCOL_VERSION_1_1) {
       try {
-        if (reply.capabilities !== undefined) this.capabilities = parseCapabilities(pattern, reply.capabilities, 'hello capabilities');
+        if (reply.capabilities !== undefined)
+          this.capabilities = parseCapabilities(pattern, reply.capabilities, 'hello capabilities');
         if (reply.keys !== undefined) {
-          if (typeof reply.keys !== 'object' || reply.keys === null) throw new KeyMappingError(`hello keys: expected { prefix, suffix }, a list of key templates or { computed: true }, got ${JSON.stringify(reply.keys)}`);
+          if (typeof reply.keys !== 'object' || reply.keys === null)
+            throw new KeyMappingError(
+              `hello keys: expected { prefix, suffix }, a list of key templates or { computed: true }, got ${JSON.stringify(reply.keys)}`,
+            );
           this.keys = parseKeyMapping(reply.keys, 'hello keys', name);
         }
       } catch (error) {
-        if (error instanceof CapabilitiesError || error instanceof KeyMappingError) return this.fail(`handshake: ${error.message}`);
+        if (error instanceof CapabilitiesError || error instanceof KeyMappingError)
+          return this.fail(`handshake: ${error.message}`);
         throw error;
       }
     }
@@ -236,19 +269,28 @@ export class ProcessSession {
     if (this.state !== 'starting' && this.state !== 'ready') return; // nothing counts once it is being ended
     if (line.trim() === '') return;
     const parsed = parseProgramLine(line);
-    if ('problem' in parsed) return this.fail(`malformed output: stdout line ${this.lineNo} is ${parsed.problem} (stdout carries protocol messages only; log to stderr)`);
+    if ('problem' in parsed)
+      return this.fail(
+        `malformed output: stdout line ${this.lineNo} is ${parsed.problem} (stdout carries protocol messages only; log to stderr)`,
+      );
     const message = parsed.message;
     if (this.settleHandshake) return this.settleHandshake(message);
-    if (message.type !== 'response') return this.fail(`protocol violation: unexpected ${message.type} message after the handshake: ${excerpt(line)}`);
+    if (message.type !== 'response')
+      return this.fail(`protocol violation: unexpected ${message.type} message after the handshake: ${excerpt(line)}`);
     const pending = this.pending.get(message.id);
     if (!pending) {
       const issued = message.id >= 1 && message.id < this.nextId;
-      return this.fail(issued ? `protocol violation: a second response to request ${message.id}` : `protocol violation: response to unknown request id ${message.id}`);
+      return this.fail(
+        issued
+          ? `protocol violation: a second response to request ${message.id}`
+          : `protocol violation: response to unknown request id ${message.id}`,
+      );
     }
     this.pending.delete(message.id);
     clearTimeout(pending.timer);
     if (message.ok) {
-      if (pending.receipt && message.acknowledgedReplicas !== undefined) pending.receipt.acknowledgedReplicas = message.acknowledgedReplicas;
+      if (pending.receipt && message.acknowledgedReplicas !== undefined)
+        pending.receipt.acknowledgedReplicas = message.acknowledgedReplicas;
       pending.resolve(message.result);
     }
     // The program's error text as the message: the runner classifies it (classify.ts).
@@ -258,7 +300,8 @@ export class ProcessSession {
   private onExit(code: number | null, signal: NodeJS.Signals | null): void {
     if (this.state !== 'starting' && this.state !== 'ready') return;
     const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-    const when = this.state === 'starting' ? 'before answering the handshake' : `with ${this.pending.size} request(s) in flight`;
+    const when =
+      this.state === 'starting' ? 'before answering the handshake' : `with ${this.pending.size} request(s) in flight`;
     this.fail(`crash: the implementation ${how} ${when}${this.stderrTail()}`);
   }
 
@@ -293,7 +336,11 @@ export class ProcessSession {
     } catch {
       return '';
     }
-    const lines = text.trimEnd().split('\n').filter((l) => l.trim() !== '').slice(-3);
+    const lines = text
+      .trimEnd()
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .slice(-3);
     if (!lines.length) return ` (stderr: ${this.options.stderrFile}, empty)`;
     return `; stderr (${this.options.stderrFile}) ends: ${lines.map((l) => l.slice(0, 200)).join(' | ')}`;
   }

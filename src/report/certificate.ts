@@ -1,4 +1,3 @@
-
 /**
  * certificate.json — a stable, documented format (docs/certificate.md). Add fields, never change
  * the meaning of one; bump `version` if that ever becomes unavoidable.
@@ -20,7 +19,12 @@ export interface Certificate {
     readonly version: string;
     readonly server?: string;
     readonly allocator?: string;
-    readonly features?: { readonly functions: boolean; readonly shebangFlags: boolean; readonly evictsScripts: boolean; readonly frozenTime: boolean };
+    readonly features?: {
+      readonly functions: boolean;
+      readonly shebangFlags: boolean;
+      readonly evictsScripts: boolean;
+      readonly frozenTime: boolean;
+    };
     readonly asked?: string;
     readonly topology: string;
     readonly cluster: string;
@@ -47,7 +51,18 @@ export interface Certificate {
   readonly evidence?: {
     readonly minOkPerOperation: number;
     /** Answers per operation: `info` counts indeterminate ones; `shares` each outcome's share of `issued` (3 decimals). */
-    readonly operations: Readonly<Record<string, { readonly issued: number; readonly ok: number; readonly fail: number; readonly info: number; readonly shares?: { readonly ok: number; readonly fail: number; readonly info: number } }>>;
+    readonly operations: Readonly<
+      Record<
+        string,
+        {
+          readonly issued: number;
+          readonly ok: number;
+          readonly fail: number;
+          readonly info: number;
+          readonly shares?: { readonly ok: number; readonly fail: number; readonly info: number };
+        }
+      >
+    >;
     readonly transitions: Readonly<Record<string, number>>;
     readonly missing: readonly string[];
   };
@@ -73,7 +88,11 @@ export interface Certificate {
     readonly notApplicable?: string;
     /** Present when the operations witnessing it answered mostly indeterminate (docs/certificate.md). */
     readonly barelyWitnessed?: string;
-    readonly violations: readonly { readonly invariant: string; readonly message: string; readonly counterexample?: string }[];
+    readonly violations: readonly {
+      readonly invariant: string;
+      readonly message: string;
+      readonly counterexample?: string;
+    }[];
   }[];
   /** Findings that are not invariant violations: lint errors, crashes, hangs, answers outside the contract. */
   readonly findings: readonly string[];
@@ -114,11 +133,27 @@ export interface Certificate {
     readonly plan?: string;
   };
   /** `merge`: the shards this certificate combines. */
-  readonly merged?: { readonly count: number; readonly shards: readonly { readonly index: number; readonly file: string; readonly certified: boolean; readonly runs: number; readonly seconds: number }[] };
+  readonly merged?: {
+    readonly count: number;
+    readonly shards: readonly {
+      readonly index: number;
+      readonly file: string;
+      readonly certified: boolean;
+      readonly runs: number;
+      readonly seconds: number;
+    }[];
+  };
   /** The regression corpus replayed before exploring (src/corpus). */
   readonly corpus?: {
     readonly dir: string;
-    readonly entries: readonly { readonly id: string; readonly file: string; readonly status: string; readonly attempts: number; readonly detail: string; readonly foundAgainst: string }[];
+    readonly entries: readonly {
+      readonly id: string;
+      readonly file: string;
+      readonly status: string;
+      readonly attempts: number;
+      readonly detail: string;
+      readonly foundAgainst: string;
+    }[];
     readonly saved: readonly string[];
   };
 }

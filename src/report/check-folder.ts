@@ -27,7 +27,9 @@ export function writeCheckFolder(root: string, checked: CheckedFile): string {
   const invariants = [...new Set(result.violations.map((v) => v.invariant))].map((invariant) => ({
     invariant,
     passed: false,
-    violations: result.violations.filter((v) => v.invariant === invariant).map((v) => ({ message: v.message, key: v.key })),
+    violations: result.violations
+      .filter((v) => v.invariant === invariant)
+      .map((v) => ({ message: v.message, key: v.key })),
   }));
   const summary: RunSummary & { verdict: string } = {
     command: 'check',
@@ -36,17 +38,32 @@ export function writeCheckFolder(root: string, checked: CheckedFile): string {
     pattern: checked.model,
     impl: checked.file,
     operations: result.stats.ops,
-    duplicateEffects: Object.fromEntries(Object.entries(result.duplicateEffects ?? {}).map(([op, ids]) => [op, { count: ids.length, ops: ids.map((id) => ({ id })) }])),
+    duplicateEffects: Object.fromEntries(
+      Object.entries(result.duplicateEffects ?? {}).map(([op, ids]) => [
+        op,
+        { count: ids.length, ops: ids.map((id) => ({ id })) },
+      ]),
+    ),
     seconds: Math.round(result.stats.ms) / 1000,
     // Keys a moved server clock explains pass, keeping no counterexample: the page shows them by these notes.
-    ...(result.clockLosses?.length ? { clockLosses: result.clockLosses.length, clockLossNotes: result.clockLosses.map((l) => `key ${l.key}: ${l.message}`) } : {}),
+    ...(result.clockLosses?.length
+      ? {
+          clockLosses: result.clockLosses.length,
+          clockLossNotes: result.clockLosses.map((l) => `key ${l.key}: ${l.message}`),
+        }
+      : {}),
     invariants: invariants.length > 0 ? invariants : [{ invariant: 'linearizable', passed: checked.passed }],
     checked: { file: checked.file, format: checked.format },
   };
   writeJson(dir, RESULT_FILE, summary);
   if (!checked.passed) {
     // No schedule produced this history: an empty one keeps the file's shape for its readers.
-    const schedule = { pattern: checked.model, keys: result.stats.keys, clients: [], faults: [] } as unknown as Schedule;
+    const schedule = {
+      pattern: checked.model,
+      keys: result.stats.keys,
+      clients: [],
+      faults: [],
+    } as unknown as Schedule;
     const counterexample: Counterexample = {
       version: COUNTEREXAMPLE_VERSION,
       pattern: checked.model as Schedule['pattern'],

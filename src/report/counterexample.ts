@@ -27,7 +27,10 @@ export interface Counterexample {
   readonly result: CheckResult;
 }
 
-export function readCounterexample(file: string, kind: 'counterexample' | 'corpus entry' = 'counterexample'): Counterexample {
+export function readCounterexample(
+  file: string,
+  kind: 'counterexample' | 'corpus entry' = 'counterexample',
+): Counterexample {
   let parsed: unknown;
   try {
     parsed = JSON.parse(readBoundedText(file, kind));
@@ -40,10 +43,15 @@ export function readCounterexample(file: string, kind: 'counterexample' | 'corpu
   } catch (error) {
     if (!(error instanceof SchemaError)) throw error;
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-      throw new Error(`${file}: not a chaoslua counterexample (it holds ${parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a ${typeof parsed}`}, not an object)`);
+      throw new Error(
+        `${file}: not a chaoslua counterexample (it holds ${parsed === null ? 'null' : Array.isArray(parsed) ? 'an array' : `a ${typeof parsed}`}, not an object)`,
+      );
     }
     const version = (parsed as { version?: unknown }).version;
-    if (version !== COUNTEREXAMPLE_VERSION) throw new Error(`${file}: not a chaoslua counterexample (version ${JSON.stringify(version)}, expected ${COUNTEREXAMPLE_VERSION})`);
+    if (version !== COUNTEREXAMPLE_VERSION)
+      throw new Error(
+        `${file}: not a chaoslua counterexample (version ${JSON.stringify(version)}, expected ${COUNTEREXAMPLE_VERSION})`,
+      );
     throw new Error(`${file}: not a valid counterexample: ${error.message}`);
   }
   return parsed as Counterexample;

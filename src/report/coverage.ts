@@ -163,7 +163,10 @@ export function coverage(history: History, model: AnyModel, expected: readonly s
 }
 
 /** Tables of several histories (several runs of one job) as one; `expected` as for coverage(). */
-export function mergeCoverage(tables: readonly CoverageTable[], expected: readonly string[] = []): CoverageTable | undefined {
+export function mergeCoverage(
+  tables: readonly CoverageTable[],
+  expected: readonly string[] = [],
+): CoverageTable | undefined {
   if (tables.length === 0) return undefined;
   const rows = new Map<string, { counts: Record<string, number>; total: number }>();
   for (const name of expected) rows.set(name, { counts: {}, total: 0 });
@@ -176,10 +179,24 @@ export function mergeCoverage(tables: readonly CoverageTable[], expected: readon
     }
   }
   const sum = (f: (t: CoverageTable) => number) => tables.reduce((n, t) => n + f(t), 0);
-  return table(tables[0].pattern, expected, rows, sum((t) => t.ops), sum((t) => t.unexplained), sum((t) => t.histories));
+  return table(
+    tables[0].pattern,
+    expected,
+    rows,
+    sum((t) => t.ops),
+    sum((t) => t.unexplained),
+    sum((t) => t.histories),
+  );
 }
 
-function table(pattern: string, expected: readonly string[], rows: Map<string, { counts: Record<string, number>; total: number }>, ops: number, unexplained: number, histories: number): CoverageTable {
+function table(
+  pattern: string,
+  expected: readonly string[],
+  rows: Map<string, { counts: Record<string, number>; total: number }>,
+  ops: number,
+  unexplained: number,
+  histories: number,
+): CoverageTable {
   const seen = new Set<string>();
   for (const r of rows.values()) for (const c of Object.keys(r.counts)) seen.add(c);
   const faultColumns = [...seen].filter((c) => c !== NO_FAULT).sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));

@@ -47,7 +47,14 @@ export function listRuns(reportsRoot: string): RunEntry[] {
     }
     const file = has(RESULT_FILE) ? RESULT_FILE : COUNTEREXAMPLE_FILE;
     const time = stampTime(d.name) ?? fs.statSync(path.join(dir, file)).mtimeMs;
-    entries.push({ name: d.name, time, result, error, hasReport: has(REPORT_FILE), hasCounterexample: has(COUNTEREXAMPLE_FILE) });
+    entries.push({
+      name: d.name,
+      time,
+      result,
+      error,
+      hasReport: has(REPORT_FILE),
+      hasCounterexample: has(COUNTEREXAMPLE_FILE),
+    });
   }
   // Same second: the later folder got the higher suffix (-2, -3), so the name breaks the tie.
   return entries.sort((a, b) => b.time - a.time || b.name.localeCompare(a.name, 'en', { numeric: true }));
@@ -58,7 +65,9 @@ export function renderIndex(runs: readonly RunEntry[]): string {
     const res = r.result;
     const failed = res ? res.passed !== true || r.hasCounterexample : r.hasCounterexample;
     const verdict = res || r.hasCounterexample ? (failed ? 'FAILED' : 'PASSED') : 'UNREADABLE';
-    const link = r.hasReport ? `${encodeURIComponent(r.name)}/${REPORT_FILE}` : `${encodeURIComponent(r.name)}/${res ? RESULT_FILE : COUNTEREXAMPLE_FILE}`;
+    const link = r.hasReport
+      ? `${encodeURIComponent(r.name)}/${REPORT_FILE}`
+      : `${encodeURIComponent(r.name)}/${res ? RESULT_FILE : COUNTEREXAMPLE_FILE}`;
     const firstFail = res?.invariants?.find((i) => !i.passed)?.invariant ?? res?.findings?.[0] ?? r.error ?? '';
     return `<tr class="run" data-run="${esc(r.name)}"><td class="${failed ? 'verdict-illegal' : 'verdict-ok'}">${verdict}</td><td><a href="${esc(link)}">${esc(r.name)}</a></td>
 <td>${esc(new Date(r.time).toISOString().replace('T', ' ').slice(0, 19))}</td><td>${esc(res?.command ?? '')}</td><td>${esc(res?.pattern ?? '')}</td><td>${esc(res?.impl ?? '')}</td>

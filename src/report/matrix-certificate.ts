@@ -31,7 +31,12 @@ export interface MatrixServer {
   readonly server?: string;
   readonly version: string;
   readonly allocator?: string;
-  readonly features?: { readonly functions: boolean; readonly shebangFlags: boolean; readonly evictsScripts: boolean; readonly frozenTime: boolean };
+  readonly features?: {
+    readonly functions: boolean;
+    readonly shebangFlags: boolean;
+    readonly evictsScripts: boolean;
+    readonly frozenTime: boolean;
+  };
   /** certified | not certified | incomplete (the environment ended the job: no verdict) */
   readonly verdict: 'certified' | 'not certified' | 'incomplete';
   readonly runs: number;

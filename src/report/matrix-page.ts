@@ -9,15 +9,26 @@ import type { MatrixCertificate } from './matrix-certificate.ts';
 
 export const MATRIX_PAGE = 'matrix.html';
 
-const FEATURES = [['functions', 'Functions'], ['shebangFlags', 'shebang flags'], ['evictsScripts', 'script eviction'], ['frozenTime', 'frozen TIME']] as const;
+const FEATURES = [
+  ['functions', 'Functions'],
+  ['shebangFlags', 'shebang flags'],
+  ['evictsScripts', 'script eviction'],
+  ['frozenTime', 'frozen TIME'],
+] as const;
 
 export function renderMatrixPage(m: MatrixCertificate): string {
   const rows = m.servers.map((s) => {
     const ok = s.verdict === 'certified';
     const name = s.server ? `${s.server} ${s.version}${s.allocator ? ` (${s.allocator})` : ''}` : s.version;
-    const features = s.features ? FEATURES.filter(([k]) => s.features![k]).map(([, label]) => label).join(', ') || 'none' : '';
+    const features = s.features
+      ? FEATURES.filter(([k]) => s.features![k])
+          .map(([, label]) => label)
+          .join(', ') || 'none'
+      : '';
     const why = [...s.failed.map((f) => `broke ${f}`), ...s.findings].join('; ');
-    const report = s.certificate ? `<a href="${esc(path.posix.join(path.dirname(s.certificate).split(path.sep).join('/'), 'report.html'))}">report</a>` : '';
+    const report = s.certificate
+      ? `<a href="${esc(path.posix.join(path.dirname(s.certificate).split(path.sep).join('/'), 'report.html'))}">report</a>`
+      : '';
     return `<tr><td class="mono">${esc(s.asked)}</td><td>${esc(name)}</td><td>${esc(features)}</td><td class="${ok ? 'verdict-ok' : 'verdict-illegal'}">${esc(s.verdict.toUpperCase())}</td>
 <td class="num">${s.runs}</td><td class="num">${s.operations}</td><td class="num">${esc(duration(s.seconds * 1000))}</td><td>${esc(why)}</td><td>${report}</td></tr>`;
   });

@@ -39,7 +39,8 @@ export interface HistogramSeries {
 /** Writes the registry text (or the merge of several registries' texts); returns the file's path. */
 export function writeMetricsFile(dir: string, text: string | readonly string[]): string {
   const file = path.join(dir, METRICS_FILE);
-  const body = typeof text === 'string' ? text : text.length === 1 ? text[0] : formatMetrics(mergeMetrics(text.map(parseMetrics)));
+  const body =
+    typeof text === 'string' ? text : text.length === 1 ? text[0] : formatMetrics(mergeMetrics(text.map(parseMetrics)));
   fs.writeFileSync(file, body.endsWith('\n') ? body : body + '\n');
   return file;
 }
@@ -164,15 +165,22 @@ export function mergeMetrics(all: readonly Metrics[]): Metrics {
       }
     }
   }
-  return new Map([...merged].map(([name, f]) => [name, { name, type: f.type, help: f.help, samples: [...f.samples.values()] }]));
+  return new Map(
+    [...merged].map(([name, f]) => [name, { name, type: f.type, help: f.help, samples: [...f.samples.values()] }]),
+  );
 }
 
 /** Back to the text exposition format. */
 export function formatMetrics(metrics: Metrics): string {
   const blocks = [...metrics.values()].map((f) => {
-    const lines = [`# HELP ${f.name} ${f.help.replace(/\\/g, '\\\\').replace(/\n/g, '\\n')}`, `# TYPE ${f.name} ${f.type}`];
+    const lines = [
+      `# HELP ${f.name} ${f.help.replace(/\\/g, '\\\\').replace(/\n/g, '\\n')}`,
+      `# TYPE ${f.name} ${f.type}`,
+    ];
     for (const s of f.samples) {
-      const labels = Object.entries(s.labels).map(([k, v]) => `${k}="${v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"')}"`);
+      const labels = Object.entries(s.labels).map(
+        ([k, v]) => `${k}="${v.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/"/g, '\\"')}"`,
+      );
       lines.push(`${s.name}${labels.length ? `{${labels.join(',')}}` : ''} ${formatValue(s.value)}`);
     }
     return lines.join('\n');
@@ -196,7 +204,10 @@ export function counterTotal(metrics: Metrics, name: string): number | undefined
 export function histogramSeries(metrics: Metrics, name: string): HistogramSeries[] {
   const f = metrics.get(name);
   if (!f) return [];
-  const series = new Map<string, { labels: Record<string, string>; buckets: { le: number; count: number }[]; sum: number; count: number }>();
+  const series = new Map<
+    string,
+    { labels: Record<string, string>; buckets: { le: number; count: number }[]; sum: number; count: number }
+  >();
   for (const s of f.samples) {
     const { le, ...labels } = s.labels;
     const key = labelKey('', labels);

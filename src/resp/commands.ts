@@ -4,7 +4,12 @@
 
 /** Calls of one script are one operation to the implementation, whether ioredis sends the body
  *  (EVAL, first call on a connection, or after NOSCRIPT) or its digest (EVALSHA): one name for both. */
-const SCRIPT_CALLS: Readonly<Record<string, string>> = { EVAL: 'EVALSHA', EVALSHA: 'EVALSHA', EVAL_RO: 'EVALSHA_RO', EVALSHA_RO: 'EVALSHA_RO' };
+const SCRIPT_CALLS: Readonly<Record<string, string>> = {
+  EVAL: 'EVALSHA',
+  EVALSHA: 'EVALSHA',
+  EVAL_RO: 'EVALSHA_RO',
+  EVALSHA_RO: 'EVALSHA_RO',
+};
 
 /** Commands whose key count is their third argument (`EVALSHA sha numkeys key...`). */
 const NUMKEYS_AT_2 = new Set(['EVALSHA', 'EVALSHA_RO', 'FCALL', 'FCALL_RO']);
@@ -15,10 +20,44 @@ const NUMKEYS_AT_2 = new Set(['EVALSHA', 'EVALSHA_RO', 'FCALL', 'FCALL_RO']);
  * fault may pick, so a drawn fault lands on what the implementation sends for its operations.
  */
 const CONTROL = new Set([
-  'ASKING', 'AUTH', 'CLIENT', 'CLUSTER', 'COMMAND', 'CONFIG', 'DBSIZE', 'DEBUG', 'DISCARD', 'ECHO', 'EXEC', 'FUNCTION',
-  'HELLO', 'INFO', 'LATENCY', 'MEMORY', 'MONITOR', 'MULTI', 'PING', 'PSUBSCRIBE', 'PUBLISH', 'PUNSUBSCRIBE', 'QUIT',
-  'READONLY', 'READWRITE', 'RESET', 'ROLE', 'SCRIPT', 'SELECT', 'SLOWLOG', 'SSUBSCRIBE', 'SUBSCRIBE', 'SUNSUBSCRIBE',
-  'TIME', 'UNSUBSCRIBE', 'UNWATCH', 'WAIT', 'WAITAOF',
+  'ASKING',
+  'AUTH',
+  'CLIENT',
+  'CLUSTER',
+  'COMMAND',
+  'CONFIG',
+  'DBSIZE',
+  'DEBUG',
+  'DISCARD',
+  'ECHO',
+  'EXEC',
+  'FUNCTION',
+  'HELLO',
+  'INFO',
+  'LATENCY',
+  'MEMORY',
+  'MONITOR',
+  'MULTI',
+  'PING',
+  'PSUBSCRIBE',
+  'PUBLISH',
+  'PUNSUBSCRIBE',
+  'QUIT',
+  'READONLY',
+  'READWRITE',
+  'RESET',
+  'ROLE',
+  'SCRIPT',
+  'SELECT',
+  'SLOWLOG',
+  'SSUBSCRIBE',
+  'SUBSCRIBE',
+  'SUNSUBSCRIBE',
+  'TIME',
+  'UNSUBSCRIBE',
+  'UNWATCH',
+  'WAIT',
+  'WAITAOF',
 ]);
 
 /** Commands after which a connection's replies no longer answer its commands one to one. */
@@ -26,9 +65,42 @@ const UNTRACKABLE = new Set(['SUBSCRIBE', 'PSUBSCRIBE', 'SSUBSCRIBE', 'MONITOR']
 
 /** Plain reads: data commands that only look. */
 const READS = new Set([
-  'BITCOUNT', 'BITPOS', 'DUMP', 'EXISTS', 'EXPIRETIME', 'GET', 'GETBIT', 'GETRANGE', 'HEXISTS', 'HGET', 'HGETALL', 'HKEYS',
-  'HLEN', 'HMGET', 'HSTRLEN', 'HVALS', 'LINDEX', 'LLEN', 'LRANGE', 'MGET', 'PEXPIRETIME', 'PTTL', 'SCARD', 'SISMEMBER',
-  'SMEMBERS', 'SMISMEMBER', 'STRLEN', 'TTL', 'TYPE', 'XLEN', 'XRANGE', 'ZCARD', 'ZCOUNT', 'ZRANGE', 'ZRANK', 'ZSCORE',
+  'BITCOUNT',
+  'BITPOS',
+  'DUMP',
+  'EXISTS',
+  'EXPIRETIME',
+  'GET',
+  'GETBIT',
+  'GETRANGE',
+  'HEXISTS',
+  'HGET',
+  'HGETALL',
+  'HKEYS',
+  'HLEN',
+  'HMGET',
+  'HSTRLEN',
+  'HVALS',
+  'LINDEX',
+  'LLEN',
+  'LRANGE',
+  'MGET',
+  'PEXPIRETIME',
+  'PTTL',
+  'SCARD',
+  'SISMEMBER',
+  'SMEMBERS',
+  'SMISMEMBER',
+  'STRLEN',
+  'TTL',
+  'TYPE',
+  'XLEN',
+  'XRANGE',
+  'ZCARD',
+  'ZCOUNT',
+  'ZRANGE',
+  'ZRANK',
+  'ZSCORE',
 ]);
 
 /** Scripts and functions: they may read and write in one command. */

@@ -18,7 +18,9 @@ export interface RuleBook {
 }
 
 /** What Redis answers every command while a script runs past its time limit. */
-const BUSY_REPLY = Buffer.from('-BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.\r\n');
+const BUSY_REPLY = Buffer.from(
+  '-BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.\r\n',
+);
 
 /**
  * One client connection through a RESP point and its connection upstream. Every command the client

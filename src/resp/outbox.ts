@@ -32,7 +32,12 @@ export class Outbox {
       this.send(bytes);
       return sent?.();
     }
-    const entry: Entry & { kind: 'data' } = { kind: 'data', bytes, notBefore: typeof notBefore === 'number' ? notBefore : Infinity, sent };
+    const entry: Entry & { kind: 'data' } = {
+      kind: 'data',
+      bytes,
+      notBefore: typeof notBefore === 'number' ? notBefore : Infinity,
+      sent,
+    };
     if (typeof notBefore !== 'number') {
       void notBefore.then((at) => {
         // releaseAll() may have ended the hold already.

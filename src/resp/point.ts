@@ -46,7 +46,13 @@ class RespPoint {
     readonly address: Address,
   ) {}
 
-  static async listen(node: string, port: number, upstream: Address, book: RuleBook, nextId: () => number): Promise<RespPoint> {
+  static async listen(
+    node: string,
+    port: number,
+    upstream: Address,
+    book: RuleBook,
+    nextId: () => number,
+  ): Promise<RespPoint> {
     const server = net.createServer();
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -85,10 +91,13 @@ export class RespPoints implements CommandFaults, RuleBook {
   private constructor() {}
 
   /** One point per node, in node order, listening on `listen` (0: any free port) and forwarding to the node's `address`. */
-  static async start(upstreams: readonly { readonly node: string; readonly listen: number; readonly address: Address }[]): Promise<RespPoints> {
+  static async start(
+    upstreams: readonly { readonly node: string; readonly listen: number; readonly address: Address }[],
+  ): Promise<RespPoints> {
     const book = new RespPoints();
     try {
-      for (const u of upstreams) book.points.push(await RespPoint.listen(u.node, u.listen, u.address, book, () => ++book.connections));
+      for (const u of upstreams)
+        book.points.push(await RespPoint.listen(u.node, u.listen, u.address, book, () => ++book.connections));
     } catch (error) {
       await book.close();
       throw error;
@@ -131,10 +140,13 @@ export class RespPoints implements CommandFaults, RuleBook {
           resolve(at);
         },
       };
-      const timer = setTimeout(() => {
-        this.waiters.delete(waiter);
-        resolve(deadline);
-      }, Math.max(0, deadline - performance.now()));
+      const timer = setTimeout(
+        () => {
+          this.waiters.delete(waiter);
+          resolve(deadline);
+        },
+        Math.max(0, deadline - performance.now()),
+      );
       this.waiters.add(waiter);
     });
   }

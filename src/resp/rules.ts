@@ -53,27 +53,41 @@ export interface CaughtCommand {
 
 export function validateRule(rule: CommandRule): CommandRule {
   const bad = (why: string) => new RangeError(`command rule: ${why}`);
-  if (!['delay-request', 'delay-reply', 'lose-reply', 'refuse'].includes(rule.action)) throw bad(`action must be delay-request, delay-reply, lose-reply or refuse, got '${rule.action}'`);
-  if (!Array.isArray(rule.names) || rule.names.length === 0 || rule.names.some((n) => typeof n !== 'string' || n !== n.toUpperCase() || n === '')) {
+  if (!['delay-request', 'delay-reply', 'lose-reply', 'refuse'].includes(rule.action))
+    throw bad(`action must be delay-request, delay-reply, lose-reply or refuse, got '${rule.action}'`);
+  if (
+    !Array.isArray(rule.names) ||
+    rule.names.length === 0 ||
+    rule.names.some((n) => typeof n !== 'string' || n !== n.toUpperCase() || n === '')
+  ) {
     throw bad('names must be a non-empty list of upper-case command names');
   }
-  for (const [name, value] of [['slot', rule.slot], ['exceptSlot', rule.exceptSlot]] as const) {
-    if (value !== undefined && !(Number.isInteger(value) && value >= 0 && value < 16384)) throw bad(`${name} must be an integer in [0, 16383], got ${value}`);
+  for (const [name, value] of [
+    ['slot', rule.slot],
+    ['exceptSlot', rule.exceptSlot],
+  ] as const) {
+    if (value !== undefined && !(Number.isInteger(value) && value >= 0 && value < 16384))
+      throw bad(`${name} must be an integer in [0, 16383], got ${value}`);
   }
-  if (rule.connection !== undefined && !(Number.isInteger(rule.connection) && rule.connection >= 1)) throw bad(`connection must be a positive integer, got ${rule.connection}`);
-  if (!(Number.isInteger(rule.limit) && rule.limit >= 1)) throw bad(`limit must be a positive integer, got ${rule.limit}`);
+  if (rule.connection !== undefined && !(Number.isInteger(rule.connection) && rule.connection >= 1))
+    throw bad(`connection must be a positive integer, got ${rule.connection}`);
+  if (!(Number.isInteger(rule.limit) && rule.limit >= 1))
+    throw bad(`limit must be a positive integer, got ${rule.limit}`);
   const delays = rule.action === 'delay-request' || rule.action === 'delay-reply';
-  if (delays && !(Number.isInteger(rule.holdMs) && rule.holdMs! >= 1 && rule.holdMs! <= 60_000)) throw bad(`holdMs must be an integer in [1, 60000] for ${rule.action}, got ${rule.holdMs}`);
+  if (delays && !(Number.isInteger(rule.holdMs) && rule.holdMs! >= 1 && rule.holdMs! <= 60_000))
+    throw bad(`holdMs must be an integer in [1, 60000] for ${rule.action}, got ${rule.holdMs}`);
   if (!delays && rule.holdMs !== undefined) throw bad('holdMs is for delays only');
   if (rule.sideFor !== undefined && !delays) throw bad('sideFor is for delays only');
   if (rule.pastExpiryMs !== undefined) {
     if (!delays) throw bad('pastExpiryMs is for delays only');
-    if (!(Number.isInteger(rule.pastExpiryMs) && rule.pastExpiryMs >= 0)) throw bad(`pastExpiryMs must be a non-negative integer, got ${rule.pastExpiryMs}`);
+    if (!(Number.isInteger(rule.pastExpiryMs) && rule.pastExpiryMs >= 0))
+      throw bad(`pastExpiryMs must be a non-negative integer, got ${rule.pastExpiryMs}`);
     if (typeof rule.ttlOf !== 'function') throw bad('pastExpiryMs needs ttlOf');
   }
   if (rule.pastTouchMs !== undefined) {
     if (!delays) throw bad('pastTouchMs is for delays only');
-    if (!(Number.isInteger(rule.pastTouchMs) && rule.pastTouchMs >= 0)) throw bad(`pastTouchMs must be a non-negative integer, got ${rule.pastTouchMs}`);
+    if (!(Number.isInteger(rule.pastTouchMs) && rule.pastTouchMs >= 0))
+      throw bad(`pastTouchMs must be a non-negative integer, got ${rule.pastTouchMs}`);
     if (rule.pastExpiryMs !== undefined) throw bad('pastTouchMs and pastExpiryMs are two ways to end a hold: give one');
   }
   return rule;
@@ -132,14 +146,27 @@ export class ArmedRule {
     let done!: () => void;
     const settled = new Promise<void>((resolve) => (done = resolve));
     this.pending.add(settled);
-    return { action: this.rule.sideFor?.(name) ?? this.rule.action, until: this.holdEnd(node, connection, k, at, touched), done };
+    return {
+      action: this.rule.sideFor?.(name) ?? this.rule.action,
+      until: this.holdEnd(node, connection, k, at, touched),
+      done,
+    };
   }
 
   /** A fixed hold, or one that ends once another client has touched the key (after its TTL ran out, with pastExpiryMs). */
-  private holdEnd(node: string, connection: number, key: Buffer | undefined, at: number, touched: TouchWatch): number | Promise<number> {
+  private holdEnd(
+    node: string,
+    connection: number,
+    key: Buffer | undefined,
+    at: number,
+    touched: TouchWatch,
+  ): number | Promise<number> {
     const fixed = at + (this.rule.holdMs ?? 0);
     const { pastExpiryMs, pastTouchMs, ttlOf } = this.rule;
-    if (pastTouchMs !== undefined && key) return touched(key.toString('latin1'), at, connection, fixed).then((touch) => Math.min(fixed, touch + pastTouchMs));
+    if (pastTouchMs !== undefined && key)
+      return touched(key.toString('latin1'), at, connection, fixed).then((touch) =>
+        Math.min(fixed, touch + pastTouchMs),
+      );
     if (pastExpiryMs === undefined || !ttlOf || !key) return fixed;
     return ttlOf(node, key).then(
       async (pttl) => {

@@ -83,7 +83,8 @@ export class RespSplitter {
     this.bulkLeft -= take;
     pos += take;
     if (this.bulkLeft === 0) {
-      if (this.captureLeft === 0) this.args.push(this.captureParts.length === 1 ? this.captureParts[0] : Buffer.concat(this.captureParts));
+      if (this.captureLeft === 0)
+        this.args.push(this.captureParts.length === 1 ? this.captureParts[0] : Buffer.concat(this.captureParts));
       else if (this.args.length < CAPTURED_ARGS && this.direction === 'request') this.args.push(null);
       this.captureLeft = -1;
       this.captureParts = [];
@@ -109,7 +110,11 @@ export class RespSplitter {
 
   /** `GET key\r\n`: what redis-cli and telnet send. Blank lines are skipped, as Redis skips them. */
   private inline(line: Buffer, pos: number, out: Boundary[]): void {
-    const words = line.toString('latin1').trim().split(/\s+/).filter((w) => w.length > 0);
+    const words = line
+      .toString('latin1')
+      .trim()
+      .split(/\s+/)
+      .filter((w) => w.length > 0);
     if (words.length === 0) return;
     out.push({ end: pos, push: false, args: words.slice(0, CAPTURED_ARGS).map((w) => Buffer.from(w, 'latin1')) });
   }

@@ -45,7 +45,14 @@ export async function runClient(
       if (step.type === 'freeze') {
         const startedAt = clock.now();
         await sleep(step.ms);
-        recorder.fault({ kind: 'client-freeze', target: `client c${client}`, startedAt, endedAt: clock.now(), lossy: false, detail: `c${client} stalled ${step.ms} ms` });
+        recorder.fault({
+          kind: 'client-freeze',
+          target: `client c${client}`,
+          startedAt,
+          endedAt: clock.now(),
+          lossy: false,
+          detail: `c${client} stalled ${step.ms} ms`,
+        });
         continue;
       }
       const id = recorder.id();
@@ -59,7 +66,15 @@ export async function runClient(
         const acknowledged = receipt.acknowledgedReplicas;
         const completedAt = clock.now();
         recorder.op({
-          type: 'op', id, client, key, input, invokedAt, completedAt, outcome: 'ok', output,
+          type: 'op',
+          id,
+          client,
+          key,
+          input,
+          invokedAt,
+          completedAt,
+          outcome: 'ok',
+          output,
           ...(acknowledged === undefined ? {} : { acknowledgedReplicas: acknowledged }),
         });
         recordAlso(recorder, receipt, id, client, key, invokedAt, completedAt);
@@ -82,11 +97,26 @@ export async function runClient(
  * What the call also did (an acquire given back: its release), recorded as operations of their own
  * from the call's invocation: answered ones within its window, indeterminate ones from then on.
  */
-function recordAlso(recorder: Recorder, receipt: Receipt, call: number, client: number, key: string, invokedAt: number, completedAt: number): void {
+function recordAlso(
+  recorder: Recorder,
+  receipt: Receipt,
+  call: number,
+  client: number,
+  key: string,
+  invokedAt: number,
+  completedAt: number,
+): void {
   for (const also of receipt.alsoDid ?? []) {
     const answered = 'output' in also;
     recorder.op({
-      type: 'op', id: recorder.id(), client, key, input: also.input, invokedAt, completedAt, insideOf: call,
+      type: 'op',
+      id: recorder.id(),
+      client,
+      key,
+      input: also.input,
+      invokedAt,
+      completedAt,
+      insideOf: call,
       ...(answered ? { outcome: 'ok' as const, output: also.output } : { outcome: 'info' as const, error: also.error }),
     });
   }

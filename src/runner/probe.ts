@@ -24,10 +24,21 @@ export interface ProbeOutcome {
  * exactly one; more than one, and the probe is skipped with the names, never silently. The look-up
  * touches every master: when it fails, the absent key is recorded as before, with a note.
  */
-export async function probeTtls(cluster: Cluster, subject: Subject, keys: readonly string[], recorder: Recorder): Promise<ProbeOutcome> {
+export async function probeTtls(
+  cluster: Cluster,
+  subject: Subject,
+  keys: readonly string[],
+  recorder: Recorder,
+): Promise<ProbeOutcome> {
   const outcome: ProbeOutcome = { unread: [], notes: [] };
   if (!subject.redisKey) return outcome;
-  if (cluster.topologyKind === 'masters' && cluster.masterClients) return probeMasterTtls(cluster.masterClients({ commandTimeout: 2_000, maxRetriesPerRequest: 1 }), subject, keys, recorder);
+  if (cluster.topologyKind === 'masters' && cluster.masterClients)
+    return probeMasterTtls(
+      cluster.masterClients({ commandTimeout: 2_000, maxRetriesPerRequest: 1 }),
+      subject,
+      keys,
+      recorder,
+    );
   const redis = quiet(cluster.connect({ redisOptions: { commandTimeout: 2_000 } }));
   try {
     for (const key of keys) {
@@ -47,16 +58,22 @@ export async function probeTtls(cluster: Cluster, subject: Subject, keys: readon
             try {
               others = (await namesEndingWith(redis, handed)).filter((name) => name !== handed);
             } catch (error) {
-              outcome.notes.push(`${key}: the key handed over (${handed}) is absent, and other names could not be searched (${(error as Error).message.split('\n')[0]})`);
+              outcome.notes.push(
+                `${key}: the key handed over (${handed}) is absent, and other names could not be searched (${(error as Error).message.split('\n')[0]})`,
+              );
             }
             if (others.length > 1) {
-              outcome.notes.push(`${key}: probe skipped: the key handed over (${handed}) is absent and ${others.length} keys end with it (${others.slice(0, 3).join(', ')}): which one holds the state is unknown`);
+              outcome.notes.push(
+                `${key}: probe skipped: the key handed over (${handed}) is absent and ${others.length} keys end with it (${others.slice(0, 3).join(', ')}): which one holds the state is unknown`,
+              );
               lastError = '';
               break;
             }
             if (others.length === 1) {
               pttlMs = Number(await redis.pttl(others[0]));
-              outcome.notes.push(`${key}: probe read ${others[0]}, not the key handed over (${handed}): the implementation stores it under another name`);
+              outcome.notes.push(
+                `${key}: probe read ${others[0]}, not the key handed over (${handed}): the implementation stores it under another name`,
+              );
             }
           }
           recorder.probes.push({ type: 'probe', key, at: recorder.clock.now(), pttlMs });
@@ -78,7 +95,13 @@ export async function probeTtls(cluster: Cluster, subject: Subject, keys: readon
  * The probe of a logical key kept under the declared keys: one with no TTL is what the probe is
  * for (-1 is recorded), else the longest TTL left (-2 when none of them exists).
  */
-async function probeDeclared(redis: IORedisCluster, key: string, stored: readonly string[], recorder: Recorder, outcome: ProbeOutcome): Promise<void> {
+async function probeDeclared(
+  redis: IORedisCluster,
+  key: string,
+  stored: readonly string[],
+  recorder: Recorder,
+  outcome: ProbeOutcome,
+): Promise<void> {
   let lastError = '';
   for (let attempt = 1; attempt <= PROBE_ATTEMPTS; attempt++) {
     try {

@@ -64,7 +64,9 @@ export async function runSchedule(schedule: Schedule, ctx: RunContext): Promise<
     setClientClocks(ctx.subjects, clocks);
     await applyNetwork(ctx.cluster, schedule.network);
     await Promise.all([
-      ...schedule.clients.map((steps, c) => runClient(c, steps, ctx.subjects[c], (k) => keys[k], recorder, ctx.opTimeoutMs, declared?.(c), operations)),
+      ...schedule.clients.map((steps, c) =>
+        runClient(c, steps, ctx.subjects[c], (k) => keys[k], recorder, ctx.opTimeoutMs, declared?.(c), operations),
+      ),
       runNemesis(schedule.faults, {
         cluster: ctx.cluster,
         recorder,
@@ -77,12 +79,23 @@ export async function runSchedule(schedule: Schedule, ctx: RunContext): Promise<
     ]);
     if (schedule.network) {
       const ms = schedule.network.clientLatencyMs;
-      recorder.fault({ kind: 'slow-network', target: 'every client link', lossy: false, startedAt: 0, endedAt: clock.now(), detail: `+${ms}ms on every reply to a client, all run` });
+      recorder.fault({
+        kind: 'slow-network',
+        target: 'every client link',
+        lossy: false,
+        startedAt: 0,
+        endedAt: clock.now(),
+        detail: `+${ms}ms on every reply to a client, all run`,
+      });
     }
     if (clocks) recordClientClocks(recorder, clocks, ctx.subjects, clock.now());
     probed = await probeTtls(ctx.cluster, ctx.subjects[0], keys, recorder);
   } finally {
-    if (clocks) setClientClocks(ctx.subjects, clocks.map(() => 0));
+    if (clocks)
+      setClientClocks(
+        ctx.subjects,
+        clocks.map(() => 0),
+      );
     await ctx.cluster.heal();
   }
   return { history: recorder.history(), keys, ms: clock.now(), unreadProbes: probed.unread, probeNotes: probed.notes };

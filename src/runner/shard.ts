@@ -27,12 +27,16 @@ export function parseShard(text: string): Shard {
   const index = Number(m[1]);
   const count = Number(m[2]);
   if (count < 1 || count > MAX_SHARDS) throw new ShardError(`--shard ${text}: n must be in [1, ${MAX_SHARDS}]`);
-  if (index >= count) throw new ShardError(`--shard ${text}: k must be below n (shards are counted from 0: 0/${count} .. ${count - 1}/${count})`);
+  if (index >= count)
+    throw new ShardError(
+      `--shard ${text}: k must be below n (shards are counted from 0: 0/${count} .. ${count - 1}/${count})`,
+    );
   return { index, count };
 }
 
 /** Whether the fresh draw with this index (0-based, in the seed's sequence) is this shard's to run. */
-export const ownsDraw = (shard: Shard | undefined, draw: number) => shard === undefined || draw % shard.count === shard.index;
+export const ownsDraw = (shard: Shard | undefined, draw: number) =>
+  shard === undefined || draw % shard.count === shard.index;
 
 /** Draws to ask fast-check for: enough that the shard sees its own `perShard` draws, times `count`. */
 export const drawsFor = (perShard: number, shard: Shard | undefined) => perShard * (shard?.count ?? 1);

@@ -28,17 +28,46 @@ export class OpLog<I = unknown, O = unknown> {
     const invokedAt = this.clock.now();
     try {
       const output = await call();
-      this.ops.push({ type: 'op', id, client, key, input, invokedAt, completedAt: this.clock.now(), outcome: 'ok', output: output as O });
+      this.ops.push({
+        type: 'op',
+        id,
+        client,
+        key,
+        input,
+        invokedAt,
+        completedAt: this.clock.now(),
+        outcome: 'ok',
+        output: output as O,
+      });
       return output;
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      this.ops.push({ type: 'op', id, client, key, input, invokedAt, completedAt: this.clock.now(), outcome: classifyError(error), error: message });
+      this.ops.push({
+        type: 'op',
+        id,
+        client,
+        key,
+        input,
+        invokedAt,
+        completedAt: this.clock.now(),
+        outcome: classifyError(error),
+        error: message,
+      });
       return undefined;
     }
   }
 
   fault(kind: FaultKind, target: string, startedAt: number, lossy: boolean, detail: string): void {
-    this.faults.push({ type: 'fault', id: this.nextId++, kind, target, startedAt, endedAt: this.clock.now(), lossy, detail });
+    this.faults.push({
+      type: 'fault',
+      id: this.nextId++,
+      kind,
+      target,
+      startedAt,
+      endedAt: this.clock.now(),
+      lossy,
+      detail,
+    });
   }
 
   history(): History<I, O> {
@@ -63,7 +92,9 @@ export function summariseCheck(result: CheckResult): CheckSummary {
     verdict: result.verdict,
     invariants: [...new Set(result.violations.map((v) => v.invariant))],
     violations: result.violations.map((v) => describeViolation(v)),
-    replicationLosses: result.replicationLosses.map((l) => `${l.invariant} explained by ${l.faults.map((f) => f.kind).join(', ')}: ${l.message}`),
+    replicationLosses: result.replicationLosses.map(
+      (l) => `${l.invariant} explained by ${l.faults.map((f) => f.kind).join(', ')}: ${l.message}`,
+    ),
   };
 }
 

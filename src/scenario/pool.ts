@@ -25,7 +25,14 @@ export class ClusterPool {
   async dispose(): Promise<void> {
     const started = [...this.clusters.values()];
     this.clusters.clear();
-    await Promise.all(started.map((c) => c.then((cluster) => cluster.dispose(), () => undefined)));
+    await Promise.all(
+      started.map((c) =>
+        c.then(
+          (cluster) => cluster.dispose(),
+          () => undefined,
+        ),
+      ),
+    );
   }
 
   [Symbol.asyncDispose](): Promise<void> {

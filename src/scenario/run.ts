@@ -37,7 +37,12 @@ export async function runScenario(scenario: AnyScenario, options: RunScenarioOpt
     const base = { slot, variant: variant.label, source: variant.source };
     let result: SlotResult;
     try {
-      const observations = await variant.run({ cluster, namespace: `${scenario.name}-${seed}-${slot}`, slot, say: (line) => say(`    [${slot}] ${line}`) });
+      const observations = await variant.run({
+        cluster,
+        namespace: `${scenario.name}-${seed}-${slot}`,
+        slot,
+        say: (line) => say(`    [${slot}] ${line}`),
+      });
       const { held, why } = scenario.judge(observations);
       const metric = { name: scenario.metric, value: scenario.metricValue(observations) };
       result = { ...base, held, why, metric, observations, ms: performance.now() - t0 };
@@ -46,14 +51,23 @@ export async function runScenario(scenario: AnyScenario, options: RunScenarioOpt
     } catch (error) {
       if (error instanceof EnvironmentError) throw error;
       const message = (error as Error).stack ?? String(error);
-      result = { ...base, why: 'the step crashed', metric: { name: scenario.metric, value: null }, observations: null, error: message, ms: performance.now() - t0 };
+      result = {
+        ...base,
+        why: 'the step crashed',
+        metric: { name: scenario.metric, value: null },
+        observations: null,
+        error: message,
+        ms: performance.now() - t0,
+      };
       say(`    => step crashed: ${(error as Error).message}`);
     }
     // Every step ends on a healthy cluster: the next step (or scenario) must not inherit a fault.
     try {
       await cluster.heal();
     } catch (error) {
-      throw new EnvironmentError(`the cluster did not recover after ${scenario.name} (${slot}): ${(error as Error).message}`);
+      throw new EnvironmentError(
+        `the cluster did not recover after ${scenario.name} (${slot}): ${(error as Error).message}`,
+      );
     }
     return result;
   };
@@ -63,13 +77,22 @@ export async function runScenario(scenario: AnyScenario, options: RunScenarioOpt
   const problems: string[] = [];
   if (broken.error) problems.push(`the broken variant crashed: ${broken.error.split('\n')[0]}`);
   else if (broken.held) problems.push(`the broken variant did not fail: ${broken.why}`);
-  else problems.push(...scenario.documented(broken.observations!).map((p) => `the broken variant did not show the documented symptom: ${p}`));
+  else
+    problems.push(
+      ...scenario
+        .documented(broken.observations!)
+        .map((p) => `the broken variant did not show the documented symptom: ${p}`),
+    );
   if (remediated.error) problems.push(`the remediated variant crashed: ${remediated.error.split('\n')[0]}`);
   else if (!remediated.held) problems.push(`the remediation did not hold: ${remediated.why}`);
 
   const passed = problems.length === 0;
   for (const note of scenario.notes ?? []) say(`  note: ${note}`);
-  say(passed ? `  result: AS DOCUMENTED (the broken variant failed as the row says; the remediation held)` : `  result: NOT AS DOCUMENTED`);
+  say(
+    passed
+      ? `  result: AS DOCUMENTED (the broken variant failed as the row says; the remediation held)`
+      : `  result: NOT AS DOCUMENTED`,
+  );
   for (const p of problems) say(`    - ${p}`);
   return {
     name: scenario.name,
@@ -87,7 +110,10 @@ export async function runScenario(scenario: AnyScenario, options: RunScenarioOpt
 }
 
 /** Several scenarios, one after another, sharing the pool's clusters. */
-export async function runScenarios(scenarios: readonly AnyScenario[], options: RunScenarioOptions): Promise<ScenarioResult[]> {
+export async function runScenarios(
+  scenarios: readonly AnyScenario[],
+  options: RunScenarioOptions,
+): Promise<ScenarioResult[]> {
   const results: ScenarioResult[] = [];
   for (const scenario of scenarios) results.push(await runScenario(scenario, options));
   return results;

@@ -17,7 +17,10 @@ export const SCENARIO_REDIS_OPTIONS: ClusterOptions = { redisOptions: { commandT
 export interface StoreSource<Store, Options> {
   readonly pattern: string;
   readonly scripts: readonly string[];
-  client(options: Options): { readonly observer: ScriptObserver; build(redis: IORedisCluster, runner: ScriptRunner): Store };
+  client(options: Options): {
+    readonly observer: ScriptObserver;
+    build(redis: IORedisCluster, runner: ScriptRunner): Store;
+  };
 }
 
 /** Scripts of the pattern replaced by files of a broken variant, by script name. */
@@ -27,19 +30,44 @@ export type ScriptOverrides = Readonly<Record<string, string>>;
  * The pattern's reference client over the project's scripts, with some replaced by files of a
  * broken variant: a scenario keeps only the script it breaks, never a copy of the others.
  */
-export function openStore<Store, Options>(source: StoreSource<Store, Options>, redis: IORedisCluster, overrides: ScriptOverrides, options: Options): Promise<Store> {
-  return openStoreWith(source, redis, (r, sources, observer) => new EvalshaRunner(r, sources, observer), overrides, options);
+export function openStore<Store, Options>(
+  source: StoreSource<Store, Options>,
+  redis: IORedisCluster,
+  overrides: ScriptOverrides,
+  options: Options,
+): Promise<Store> {
+  return openStoreWith(
+    source,
+    redis,
+    (r, sources, observer) => new EvalshaRunner(r, sources, observer),
+    overrides,
+    options,
+  );
 }
 
 /** How a client variant calls its scripts (the reference EvalshaRunner, or a broken loader). */
-export type RunnerFactory = (redis: IORedisCluster, sources: Iterable<ScriptSource>, observer: ScriptObserver) => ScriptRunner;
+export type RunnerFactory = (
+  redis: IORedisCluster,
+  sources: Iterable<ScriptSource>,
+  observer: ScriptObserver,
+) => ScriptRunner;
 
 /** The reference client over a script loader of the scenario's choosing; scripts are loaded on every master before it returns. */
-export async function openStoreWith<Store, Options>(source: StoreSource<Store, Options>, redis: IORedisCluster, factory: RunnerFactory, overrides: ScriptOverrides, options: Options): Promise<Store> {
+export async function openStoreWith<Store, Options>(
+  source: StoreSource<Store, Options>,
+  redis: IORedisCluster,
+  factory: RunnerFactory,
+  overrides: ScriptOverrides,
+  options: Options,
+): Promise<Store> {
   const unknown = Object.keys(overrides).filter((name) => !source.scripts.includes(name));
-  if (unknown.length) throw new RangeError(`openStore: ${source.pattern} has no script ${unknown.join(', ')} (its scripts: ${source.scripts.join(', ')})`);
+  if (unknown.length)
+    throw new RangeError(
+      `openStore: ${source.pattern} has no script ${unknown.join(', ')} (its scripts: ${source.scripts.join(', ')})`,
+    );
   const sources = loadScriptDir(projectScriptsDir(source.pattern), source.scripts);
-  for (const [name, path] of Object.entries(overrides)) sources.set(name, scriptFromBody(name, readFileSync(path), path));
+  for (const [name, path] of Object.entries(overrides))
+    sources.set(name, scriptFromBody(name, readFileSync(path), path));
   const client = source.client(options);
   const runner = factory(redis, sources.values(), client.observer);
   await runner.prepare();
@@ -47,7 +75,11 @@ export async function openStoreWith<Store, Options>(source: StoreSource<Store, O
 }
 
 /** A cluster connection for one step, always closed afterwards. */
-export async function withConnection<T>(cluster: LocalCluster, use: (redis: IORedisCluster) => Promise<T>, options: ClusterOptions = SCENARIO_REDIS_OPTIONS): Promise<T> {
+export async function withConnection<T>(
+  cluster: LocalCluster,
+  use: (redis: IORedisCluster) => Promise<T>,
+  options: ClusterOptions = SCENARIO_REDIS_OPTIONS,
+): Promise<T> {
   const redis = cluster.connect(options);
   try {
     return await use(redis);

@@ -12,7 +12,9 @@ export interface Shard {
 export function shardOfSlot(topology: Topology, slot: number): Shard {
   const master = topology.nodes.find((n) => n.role === 'master' && n.slots.some(([a, b]) => slot >= a && slot <= b));
   if (!master) throw new Error(`no master serves slot ${slot} in ${topology}`);
-  const replicas = topology.nodes.filter((n) => n.role === 'replica' && n.masterIndex === master.node.index).map((n) => n.node.index);
+  const replicas = topology.nodes
+    .filter((n) => n.role === 'replica' && n.masterIndex === master.node.index)
+    .map((n) => n.node.index);
   return { slot, master: master.node.index, replicas };
 }
 

@@ -14,7 +14,9 @@ export class NoScriptAfterReloadError extends Error {
   ) {
     super(
       `${script}: EVALSHA ${expectedSha} answered NOSCRIPT again after SCRIPT LOAD on ${nodes.join(', ')}` +
-        (loadedSha === expectedSha ? ' (the cache was emptied again, or the slot moved)' : `; Redis hashed the body to ${loadedSha}, not ${expectedSha}`),
+        (loadedSha === expectedSha
+          ? ' (the cache was emptied again, or the slot moved)'
+          : `; Redis hashed the body to ${loadedSha}, not ${expectedSha}`),
       options,
     );
   }
@@ -23,7 +25,11 @@ export class NoScriptAfterReloadError extends Error {
 /** FCALL still found no such function after the library was loaded on every master. */
 export class FunctionNotLoadedError extends Error {
   override readonly name = 'FunctionNotLoadedError';
-  constructor(readonly fn: string, readonly library: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly fn: string,
+    readonly library: string,
+    options?: { cause?: unknown },
+  ) {
     super(`FCALL ${fn}: function still not found after loading library ${library} on every master`, options);
   }
 }
@@ -31,8 +37,15 @@ export class FunctionNotLoadedError extends Error {
 /** SCRIPT LOAD or FUNCTION LOAD refused a body (compile error, bad library header...). */
 export class ScriptLoadError extends Error {
   override readonly name = 'ScriptLoadError';
-  constructor(readonly origin: string, readonly node: string, options: { cause: unknown }) {
-    super(`could not load ${origin} on ${node}: ${(options.cause as Error)?.message ?? String(options.cause)}`, options);
+  constructor(
+    readonly origin: string,
+    readonly node: string,
+    options: { cause: unknown },
+  ) {
+    super(
+      `could not load ${origin} on ${node}: ${(options.cause as Error)?.message ?? String(options.cause)}`,
+      options,
+    );
   }
 }
 
@@ -51,13 +64,21 @@ export function isUnknownCommand(error: unknown): boolean {
 
 /** A server that compiled a script's `#!` first line as Lua (no shebang support: Redis before 7.0). */
 export function isShebangRefused(script: { readonly body: Uint8Array }, error: unknown): boolean {
-  return Buffer.from(script.body.subarray(0, 2)).toString() === '#!' && error instanceof Error && /user_script:1: unexpected symbol near '#'/.test(error.message);
+  return (
+    Buffer.from(script.body.subarray(0, 2)).toString() === '#!' &&
+    error instanceof Error &&
+    /user_script:1: unexpected symbol near '#'/.test(error.message)
+  );
 }
 
 /** Redis's SHA1 of a body differs from the one the caller will send (caught when preloading). */
 export class ScriptDigestMismatchError extends Error {
   override readonly name = 'ScriptDigestMismatchError';
-  constructor(readonly origin: string, readonly expectedSha: string, readonly loadedSha: string) {
+  constructor(
+    readonly origin: string,
+    readonly expectedSha: string,
+    readonly loadedSha: string,
+  ) {
     super(`${origin}: Redis hashed the body to ${loadedSha}, but the caller would send ${expectedSha}`);
   }
 }

@@ -4,7 +4,12 @@ export type { ScriptArg, ScriptMode, ScriptObserver, ScriptRunner } from './runn
 export { openScriptRunner } from './open-runner.ts';
 export { loadScriptDir, scriptFromBody, sha1Hex, MissingScriptError } from './source.ts';
 export type { ScriptSource } from './source.ts';
-export { NoScriptAfterReloadError, FunctionNotLoadedError, ScriptLoadError, ScriptDigestMismatchError } from './errors.ts';
+export {
+  NoScriptAfterReloadError,
+  FunctionNotLoadedError,
+  ScriptLoadError,
+  ScriptDigestMismatchError,
+} from './errors.ts';
 export { UnexpectedReplyError } from './replies.ts';
 export { ScriptMetrics } from './metrics.ts';
 export { projectScriptsDir } from './paths.ts';

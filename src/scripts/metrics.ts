@@ -35,8 +35,18 @@ export class ScriptMetrics {
       labelNames: ['script'],
       registers,
     });
-    this.memoryUsed = new Gauge({ name: 'redis_memory_used_bytes', help: 'used_memory of each master (INFO memory), as of the last refresh', labelNames: ['node'], registers });
-    this.memoryMax = new Gauge({ name: 'redis_memory_max_bytes', help: 'maxmemory of each master (0 = no limit), as of the last refresh', labelNames: ['node'], registers });
+    this.memoryUsed = new Gauge({
+      name: 'redis_memory_used_bytes',
+      help: 'used_memory of each master (INFO memory), as of the last refresh',
+      labelNames: ['node'],
+      registers,
+    });
+    this.memoryMax = new Gauge({
+      name: 'redis_memory_max_bytes',
+      help: 'maxmemory of each master (0 = no limit), as of the last refresh',
+      labelNames: ['node'],
+      registers,
+    });
   }
 
   /** Feed this to the script runner. */
@@ -50,7 +60,10 @@ export class ScriptMetrics {
   /** INFO memory on every master the client knows; replaces the previous figures. */
   async refreshMemory(redis: IORedisCluster): Promise<void> {
     const figures = await Promise.all(
-      (await masters(redis)).map(async (node) => ({ node: nodeAddress(node), info: parseInfo(await node.info('memory')) })),
+      (await masters(redis)).map(async (node) => ({
+        node: nodeAddress(node),
+        info: parseInfo(await node.info('memory')),
+      })),
     );
     this.memoryUsed.reset();
     this.memoryMax.reset();

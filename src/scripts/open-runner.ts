@@ -34,8 +34,15 @@ export function scriptOptions(
 export const LIBRARY_NAME = 'library';
 
 /** Read the scripts, build the runner and load everything on every master (compile errors surface here). */
-export async function openScriptRunner(redis: IORedisCluster, spec: RunnerSpec, observer: ScriptObserver): Promise<ScriptRunner> {
-  const runner = spec.mode === 'fcall' ? fcallRunner(redis, spec, observer) : new EvalshaRunner(redis, loadScriptDir(spec.dir, spec.names).values(), observer);
+export async function openScriptRunner(
+  redis: IORedisCluster,
+  spec: RunnerSpec,
+  observer: ScriptObserver,
+): Promise<ScriptRunner> {
+  const runner =
+    spec.mode === 'fcall'
+      ? fcallRunner(redis, spec, observer)
+      : new EvalshaRunner(redis, loadScriptDir(spec.dir, spec.names).values(), observer);
   await runner.prepare();
   return runner;
 }

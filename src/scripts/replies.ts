@@ -2,7 +2,11 @@
 
 export class UnexpectedReplyError extends Error {
   override readonly name = 'UnexpectedReplyError';
-  constructor(readonly script: string, readonly reply: unknown, expected: string) {
+  constructor(
+    readonly script: string,
+    readonly reply: unknown,
+    expected: string,
+  ) {
     super(`${script} answered ${describeReply(reply)}; the contract says ${expected}`);
   }
 }

@@ -67,7 +67,11 @@ export class EvalshaRunner extends TimedRunner implements ScriptRunner {
   /** The server compiled a `#!lua` first line as Lua (Redis 6.2): every such line is sent as a comment since. */
   private shebangsCommented = false;
 
-  constructor(private readonly redis: IORedisCluster, scripts: Iterable<ScriptSource>, observer: ScriptObserver = {}) {
+  constructor(
+    private readonly redis: IORedisCluster,
+    scripts: Iterable<ScriptSource>,
+    observer: ScriptObserver = {},
+  ) {
     super(observer);
     this.scripts = new Map([...scripts].map((s) => [s.name, s]));
   }
@@ -103,7 +107,8 @@ export class EvalshaRunner extends TimedRunner implements ScriptRunner {
     try {
       return await this.redis.evalsha(script.sha, 1, key, ...args);
     } catch (error) {
-      if (isNoScript(error)) throw new NoScriptAfterReloadError(script.name, script.sha, loadedSha, nodes, { cause: error });
+      if (isNoScript(error))
+        throw new NoScriptAfterReloadError(script.name, script.sha, loadedSha, nodes, { cause: error });
       throw error;
     }
   }
@@ -135,7 +140,14 @@ export class EvalshaRunner extends TimedRunner implements ScriptRunner {
   private commentShebangs(script: ScriptSource, error: unknown): boolean {
     if (this.shebangsCommented || !isShebangRefused(script, error)) return false;
     this.shebangsCommented = true;
-    this.scripts = new Map([...this.scripts].map(([name, s]) => [name, s.body.subarray(0, 2).toString() === '#!' ? scriptFromBody(s.name, Buffer.concat([Buffer.from('--'), s.body]), s.origin) : s]));
+    this.scripts = new Map(
+      [...this.scripts].map(([name, s]) => [
+        name,
+        s.body.subarray(0, 2).toString() === '#!'
+          ? scriptFromBody(s.name, Buffer.concat([Buffer.from('--'), s.body]), s.origin)
+          : s,
+      ]),
+    );
     return true;
   }
 
@@ -177,7 +189,8 @@ export class FcallRunner extends TimedRunner implements ScriptRunner {
         try {
           await node.call('FUNCTION', 'LOAD', 'REPLACE', this.library.body);
         } catch (error) {
-          if (isUnknownCommand(error)) throw new FunctionsUnsupportedError(this.library.origin, nodeAddress(node), { cause: error });
+          if (isUnknownCommand(error))
+            throw new FunctionsUnsupportedError(this.library.origin, nodeAddress(node), { cause: error });
           throw new ScriptLoadError(this.library.origin, nodeAddress(node), { cause: error });
         }
       }),

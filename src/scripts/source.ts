@@ -29,7 +29,10 @@ export function scriptFromBody(name: string, body: string | Buffer, origin = `<$
 /** Thrown when a scripts directory lacks a script the client needs. */
 export class MissingScriptError extends Error {
   override readonly name = 'MissingScriptError';
-  constructor(readonly dir: string, readonly missing: readonly string[]) {
+  constructor(
+    readonly dir: string,
+    readonly missing: readonly string[],
+  ) {
     super(`scripts directory ${dir} lacks ${missing.map((m) => `${m}.lua`).join(', ')}`);
   }
 }
@@ -39,8 +42,10 @@ export function loadScriptDir(dir: string, names: readonly string[]): Map<string
   const root = resolve(dir);
   const missing = names.filter((n) => !existsSync(join(root, `${n}.lua`)));
   if (missing.length > 0) throw new MissingScriptError(dir, missing);
-  return new Map(names.map((n) => {
-    const path = join(root, `${n}.lua`);
-    return [n, scriptFromBody(n, readFileSync(path), join(dir, `${n}.lua`))];
-  }));
+  return new Map(
+    names.map((n) => {
+      const path = join(root, `${n}.lua`);
+      return [n, scriptFromBody(n, readFileSync(path), join(dir, `${n}.lua`))];
+    }),
+  );
 }

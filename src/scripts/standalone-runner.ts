@@ -1,5 +1,11 @@
 import type { Redis } from 'ioredis';
-import { isNoScript, isShebangRefused, NoScriptAfterReloadError, ScriptDigestMismatchError, ScriptLoadError } from './errors.ts';
+import {
+  isNoScript,
+  isShebangRefused,
+  NoScriptAfterReloadError,
+  ScriptDigestMismatchError,
+  ScriptLoadError,
+} from './errors.ts';
 import { scriptFromBody, type ScriptSource } from './source.ts';
 import type { ScriptArg, ScriptObserver } from './runner.ts';
 
@@ -16,7 +22,11 @@ export class StandaloneScriptRunner {
   private shebangsCommented = false;
   fallbacks = 0;
 
-  constructor(readonly redis: Redis, scripts: Iterable<ScriptSource>, private readonly observer: ScriptObserver = {}) {
+  constructor(
+    readonly redis: Redis,
+    scripts: Iterable<ScriptSource>,
+    private readonly observer: ScriptObserver = {},
+  ) {
     this.scripts = new Map([...scripts].map((s) => [s.name, s]));
   }
 
@@ -50,7 +60,8 @@ export class StandaloneScriptRunner {
     try {
       return await this.redis.evalsha(script.sha, 1, key, ...args);
     } catch (error) {
-      if (isNoScript(error)) throw new NoScriptAfterReloadError(script.name, script.sha, loadedSha, [address(this.redis)], { cause: error });
+      if (isNoScript(error))
+        throw new NoScriptAfterReloadError(script.name, script.sha, loadedSha, [address(this.redis)], { cause: error });
       throw error;
     }
   }
@@ -61,7 +72,14 @@ export class StandaloneScriptRunner {
     } catch (error) {
       if (!this.shebangsCommented && isShebangRefused(script, error)) {
         this.shebangsCommented = true;
-        this.scripts = new Map([...this.scripts].map(([name, s]) => [name, s.body.subarray(0, 2).toString() === '#!' ? scriptFromBody(s.name, Buffer.concat([Buffer.from('--'), s.body]), s.origin) : s]));
+        this.scripts = new Map(
+          [...this.scripts].map(([name, s]) => [
+            name,
+            s.body.subarray(0, 2).toString() === '#!'
+              ? scriptFromBody(s.name, Buffer.concat([Buffer.from('--'), s.body]), s.origin)
+              : s,
+          ]),
+        );
         return this.load(this.script(script.name));
       }
       throw new ScriptLoadError(script.origin, address(this.redis), { cause: error });

@@ -8,12 +8,16 @@ export function positiveInt(where: string, name: string, value: unknown): number
 }
 
 export function nonEmptyString(where: string, name: string, value: unknown): string {
-  if (typeof value !== 'string' || value.length === 0) throw new TypeError(`${where}: ${name} must be a non-empty string, got ${String(value)}`);
+  if (typeof value !== 'string' || value.length === 0)
+    throw new TypeError(`${where}: ${name} must be a non-empty string, got ${String(value)}`);
   return value;
 }
 
 export function oneOf<T extends string>(where: string, name: string, value: unknown, allowed: readonly T[]): T {
-  if (!allowed.includes(value as T)) throw new RangeError(`${where}: ${name} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${String(value)}`);
+  if (!allowed.includes(value as T))
+    throw new RangeError(
+      `${where}: ${name} must be one of ${allowed.map((a) => `'${a}'`).join(', ')}, got ${String(value)}`,
+    );
   return value as T;
 }
 

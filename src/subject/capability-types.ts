@@ -22,4 +22,3 @@ export interface Capabilities {
   /** False when nothing was declared: every operation, exactly (the contract before capabilities). */
   readonly declared: boolean;
 }
-

@@ -10,7 +10,11 @@ import { waitForReplicas } from './wait-replicas.ts';
  * after one that wrote nothing, WAIT answers for this connection's earlier writes, and the checker
  * guards only the operations that changed the key.
  */
-export function durableReference<I, O>(subject: ReferenceSubject<I, O>, redis: IORedisCluster, durability: Durability): ReferenceSubject<I, O> {
+export function durableReference<I, O>(
+  subject: ReferenceSubject<I, O>,
+  redis: IORedisCluster,
+  durability: Durability,
+): ReferenceSubject<I, O> {
   return {
     name: `${subject.name} with WAIT (${describeDurability(durability)})`,
     redisKey: (key) => subject.redisKey(key),

@@ -16,7 +16,11 @@ export const CLIENT_READY_TIMEOUT_MS = 10_000;
  */
 export async function waitForClientReady(redis: IORedisCluster, timeoutMs = CLIENT_READY_TIMEOUT_MS): Promise<void> {
   try {
-    await waitUntil('the Redis Cluster client ready (all slots mapped, every master answering)', () => readinessOf(redis), timeoutMs);
+    await waitUntil(
+      'the Redis Cluster client ready (all slots mapped, every master answering)',
+      () => readinessOf(redis),
+      timeoutMs,
+    );
   } catch (error) {
     throw new EnvironmentError((error as Error).message);
   }
@@ -32,5 +36,7 @@ async function readinessOf(redis: IORedisCluster): Promise<true | string> {
   if (masters.length === 0) return 'the client knows no master';
   const answers = await Promise.all(masters.map((m) => m.ping().catch((error: Error) => error.message)));
   const silent = answers.findIndex((a) => a !== 'PONG');
-  return silent === -1 ? true : `master ${masters[silent].options.host}:${masters[silent].options.port} answered ${answers[silent]}`;
+  return silent === -1
+    ? true
+    : `master ${masters[silent].options.host}:${masters[silent].options.port} answered ${answers[silent]}`;
 }

@@ -15,7 +15,11 @@ import { masterForSlot } from '../scripts/cluster-nodes.ts';
  * If that node turned replica meanwhile, WAIT is refused there: then no replica is known to hold
  * the write, and 0 is what the operation reports. The write's own answer stands either way.
  */
-export async function waitForReplicas(redis: IORedisCluster, redisKey: string, durability: Durability): Promise<number> {
+export async function waitForReplicas(
+  redis: IORedisCluster,
+  redisKey: string,
+  durability: Durability,
+): Promise<number> {
   const node = masterForSlot(redis, keySlot(redisKey));
   if (!node) return 0;
   try {

@@ -18,7 +18,26 @@ describe('answer counts', () => {
     const root = reportRoot();
     let stdout = '';
     const io = { stdout: { write: (t: string) => (stdout += t) }, stderr: { write: () => true } };
-    const code = await main(['certify', '--impl', `module:${FIXTURE}`, '--pattern', 'lock', '--runs', '3', '--seed', '18', '--faults', 'latency,lease-expiry', '--shrink-runs', '0', '--report', root], io);
+    const code = await main(
+      [
+        'certify',
+        '--impl',
+        `module:${FIXTURE}`,
+        '--pattern',
+        'lock',
+        '--runs',
+        '3',
+        '--seed',
+        '18',
+        '--faults',
+        'latency,lease-expiry',
+        '--shrink-runs',
+        '0',
+        '--report',
+        root,
+      ],
+      io,
+    );
     expect([0, 1]).toContain(code); // judged, whichever way the evidence rule goes for 3 runs
 
     const [folder] = fs.readdirSync(root).filter((f) => fs.statSync(path.join(root, f)).isDirectory());
@@ -47,9 +66,13 @@ describe('answer counts', () => {
 
     const result = JSON.parse(fs.readFileSync(path.join(dir, 'result.json'), 'utf8'));
     expect(result.evidence.operations.release).toEqual(release);
-    expect(fs.readFileSync(path.join(dir, 'junit.xml'), 'utf8')).toContain(`<property name="answers.release" value="${answers}"/>`);
+    expect(fs.readFileSync(path.join(dir, 'junit.xml'), 'utf8')).toContain(
+      `<property name="answers.release" value="${answers}"/>`,
+    );
     const html = fs.readFileSync(path.join(dir, 'report.html'), 'utf8');
-    expect(html).toContain(`release ${release.issued}: ${release.ok} (${pct(release.ok)}) · ${release.fail} (${pct(release.fail)}) · ${release.info} (${pct(release.info)})`);
+    expect(html).toContain(
+      `release ${release.issued}: ${release.ok} (${pct(release.ok)}) · ${release.fail} (${pct(release.fail)}) · ${release.info} (${pct(release.info)})`,
+    );
     expect(html).toContain(`(${barely})`);
   });
 });

@@ -8,7 +8,11 @@ import { ERRORS_ONLY_KINDS, errorsOnlyCases, expectNeverCertified } from './supp
 afterAll(() => removeReportRoots());
 
 describe('an implementation whose every operation errors is never certified', () => {
-  it.each(errorsOnlyCases(['lock', 'ratelimit']))('%s', (_, pattern, open) => expectNeverCertified(pattern, open(pattern)));
+  it.each(errorsOnlyCases(['lock', 'ratelimit']))('%s', (_, pattern, open) =>
+    expectNeverCertified(pattern, open(pattern)),
+  );
   const moduleKind = ERRORS_ONLY_KINDS.filter(([kind]) => kind.startsWith('module:'));
-  it.each(errorsOnlyCases(['idempotency'], moduleKind))('%s', (_, pattern, open) => expectNeverCertified(pattern, open(pattern)));
+  it.each(errorsOnlyCases(['idempotency'], moduleKind))('%s', (_, pattern, open) =>
+    expectNeverCertified(pattern, open(pattern)),
+  );
 });

@@ -10,7 +10,14 @@ import { sharedCluster } from '../support/shared-cluster.ts';
 import { summaryText } from '../../src/certify/summary.ts';
 import { certificate } from '../../src/cli/certify.ts';
 import { parseImplSpec } from '../../src/impl/impl-spec.ts';
-import { behaviourFindings, certifyOptions, counting, quietIo, removeReportRoots, reportRoot } from './fixtures/process/job.ts';
+import {
+  behaviourFindings,
+  certifyOptions,
+  counting,
+  quietIo,
+  removeReportRoots,
+  reportRoot,
+} from './fixtures/process/job.ts';
 import { PATTERNS } from '../../src/patterns/index.ts';
 
 // The reference wrapped to answer at coarse levels is still certified at the default budget (40
@@ -55,12 +62,23 @@ describe('the reference, answering at coarse levels, at the default budget', () 
 
 describe('chaoslua-process/1.1', () => {
   it('a program declaring boolean levels, holder handles and its key prefix in its hello: every invariant holds, probes read its keys', async () => {
-    const open = cmdOpener(PATTERNS.lock, `node ${PROCESS} --coarse`, { stderrFile: path.join(reportRoot(), 'stderr.log') });
-    const result = await runJob(certifyOptions({ pattern: 'lock', runs: '6', seed: '1213', 'shrink-runs': '0' }), open, quietIo, cluster);
+    const open = cmdOpener(PATTERNS.lock, `node ${PROCESS} --coarse`, {
+      stderrFile: path.join(reportRoot(), 'stderr.log'),
+    });
+    const result = await runJob(
+      certifyOptions({ pattern: 'lock', runs: '6', seed: '1213', 'shrink-runs': '0' }),
+      open,
+      quietIo,
+      cluster,
+    );
     expect(behaviourFindings(result)).toEqual([]);
     expect(result.outcome.failure).toBeUndefined();
     expect(result.invariants.every((s) => s.passed && !s.notApplicable)).toBe(true);
-    expect(result.capabilities.operations).toEqual({ acquire: { level: 'boolean', handle: true }, release: { level: 'boolean', handle: false }, extend: { level: 'boolean', handle: false } });
+    expect(result.capabilities.operations).toEqual({
+      acquire: { level: 'boolean', handle: true },
+      release: { level: 'boolean', handle: false },
+      extend: { level: 'boolean', handle: false },
+    });
     expect(result.keyMapping).toBe('prefix "mutex:"');
     expect(result.probeNotes).toEqual([]);
     expect(result.evidence.transitions['held → absent by release']).toBeGreaterThan(0);
@@ -71,9 +89,17 @@ describe('a real library: redis-semaphore 5.8.0 Mutex (examples/third-party/redi
   // Its own package.json pins it; the bootstrap (with --examples, as test:full runs it) installs
   // it there; the repository does not depend on it. Not installed is a failure, never a skip.
   it('acquire boolean, release void, extend boolean, keys under mutex:: certified, every invariant witnessed', async () => {
-    expect(redisSemaphoreInstalled, 'examples/third-party/redis-semaphore-mutex has no node_modules: run scripts/bootstrap-examples.sh').toBe(true);
+    expect(
+      redisSemaphoreInstalled,
+      'examples/third-party/redis-semaphore-mutex has no node_modules: run scripts/bootstrap-examples.sh',
+    ).toBe(true);
     const file = path.join(REDIS_SEMAPHORE, 'store.mjs');
-    const result = await runJob(certifyOptions({ pattern: 'lock', seed: '1214', 'shrink-runs': '0' }), moduleOpener(PATTERNS.lock, file), quietIo, cluster);
+    const result = await runJob(
+      certifyOptions({ pattern: 'lock', seed: '1214', 'shrink-runs': '0' }),
+      moduleOpener(PATTERNS.lock, file),
+      quietIo,
+      cluster,
+    );
     expect(result.findings).toEqual([]);
     expect(result.passed).toBe(true);
     expect(result.invariants.every((s) => s.passed && !s.notApplicable)).toBe(true);
@@ -104,18 +130,28 @@ describe('a semantic variant declared, through a short job', () => {
     expect(result.evidence.transitions['held → held by acquire']).toBeGreaterThan(0);
     const cert = certificate(options, parseImplSpec(`module:${COUNTS_MODULE}`, PATTERNS.semaphore), result);
     expect(cert.variants).toEqual({ reacquire: 'counts' });
-    expect(JSON.parse(fs.readFileSync(path.join(result.dir, 'result.json'), 'utf8')).variants).toEqual({ reacquire: 'counts' });
-    expect(summaryText(options, result)).toContain('  semantics declared: reacquire counts (a live holder that acquires again is counted: ');
+    expect(JSON.parse(fs.readFileSync(path.join(result.dir, 'result.json'), 'utf8')).variants).toEqual({
+      reacquire: 'counts',
+    });
+    expect(summaryText(options, result)).toContain(
+      '  semantics declared: reacquire counts (a live holder that acquires again is counted: ',
+    );
   });
 
   it('a program (chaoslua-process/1.1 hello): judged by the variant it declares, which arrives in the args of every acquire', async () => {
-    const open = cmdOpener(PATTERNS.semaphore, `node ${PROCESS} --counts`, { requestTimeoutMs: 15_000, handshakeTimeoutMs: 5_000, stderrFile: path.join(reportRoot(), 'stderr.log') });
+    const open = cmdOpener(PATTERNS.semaphore, `node ${PROCESS} --counts`, {
+      requestTimeoutMs: 15_000,
+      handshakeTimeoutMs: 5_000,
+      stderrFile: path.join(reportRoot(), 'stderr.log'),
+    });
     const counted = counting(open);
     const result = await runJob(certifyOptions({ ...COUNTS_FLAGS, runs: '2' }), counted.open, quietIo, cluster);
     expect(counted.answers.errors.filter((e) => e.includes('reacquire'))).toEqual([]);
     expect(counted.answers.ok).toBeGreaterThan(counted.answers.errors.length);
     expect(behaviourFindings(result)).toEqual([]);
     expect(result.invariants.map((s) => [s.invariant, s.passed])).toEqual(EVERY_INVARIANT_HELD);
-    expect(JSON.parse(fs.readFileSync(path.join(result.dir, 'result.json'), 'utf8')).variants).toEqual({ reacquire: 'counts' });
+    expect(JSON.parse(fs.readFileSync(path.join(result.dir, 'result.json'), 'utf8')).variants).toEqual({
+      reacquire: 'counts',
+    });
   });
 });

@@ -31,7 +31,13 @@ afterAll(() => removeReportRoots());
 
 // Short jobs (latency only; every fault is capabilities.full.test.ts's, at the default budget).
 const flags = { pattern: 'lock', seed: '12', faults: 'latency', 'shrink-runs': '0' } as const;
-const job = (file: string, runs: number) => runJob(certifyOptions({ ...flags, runs: String(runs) }), moduleOpener(PATTERNS.lock, path.join(FIXTURES, file)), quietIo, cluster);
+const job = (file: string, runs: number) =>
+  runJob(
+    certifyOptions({ ...flags, runs: String(runs) }),
+    moduleOpener(PATTERNS.lock, path.join(FIXTURES, file)),
+    quietIo,
+    cluster,
+  );
 
 describe('a module declaring capabilities', () => {
   it('answering booleans with its own random lock values, handed back as handles: every invariant holds, releases included', async () => {
@@ -45,7 +51,11 @@ describe('a module declaring capabilities', () => {
     // A release can only answer true with the handle its acquire handed out: these were judged against the model.
     expect(result.evidence.transitions['held → absent by release']).toBeGreaterThan(0);
     expect(result.evidence.transitions['held → held by extend']).toBeGreaterThan(0);
-    const cert = certificate(certifyOptions({ ...flags, runs: '2' }), parseImplSpec(`module:${path.join(FIXTURES, 'lock-handles-store.ts')}`, PATTERNS.lock), result);
+    const cert = certificate(
+      certifyOptions({ ...flags, runs: '2' }),
+      parseImplSpec(`module:${path.join(FIXTURES, 'lock-handles-store.ts')}`, PATTERNS.lock),
+      result,
+    );
     expect(cert.capabilities).toEqual({ acquire: 'boolean+handle', release: 'boolean', extend: 'boolean' });
   });
 
@@ -54,8 +64,12 @@ describe('a module declaring capabilities', () => {
     expect(behaviourFindings(result)).toEqual([]);
     const stale = result.invariants.find((s) => s.invariant === 'no-stale-release')!;
     expect(stale.passed).toBe(false);
-    expect(stale.notApplicable).toMatch(/^not-applicable: only release, extend can witness it, and the implementation declares release at level void, extend not supported$/);
-    expect(result.invariants.filter((s) => s.invariant !== 'no-stale-release').every((s) => s.passed && !s.notApplicable)).toBe(true);
+    expect(stale.notApplicable).toMatch(
+      /^not-applicable: only release, extend can witness it, and the implementation declares release at level void, extend not supported$/,
+    );
+    expect(
+      result.invariants.filter((s) => s.invariant !== 'no-stale-release').every((s) => s.passed && !s.notApplicable),
+    ).toBe(true);
     expect(result.evidence.operations.map((o) => o.op)).toEqual(['acquire', 'release']);
     expect(Object.keys(result.evidence.transitions)).not.toContain('held → held by extend');
     expect(result.evidence.operations[1].ok).toBeGreaterThan(0);
@@ -65,7 +79,10 @@ describe('a module declaring capabilities', () => {
     const summary = summaryText(certifyOptions({ ...flags, runs: '1' }), result);
     expect(summary).toContain('  capabilities: acquire boolean, release void, extend not supported\n');
     expect(summary).toContain('  n/a  no-stale-release: not-applicable: ');
-    expect(JSON.parse(fs.readFileSync(path.join(result.dir, 'result.json'), 'utf8')).capabilities).toEqual({ acquire: 'boolean', release: 'void' });
+    expect(JSON.parse(fs.readFileSync(path.join(result.dir, 'result.json'), 'utf8')).capabilities).toEqual({
+      acquire: 'boolean',
+      release: 'void',
+    });
   });
 });
 
@@ -78,22 +95,65 @@ describe('a module declaring a semantic variant', () => {
   it('a holder acquiring again on a full set: refused, recorded with the variant, legal by the promise declared and illegal by the default', async () => {
     const opened = await moduleOpener(PATTERNS.semaphore, file)(cluster, 1);
     try {
-      const acquire = (token: string) => ({ type: 'op' as const, key: 0, input: { op: 'acquire', token, limit: 2, ttlMs: 5_000 } });
-      const schedule = { pattern: 'semaphore', keys: 1, clients: [[acquire('a'), acquire('b'), acquire('b'), { type: 'op' as const, key: 0, input: { op: 'release', token: 'b' } }]], faults: [] };
+      const acquire = (token: string) => ({
+        type: 'op' as const,
+        key: 0,
+        input: { op: 'acquire', token, limit: 2, ttlMs: 5_000 },
+      });
+      const schedule = {
+        pattern: 'semaphore',
+        keys: 1,
+        clients: [
+          [
+            acquire('a'),
+            acquire('b'),
+            acquire('b'),
+            { type: 'op' as const, key: 0, input: { op: 'release', token: 'b' } },
+          ],
+        ],
+        faults: [],
+      };
       // Through the one replay path (src/certify/replay.ts), which records each input as its subject declared it.
-      const run = async (subjects: readonly Subject[]) => (await runJudged(schedule, { cluster, subjects, pattern: PATTERNS.semaphore, nodeTimeoutMs: 1_000 }, `variant-${randomBytes(4).toString('hex')}`)).run;
+      const run = async (subjects: readonly Subject[]) =>
+        (
+          await runJudged(
+            schedule,
+            { cluster, subjects, pattern: PATTERNS.semaphore, nodeTimeoutMs: 1_000 },
+            `variant-${randomBytes(4).toString('hex')}`,
+          )
+        ).run;
       const declared = await run(opened.subjects);
       expect(declared.history.ops.map((o) => [o.input, o.outcome, o.output])).toEqual([
-        [{ op: 'acquire', token: 'a', limit: 2, ttlMs: 5_000, reacquire: 'counts' }, 'ok', { level: 'boolean', op: 'acquire', answer: true }],
-        [{ op: 'acquire', token: 'b', limit: 2, ttlMs: 5_000, reacquire: 'counts' }, 'ok', { level: 'boolean', op: 'acquire', answer: true }],
-        [{ op: 'acquire', token: 'b', limit: 2, ttlMs: 5_000, reacquire: 'counts' }, 'ok', { level: 'boolean', op: 'acquire', answer: false }],
+        [
+          { op: 'acquire', token: 'a', limit: 2, ttlMs: 5_000, reacquire: 'counts' },
+          'ok',
+          { level: 'boolean', op: 'acquire', answer: true },
+        ],
+        [
+          { op: 'acquire', token: 'b', limit: 2, ttlMs: 5_000, reacquire: 'counts' },
+          'ok',
+          { level: 'boolean', op: 'acquire', answer: true },
+        ],
+        [
+          { op: 'acquire', token: 'b', limit: 2, ttlMs: 5_000, reacquire: 'counts' },
+          'ok',
+          { level: 'boolean', op: 'acquire', answer: false },
+        ],
         [{ op: 'release', token: 'b' }, 'ok', { level: 'boolean', op: 'release', answer: true }],
       ]);
       expect(check(declared.history, PATTERNS.semaphore).verdict).toBe('ok');
       // The same implementation, its declaration left out: judged by the default, its refusal is a violation.
-      const undeclared = opened.subjects.map((s) => ({ ...s, capabilities: { ...s.capabilities!, variants: undefined } }));
+      const undeclared = opened.subjects.map((s) => ({
+        ...s,
+        capabilities: { ...s.capabilities!, variants: undefined },
+      }));
       const byDefault = await run(undeclared);
-      expect(byDefault.history.ops.map((o) => (o.input as { reacquire?: string }).reacquire)).toEqual([undefined, undefined, undefined, undefined]);
+      expect(byDefault.history.ops.map((o) => (o.input as { reacquire?: string }).reacquire)).toEqual([
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+      ]);
       const judged = check(byDefault.history, PATTERNS.semaphore);
       expect(judged.verdict).toBe('illegal');
       expect(judged.violations.map((v) => v.invariant)).toEqual(['model-conformance']);

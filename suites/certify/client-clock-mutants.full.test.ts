@@ -13,15 +13,30 @@ const clockMutants = loadMutants().filter((m) => m.name.endsWith('-by-client-clo
 const withoutClientClock = FAULT_NAMES.filter((f) => f !== 'client-clock');
 const RUNS = 2;
 
-describe('a mutant that trusts the client\'s clock, with client-clock left out', () => {
+describe("a mutant that trusts the client's clock, with client-clock left out", () => {
   it('is one of three, one per pattern that decides on time', () => {
-    expect(clockMutants.map((m) => `${m.pattern}/${m.name}`).sort()).toEqual(['idempotency/lease-by-client-clock', 'ratelimit/window-by-client-clock', 'semaphore/prune-by-client-clock']);
+    expect(clockMutants.map((m) => `${m.pattern}/${m.name}`).sort()).toEqual([
+      'idempotency/lease-by-client-clock',
+      'ratelimit/window-by-client-clock',
+      'semaphore/prune-by-client-clock',
+    ]);
   });
 
-  it.each(clockMutants.map((m) => [`${m.pattern}/${m.name}`, m] as const))('%s: no run fails', async (_, m: Mutant) => {
-    const verdict = await withSharedCluster((cluster) => chaosJob(cluster, m.pattern, openerFor(m.pattern, m.kind, m.impl), { seed: m.ciSeed ?? 20_261_130, runs: RUNS, shrinkRuns: 0, faults: withoutClientClock }));
-    expect(verdict.runs).toBe(RUNS);
-    expect(verdict.messages, `${m.name} failed without client-clock`).toEqual([]);
-    expect(verdict.rejected).toBe(false);
-  }, 240_000);
+  it.each(clockMutants.map((m) => [`${m.pattern}/${m.name}`, m] as const))(
+    '%s: no run fails',
+    async (_, m: Mutant) => {
+      const verdict = await withSharedCluster((cluster) =>
+        chaosJob(cluster, m.pattern, openerFor(m.pattern, m.kind, m.impl), {
+          seed: m.ciSeed ?? 20_261_130,
+          runs: RUNS,
+          shrinkRuns: 0,
+          faults: withoutClientClock,
+        }),
+      );
+      expect(verdict.runs).toBe(RUNS);
+      expect(verdict.messages, `${m.name} failed without client-clock`).toEqual([]);
+      expect(verdict.rejected).toBe(false);
+    },
+    240_000,
+  );
 });

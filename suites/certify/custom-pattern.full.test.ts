@@ -28,7 +28,9 @@ let pattern: AnyPattern;
 
 beforeAll(async () => {
   // The Python venv (redis-py) the cmd: adapter runs in; a no-op when it is up to date.
-  execFileSync(path.join(ROOT, 'scripts/bootstrap-examples.sh'), ['--quiet'], { stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(path.join(ROOT, 'scripts/bootstrap-examples.sh'), ['--quiet'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   pattern = await loadPatternFile(PATTERN_FILE);
   cluster = await sharedCluster();
 });
@@ -36,14 +38,25 @@ beforeAll(async () => {
 afterAll(() => removeReportRoots());
 
 async function certify(open: ImplOpener, runs: number) {
-  return runJob(certifyOptions({ pattern: 'team-lock', runs: String(runs), seed: '20261206', faults: 'all', 'shrink-runs': '3' }), open, quietIo, cluster);
+  return runJob(
+    certifyOptions({ pattern: 'team-lock', runs: String(runs), seed: '20261206', faults: 'all', 'shrink-runs': '3' }),
+    open,
+    quietIo,
+    cluster,
+  );
 }
 
 describe('a pattern declared in a file, through every door', () => {
   it.each([
     ['lua:', () => luaDirOpener(pattern, path.join(ROOT, 'lua/lock'), 'lua:lua/lock')],
     ['module:', () => moduleOpener(pattern, path.join(FIXTURES, 'team-lock-store.mjs'))],
-    ['cmd:', () => cmdOpener(pattern, `${PYTHON} ${path.join(FIXTURES, 'team_lock_adapter.py')}`, { stderrFile: path.join(reportRoot(), 'stderr.log') })],
+    [
+      'cmd:',
+      () =>
+        cmdOpener(pattern, `${PYTHON} ${path.join(FIXTURES, 'team_lock_adapter.py')}`, {
+          stderrFile: path.join(reportRoot(), 'stderr.log'),
+        }),
+    ],
   ])('certifies the lock through %s under every fault', async (_, opener) => {
     const result = await certify(opener(), 4);
     expect(behaviourFindings(result)).toEqual([]);
@@ -53,22 +66,47 @@ describe('a pattern declared in a file, through every door', () => {
   });
 
   it('rejects a lock whose release deletes whoever holds it', async () => {
-    const result = await certify(luaDirOpener(pattern, path.join(ROOT, 'scenarios/mutants/lock/release-blind-delete'), 'mutant'), 20);
+    const result = await certify(
+      luaDirOpener(pattern, path.join(ROOT, 'scenarios/mutants/lock/release-blind-delete'), 'mutant'),
+      20,
+    );
     expect(result.passed).toBe(false);
     expect(result.outcome.failure?.result.verdict).toBe('illegal');
-    expect(result.outcome.failure?.result.violations.map((v) => v.invariant)).toEqual(expect.arrayContaining([expect.stringMatching(/one-holder|model-conformance/)]));
+    expect(result.outcome.failure?.result.violations.map((v) => v.invariant)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/one-holder|model-conformance/)]),
+    );
   });
 });
 
 describe('the certificate of a pattern file', () => {
   it('names the file, relative to where the job ran, and its SHA-256', () => {
     const report = reportRoot();
-    const run = spawnSync(process.execPath, ['bin/chaoslua.mjs', 'certify', '--pattern', path.relative(ROOT, PATTERN_FILE), '--impl', 'lua:lua/lock', '--runs', '3', '--clusters', '1', '--report', report], { cwd: ROOT, encoding: 'utf8', timeout: 120_000 });
+    const run = spawnSync(
+      process.execPath,
+      [
+        'bin/chaoslua.mjs',
+        'certify',
+        '--pattern',
+        path.relative(ROOT, PATTERN_FILE),
+        '--impl',
+        'lua:lua/lock',
+        '--runs',
+        '3',
+        '--clusters',
+        '1',
+        '--report',
+        report,
+      ],
+      { cwd: ROOT, encoding: 'utf8', timeout: 120_000 },
+    );
     expect(run.status, run.stderr).toBe(0);
     const [folder] = fs.readdirSync(report).filter((f) => fs.existsSync(path.join(report, f, 'certificate.json')));
     const certificate = JSON.parse(fs.readFileSync(path.join(report, folder, 'certificate.json'), 'utf8'));
     expect(certificate.pattern).toBe('team-lock');
-    expect(certificate.patternFile).toEqual({ file: 'suites/fixtures/patterns/team-lock.mjs', sha256: createHash('sha256').update(fs.readFileSync(PATTERN_FILE)).digest('hex') });
+    expect(certificate.patternFile).toEqual({
+      file: 'suites/fixtures/patterns/team-lock.mjs',
+      sha256: createHash('sha256').update(fs.readFileSync(PATTERN_FILE)).digest('hex'),
+    });
     expect(run.stdout).toMatch(/pattern file: .*team-lock\.mjs \(sha256 [0-9a-f]{16}…\)/);
   });
 });

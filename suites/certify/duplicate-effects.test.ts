@@ -26,9 +26,18 @@ const spec = parseImplSpec(`lua:${path.join(projectRoot, 'lua', 'ratelimit')}`, 
 
 describe('duplicate effects of a ratelimit certify job', () => {
   it('are reported alike in result.json, the certificate, junit.xml and the summary', async () => {
-    const flags = { pattern: 'ratelimit', runs: '3', seed: '1313', faults: 'reply-loss,reset-peer', 'shrink-runs': '0', report: reports };
+    const flags = {
+      pattern: 'ratelimit',
+      runs: '3',
+      seed: '1313',
+      faults: 'reply-loss,reset-peer',
+      'shrink-runs': '0',
+      report: reports,
+    };
     const options = { ...jobOptions('certify', flags), implSpec: describeImpl(spec) };
-    const result = await withSharedCluster((cluster) => runJob(options, openerFor(PATTERNS.ratelimit, spec), quiet, cluster));
+    const result = await withSharedCluster((cluster) =>
+      runJob(options, openerFor(PATTERNS.ratelimit, spec), quiet, cluster),
+    );
     const cert = certificate(options, spec, result);
     const json = JSON.parse(fs.readFileSync(path.join(result.dir, 'result.json'), 'utf8')) as {
       duplicateEffects: Record<string, { count: number; ops: { run: number; id: number }[] }>;
@@ -37,7 +46,9 @@ describe('duplicate effects of a ratelimit certify job', () => {
     };
     const junit = fs.readFileSync(path.join(result.dir, 'junit.xml'), 'utf8');
     const hits = json.duplicateEffects.hit;
-    console.info(`duplicate effects, seed 1313, 3 runs: ${hits.count} hit(s) ${JSON.stringify(hits.ops)}; faults ${JSON.stringify(json.faults)}`);
+    console.info(
+      `duplicate effects, seed 1313, 3 runs: ${hits.count} hit(s) ${JSON.stringify(hits.ops)}; faults ${JSON.stringify(json.faults)}`,
+    );
 
     // The faults that cut connections fired (reply-loss is a command fault, reset-peer a toxic).
     expect((json.faults['reply-loss'] ?? 0) + (json.faults.toxic ?? 0)).toBeGreaterThan(0);
@@ -48,7 +59,9 @@ describe('duplicate effects of a ratelimit certify job', () => {
     for (const o of hits.ops) expect(o.run).toBeGreaterThanOrEqual(1);
     expect(cert.duplicateEffects).toEqual({ hit: hits.count });
     expect(junit).toContain(`<property name="duplicate-effects.hit" value="${hits.count}"/>`);
-    expect(summaryText(options, result)).toContain(`duplicate effects (operations only a second execution explains): hit ${hits.count}`);
+    expect(summaryText(options, result)).toContain(
+      `duplicate effects (operations only a second execution explains): hit ${hits.count}`,
+    );
     // ratelimit declares a hit counted twice a finding, reported beside the certificate, never failing it.
     expect(json.duplicateFindings).toHaveLength(hits.count > 0 ? 1 : 0);
     if (hits.count > 0) expect(json.duplicateFindings[0]).toMatch(/^duplicate-hit: /);

@@ -61,7 +61,26 @@ describe('the environment failing mid-job', () => {
     const root = reportRoot();
     const { io, seen } = killingAfterTwoRuns(1);
     const impl = path.resolve(import.meta.dirname, '../../lua/lock');
-    const code = await main(['certify', '--impl', `lua:${impl}`, '--pattern', 'lock', '--runs', '6', '--seed', '18', '--faults', 'latency,lease-expiry', '--shrink-runs', '0', '--report', root], io);
+    const code = await main(
+      [
+        'certify',
+        '--impl',
+        `lua:${impl}`,
+        '--pattern',
+        'lock',
+        '--runs',
+        '6',
+        '--seed',
+        '18',
+        '--faults',
+        'latency,lease-expiry',
+        '--shrink-runs',
+        '0',
+        '--report',
+        root,
+      ],
+      io,
+    );
 
     expect(seen.killed).toBeDefined();
     expect(code).toBe(3);
@@ -73,7 +92,11 @@ describe('the environment failing mid-job', () => {
     const finished = result.runs as number;
     expect(finished).toBeGreaterThanOrEqual(2);
     expect(finished).toBeLessThan(6);
-    expect(result.findings[0]).toMatch(new RegExp(`^environment: the cluster could not be healed between runs: .*toxiproxy.*; the job stopped after ${finished} of 6 runs finished`));
+    expect(result.findings[0]).toMatch(
+      new RegExp(
+        `^environment: the cluster could not be healed between runs: .*toxiproxy.*; the job stopped after ${finished} of 6 runs finished`,
+      ),
+    );
     // Every finished run, with its history.
     const lines = fs.readFileSync(path.join(dir, FINISHED_RUNS_FILE), 'utf8').trimEnd().split('\n');
     const runs = lines.map((l) => JSON.parse(l) as { run: number; verdict: string; history: { ops: unknown[] } });
@@ -83,7 +106,9 @@ describe('the environment failing mid-job', () => {
     expect(certificate.certified).toBe(false);
     expect(certificate.incomplete).toBe(true);
     expect(certificate.findings[0]).toBe(result.findings[0]);
-    expect(fs.readFileSync(path.join(dir, 'junit.xml'), 'utf8')).toMatch(/name="environment"[^>]*>\s*<failure message="environment: /);
+    expect(fs.readFileSync(path.join(dir, 'junit.xml'), 'utf8')).toMatch(
+      /name="environment"[^>]*>\s*<failure message="environment: /,
+    );
     expect(fs.existsSync(path.join(dir, 'report.html'))).toBe(true);
     expect(seen.stdout).toContain('chaoslua certify: INCOMPLETE');
     expect(seen.stdout).toContain(`${finished} of 6 runs finished`);
@@ -93,14 +118,39 @@ describe('the environment failing mid-job', () => {
     const root = reportRoot();
     const { io, seen, mine } = killingAfterTwoRuns(2);
     const impl = path.resolve(import.meta.dirname, '../../lua/lock');
-    const code = await main(['certify', '--impl', `lua:${impl}`, '--pattern', 'lock', '--runs', '8', '--seed', '18', '--faults', 'latency,lease-expiry', '--shrink-runs', '0', '--clusters', '2', '--report', root], io);
+    const code = await main(
+      [
+        'certify',
+        '--impl',
+        `lua:${impl}`,
+        '--pattern',
+        'lock',
+        '--runs',
+        '8',
+        '--seed',
+        '18',
+        '--faults',
+        'latency,lease-expiry',
+        '--shrink-runs',
+        '0',
+        '--clusters',
+        '2',
+        '--report',
+        root,
+      ],
+      io,
+    );
 
     expect(seen.killed).toBeDefined();
     const [folder] = fs.readdirSync(root).filter((f) => fs.statSync(path.join(root, f)).isDirectory());
     const result = JSON.parse(fs.readFileSync(path.join(root, folder, 'result.json'), 'utf8'));
     expect(result.incomplete ?? false).toBe(false);
     expect(result.runs).toBe(8);
-    expect(result.discarded.causes.filter((c: string) => c.startsWith('cluster replaced: the cluster could not be healed between runs'))).toHaveLength(1);
+    expect(
+      result.discarded.causes.filter((c: string) =>
+        c.startsWith('cluster replaced: the cluster could not be healed between runs'),
+      ),
+    ).toHaveLength(1);
     expect(seen.stderr).toContain('a fresh one takes over its runs');
     expect(code).toBe(0);
     // The replacement's servers went with the job like the others.

@@ -31,15 +31,36 @@ describe('certify against an external cluster (--cluster redis://...)', () => {
     const stderr: string[] = [];
     const io = { stdout: { write: () => true }, stderr: { write: (s: string) => stderr.push(s) } };
     const dir = referenceScriptsDir('idempotency');
-    const options = jobOptions('certify', { runs: '3', seed: '5', report: reports, cluster: `redis://${seed.host}:${seed.port}` });
+    const options = jobOptions('certify', {
+      runs: '3',
+      seed: '5',
+      report: reports,
+      cluster: `redis://${seed.host}:${seed.port}`,
+    });
     const result = await runJob(options, luaDirOpener(PATTERNS.idempotency, dir, `lua:${dir}`), io);
     // Three runs prove the behaviour, not the evidence a certificate needs (see behaviourFindings).
     expect(result.outcome.failure).toBeUndefined();
     expect(behaviourFindings(result)).toEqual([]);
     expect(result.outcome.tally.runs).toBe(3);
-    expect(result.skippedFaults).toEqual(['node-freeze', 'script-flush', 'busy-script', 'failover', 'failover-force', 'failover-takeover', 'latency', 'slow-network', 'timeout', 'reset-peer', 'kill-restart', 'command-delay', 'reply-loss']);
+    expect(result.skippedFaults).toEqual([
+      'node-freeze',
+      'script-flush',
+      'busy-script',
+      'failover',
+      'failover-force',
+      'failover-takeover',
+      'latency',
+      'slow-network',
+      'timeout',
+      'reset-peer',
+      'kill-restart',
+      'command-delay',
+      'reply-loss',
+    ]);
     // The client-side faults only: a client stalled, or a client's own clock (client-clock records one per skewed client).
-    expect(Object.keys(result.outcome.tally.faultCounts).filter((k) => k !== 'client-freeze' && k !== 'client-clock')).toEqual([]);
+    expect(
+      Object.keys(result.outcome.tally.faultCounts).filter((k) => k !== 'client-freeze' && k !== 'client-clock'),
+    ).toEqual([]);
     expect(stderr.join('')).toContain('on an external cluster these faults are not run');
     expect(await dbsizes()).toEqual([0, 0, 0]);
   });

@@ -18,7 +18,11 @@ function run(command: string, args: string[], cwd: string) {
 
 describe('the adapter kits', () => {
   it('python: unittest', () => {
-    const r = run(path.join(ROOT, 'examples/python-redis-py/.venv/bin/python'), ['-m', 'unittest', 'discover', '-s', path.join(KITS, 'python')], ROOT);
+    const r = run(
+      path.join(ROOT, 'examples/python-redis-py/.venv/bin/python'),
+      ['-m', 'unittest', 'discover', '-s', path.join(KITS, 'python')],
+      ROOT,
+    );
     expect(r.code, r.out).toBe(0);
     expect(r.out).toMatch(/Ran \d+ tests/);
   }, 120_000);

@@ -23,19 +23,45 @@ function job(pattern: PatternName, impl: string, flags: Parameters<typeof certif
 }
 
 describe('one job on several clusters', () => {
-  it('certify --clusters 2 of the lock\'s reference: every run judged once, one certificate that says so', async () => {
+  it("certify --clusters 2 of the lock's reference: every run judged once, one certificate that says so", async () => {
     const root = reportRoot();
     let stdout = '';
     const io = { stdout: { write: (text: string) => (stdout += text) }, stderr: { write: () => true } };
     const impl = path.join(projectRoot, 'lua', 'lock');
-    const code = await main(['certify', '--impl', `lua:${impl}`, '--pattern', 'lock', '--runs', '6', '--seed', '31', '--clusters', '2', '--shrink-runs', '0', '--report', root], io);
+    const code = await main(
+      [
+        'certify',
+        '--impl',
+        `lua:${impl}`,
+        '--pattern',
+        'lock',
+        '--runs',
+        '6',
+        '--seed',
+        '31',
+        '--clusters',
+        '2',
+        '--shrink-runs',
+        '0',
+        '--report',
+        root,
+      ],
+      io,
+    );
     const [folder] = fs.readdirSync(root).filter((f) => fs.statSync(path.join(root, f)).isDirectory());
-    const result = JSON.parse(fs.readFileSync(path.join(root, folder, 'result.json'), 'utf8')) as { runs: number; findings: string[]; passed: boolean };
+    const result = JSON.parse(fs.readFileSync(path.join(root, folder, 'result.json'), 'utf8')) as {
+      runs: number;
+      findings: string[];
+      passed: boolean;
+    };
     // Six runs are too few for the evidence rule of a certificate (tested elsewhere), not too few to judge.
     expect(result.findings.filter((f) => !f.startsWith('evidence: '))).toEqual([]);
     expect(code === 0 || result.findings.every((f) => f.startsWith('evidence: '))).toBe(true);
     expect(result.runs).toBe(6);
-    const certificate = JSON.parse(fs.readFileSync(path.join(root, folder, 'certificate.json'), 'utf8')) as { redis: { clusters?: number }; invariants: { passed: boolean }[] };
+    const certificate = JSON.parse(fs.readFileSync(path.join(root, folder, 'certificate.json'), 'utf8')) as {
+      redis: { clusters?: number };
+      invariants: { passed: boolean }[];
+    };
     expect(certificate.redis.clusters).toBe(2);
     expect(stdout).toContain(' · 2 clusters');
   }, 180_000);
@@ -50,14 +76,18 @@ describe('one job on several clusters', () => {
     expect(rejected.outcome.failure?.firstFailure.run).toBeGreaterThanOrEqual(1);
     expect(rejected.outcome.path).toBeDefined();
 
-    const replayed = job('semaphore', `lua:${mutant}`, { seed: '41', path: rejected.outcome.path!, 'shrink-runs': '0' });
+    const replayed = job('semaphore', `lua:${mutant}`, {
+      seed: '41',
+      path: rejected.outcome.path!,
+      'shrink-runs': '0',
+    });
     const again = await runJob(replayed.options, replayed.open, quietIo, await sharedCluster());
     expect(again.passed).toBe(false);
     expect(again.outcome.tally.runs).toBe(1);
     expect(again.invariants.filter((s) => s.violations.length > 0).map((s) => s.invariant)).toContain('at-most-limit');
   }, 180_000);
 
-  it('shrinks a mutant\'s failure on its 3 clusters at once, keeping a schedule seen failing', async () => {
+  it("shrinks a mutant's failure on its 3 clusters at once, keeping a schedule seen failing", async () => {
     const mutant = path.join(projectRoot, 'scenarios', 'mutants', 'semaphore', 'acquire-limit-off-by-one');
     const dealt = job('semaphore', `lua:${mutant}`, { runs: '6', seed: '41', clusters: '3', 'shrink-runs': '12' });
     const rejected = await runJob(dealt.options, dealt.open, quietIo);

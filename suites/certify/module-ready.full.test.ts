@@ -22,7 +22,18 @@ beforeAll(async () => {
 afterAll(() => removeReportRoots());
 
 const job = (file: string, runs = 2) =>
-  runJob(certifyOptions({ pattern: 'lock', runs: String(runs), seed: '18', faults: 'latency,lease-expiry', 'shrink-runs': '0' }), moduleOpener(PATTERNS.lock, path.join(FIXTURES, file)), quietIo, cluster);
+  runJob(
+    certifyOptions({
+      pattern: 'lock',
+      runs: String(runs),
+      seed: '18',
+      faults: 'latency,lease-expiry',
+      'shrink-runs': '0',
+    }),
+    moduleOpener(PATTERNS.lock, path.join(FIXTURES, file)),
+    quietIo,
+    cluster,
+  );
 
 describe('module: createStore gets a ready client', () => {
   it('one that reads the slot table and every master at once opens, runs and breaks nothing', async () => {
@@ -35,7 +46,9 @@ describe('module: createStore gets a ready client', () => {
 
   it('one that throws an Error: a finding naming it, a report, no runs', async () => {
     const result = await job('throwing-create-store.ts');
-    expect(result.findings).toEqual([`module-create-store: module:${path.join(FIXTURES, 'throwing-create-store.ts')}: createStore failed: cannot build the store: no prefix configured`]);
+    expect(result.findings).toEqual([
+      `module-create-store: module:${path.join(FIXTURES, 'throwing-create-store.ts')}: createStore failed: cannot build the store: no prefix configured`,
+    ]);
     expect(result.passed).toBe(false);
     expect(result.outcome.tally.runs).toBe(0);
     expect(JSON.parse(fs.readFileSync(path.join(result.dir, 'result.json'), 'utf8')).findings).toEqual(result.findings);
@@ -43,7 +56,9 @@ describe('module: createStore gets a ready client', () => {
 
   it('one that rejects with a plain object: the object shown, not [object Object]', async () => {
     const result = await job('rejecting-create-store.ts');
-    expect(result.findings).toEqual([expect.stringMatching(/createStore failed: \{ code: 'E_NO_SCRIPTS', detail: 'script cache empty' \}$/)]);
+    expect(result.findings).toEqual([
+      expect.stringMatching(/createStore failed: \{ code: 'E_NO_SCRIPTS', detail: 'script cache empty' \}$/),
+    ]);
     expect(result.passed).toBe(false);
   });
 
@@ -52,7 +67,10 @@ describe('module: createStore gets a ready client', () => {
     let out = '';
     const io = { stdout: { write: (t: string) => (out += t) }, stderr: { write: (t: string) => (out += t) } };
     const file = path.join(FIXTURES, 'throwing-create-store.ts');
-    const code = await main(['certify', '--impl', `module:${file}`, '--pattern', 'lock', '--runs', '2', '--seed', '18', '--report', root], io);
+    const code = await main(
+      ['certify', '--impl', `module:${file}`, '--pattern', 'lock', '--runs', '2', '--seed', '18', '--report', root],
+      io,
+    );
     expect(code).toBe(1);
     expect(out).not.toMatch(/^\s+at /m);
     expect(out).toContain('FAIL implementation: module-create-store: ');

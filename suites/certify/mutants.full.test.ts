@@ -13,7 +13,16 @@ import { sharedCluster, withSharedCluster } from '../support/shared-cluster.ts';
 import { acceptableNames, loadMutants, type Mutant } from './support/catalogue.ts';
 import { chaosJob, openerFor } from './support/job.ts';
 import { SharedCluster } from './support/shared-cluster.ts';
-import { mergeEvidence, mutantLabel, readEvidence, SWEEP_FILE, SWEEP_SEEDS, SWEEP_SHRINK_RUNS, writeEvidence, type SweepJob } from './support/sweep.ts';
+import {
+  mergeEvidence,
+  mutantLabel,
+  readEvidence,
+  SWEEP_FILE,
+  SWEEP_SEEDS,
+  SWEEP_SHRINK_RUNS,
+  writeEvidence,
+  type SweepJob,
+} from './support/sweep.ts';
 import { PATTERNS } from '../../src/patterns/index.ts';
 
 // `npm run test:full`: every CI mutant over SWEEP_SEEDS seeds (every fault, its CI cap in runs, no
@@ -24,13 +33,15 @@ import { PATTERNS } from '../../src/patterns/index.ts';
 // CHAOSLUA_WRITE_EVIDENCE=1 they are merged into it (then derive orNamed and ciSeed from it; the
 // catalogue test of `npm test` checks that they agree). Every run writes reports/mutant-sweep.json.
 
-const COMMAND = 'CHAOSLUA_WRITE_EVIDENCE=1 npx vitest run --config vitest.full.config.ts suites/certify/mutants.full.test.ts';
+const COMMAND =
+  'CHAOSLUA_WRITE_EVIDENCE=1 npx vitest run --config vitest.full.config.ts suites/certify/mutants.full.test.ts';
 const mutants = loadMutants();
 const runGaps = process.env.CHAOSLUA_SLOW_MUTANTS === '1';
 const seedsFor = (m: Mutant) => (m.gap && !runGaps ? SWEEP_SEEDS.slice(0, 1) : SWEEP_SEEDS);
 // A label substring, to re-sweep some mutants; a whole label re-sweeps only that one (not its -boolean twin).
 const only = process.env.CHAOSLUA_SWEEP_ONLY;
-const swept = (m: Mutant) => !only || (mutants.some((o) => mutantLabel(o) === only) ? mutantLabel(m) === only : mutantLabel(m).includes(only));
+const swept = (m: Mutant) =>
+  !only || (mutants.some((o) => mutantLabel(o) === only) ? mutantLabel(m) === only : mutantLabel(m).includes(only));
 const jobs: Record<string, SweepJob[]> = {};
 const capOf = (m: Mutant) => (m.gap ? 200 : (m.ciRuns ?? 50));
 // A hang guard, not a speed bound: no run of the job takes near this long.
@@ -55,12 +66,27 @@ describe.runIf(process.env.CHAOSLUA_SWEEP !== '1')('the slow mutants are rejecte
   const lanes = clusterLanes(3);
   afterAll(() => lanes.dispose());
   for (const m of mutants.filter((m) => m.slow)) {
-    it.concurrent(mutantLabel(m), async () => {
-      const verdict = await lanes.run((cluster) => chaosJob(cluster, m.pattern, openerFor(m.pattern, m.kind, m.impl), { seed: m.ciSeed ?? 20_261_130, runs: capOf(m), shrinkRuns: 0 }));
-      console.log(`${mutantLabel(m)}: ${verdict.firstFailure ? `rejected at run ${verdict.firstFailure.run}` : `SURVIVED ${verdict.runs} runs`}; named ${verdict.named.join(', ') || '-'}`);
-      expect(verdict.rejected, `${m.name} survived ${verdict.runs} runs`).toBe(true);
-      expect(verdict.named.filter((n) => acceptableNames(m).includes(n)), `named ${verdict.named.join(', ')}`).not.toEqual([]);
-    }, 120_000 + capOf(m) * 30_000);
+    it.concurrent(
+      mutantLabel(m),
+      async () => {
+        const verdict = await lanes.run((cluster) =>
+          chaosJob(cluster, m.pattern, openerFor(m.pattern, m.kind, m.impl), {
+            seed: m.ciSeed ?? 20_261_130,
+            runs: capOf(m),
+            shrinkRuns: 0,
+          }),
+        );
+        console.log(
+          `${mutantLabel(m)}: ${verdict.firstFailure ? `rejected at run ${verdict.firstFailure.run}` : `SURVIVED ${verdict.runs} runs`}; named ${verdict.named.join(', ') || '-'}`,
+        );
+        expect(verdict.rejected, `${m.name} survived ${verdict.runs} runs`).toBe(true);
+        expect(
+          verdict.named.filter((n) => acceptableNames(m).includes(n)),
+          `named ${verdict.named.join(', ')}`,
+        ).not.toEqual([]);
+      },
+      120_000 + capOf(m) * 30_000,
+    );
   }
 });
 
@@ -72,28 +98,58 @@ describe.runIf(process.env.CHAOSLUA_SWEEP === '1')(`every mutant over ${SWEEP_SE
   const extra = Array.from({ length: Math.max(0, SWEEP_CLUSTERS - 1) }, () => new SharedCluster());
   afterAll(() => Promise.all(extra.map((c) => c.dispose())));
   /** Runs job(cluster) for each item, as many at once as there are clusters; results in the items' order. */
-  async function onClusters<T, R>(items: readonly T[], job: (cluster: LocalCluster, item: T) => Promise<R>): Promise<R[]> {
+  async function onClusters<T, R>(
+    items: readonly T[],
+    job: (cluster: LocalCluster, item: T) => Promise<R>,
+  ): Promise<R[]> {
     const results: R[] = new Array(items.length);
     let next = 0;
-    const lanes = [(j: (c: LocalCluster) => Promise<R>) => sharedCluster().then(j), ...extra.map((c) => (j: (c: LocalCluster) => Promise<R>) => c.withRetry(j))];
-    await Promise.all(lanes.map(async (lane) => {
-      for (let i = next++; i < items.length; i = next++) results[i] = await lane((cluster) => job(cluster, items[i]));
-    }));
+    const lanes = [
+      (j: (c: LocalCluster) => Promise<R>) => sharedCluster().then(j),
+      ...extra.map((c) => (j: (c: LocalCluster) => Promise<R>) => c.withRetry(j)),
+    ];
+    await Promise.all(
+      lanes.map(async (lane) => {
+        for (let i = next++; i < items.length; i = next++) results[i] = await lane((cluster) => job(cluster, items[i]));
+      }),
+    );
     return results;
   }
   for (const m of mutants.filter(swept)) {
-    it(mutantLabel(m), async () => {
-      const results = await onClusters(seedsFor(m), async (cluster, seed): Promise<SweepJob> => {
-        const verdict = await chaosJob(cluster, m.pattern, openerFor(m.pattern, m.kind, m.impl), { seed, runs: capOf(m), shrinkRuns: SWEEP_SHRINK_RUNS });
-        const job: SweepJob = { seed, run: verdict.firstFailure?.run ?? null, cap: capOf(m), named: [...verdict.named].sort() };
-        console.log(`${mutantLabel(m)} seed ${seed}: ${job.run === null ? `SURVIVED ${verdict.runs} runs` : `run ${job.run}`}; named ${job.named.join(', ') || '-'}`);
-        return job;
-      });
-      record(mutantLabel(m), results);
-      if (!m.gap) expect(results.filter((j) => j.run === null).map((j) => j.seed), 'seeds that did not catch it').toEqual([]);
-      const unexpected = results.filter((j) => !j.named.every((n) => acceptableNames(m).includes(n)));
-      expect(unexpected, `named outside ${acceptableNames(m).join(', ')}: add the evidence (CHAOSLUA_WRITE_EVIDENCE=1) and derive orNamed`).toEqual([]);
-    }, guardMs(m));
+    it(
+      mutantLabel(m),
+      async () => {
+        const results = await onClusters(seedsFor(m), async (cluster, seed): Promise<SweepJob> => {
+          const verdict = await chaosJob(cluster, m.pattern, openerFor(m.pattern, m.kind, m.impl), {
+            seed,
+            runs: capOf(m),
+            shrinkRuns: SWEEP_SHRINK_RUNS,
+          });
+          const job: SweepJob = {
+            seed,
+            run: verdict.firstFailure?.run ?? null,
+            cap: capOf(m),
+            named: [...verdict.named].sort(),
+          };
+          console.log(
+            `${mutantLabel(m)} seed ${seed}: ${job.run === null ? `SURVIVED ${verdict.runs} runs` : `run ${job.run}`}; named ${job.named.join(', ') || '-'}`,
+          );
+          return job;
+        });
+        record(mutantLabel(m), results);
+        if (!m.gap)
+          expect(
+            results.filter((j) => j.run === null).map((j) => j.seed),
+            'seeds that did not catch it',
+          ).toEqual([]);
+        const unexpected = results.filter((j) => !j.named.every((n) => acceptableNames(m).includes(n)));
+        expect(
+          unexpected,
+          `named outside ${acceptableNames(m).join(', ')}: add the evidence (CHAOSLUA_WRITE_EVIDENCE=1) and derive orNamed`,
+        ).toEqual([]);
+      },
+      guardMs(m),
+    );
   }
 });
 
@@ -107,8 +163,24 @@ describe.runIf(process.env.CHAOSLUA_SWEEP !== '1')('runJob on a finding-only mut
     const spec = parseImplSpec(`${m.kind}:${m.impl}`, PATTERNS[m.pattern]);
     const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-mutant-job-'));
     try {
-      const options = { ...jobOptions('certify', { pattern: m.pattern, runs: '4', seed: '20261130', report: reports, 'shrink-runs': '0' }), implSpec: describeImpl(spec) };
-      const result = await withSharedCluster((cluster) => runJob(options, productionOpener(PATTERNS[m.pattern], spec), { stdout: { write: () => true }, stderr: { write: () => true } }, cluster));
+      const options = {
+        ...jobOptions('certify', {
+          pattern: m.pattern,
+          runs: '4',
+          seed: '20261130',
+          report: reports,
+          'shrink-runs': '0',
+        }),
+        implSpec: describeImpl(spec),
+      };
+      const result = await withSharedCluster((cluster) =>
+        runJob(
+          options,
+          productionOpener(PATTERNS[m.pattern], spec),
+          { stdout: { write: () => true }, stderr: { write: () => true } },
+          cluster,
+        ),
+      );
       expect(result.passed).toBe(false);
       expect(result.findings.map((f) => f.split(':', 1)[0])).toEqual(['noscript-unhandled']);
       expect(result.invariants.filter((s) => !s.passed)).toEqual([]);

@@ -35,12 +35,18 @@ const label = (m: Mutant) => `${m.pattern}/${m.name}`;
  * the first catch: shrinking has its own suite (replay).
  */
 const DEFAULT_CAP = 50;
-const limitsFor = (m: Mutant, runs = m.ciRuns ?? DEFAULT_CAP): JobLimits => ({ seed: m.ciSeed ?? 20_261_130, runs, shrinkRuns: 0 });
+const limitsFor = (m: Mutant, runs = m.ciRuns ?? DEFAULT_CAP): JobLimits => ({
+  seed: m.ciSeed ?? 20_261_130,
+  runs,
+  shrinkRuns: 0,
+});
 // A hang guard, not a speed bound: a run of the job never takes near 30 s.
 const timeoutFor = (limits: JobLimits) => 120_000 + limits.runs * 30_000;
 
 /** Every operation of every registered pattern needs a mutant the CI run kills. */
-const OPERATIONS: Record<string, string[]> = Object.fromEntries(Object.entries(PATTERNS).map(([name, p]) => [name, Object.keys(p.operations)]));
+const OPERATIONS: Record<string, string[]> = Object.fromEntries(
+  Object.entries(PATTERNS).map(([name, p]) => [name, Object.keys(p.operations)]),
+);
 const SCRIPT_OPERATION: Record<string, string> = {
   'register_or_get.lua': 'register',
   'complete.lua': 'complete',
@@ -69,7 +75,10 @@ describe('the catalogue', () => {
   it.each(luaMutants.map((m) => [label(m), m] as const))('%s is the reference with one script changed', (_, m) => {
     const changed = readdirSync(referenceDir(m))
       .filter((file) => file.endsWith('.lua') && file !== 'library.lua')
-      .filter((file) => readFileSync(path.join(referenceDir(m), file), 'utf8') !== readFileSync(path.join(m.impl, file), 'utf8'));
+      .filter(
+        (file) =>
+          readFileSync(path.join(referenceDir(m), file), 'utf8') !== readFileSync(path.join(m.impl, file), 'utf8'),
+      );
     expect(changed).toEqual([m.mutated]);
     expect(SCRIPT_OPERATION[m.mutated!]).toBe(m.operation);
   });
@@ -79,7 +88,7 @@ describe('the catalogue', () => {
   // (suites/certify/support/derive-expectations.ts) and must still agree with it. A mutant not in the
   // evidence yet has no pinned seed (it runs on the suite's default seed) and keeps the orNamed the
   // bench/mutants.ts jobs of the README's table gave it.
-  it('each CI mutant in the evidence is pinned to the sweep\'s earliest catching seed and accepts exactly the names the sweep saw', () => {
+  it("each CI mutant in the evidence is pinned to the sweep's earliest catching seed and accepts exactly the names the sweep saw", () => {
     const evidence = readEvidence();
     const unswept: string[] = [];
     for (const m of ci) {
@@ -89,22 +98,31 @@ describe('the catalogue', () => {
         continue;
       }
       const best = bestSeed(evidence, m);
-      expect(best, `${label(m)}: the sweep never caught it naming ${m.expect} (re-run: ${evidence.command})`).toBeDefined();
+      expect(
+        best,
+        `${label(m)}: the sweep never caught it naming ${m.expect} (re-run: ${evidence.command})`,
+      ).toBeDefined();
       expect(m.ciSeed, `${label(m)}: ciSeed`).toBe(best!.seed);
-      expect([...(m.orNamed ?? [])].sort(), `${label(m)}: orNamed must be the names the sweep saw besides ${m.expect}`).toEqual(observedOtherNames(evidence, m));
+      expect(
+        [...(m.orNamed ?? [])].sort(),
+        `${label(m)}: orNamed must be the names the sweep saw besides ${m.expect}`,
+      ).toEqual(observedOtherNames(evidence, m));
     }
     if (unswept.length) console.log(`not in the sweep's evidence yet (default seed): ${unswept.join(', ')}`);
   });
 
   // The miss rates of the default budget are measured by the sweep and rendered from its evidence:
   // the table in scenarios/mutants/README.md must be exactly that rendering (regenerated, not typed).
-  it('the README\'s miss-rate table is the rendering of the sweep\'s evidence', () => {
+  it("the README's miss-rate table is the rendering of the sweep's evidence", () => {
     const readme = readFileSync(MISS_RATE_README, 'utf8');
-    expect(generatedSection(readme), 'regenerate it: npx tsx suites/certify/support/miss-rates.ts --write').toBe(renderMissRates(readEvidence(), loadMutants()));
+    expect(generatedSection(readme), 'regenerate it: npx tsx suites/certify/support/miss-rates.ts --write').toBe(
+      renderMissRates(readEvidence(), loadMutants()),
+    );
   });
 
   it('the linter flags exactly the mutants with a static defect, and not the reference', async () => {
-    for (const pattern of Object.keys(OPERATIONS)) expect(await lintPath(path.join(projectRoot, 'lua', pattern)), pattern).toEqual([]);
+    for (const pattern of Object.keys(OPERATIONS))
+      expect(await lintPath(path.join(projectRoot, 'lua', pattern)), pattern).toEqual([]);
     const flagged: Record<string, string[]> = {};
     const declared: Record<string, string[]> = {};
     for (const m of luaMutants) {
@@ -134,7 +152,9 @@ describe('every mutant is rejected by the chaos job', () => {
   });
 
   async function reject(m: Mutant, limits: JobLimits): Promise<void> {
-    const verdict = await lanes.run((cluster) => chaosJob(cluster, m.pattern, openerFor(m.pattern, m.kind, m.impl), limits));
+    const verdict = await lanes.run((cluster) =>
+      chaosJob(cluster, m.pattern, openerFor(m.pattern, m.kind, m.impl), limits),
+    );
     verdicts.set(label(m), verdict);
     const first = verdict.firstFailure;
     console.log(
@@ -148,8 +168,12 @@ describe('every mutant is rejected by the chaos job', () => {
     // invariant a slip shows first varies with timing; the names are the sweep's evidence
     // (mutants.full.test.ts), not luck in the default run.
     const reasons = [...PATTERNS[m.pattern].invariants, ...acceptableNames(m)];
-    expect(verdict.named.filter((name) => reasons.includes(name)), `named ${verdict.named.join(', ')}`).not.toEqual([]);
-    if (!verdict.named.some((name) => acceptableNames(m).includes(name))) console.log(`  note: named outside the sweep's names (${acceptableNames(m).join(', ')})`);
+    expect(
+      verdict.named.filter((name) => reasons.includes(name)),
+      `named ${verdict.named.join(', ')}`,
+    ).not.toEqual([]);
+    if (!verdict.named.some((name) => acceptableNames(m).includes(name)))
+      console.log(`  note: named outside the sweep's names (${acceptableNames(m).join(', ')})`);
   }
 
   for (const m of quick) it.concurrent(label(m), () => reject(m, limitsFor(m)), timeoutFor(limitsFor(m)));
@@ -168,15 +192,33 @@ describe('every mutant is rejected by the chaos job', () => {
       ].join('  ');
     });
     const killed = quick.filter((m) => verdicts.get(label(m))?.rejected).length;
-    console.log(`mutant catalogue: ${killed}/${quick.length} killed (${ci.length - quick.length} slow and ${gaps.length} known gaps: npm run test:full)\n${rows.join('\n')}`);
+    console.log(
+      `mutant catalogue: ${killed}/${quick.length} killed (${ci.length - quick.length} slow and ${gaps.length} known gaps: npm run test:full)\n${rows.join('\n')}`,
+    );
     expect(quick.filter((m) => !verdicts.get(label(m))?.rejected).map((m) => m.name)).toEqual([]);
   });
 
   /** `certify`'s own job (runJob, the production opener) on the shared cluster. */
   async function certify(m: Mutant, runs: number) {
     const spec = parseImplSpec(`${m.kind}:${m.impl}`, PATTERNS[m.pattern]);
-    const options = { ...jobOptions('certify', { pattern: m.pattern, runs: String(runs), seed: '20261130', report: reports, 'shrink-runs': '0' }), implSpec: describeImpl(spec) };
-    return withSharedCluster((cluster) => runJob(options, productionOpener(PATTERNS[m.pattern], spec), { stdout: { write: () => true }, stderr: { write: () => true } }, cluster));
+    const options = {
+      ...jobOptions('certify', {
+        pattern: m.pattern,
+        runs: String(runs),
+        seed: '20261130',
+        report: reports,
+        'shrink-runs': '0',
+      }),
+      implSpec: describeImpl(spec),
+    };
+    return withSharedCluster((cluster) =>
+      runJob(
+        options,
+        productionOpener(PATTERNS[m.pattern], spec),
+        { stdout: { write: () => true }, stderr: { write: () => true } },
+        cluster,
+      ),
+    );
   }
 
   it('runJob itself rejects a mutant, naming its invariant and writing a counterexample', async () => {
@@ -186,5 +228,4 @@ describe('every mutant is rejected by the chaos job', () => {
     expect(result.invariants.find((s) => s.invariant === m.expect)?.passed).toBe(false);
     expect(result.counterexampleFile && fs.existsSync(result.counterexampleFile)).toBe(true);
   }, 150_000);
-
 });

@@ -20,7 +20,12 @@ beforeAll(async () => {
 afterAll(() => removeReportRoots());
 
 const job = (pattern: PatternName, file: string, runs = 2) =>
-  runJob(certifyOptions({ pattern, runs: String(runs), seed: '18', faults: 'latency', 'shrink-runs': '0' }), moduleOpener(PATTERNS[pattern], path.join(FIXTURES, file)), quietIo, cluster);
+  runJob(
+    certifyOptions({ pattern, runs: String(runs), seed: '18', faults: 'latency', 'shrink-runs': '0' }),
+    moduleOpener(PATTERNS[pattern], path.join(FIXTURES, file)),
+    quietIo,
+    cluster,
+  );
 
 describe('post-run probes of prefixed keys', () => {
   it('a correct lock under mutex:<key>: each probe says which name it read, nothing is a finding', async () => {
@@ -28,7 +33,9 @@ describe('post-run probes of prefixed keys', () => {
     expect(behaviourFindings(result)).toEqual([]);
     expect(result.invariants.every((s) => s.passed)).toBe(true);
     expect(result.probeNotes.length).toBeGreaterThan(0);
-    expect(result.probeNotes[0]).toMatch(/^run \d+: .*:k\d+: probe read mutex:.*, not the key handed over \(.*\): the implementation stores it under another name$/);
+    expect(result.probeNotes[0]).toMatch(
+      /^run \d+: .*:k\d+: probe read mutex:.*, not the key handed over \(.*\): the implementation stores it under another name$/,
+    );
   });
 
   it('a limiter under rl:<key> that never sets a TTL: the probe reads the prefixed counter and counter-has-ttl fails', async () => {

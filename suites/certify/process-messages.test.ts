@@ -7,15 +7,23 @@ import { parseProgramLine, requestParts } from '../../src/process-protocol/proto
 
 describe('parseProgramLine', () => {
   it('accepts the three program messages, keeping nil and nested results as sent', () => {
-    expect(parseProgramLine('{"type":"hello","protocol":"chaoslua-process/1","name":"n","version":"1","patterns":["lock"],"extra":1}')).toEqual({
+    expect(
+      parseProgramLine(
+        '{"type":"hello","protocol":"chaoslua-process/1","name":"n","version":"1","patterns":["lock"],"extra":1}',
+      ),
+    ).toEqual({
       message: { type: 'hello', protocol: 'chaoslua-process/1', name: 'n', version: '1', patterns: ['lock'] },
     });
     expect(parseProgramLine('{"type":"refuse","reason":"no"}')).toEqual({ message: { type: 'refuse', reason: 'no' } });
-    expect(parseProgramLine('{"type":"response","id":3,"ok":true,"result":null}')).toEqual({ message: { type: 'response', id: 3, ok: true, result: null } });
+    expect(parseProgramLine('{"type":"response","id":3,"ok":true,"result":null}')).toEqual({
+      message: { type: 'response', id: 3, ok: true, result: null },
+    });
     expect(parseProgramLine('{"type":"response","id":4,"ok":true,"result":["hit","pending","f","",""]}')).toEqual({
       message: { type: 'response', id: 4, ok: true, result: ['hit', 'pending', 'f', '', ''] },
     });
-    expect(parseProgramLine('{"type":"response","id":5,"ok":false,"error":"NOSCRIPT x"}')).toEqual({ message: { type: 'response', id: 5, ok: false, error: 'NOSCRIPT x' } });
+    expect(parseProgramLine('{"type":"response","id":5,"ok":false,"error":"NOSCRIPT x"}')).toEqual({
+      message: { type: 'response', id: 5, ok: false, error: 'NOSCRIPT x' },
+    });
   });
 
   it.each([
@@ -39,15 +47,21 @@ describe('parseProgramLine', () => {
 });
 
 describe('requestParts', () => {
-  it("sends every field of the model input but op, unchanged (edge values included)", () => {
-    expect(requestParts({ op: 'renew', owner: '', leaseMs: -5 })).toEqual({ op: 'renew', args: { owner: '', leaseMs: -5 } });
+  it('sends every field of the model input but op, unchanged (edge values included)', () => {
+    expect(requestParts({ op: 'renew', owner: '', leaseMs: -5 })).toEqual({
+      op: 'renew',
+      args: { owner: '', leaseMs: -5 },
+    });
   });
 });
 
 describe('LineSplitter', () => {
   it('splits on LF across chunks, drops a CR before it, and keeps multi-byte characters whole', () => {
     const lines: string[] = [];
-    const splitter = new LineSplitter((l) => lines.push(l), () => lines.push('OVERFLOW'));
+    const splitter = new LineSplitter(
+      (l) => lines.push(l),
+      () => lines.push('OVERFLOW'),
+    );
     const bytes = Buffer.from('{"a":"é"}\r\n{"b":1}\n{"c"');
     // Split inside the two-byte é.
     const cut = bytes.indexOf(0xa9);
@@ -59,7 +73,11 @@ describe('LineSplitter', () => {
 
   it('reports a line that grows past the bound once, instead of buffering it', () => {
     const overflows: number[] = [];
-    const splitter = new LineSplitter(() => undefined, (n) => overflows.push(n), 10);
+    const splitter = new LineSplitter(
+      () => undefined,
+      (n) => overflows.push(n),
+      10,
+    );
     splitter.push(Buffer.from('x'.repeat(8)));
     splitter.push(Buffer.from('x'.repeat(8)));
     splitter.push(Buffer.from('x'.repeat(8) + '\n'));

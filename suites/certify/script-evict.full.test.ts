@@ -14,11 +14,32 @@ const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-script-evict-'))
 afterAll(() => fs.rmSync(reports, { recursive: true, force: true }));
 
 function certify(...args: string[]): { code: number | null; cert: Record<string, any> } {
-  const r = spawnSync(process.execPath, ['bin/chaoslua.mjs', 'certify', '--impl', MUTANT, '--pattern', 'idempotency', '--runs', '6', '--clusters', '1', '--seed', '1', '--report', reports, '--json', ...args], {
-    cwd: projectRoot,
-    encoding: 'utf8',
-    timeout: 240_000,
-  });
+  const r = spawnSync(
+    process.execPath,
+    [
+      'bin/chaoslua.mjs',
+      'certify',
+      '--impl',
+      MUTANT,
+      '--pattern',
+      'idempotency',
+      '--runs',
+      '6',
+      '--clusters',
+      '1',
+      '--seed',
+      '1',
+      '--report',
+      reports,
+      '--json',
+      ...args,
+    ],
+    {
+      cwd: projectRoot,
+      encoding: 'utf8',
+      timeout: 240_000,
+    },
+  );
   return { code: r.status, cert: JSON.parse(r.stdout) };
 }
 

@@ -25,7 +25,11 @@ const quiet = { stdout: { write: () => true }, stderr: { write: () => true } };
 const spec = parseImplSpec(`lua:${path.join(projectRoot, 'lua', 'lock')}`, PATTERNS.lock);
 
 async function certify(runs: number, shard?: Shard) {
-  const options = { ...jobOptions('certify', { pattern: 'lock', runs: String(runs), seed: '31337', faults: 'none', report: reports }), implSpec: describeImpl(spec), shard };
+  const options = {
+    ...jobOptions('certify', { pattern: 'lock', runs: String(runs), seed: '31337', faults: 'none', report: reports }),
+    implSpec: describeImpl(spec),
+    shard,
+  };
   const result = await withSharedCluster((cluster) => runJob(options, openerFor(PATTERNS.lock, spec), quiet, cluster));
   return certificate(options, spec, result);
 }
@@ -38,9 +42,12 @@ describe('certify --shard k/n on a real cluster', () => {
     const merged = mergeCertificates(shards.map((c, i) => ({ file: `shard-${i}`, certificate: c })));
     expect(merged.runs).toBe(whole.runs);
     expect(merged.operations).toBe(whole.operations);
-    const issued = (c: typeof whole) => Object.fromEntries(Object.entries(c.evidence!.operations).map(([op, o]) => [op, o.issued]));
+    const issued = (c: typeof whole) =>
+      Object.fromEntries(Object.entries(c.evidence!.operations).map(([op, o]) => [op, o.issued]));
     expect(issued(merged)).toEqual(issued(whole));
-    expect(merged.invariants.map((s) => [s.invariant, s.passed])).toEqual(whole.invariants.map((s) => [s.invariant, s.passed]));
+    expect(merged.invariants.map((s) => [s.invariant, s.passed])).toEqual(
+      whole.invariants.map((s) => [s.invariant, s.passed]),
+    );
     // The reference passes every run (zero false alarms): no shard and not the whole job saw a violation.
     expect(merged.invariants.every((s) => s.passed)).toBe(true);
     expect(merged.merged?.shards.map((s) => s.runs)).toEqual([2, 2]);

@@ -12,10 +12,19 @@ import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../../src/cluster/binaries.ts';
 
 const ROOT = path.join(projectRoot, 'examples', 'third-party');
-const libraries = fs.readdirSync(ROOT, { withFileTypes: true }).filter((d) => d.isDirectory() && d.name !== 'support' && fs.existsSync(path.join(ROOT, d.name, 'certificate.json')));
+const libraries = fs
+  .readdirSync(ROOT, { withFileTypes: true })
+  .filter((d) => d.isDirectory() && d.name !== 'support' && fs.existsSync(path.join(ROOT, d.name, 'certificate.json')));
 
 /** Every certificate a library folder keeps (certificate.json and certificate.<configuration>.json). */
-const certificates = (dir: string) => fs.readdirSync(dir).filter((f) => /^certificate(\..+)?\.json$/.test(f)).map((f) => ({ file: f, certified: (JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as { certified: boolean }).certified }));
+const certificates = (dir: string) =>
+  fs
+    .readdirSync(dir)
+    .filter((f) => /^certificate(\..+)?\.json$/.test(f))
+    .map((f) => ({
+      file: f,
+      certified: (JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as { certified: boolean }).certified,
+    }));
 
 /** How a reproduction runs, by its extension (a Python one in the folder's own venv when it has one). */
 function command(dir: string, file: string): [string, string[]] {
@@ -42,7 +51,9 @@ describe('every rejection of a real library stands on a reproduction with the li
       const programs = fs.existsSync(findings) ? fs.readdirSync(findings).filter((f) => /^reproduce\./.test(f)) : [];
       const nonPromise = path.join(findings, 'non-promise.md');
       if (programs.length === 0) {
-        expect(fs.existsSync(nonPromise), `${name}/findings has neither a reproduce.* program nor non-promise.md`).toBe(true);
+        expect(fs.existsSync(nonPromise), `${name}/findings has neither a reproduce.* program nor non-promise.md`).toBe(
+          true,
+        );
         expect(fs.readFileSync(nonPromise, 'utf8')).toMatch(/^> /m); // the library's own words, quoted
         return;
       }

@@ -32,7 +32,20 @@ function certify(seed: number): Promise<Certified> {
   const report = tempDir('chaoslua-load-');
   // A corpus of its own: the default (beside the implementation) would carry one job's counterexample into the next.
   const corpus = tempDir('chaoslua-load-corpus-');
-  const args = [bin, 'certify', '--impl', 'lua:lua/idempotency', '--runs', String(RUNS), '--seed', String(seed), '--report', report, '--corpus', corpus];
+  const args = [
+    bin,
+    'certify',
+    '--impl',
+    'lua:lua/idempotency',
+    '--runs',
+    String(RUNS),
+    '--seed',
+    String(seed),
+    '--report',
+    report,
+    '--corpus',
+    corpus,
+  ];
   const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout.on('data', (d: Buffer) => (output += d));
@@ -42,7 +55,11 @@ function certify(seed: number): Promise<Certified> {
     child.once('exit', (code) => {
       const [run] = fs.readdirSync(report).filter((d) => fs.statSync(path.join(report, d)).isDirectory());
       const file = run && path.join(report, run, 'certificate.json');
-      resolve({ code, output, certificate: file && fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : undefined });
+      resolve({
+        code,
+        output,
+        certificate: file && fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : undefined,
+      });
     });
   });
 }
@@ -78,11 +95,15 @@ async function whileBurning<T>(job: () => Promise<T>): Promise<T> {
 }
 
 describe('certify under load', () => {
-  it(`the reference, while a CPU burner holds every core: certified (${RUNS} runs)`, { timeout: 1_800_000 }, async () => {
+  it(`the reference, while a CPU burner holds every core: certified (${RUNS} runs)`, {
+    timeout: 1_800_000,
+  }, async () => {
     expectCertified(await whileBurning(() => certify(20_261_202)));
   });
 
-  it(`the reference, twice at once on two clusters: both certified (${RUNS} runs each)`, { timeout: 1_800_000 }, async () => {
+  it(`the reference, twice at once on two clusters: both certified (${RUNS} runs each)`, {
+    timeout: 1_800_000,
+  }, async () => {
     const [a, b] = await Promise.all([certify(20_261_203), certify(20_261_204)]);
     expectCertified(a);
     expectCertified(b);

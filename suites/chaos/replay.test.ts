@@ -14,7 +14,10 @@ import { PATTERNS } from '../../src/patterns/index.ts';
 function mutantDir(): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-mutant-'));
   for (const name of ['register_or_get', 'release', 'renew']) {
-    fs.copyFileSync(path.resolve(import.meta.dirname, `../../lua/idempotency/${name}.lua`), path.join(dir, `${name}.lua`));
+    fs.copyFileSync(
+      path.resolve(import.meta.dirname, `../../lua/idempotency/${name}.lua`),
+      path.join(dir, `${name}.lua`),
+    );
   }
   fs.writeFileSync(
     path.join(dir, 'complete.lua'),
@@ -34,7 +37,11 @@ interface ReplayOutcome {
 function capture() {
   let out = '';
   let err = '';
-  return { io: { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } }, out: () => out, err: () => err };
+  return {
+    io: { stdout: { write: (s: string) => (out += s) }, stderr: { write: (s: string) => (err += s) } },
+    out: () => out,
+    err: () => err,
+  };
 }
 
 let dir: string;
@@ -43,8 +50,16 @@ let counterexample: string;
 beforeAll(async () => {
   dir = mutantDir();
   reports = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-replay-reports-'));
-  const options = { ...jobOptions('certify', { runs: '40', seed: '11', report: reports, 'shrink-runs': '4' }), implSpec: `lua:${dir}` };
-  const result = await runJob(options, luaDirOpener(PATTERNS.idempotency, dir, `lua:${dir}`), capture().io, await sharedCluster());
+  const options = {
+    ...jobOptions('certify', { runs: '40', seed: '11', report: reports, 'shrink-runs': '4' }),
+    implSpec: `lua:${dir}`,
+  };
+  const result = await runJob(
+    options,
+    luaDirOpener(PATTERNS.idempotency, dir, `lua:${dir}`),
+    capture().io,
+    await sharedCluster(),
+  );
   expect(result.passed).toBe(false);
   counterexample = result.counterexampleFile!;
 });
@@ -88,7 +103,10 @@ describe('replay of a saved counterexample', () => {
   // The same counterexample once the bug is fixed (the reference complete.lua put back where the
   // counterexample's implSpec points): the recorded history is still illegal, the re-run passes.
   it('re-running it against the fixed implementation does not reproduce it, exit 0', async () => {
-    fs.copyFileSync(path.resolve(import.meta.dirname, '../../lua/idempotency/complete.lua'), path.join(dir, 'complete.lua'));
+    fs.copyFileSync(
+      path.resolve(import.meta.dirname, '../../lua/idempotency/complete.lua'),
+      path.join(dir, 'complete.lua'),
+    );
     const c = capture();
     const code = await main(['replay', counterexample, '--reruns', '2', '--json'], c.io);
     const outcome = JSON.parse(c.out()) as ReplayOutcome;

@@ -39,7 +39,8 @@ const RUNS = Number(process.env.CHAOSLUA_SOAK_RUNS ?? 300);
 const LANES = Number(process.env.CHAOSLUA_SOAK_LANES ?? 2);
 const CLUSTERS = Number(process.env.CHAOSLUA_SOAK_CLUSTERS ?? SOAKED.length * LANES);
 const SEED = Number(process.env.CHAOSLUA_SOAK_SEED ?? 20_261_201);
-if (!Number.isSafeInteger(SEED) || SEED < 0) throw new Error(`CHAOSLUA_SOAK_SEED must be a whole number, not ${process.env.CHAOSLUA_SOAK_SEED}`);
+if (!Number.isSafeInteger(SEED) || SEED < 0)
+  throw new Error(`CHAOSLUA_SOAK_SEED must be a whole number, not ${process.env.CHAOSLUA_SOAK_SEED}`);
 const COMMAND = 'npx vitest run --config vitest.full.config.ts suites/chaos/soak.full.test.ts';
 const pool = new ClusterPool(Math.max(1, Math.floor(CLUSTERS / LANES)), LANES);
 const figures: Record<string, SoakFigures> = {};
@@ -51,35 +52,44 @@ function record(f: SoakFigures): void {
   const out = path.join(projectRoot, 'reports', 'soak.json');
   fs.mkdirSync(path.dirname(out), { recursive: true });
   const wallSeconds = Math.round((Date.now() - started) / 1000);
-  fs.writeFileSync(out, `${JSON.stringify({ command: COMMAND, runsPerPattern: RUNS, clusters: CLUSTERS, lanesPerPattern: LANES, wallSeconds, patterns: figures }, null, 2)}\n`);
+  fs.writeFileSync(
+    out,
+    `${JSON.stringify({ command: COMMAND, runsPerPattern: RUNS, clusters: CLUSTERS, lanesPerPattern: LANES, wallSeconds, patterns: figures }, null, 2)}\n`,
+  );
 }
 
 afterAll(async () => {
   await pool.dispose();
-  console.log(`soak: ${Object.keys(figures).length} patterns, ${LANES} clusters each, ${CLUSTERS} at a time, ${Math.round((Date.now() - started) / 1000)} s wall`);
+  console.log(
+    `soak: ${Object.keys(figures).length} patterns, ${LANES} clusters each, ${CLUSTERS} at a time, ${Math.round((Date.now() - started) / 1000)} s wall`,
+  );
 });
 
 describe.concurrent('soak: every reference implementation under every fault', () => {
   for (const [i, pattern] of PATTERN_NAMES.entries()) {
     const seed = SEED + i;
-    it.skipIf(!SOAKED.includes(pattern))(`${pattern}: ${RUNS} judged runs (seed ${seed}), no violation, no key undecided`, async ({ expect }) => {
-      const f = await pool.use((clusters) => soak(clusters, pattern, RUNS, seed));
-      record(f);
-      console.log(describeSoak(f));
-      expect(f.failure, f.failure).toBeUndefined();
-      expect(f.failures).toBe(0);
-      // A key the search cannot decide within its budget is a limit of the checker, not a verdict, but
-      // a certify that meets one does not certify: to its user, a correct implementation refused. So
-      // none is allowed; its history is kept in reports/ for the checker's fix (bench/results/hard/
-      // holds the last one CI met, now decided by the second scan order: src/checker/search/passes.ts).
-      expect(f.unknownKeys, `keys the checker could not decide: ${f.undecided}`).toBe(0);
-      // Judged, not discarded: every run asked was judged, and discarded runs never count among them.
-      expect(f.runs).toBe(RUNS);
-      expect(f.discarded, f.discardCauses.join('\n')).toBeLessThan(RUNS);
-      // Exercised: clients were acknowledged, faults were injected, and every key was searched.
-      expect(f.acknowledged).toBeGreaterThan(f.ops / 10);
-      expect(f.faults).toBeGreaterThan(RUNS);
-      expect(f.states.keys).toBeGreaterThanOrEqual(RUNS);
-    }, 600_000 + RUNS * 60_000);
+    it.skipIf(!SOAKED.includes(pattern))(
+      `${pattern}: ${RUNS} judged runs (seed ${seed}), no violation, no key undecided`,
+      async ({ expect }) => {
+        const f = await pool.use((clusters) => soak(clusters, pattern, RUNS, seed));
+        record(f);
+        console.log(describeSoak(f));
+        expect(f.failure, f.failure).toBeUndefined();
+        expect(f.failures).toBe(0);
+        // A key the search cannot decide within its budget is a limit of the checker, not a verdict, but
+        // a certify that meets one does not certify: to its user, a correct implementation refused. So
+        // none is allowed; its history is kept in reports/ for the checker's fix (bench/results/hard/
+        // holds the last one CI met, now decided by the second scan order: src/checker/search/passes.ts).
+        expect(f.unknownKeys, `keys the checker could not decide: ${f.undecided}`).toBe(0);
+        // Judged, not discarded: every run asked was judged, and discarded runs never count among them.
+        expect(f.runs).toBe(RUNS);
+        expect(f.discarded, f.discardCauses.join('\n')).toBeLessThan(RUNS);
+        // Exercised: clients were acknowledged, faults were injected, and every key was searched.
+        expect(f.acknowledged).toBeGreaterThan(f.ops / 10);
+        expect(f.faults).toBeGreaterThan(RUNS);
+        expect(f.states.keys).toBeGreaterThanOrEqual(RUNS);
+      },
+      600_000 + RUNS * 60_000,
+    );
   }
 });

@@ -17,7 +17,13 @@ describe('an undecided run', () => {
   it('never certifies, and the search goes on past it for a named violation', async () => {
     // A search budget of one state leaves every key with a few operations undecided.
     const outcome = await withSharedCluster((cluster) =>
-      referenceChaos(cluster, { pattern: PATTERNS.idempotency, runs: 3, seed: 5, faults: [], check: { budget: 1, minimise: false } }),
+      referenceChaos(cluster, {
+        pattern: PATTERNS.idempotency,
+        runs: 3,
+        seed: 5,
+        faults: [],
+        check: { budget: 1, minimise: false },
+      }),
     );
     expect(outcome.tally.runs).toBe(3);
     expect(outcome.tally.failures).toBeGreaterThan(0);

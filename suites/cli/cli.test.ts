@@ -8,7 +8,11 @@ import { isAlive } from '../support/processes.ts';
 const bin = path.resolve(import.meta.dirname, '../../bin/chaoslua.mjs');
 
 function cli(args: string[], env: NodeJS.ProcessEnv = {}) {
-  const r = spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8', env: { ...process.env, ...env }, timeout: 120_000 });
+  const r = spawnSync(process.execPath, [bin, ...args], {
+    encoding: 'utf8',
+    env: { ...process.env, ...env },
+    timeout: 120_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -56,9 +60,15 @@ describe('chaoslua CLI: help and usage errors', () => {
   it('Lua that does not compile: names the file and line, exit 2', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-badlua-'));
     for (const name of ['register_or_get', 'complete', 'release', 'renew']) {
-      fs.copyFileSync(path.resolve(import.meta.dirname, `../../lua/idempotency/${name}.lua`), path.join(dir, `${name}.lua`));
+      fs.copyFileSync(
+        path.resolve(import.meta.dirname, `../../lua/idempotency/${name}.lua`),
+        path.join(dir, `${name}.lua`),
+      );
     }
-    fs.writeFileSync(path.join(dir, 'renew.lua'), '-- KEYS[1] = key\nif redis.call("EXISTS", KEYS[1]) == 1 then\n  return 1\n');
+    fs.writeFileSync(
+      path.join(dir, 'renew.lua'),
+      '-- KEYS[1] = key\nif redis.call("EXISTS", KEYS[1]) == 1 then\n  return 1\n',
+    );
     try {
       const r = cli(['certify', '--impl', `lua:${dir}`]);
       expect(r.code).toBe(2);

@@ -36,7 +36,11 @@ describe('the CI gate, end to end', () => {
       expect(r.stdout).toMatch(new RegExp(`shard ${k}/2 of seed 4242: evidence is judged when the shards are merged`));
       const c = JSON.parse(fs.readFileSync(certificateIn(report), 'utf8'));
       expectCertificateSchema(c);
-      expect(c.shard).toEqual({ index: k, count: 2, plan: 'runs 2; faults none; clients drawn; keys drawn; node-timeout 1000; settings lease=250 lease2=500' });
+      expect(c.shard).toEqual({
+        index: k,
+        count: 2,
+        plan: 'runs 2; faults none; clients drawn; keys drawn; node-timeout 1000; settings lease=250 lease2=500',
+      });
       expect(c.corpus).toEqual({ dir: corpus, entries: [], saved: [] });
       return certificateIn(report);
     });
@@ -52,19 +56,34 @@ describe('the CI gate, end to end', () => {
     expect(m.stdout).toMatch(merged.certified ? /^chaoslua merge: CERTIFIED/ : /^chaoslua merge: NOT CERTIFIED/);
   });
 
-  it('--baseline: the same failures as an earlier certificate are no regression (exit 0, baseline.json written)', { timeout: 600_000 }, () => {
+  it('--baseline: the same failures as an earlier certificate are no regression (exit 0, baseline.json written)', {
+    timeout: 600_000,
+  }, () => {
     // A baseline that failed one invariant and lacked evidence: the reference now passes that
     // invariant, and a shortfall of evidence is no new kind of finding.
     const shard0 = JSON.parse(fs.readFileSync(certificateIn(path.join(work, 'shard-0')), 'utf8'));
     const baseline = path.join(work, 'baseline.json');
-    const invariants = shard0.invariants.map((s: { invariant: string }, i: number) => (i === 0 ? { ...s, passed: false, violations: [{ invariant: s.invariant, message: 'two holders' }] } : s));
-    fs.writeFileSync(baseline, JSON.stringify({ ...shard0, shard: undefined, certified: false, invariants, findings: ['evidence: release succeeded 0 times'] }));
+    const invariants = shard0.invariants.map((s: { invariant: string }, i: number) =>
+      i === 0 ? { ...s, passed: false, violations: [{ invariant: s.invariant, message: 'two holders' }] } : s,
+    );
+    fs.writeFileSync(
+      baseline,
+      JSON.stringify({
+        ...shard0,
+        shard: undefined,
+        certified: false,
+        invariants,
+        findings: ['evidence: release succeeded 0 times'],
+      }),
+    );
     const report = path.join(work, 'baseline-run');
     const r = chaoslua(['certify', ...lock, '--runs', '1', '--baseline', baseline, '--report', report]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/baseline .*baseline\.json: no regression/);
     expect(r.stdout).toMatch(/changed: one-holder failed in the baseline and passes now/);
-    const written = JSON.parse(fs.readFileSync(path.join(path.dirname(certificateIn(report)), 'baseline.json'), 'utf8'));
+    const written = JSON.parse(
+      fs.readFileSync(path.join(path.dirname(certificateIn(report)), 'baseline.json'), 'utf8'),
+    );
     expect(written.regressed).toBe(false);
   });
 });

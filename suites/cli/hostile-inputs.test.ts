@@ -13,8 +13,24 @@ const REAL = HOSTILE_CASES.filter((c) => c[3] === 'real').map(([name, args, mess
 
 describe('hostile inputs, as processes: every command ends at once, one line, exit 2, nothing left behind', () => {
   it('covers every command that reads or writes a file', () => {
-    const commands = new Set(REAL.map(({ args }) => (args[0] === 'report' || args[0] === 'scenario' || args[0] === 'corpus' ? `${args[0]} ${args[1]}` : args[0])));
-    expect([...commands].sort()).toEqual(['certify', 'check', 'corpus list', 'export', 'lint', 'merge', 'replay', 'report open', 'report serve', 'run', 'scenario run']);
+    const commands = new Set(
+      REAL.map(({ args }) =>
+        args[0] === 'report' || args[0] === 'scenario' || args[0] === 'corpus' ? `${args[0]} ${args[1]}` : args[0],
+      ),
+    );
+    expect([...commands].sort()).toEqual([
+      'certify',
+      'check',
+      'corpus list',
+      'export',
+      'lint',
+      'merge',
+      'replay',
+      'report open',
+      'report serve',
+      'run',
+      'scenario run',
+    ]);
   });
 
   it.concurrent.each(REAL)('$name', async ({ args, message }) => {

@@ -17,13 +17,29 @@ afterAll(() => fs.rmSync(team, { recursive: true, force: true }));
 
 /** PATH without any folder holding a toxiproxy-server, and no CHAOSLUA_* override. */
 function teamEnv(): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('CHAOSLUA_') && !k.startsWith('VITEST') && k !== 'NODE_OPTIONS'));
-  env.PATH = (process.env.PATH ?? '').split(path.delimiter).filter((d) => d && !fs.existsSync(path.join(d, 'toxiproxy-server'))).join(path.delimiter);
+  const env = Object.fromEntries(
+    Object.entries(process.env).filter(
+      ([k]) => !k.startsWith('CHAOSLUA_') && !k.startsWith('VITEST') && k !== 'NODE_OPTIONS',
+    ),
+  );
+  env.PATH = (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .filter((d) => d && !fs.existsSync(path.join(d, 'toxiproxy-server')))
+    .join(path.delimiter);
   return env;
 }
 
-function sh(command: string, args: string[], options: { cwd?: string; timeout?: number } = {}): SpawnSyncReturns<string> {
-  return spawnSync(command, args, { cwd: options.cwd ?? team, env: teamEnv(), encoding: 'utf8', timeout: options.timeout ?? 300_000 });
+function sh(
+  command: string,
+  args: string[],
+  options: { cwd?: string; timeout?: number } = {},
+): SpawnSyncReturns<string> {
+  return spawnSync(command, args, {
+    cwd: options.cwd ?? team,
+    env: teamEnv(),
+    encoding: 'utf8',
+    timeout: options.timeout ?? 300_000,
+  });
 }
 const said = (r: SpawnSyncReturns<string>) => `exit ${r.status}\n${r.stdout}\n${r.stderr}`;
 
@@ -40,13 +56,17 @@ export function createStore(redis) {
 }
 `;
 
-const HISTORY = '; a register, written by Jepsen\n{:process 0, :type :invoke, :f :write, :value 1}\n{:process 0, :type :ok, :f :write, :value 1}\n{:process 1, :type :invoke, :f :read, :value nil}\n{:process 1, :type :ok, :f :read, :value 2}\n';
+const HISTORY =
+  '; a register, written by Jepsen\n{:process 0, :type :invoke, :f :write, :value 1}\n{:process 0, :type :ok, :f :write, :value 1}\n{:process 1, :type :invoke, :f :read, :value nil}\n{:process 1, :type :ok, :f :read, :value 2}\n';
 
 beforeAll(() => {
   const packed = sh('npm', ['pack', '--silent', '--pack-destination', team], { cwd: ROOT });
   expect(packed.status, said(packed)).toBe(0);
   const tarball = packed.stdout.trim().split('\n').pop()!;
-  fs.writeFileSync(path.join(team, 'package.json'), JSON.stringify({ name: 'team-store', version: '1.0.0', private: true, type: 'module' }));
+  fs.writeFileSync(
+    path.join(team, 'package.json'),
+    JSON.stringify({ name: 'team-store', version: '1.0.0', private: true, type: 'module' }),
+  );
   const installed = sh('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', `./${tarball}`]);
   expect(installed.status, said(installed)).toBe(0);
   // No TypeScript loader at run time: the package must work without tsx (kept only for a team's .ts modules).
@@ -73,16 +93,40 @@ describe('the installed package', () => {
     expect(r.stdout, said(r)).toMatch(/check of history\.edn \(jepsen, model register\): illegal/);
     expect(r.status).toBe(1);
     const help = sh('npx', ['chaoslua', 'check', '--help']);
-    expect(help.stdout).toContain(`more: ${path.join(fs.realpathSync(team), 'node_modules/chaoslua/docs/commands/check.md')}`);
+    expect(help.stdout).toContain(
+      `more: ${path.join(fs.realpathSync(team), 'node_modules/chaoslua/docs/commands/check.md')}`,
+    );
   });
 
   it('the library imports as compiled JavaScript, with its types', () => {
-    const r = sh('node', ['--input-type=module', '-e', "const m = await import('chaoslua'); console.log(typeof m.check, typeof m.runJob, m.PATTERN_NAMES.join(','))"]);
+    const r = sh('node', [
+      '--input-type=module',
+      '-e',
+      "const m = await import('chaoslua'); console.log(typeof m.check, typeof m.runJob, m.PATTERN_NAMES.join(','))",
+    ]);
     expect(r.stdout.trim(), said(r)).toBe(`function function ${PATTERN_NAMES.join(',')}`);
   });
 
-  it('npx chaoslua certify --impl module:./store.mjs installs Toxiproxy as the bootstrap does, and certifies', { timeout: 900_000 }, () => {
-    const r = sh('npx', ['chaoslua', 'certify', '--impl', 'module:./store.mjs', '--pattern', 'lock', '--runs', '4', '--seed', '3', '--no-corpus'], { timeout: 900_000 });
+  it('npx chaoslua certify --impl module:./store.mjs installs Toxiproxy as the bootstrap does, and certifies', {
+    timeout: 900_000,
+  }, () => {
+    const r = sh(
+      'npx',
+      [
+        'chaoslua',
+        'certify',
+        '--impl',
+        'module:./store.mjs',
+        '--pattern',
+        'lock',
+        '--runs',
+        '4',
+        '--seed',
+        '3',
+        '--no-corpus',
+      ],
+      { timeout: 900_000 },
+    );
     expect(r.stderr, said(r)).toMatch(/^chaoslua: toxiproxy-server not found; installing it/m);
     expect(r.stdout, said(r)).toMatch(/^chaoslua certify: PASSED — lock, module:\S+store\.mjs/m);
     expect(r.status).toBe(0);
@@ -90,7 +134,25 @@ describe('the installed package', () => {
     const certificate = JSON.parse(fs.readFileSync(path.join(team, 'reports', run, 'certificate.json'), 'utf8'));
     expect(certificate).toMatchObject({ certified: true, pattern: 'lock', runs: 4 });
     // Installed once: the next job finds it.
-    const again = sh('npx', ['chaoslua', 'certify', '--impl', 'module:./store.mjs', '--pattern', 'lock', '--runs', '1', '--seed', '3', '--no-corpus', '--faults', 'none'], { timeout: 600_000 });
+    const again = sh(
+      'npx',
+      [
+        'chaoslua',
+        'certify',
+        '--impl',
+        'module:./store.mjs',
+        '--pattern',
+        'lock',
+        '--runs',
+        '1',
+        '--seed',
+        '3',
+        '--no-corpus',
+        '--faults',
+        'none',
+      ],
+      { timeout: 600_000 },
+    );
     expect(again.stderr, said(again)).not.toMatch(/installing/);
   });
 });

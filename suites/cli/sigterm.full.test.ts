@@ -22,11 +22,24 @@ async function until(ready: () => boolean, exited: { done: boolean }): Promise<b
 }
 
 const runsLogged = (tmp: string) =>
-  fs.readdirSync(tmp).some((d) => d.startsWith('chaoslua-runs-') && fs.existsSync(path.join(tmp, d, 'finished-runs.jsonl')) && fs.statSync(path.join(tmp, d, 'finished-runs.jsonl')).size > 0);
-const runFolderBegun = (cwd: string) => fs.existsSync(path.join(cwd, 'reports')) && fs.readdirSync(path.join(cwd, 'reports')).length > 0;
+  fs
+    .readdirSync(tmp)
+    .some(
+      (d) =>
+        d.startsWith('chaoslua-runs-') &&
+        fs.existsSync(path.join(tmp, d, 'finished-runs.jsonl')) &&
+        fs.statSync(path.join(tmp, d, 'finished-runs.jsonl')).size > 0,
+    );
+const runFolderBegun = (cwd: string) =>
+  fs.existsSync(path.join(cwd, 'reports')) && fs.readdirSync(path.join(cwd, 'reports')).length > 0;
 
 const PHASES: [string, NodeJS.Signals, string[], (cli: CliHandle) => boolean][] = [
-  ['while its two clusters start', 'SIGTERM', ['--runs', '200', '--clusters', '2'], (cli) => marked(cli.mark).some((p) => p.endsWith('redis-server'))],
+  [
+    'while its two clusters start',
+    'SIGTERM',
+    ['--runs', '200', '--clusters', '2'],
+    (cli) => marked(cli.mark).some((p) => p.endsWith('redis-server')),
+  ],
   ['while its runs go (one judged)', 'SIGTERM', ['--runs', '200', '--clusters', '2'], (cli) => runsLogged(cli.tmp)],
   ['with Ctrl-C while its runs go', 'SIGINT', ['--runs', '200', '--clusters', '2'], (cli) => runsLogged(cli.tmp)],
   ['while it writes its run folder', 'SIGTERM', ['--runs', '1', '--clusters', '1'], (cli) => runFolderBegun(cli.cwd)],
@@ -34,7 +47,9 @@ const PHASES: [string, NodeJS.Signals, string[], (cli: CliHandle) => boolean][] 
 
 describe('a certify ends on SIGTERM or SIGINT at any phase, after what it started', () => {
   it.each(PHASES)('%s', async (_, signal, more, phase) => {
-    const cli = startCli(['certify', '--impl', REFERENCE, '--no-corpus', '--faults', 'none', ...more], { deadlineMs: 120_000 });
+    const cli = startCli(['certify', '--impl', REFERENCE, '--no-corpus', '--faults', 'none', ...more], {
+      deadlineMs: 120_000,
+    });
     const exited = { done: false };
     const ended = cli.ended.then((r) => ((exited.done = true), r));
     const reached = await until(() => phase(cli), exited);
@@ -47,6 +62,9 @@ describe('a certify ends on SIGTERM or SIGINT at any phase, after what it starte
     // Ended by the signal, as a shell expects (128 + its number), not by a verdict.
     expect(r.signal ?? r.code).toBe(signal);
     expect(r.processesLeft, 'alive at the moment of the exit').toEqual([]);
-    expect(r.filesLeft.filter((f) => f !== 'cwd/reports'), 'the temp and working folders').toEqual([]);
+    expect(
+      r.filesLeft.filter((f) => f !== 'cwd/reports'),
+      'the temp and working folders',
+    ).toEqual([]);
   });
 });

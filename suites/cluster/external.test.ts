@@ -18,7 +18,10 @@ async function external(options: Omit<ExternalClusterConstraints, 'seeds'> = {})
 
 beforeAll(async () => {
   local = await LocalCluster.start();
-  seeds = `redis://${local.seeds().map((s) => `${s.host}:${s.port}`).join(',')}`;
+  seeds = `redis://${local
+    .seeds()
+    .map((s) => `${s.host}:${s.port}`)
+    .join(',')}`;
 });
 afterAll(async () => {
   for (const cluster of opened) await cluster.dispose().catch(() => undefined);
@@ -29,7 +32,12 @@ afterAll(async () => {
 function byAddress(t: Topology): Record<string, string> {
   const address = new Map(t.nodes.map((n) => [n.node.index, n.node.announced]));
   return Object.fromEntries(
-    t.nodes.map((n) => [n.node.announced, n.role === 'master' ? `master ${n.slots.map((s) => s.join('-')).join(',')}` : `replica of ${address.get(n.masterIndex!)}`]),
+    t.nodes.map((n) => [
+      n.node.announced,
+      n.role === 'master'
+        ? `master ${n.slots.map((s) => s.join('-')).join(',')}`
+        : `replica of ${address.get(n.masterIndex!)}`,
+    ]),
   );
 }
 
@@ -39,7 +47,15 @@ async function keysMatching(pattern: string): Promise<string[]> {
   for (const state of (await local.topology()).nodes.filter((n) => n.role === 'master')) {
     let cursor = '0';
     do {
-      const [next, batch] = (await local.command(state.node.index, 'SCAN', cursor, 'MATCH', pattern, 'COUNT', 1000)) as [string, string[]];
+      const [next, batch] = (await local.command(
+        state.node.index,
+        'SCAN',
+        cursor,
+        'MATCH',
+        pattern,
+        'COUNT',
+        1000,
+      )) as [string, string[]];
       keys.push(...batch);
       cursor = next;
     } while (cursor !== '0');
@@ -106,7 +122,9 @@ describe('ExternalCluster over a running cluster', () => {
     for (const [op, run] of DESTRUCTIVE.filter(([op]) => op !== 'failover' && op !== 'scriptFlush')) {
       const error = await run(cluster).catch((e: unknown) => e);
       expect(error, op).toBeInstanceOf(ClusterUsageError);
-      expect((error as Error).message, op).toMatch(new RegExp(`^${op} is not possible on an external cluster: it needs process or network access`));
+      expect((error as Error).message, op).toMatch(
+        new RegExp(`^${op} is not possible on an external cluster: it needs process or network access`),
+      );
     }
   });
 
@@ -133,7 +151,8 @@ describe('ExternalCluster over a running cluster', () => {
   });
 
   it('passes username and password through to every connection', async () => {
-    for (const n of local.nodes) await local.command(n.index, 'ACL', 'SETUSER', 'chaos', 'on', '>s3cret', '~*', '&*', '+@all');
+    for (const n of local.nodes)
+      await local.command(n.index, 'ACL', 'SETUSER', 'chaos', 'on', '>s3cret', '~*', '&*', '+@all');
     const cluster = await external({ username: 'chaos', password: 's3cret' });
     const client = cluster.connect();
     try {

@@ -18,11 +18,17 @@ it('heals a frozen replica whose replication link holds a toxic and more than it
   const master = before.nodes.find((n) => n.role === 'master')!;
   const replica = before.nodes.find((n) => n.masterIndex === master.node.index)!;
   const served = (key: string) => master.slots.some(([a, b]) => a <= keySlot(key) && keySlot(key) <= b);
-  const keys = Array.from({ length: 4000 }, (_, i) => `heal-frozen:${i}`).filter(served).slice(0, 40);
+  const keys = Array.from({ length: 4000 }, (_, i) => `heal-frozen:${i}`)
+    .filter(served)
+    .slice(0, 40);
   expect(keys).toHaveLength(40);
 
   // The replica reads its master's stream through the master's internal proxy (downstream).
-  await cluster.toxic(master.node.index, 'internal', { type: 'latency', stream: 'downstream', attributes: { latency: 50, jitter: 0 } });
+  await cluster.toxic(master.node.index, 'internal', {
+    type: 'latency',
+    stream: 'downstream',
+    attributes: { latency: 50, jitter: 0 },
+  });
   await cluster.freeze(replica.node.index);
   const value = 'x'.repeat(1 << 20);
   for (const key of keys) await cluster.command(master.node.index, 'SET', key, value);

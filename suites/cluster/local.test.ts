@@ -46,7 +46,9 @@ describe('a started local cluster', () => {
       [`idem:v1:${tag}`, `audit:${tag}`, `idem:v2:${tag}:x`].map((k) => cluster.command(0, 'CLUSTER', 'KEYSLOT', k)),
     );
     expect(new Set(slots).size).toBe(1);
-    const untagged = await Promise.all(['idem:v1:a', 'idem:v1:b', 'idem:v1:c'].map((k) => cluster.command(0, 'CLUSTER', 'KEYSLOT', k)));
+    const untagged = await Promise.all(
+      ['idem:v1:a', 'idem:v1:b', 'idem:v1:c'].map((k) => cluster.command(0, 'CLUSTER', 'KEYSLOT', k)),
+    );
     expect(new Set(untagged).size).toBeGreaterThan(1);
   });
 });
@@ -100,7 +102,9 @@ describe('node freeze', () => {
     let promoted = false;
     while (!promoted && Date.now() < deadline) {
       const view = await cluster.command(replica.node.index, 'CLUSTER', 'NODES');
-      promoted = String(view).split('\n').some((l) => l.includes('myself') && l.includes('master'));
+      promoted = String(view)
+        .split('\n')
+        .some((l) => l.includes('myself') && l.includes('master'));
       if (!promoted) await new Promise((r) => setTimeout(r, 100));
     }
     expect(promoted).toBe(true);
@@ -132,7 +136,10 @@ describe('busy script', () => {
       await busy;
       await redis.set('{busy}a', '2');
       expect(await redis.get('{busy}a')).toBe('2');
-      expect(await cluster.command(master, 'CONFIG', 'GET', 'busy-reply-threshold')).toEqual(['busy-reply-threshold', '5000']);
+      expect(await cluster.command(master, 'CONFIG', 'GET', 'busy-reply-threshold')).toEqual([
+        'busy-reply-threshold',
+        '5000',
+      ]);
     } finally {
       redis.disconnect();
     }
@@ -158,7 +165,11 @@ describe('busy script', () => {
       await probe;
       expect(seen.busy, 'refused during bursts').toBeGreaterThan(0);
       expect(seen.ok, 'served in the gaps').toBeGreaterThan(0);
-      for (const m of masters) expect(await cluster.command(m, 'CONFIG', 'GET', 'busy-reply-threshold')).toEqual(['busy-reply-threshold', '5000']);
+      for (const m of masters)
+        expect(await cluster.command(m, 'CONFIG', 'GET', 'busy-reply-threshold')).toEqual([
+          'busy-reply-threshold',
+          '5000',
+        ]);
     } finally {
       running = false;
       redis.disconnect();
@@ -186,7 +197,10 @@ describe('toxics', () => {
     const redis = cluster.connect();
     try {
       await redis.set(key, 'before'); // connection and slot map warm before timing
-      await cluster.toxic(master.node.index, 'internal', { type: 'latency', attributes: { latency: 3_000, jitter: 0 } });
+      await cluster.toxic(master.node.index, 'internal', {
+        type: 'latency',
+        attributes: { latency: 3_000, jitter: 0 },
+      });
       await redis.set(key, 'after');
       const masterOffset = Number((await info(master.node.index, 'replication')).master_repl_offset);
       const replicaOffset = Number((await info(replica.node.index, 'replication')).slave_repl_offset);

@@ -61,10 +61,17 @@ it("cmd: the hello carries masters, every master's address in node order", async
       lines.on('line', (l) => { if (JSON.parse(l).type === 'shutdown') process.exit(0); });
     });\n`,
   );
-  const opened = await cmdOpener(lock, `${JSON.stringify(process.execPath)} ${JSON.stringify(program)}`, { stderrFile: path.join(dir, 'stderr.log') })(masters, 2);
+  const opened = await cmdOpener(lock, `${JSON.stringify(process.execPath)} ${JSON.stringify(program)}`, {
+    stderrFile: path.join(dir, 'stderr.log'),
+  })(masters, 2);
   try {
     expect(opened.findings()).toEqual([]);
-    expect(opened.impl).toBe(`cmd:${JSON.stringify(process.execPath)} ${JSON.stringify(program)} (masters ${masters.seeds().map((s) => s.port).join(',')})`);
+    expect(opened.impl).toBe(
+      `cmd:${JSON.stringify(process.execPath)} ${JSON.stringify(program)} (masters ${masters
+        .seeds()
+        .map((s) => s.port)
+        .join(',')})`,
+    );
     expect(masters.seeds()).toHaveLength(3);
   } finally {
     await opened.close();

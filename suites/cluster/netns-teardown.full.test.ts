@@ -20,8 +20,18 @@ interface Started {
 function hostNetwork(): { namespaces: string; links: string; ruleset: string } {
   const sh = (file: string, args: string[]) => execFileSync(file, args, { encoding: 'utf8' });
   return {
-    namespaces: sh('ip', ['netns', 'list']).split('\n').map((l) => l.split(' ')[0]).filter(Boolean).sort().join('\n'),
-    links: sh('ip', ['-o', 'link', 'show']).split('\n').map((l) => l.split(':')[1]?.trim().split('@')[0]).filter(Boolean).sort().join('\n'),
+    namespaces: sh('ip', ['netns', 'list'])
+      .split('\n')
+      .map((l) => l.split(' ')[0])
+      .filter(Boolean)
+      .sort()
+      .join('\n'),
+    links: sh('ip', ['-o', 'link', 'show'])
+      .split('\n')
+      .map((l) => l.split(':')[1]?.trim().split('@')[0])
+      .filter(Boolean)
+      .sort()
+      .join('\n'),
     ruleset: sh('nft', ['list', 'ruleset']),
   };
 }
@@ -31,7 +41,12 @@ async function settled(before: ReturnType<typeof hostNetwork>, started: Started,
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const now = { ...hostNetwork(), pids: started.pids.filter(isAlive), dirExists: fs.existsSync(started.dir) };
-    const clean = now.namespaces === before.namespaces && now.links === before.links && now.ruleset === before.ruleset && now.pids.length === 0 && !now.dirExists;
+    const clean =
+      now.namespaces === before.namespaces &&
+      now.links === before.links &&
+      now.ruleset === before.ruleset &&
+      now.pids.length === 0 &&
+      !now.dirExists;
     if (clean || Date.now() > deadline) return now;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -62,17 +77,20 @@ async function endHarness(mode: 'dispose' | 'wait', signal?: NodeJS.Signals) {
   return { before, after: await settled(before, started) };
 }
 
-describe.skipIf(unavailable !== undefined)(`the netns backend leaves the host's network as it found it${unavailable ? ` (skipped: ${unavailable})` : ''}`, () => {
-  const cases: [string, 'dispose' | 'wait', NodeJS.Signals?][] = [
-    ['dispose()', 'dispose'],
-    ['Ctrl-C (SIGINT)', 'wait', 'SIGINT'],
-    ['SIGTERM', 'wait', 'SIGTERM'],
-    ['kill -9 of the harness', 'wait', 'SIGKILL'],
-  ];
-  for (const [name, mode, signal] of cases) {
-    it(`after ${name}: namespaces, links and the root rule set as before; no process, no temp dir`, async () => {
-      const { before, after } = await endHarness(mode, signal);
-      expect(after).toEqual({ ...before, pids: [], dirExists: false });
-    });
-  }
-});
+describe.skipIf(unavailable !== undefined)(
+  `the netns backend leaves the host's network as it found it${unavailable ? ` (skipped: ${unavailable})` : ''}`,
+  () => {
+    const cases: [string, 'dispose' | 'wait', NodeJS.Signals?][] = [
+      ['dispose()', 'dispose'],
+      ['Ctrl-C (SIGINT)', 'wait', 'SIGINT'],
+      ['SIGTERM', 'wait', 'SIGTERM'],
+      ['kill -9 of the harness', 'wait', 'SIGKILL'],
+    ];
+    for (const [name, mode, signal] of cases) {
+      it(`after ${name}: namespaces, links and the root rule set as before; no process, no temp dir`, async () => {
+        const { before, after } = await endHarness(mode, signal);
+        expect(after).toEqual({ ...before, pids: [], dirExists: false });
+      });
+    }
+  },
+);

@@ -24,7 +24,8 @@ afterAll(async () => {
 /** A hold no run of this suite reaches: each test ends it with reset(), so nothing depends on timing. */
 const LONG_HOLD_MS = 30_000;
 
-const caughtOne = (rule: ArmedRule) => waitUntil('the rule caught a command', async () => rule.caught.length === 1 || 'nothing caught yet', 10_000);
+const caughtOne = (rule: ArmedRule) =>
+  waitUntil('the rule caught a command', async () => rule.caught.length === 1 || 'nothing caught yet', 10_000);
 
 /** A promise's state without waiting for it. */
 function track<T>(promise: Promise<T>) {
@@ -41,17 +42,25 @@ describe('the RESP point', () => {
     const points = cluster.commands;
     cluster.nodes.forEach((n, i) => expect(n.client).toBe(`127.0.0.1:${points.address(i).port}`));
     expect(cluster.seeds().map((s) => s.port)).toEqual(cluster.nodes.map((_, i) => points.address(i).port));
-    expect(Object.values(cluster.natMap()).map((a) => a.port)).toEqual(cluster.nodes.map((_, i) => points.address(i).port));
+    expect(Object.values(cluster.natMap()).map((a) => a.port)).toEqual(
+      cluster.nodes.map((_, i) => points.address(i).port),
+    );
   });
 
-  it('command-delay holds exactly one command\'s reply (and what is behind it on that connection); other connections flow', async () => {
+  it("command-delay holds exactly one command's reply (and what is behind it on that connection); other connections flow", async () => {
     const a = cluster.connect();
     const b = cluster.connect();
     const key = '{resp-delay}:k';
     try {
       await a.set(key, 'v1');
       await b.get(key); // both clients connected to the key's master
-      const rule = cluster.commands.arm({ action: 'delay-reply', names: ['GET'], slot: keySlot(key), holdMs: LONG_HOLD_MS, limit: 1 });
+      const rule = cluster.commands.arm({
+        action: 'delay-reply',
+        names: ['GET'],
+        slot: keySlot(key),
+        holdMs: LONG_HOLD_MS,
+        limit: 1,
+      });
       const held = track(a.get(key));
       await caughtOne(rule);
       // Behind the held reply on a's connection: a command that Redis answers at once still waits. It
@@ -79,7 +88,7 @@ describe('the RESP point', () => {
     }
   });
 
-  it('aimed-delay waits for its operation, then holds its first command until the key\'s TTL has run out and another client was answered', async () => {
+  it("aimed-delay waits for its operation, then holds its first command until the key's TTL has run out and another client was answered", async () => {
     const a = cluster.connect();
     const b = cluster.connect();
     const key = '{resp-aimed}:lock';
@@ -139,7 +148,13 @@ describe('the RESP point', () => {
     try {
       await a.set(key, '0');
       await b.get(key);
-      const rule = cluster.commands.arm({ action: 'delay-request', names: ['INCR'], slot: keySlot(key), holdMs: LONG_HOLD_MS, limit: 1 });
+      const rule = cluster.commands.arm({
+        action: 'delay-request',
+        names: ['INCR'],
+        slot: keySlot(key),
+        holdMs: LONG_HOLD_MS,
+        limit: 1,
+      });
       const held = track(a.incr(key));
       await caughtOne(rule);
       expect(await b.get(key)).toBe('0');
@@ -160,7 +175,15 @@ describe('the RESP point', () => {
     const master = nodeFor(await cluster.topology(), slot, 'master')!;
     const [host, port] = cluster.nodes[master].client.split(':');
     // A client that does not resend what was unanswered, so it sees exactly what the link did.
-    const client = new Redis({ host, port: Number(port), autoResendUnfulfilledCommands: false, retryStrategy: () => null, maxRetriesPerRequest: 0, enableOfflineQueue: false, lazyConnect: true });
+    const client = new Redis({
+      host,
+      port: Number(port),
+      autoResendUnfulfilledCommands: false,
+      retryStrategy: () => null,
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
+      lazyConnect: true,
+    });
     client.on('error', () => undefined);
     try {
       await client.connect();
@@ -175,7 +198,7 @@ describe('the RESP point', () => {
     }
   });
 
-  it('reply-loss through the harness\'s ioredis Cluster: the command is resent, so it may run twice (why the fault counts as a cut connection)', async () => {
+  it("reply-loss through the harness's ioredis Cluster: the command is resent, so it may run twice (why the fault counts as a cut connection)", async () => {
     const redis = cluster.connect();
     const key = '{resp-resend}:n';
     try {

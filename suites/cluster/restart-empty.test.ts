@@ -17,11 +17,13 @@ beforeAll(async () => {
   cluster = await sharedCluster();
 });
 
-const masterOf = (t: Topology, slot: number) => t.nodes.find((n) => n.role === 'master' && n.slots.some(([a, b]) => a <= slot && slot <= b))!;
+const masterOf = (t: Topology, slot: number) =>
+  t.nodes.find((n) => n.role === 'master' && n.slots.some(([a, b]) => a <= slot && slot <= b))!;
 
 /** A key whose slot another shard than `notOf` serves. */
 function keyOutside(t: Topology, notOf: number): string {
-  for (let i = 0; ; i++) if (masterOf(t, keySlot(`{restart-empty-${i}}`)).node.index !== notOf) return `{restart-empty-${i}}`;
+  for (let i = 0; ; i++)
+    if (masterOf(t, keySlot(`{restart-empty-${i}}`)).node.index !== notOf) return `{restart-empty-${i}}`;
 }
 
 describe('kill and restart', () => {
@@ -49,7 +51,10 @@ describe('kill and restart', () => {
     await cluster.failover(ownerReplica.node.index, 'default');
     await cluster.heal();
     for (const node of cluster.nodes) {
-      expect(parseInfo(String(await cluster.command(node.index, 'CLUSTER', 'INFO'))).cluster_slots_assigned, `${node.name}'s slot table`).toBe('16384');
+      expect(
+        parseInfo(String(await cluster.command(node.index, 'CLUSTER', 'INFO'))).cluster_slots_assigned,
+        `${node.name}'s slot table`,
+      ).toBe('16384');
     }
   });
 });

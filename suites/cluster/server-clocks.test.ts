@@ -16,7 +16,9 @@ async function shard() {
   const topology = await cluster.topology();
   const master = topology.nodes.find((n) => n.role === 'master')!;
   const replica = topology.nodes.find((n) => n.masterIndex === master.node.index)!;
-  const key = Array.from({ length: 1000 }, (_, i) => `server-clocks:${i}`).find((k) => master.slots.some(([a, b]) => a <= keySlot(k) && keySlot(k) <= b))!;
+  const key = Array.from({ length: 1000 }, (_, i) => `server-clocks:${i}`).find((k) =>
+    master.slots.some(([a, b]) => a <= keySlot(k) && keySlot(k) <= b),
+  )!;
   return { master: master.node.index, replica: replica.node.index, key };
 }
 

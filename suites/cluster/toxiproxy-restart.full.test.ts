@@ -37,7 +37,11 @@ it('a Toxiproxy that hangs is restarted by the heal, its proxies and the cluster
   await cluster.heal();
   // While the server was hung, gossip through its bus proxies stopped and replicas may have taken
   // over (a failover, not a fault of the heal): the shards are what must come back, whoever leads them.
-  const shards = (t: string) => t.split(' | ').map((s) => s.replace(/^n\d+ master /, '').replace(/ <- n\d+$/, '')).sort();
+  const shards = (t: string) =>
+    t
+      .split(' | ')
+      .map((s) => s.replace(/^n\d+ master /, '').replace(/ <- n\d+$/, ''))
+      .sort();
   const healed = await cluster.topology();
   expect(shards(String(healed))).toEqual(shards(topology));
   expect(healed.nodes.filter((n) => n.role === 'replica')).toHaveLength(3);

@@ -51,7 +51,10 @@ describe('lua/lock/remove_if_matches.lua', () => {
   it('answers 0 when its DEL deletes nothing (a test-only variant that deletes the key first)', async () => {
     const finalDelete = "return redis.call('DEL', KEYS[1])";
     expect(removeIfMatches.split(finalDelete)).toHaveLength(2);
-    const racedVariant = removeIfMatches.replace(finalDelete, `redis.call('DEL', KEYS[1]) -- test only: a racing delete\n${finalDelete}`);
+    const racedVariant = removeIfMatches.replace(
+      finalDelete,
+      `redis.call('DEL', KEYS[1]) -- test only: a racing delete\n${finalDelete}`,
+    );
     const key = freshKey();
     await client.eval(acquire, 1, key, 't1', 10_000);
     expect(await client.eval(racedVariant, 1, key, 't1')).toBe(0);

@@ -8,7 +8,8 @@ import { parseInfo } from '../../src/resp/info.ts';
 
 // Seed 004's fixed-window limiter, both variants, against the real cluster.
 const VARIANTS = ['fixed_window', 'fixed_window_incr_first'] as const;
-const source = (variant: string) => readFileSync(new URL(`../../lua/ratelimit/${variant}.lua`, import.meta.url), 'utf8');
+const source = (variant: string) =>
+  readFileSync(new URL(`../../lua/ratelimit/${variant}.lua`, import.meta.url), 'utf8');
 
 let cluster: LocalCluster;
 let client: IORedisCluster;

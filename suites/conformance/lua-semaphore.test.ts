@@ -131,14 +131,19 @@ async function conforms(scripts: Scripts, numRuns: number, seed?: number): Promi
       fc.record({ op: fc.constant('release' as const), token }),
       fc.record({ op: fc.constant('refresh' as const), token, ttlMs: ttl }),
     );
-  const sequence = fc.integer({ min: 1, max: 3 }).chain((limit) => fc.array(input(limit), { minLength: 5, maxLength: 25 }));
+  const sequence = fc
+    .integer({ min: 1, max: 3 })
+    .chain((limit) => fc.array(input(limit), { minLength: 5, maxLength: 25 }));
   await fc.assert(
     fc.asyncProperty(sequence, async (inputs) => {
       const key = freshKey();
       let state = semaphore.init();
       for (const [i, input] of inputs.entries()) {
         const step = semaphore.step(state, input, i + 1);
-        expect(await call(key, input, scripts), `${semaphore.describeInput(input)} in ${semaphore.describeState(state)}`).toBe(step.output);
+        expect(
+          await call(key, input, scripts),
+          `${semaphore.describeInput(input)} in ${semaphore.describeState(state)}`,
+        ).toBe(step.output);
         state = step.state;
         // A short lease this step stamped is let run out before the next step, by the server's clock.
         if (input.op !== 'release' && input.ttlMs === SHORT_MS && step.output === 1) {

@@ -48,9 +48,17 @@ describe('IdempotencyStore.execute', () => {
     const key = freshKey();
     let runs = 0;
     const handler = async () => (runs++, created);
-    expect(await store.execute(key, charge, handler)).toEqual({ kind: 'executed', response: created, stored: true, leaseLost: false });
+    expect(await store.execute(key, charge, handler)).toEqual({
+      kind: 'executed',
+      response: created,
+      stored: true,
+      leaseLost: false,
+    });
     // Same request with its properties in another order: same fingerprint.
-    expect(await store.execute(key, { currency: 'eur', amount: 100 }, handler)).toEqual({ kind: 'replayed', response: created });
+    expect(await store.execute(key, { currency: 'eur', amount: 100 }, handler)).toEqual({
+      kind: 'replayed',
+      response: created,
+    });
     expect(runs).toBe(1);
     expect(await redis.hget(key, 'fingerprint')).toBe(fingerprint(charge));
   });
@@ -63,7 +71,9 @@ describe('IdempotencyStore.execute', () => {
     const first = store.execute(key, charge, async () => (started.resolve(), await gate.promise, created));
     await started.promise;
     let secondRan = false;
-    expect(await store.execute(key, charge, async () => ((secondRan = true), created))).toEqual({ kind: 'in-progress' });
+    expect(await store.execute(key, charge, async () => ((secondRan = true), created))).toEqual({
+      kind: 'in-progress',
+    });
     gate.resolve();
     expect((await first).kind).toBe('executed');
     expect(secondRan).toBe(false);
@@ -122,7 +132,11 @@ describe('IdempotencyStore.execute', () => {
     );
     expect(aborted).toBe(true);
     expect(outcome).toEqual({ kind: 'executed', response: created, stored: false, leaseLost: true });
-    expect(await redis.hgetall(key)).toEqual({ state: 'pending', fingerprint: fingerprint(charge), owner: 'newer-owner' });
+    expect(await redis.hgetall(key)).toEqual({
+      state: 'pending',
+      fingerprint: fingerprint(charge),
+      owner: 'newer-owner',
+    });
     const text = await store.metricsText();
     expect(sample(text, 'idempotency_lease_expired_while_pending_total')).toBe(1);
     expect(sample(text, 'idempotency_stale_completion_rejected_total{script="complete"}')).toBe(1);
@@ -140,7 +154,9 @@ describe('IdempotencyStore.execute', () => {
   it('refuses an oversize response (BodyTooLargeError) and releases the key', async () => {
     const store = await IdempotencyStore.open(redis);
     const key = freshKey();
-    await expect(store.execute(key, charge, async () => ({ status: 200, body: 'z'.repeat(70_000) }))).rejects.toBeInstanceOf(BodyTooLargeError);
+    await expect(
+      store.execute(key, charge, async () => ({ status: 200, body: 'z'.repeat(70_000) })),
+    ).rejects.toBeInstanceOf(BodyTooLargeError);
     expect(await redis.exists(key)).toBe(0);
   });
 
@@ -153,7 +169,9 @@ describe('IdempotencyStore.execute', () => {
     await store.execute(key, charge, async () => created); // replay: register only
     await store.complete(key, 'owner-2', { status: 200, body: 'abc' }); // stale complete
     await store.release(key, 'owner-2'); // stale release (one NOSCRIPT)
-    await expect(store.complete(key, 'owner-2', { status: 200, body: 'y'.repeat(100_000) })).rejects.toBeInstanceOf(BodyTooLargeError);
+    await expect(store.complete(key, 'owner-2', { status: 200, body: 'y'.repeat(100_000) })).rejects.toBeInstanceOf(
+      BodyTooLargeError,
+    );
     await store.refreshMemory();
     const text = await store.metricsText();
 

@@ -37,13 +37,17 @@ describe('reference idempotency client against its contracts', () => {
     const scripts = loadScriptDir(projectScriptsDir('idempotency'), IDEMPOTENCY_SCRIPTS);
     const clients = Array.from({ length: 64 }, () => cluster.connect());
     try {
-      const stores = clients.map((c) => IdempotencyStore.withRunner(c, new EvalshaRunner(c, scripts.values()), new IdempotencyMetrics()));
+      const stores = clients.map((c) =>
+        IdempotencyStore.withRunner(c, new EvalshaRunner(c, scripts.values()), new IdempotencyMetrics()),
+      );
       await Promise.all(clients.map((c) => c.ping()));
       const owners = stores.map((_, i) => `owner-${i}`);
       const results = await Promise.all(stores.map((s, i) => s.registerOrGet(key, 'fp', owners[i])));
       const winners = results.flatMap((r, i) => (r.kind === 'fresh' ? [owners[i]] : []));
       expect(winners).toHaveLength(1);
-      expect(results.filter((r) => r.kind === 'hit' && r.state === 'pending' && r.fingerprint === 'fp')).toHaveLength(63);
+      expect(results.filter((r) => r.kind === 'hit' && r.state === 'pending' && r.fingerprint === 'fp')).toHaveLength(
+        63,
+      );
       expect(await redis.hget(key, 'owner')).toBe(winners[0]);
     } finally {
       await Promise.all(clients.map((c) => c.quit()));
@@ -75,11 +79,23 @@ describe('reference idempotency client against its contracts', () => {
     const key = freshKey('complete');
     await store.registerOrGet(key, 'fp', 'owner-1');
     expect(await store.complete(key, 'owner-1', { status: 201, body: '{"id":"ch_1"}' }, { ttlMs: 5_000 })).toBe(true);
-    expect(await redis.hgetall(key)).toEqual({ state: 'completed', fingerprint: 'fp', owner: 'owner-1', status: '201', body: '{"id":"ch_1"}' });
+    expect(await redis.hgetall(key)).toEqual({
+      state: 'completed',
+      fingerprint: 'fp',
+      owner: 'owner-1',
+      status: '201',
+      body: '{"id":"ch_1"}',
+    });
     const pttl = await redis.pttl(key);
     expect(pttl).toBeGreaterThan(0);
     expect(pttl).toBeLessThanOrEqual(5_000);
-    expect(await store.registerOrGet(key, 'other', 'owner-2')).toEqual({ kind: 'hit', state: 'completed', fingerprint: 'fp', status: 201, body: '{"id":"ch_1"}' });
+    expect(await store.registerOrGet(key, 'other', 'owner-2')).toEqual({
+      kind: 'hit',
+      state: 'completed',
+      fingerprint: 'fp',
+      status: 201,
+      body: '{"id":"ch_1"}',
+    });
   });
 
   it('a release after complete deletes nothing', async () => {
@@ -115,7 +131,9 @@ describe('reference idempotency client against its contracts', () => {
   it('caps the stored body at 64 KiB before anything reaches Redis', async () => {
     const key = freshKey('cap');
     await store.registerOrGet(key, 'fp', 'owner-1');
-    const error = await store.complete(key, 'owner-1', { status: 200, body: 'x'.repeat(65_537) }).catch((e: unknown) => e);
+    const error = await store
+      .complete(key, 'owner-1', { status: 200, body: 'x'.repeat(65_537) })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(BodyTooLargeError);
     expect((error as BodyTooLargeError).bytes).toBe(65_537);
     expect(await redis.hget(key, 'state')).toBe('pending');
@@ -129,7 +147,9 @@ describe('reference idempotency client against its contracts', () => {
     await expect(IdempotencyStore.open(redis, { leaseMs: 0 })).rejects.toThrow(/leaseMs must be a positive integer/);
     await expect(IdempotencyStore.open(redis, { mode: 'eval' as never })).rejects.toThrow(/mode must be one of/);
     await expect(IdempotencyStore.open(redis, { lease: 5 } as never)).rejects.toThrow(/unknown option 'lease'/);
-    await expect(store.registerOrGet(freshKey('opt'), 'fp', 'o', { leaseMs: 1.5 })).rejects.toThrow(/registerOrGet: leaseMs/);
+    await expect(store.registerOrGet(freshKey('opt'), 'fp', 'o', { leaseMs: 1.5 })).rejects.toThrow(
+      /registerOrGet: leaseMs/,
+    );
   });
 
   it("computes the slot Redis computes for scoped keys (every operation's key lands in one slot)", async () => {
@@ -145,7 +165,13 @@ describe('reference idempotency client against its contracts', () => {
     expect(await fstore.complete(key, 'owner-2', { status: 201, body: 'b' })).toBe(false);
     await cluster.scriptFlush();
     expect(await fstore.complete(key, 'owner-1', { status: 201, body: 'b' })).toBe(true);
-    expect(await fstore.registerOrGet(key, 'fp', 'owner-3')).toEqual({ kind: 'hit', state: 'completed', fingerprint: 'fp', status: 201, body: 'b' });
+    expect(await fstore.registerOrGet(key, 'fp', 'owner-3')).toEqual({
+      kind: 'hit',
+      state: 'completed',
+      fingerprint: 'fp',
+      status: 201,
+      body: 'b',
+    });
     expect(fstore.noscriptFallbacks).toBe(0);
   });
 });

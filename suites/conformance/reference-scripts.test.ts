@@ -83,7 +83,12 @@ describe('script loader on a cluster', () => {
     // An honest way to miss twice: the caller expects a digest the body does not hash to
     // (e.g. a script edited after its SHA was pinned). SCRIPT LOAD caches the body under its real SHA.
     const pinned = sha1Hex(Buffer.concat([registerBody, Buffer.from('\n-- edited after pinning\n')]));
-    const script: ScriptSource = { name: 'register_or_get', body: registerBody, sha: pinned, origin: 'register_or_get.lua (pinned digest)' };
+    const script: ScriptSource = {
+      name: 'register_or_get',
+      body: registerBody,
+      sha: pinned,
+      origin: 'register_or_get.lua (pinned digest)',
+    };
     const runner = new EvalshaRunner(redis, [script]);
     const key = keysByMaster[1];
     await redis.del(key);
@@ -103,9 +108,13 @@ describe('script loader on a cluster', () => {
   it("runs the scripts of the directory it is given (certify --impl lua:DIR), not the project's", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'chaoslua-impl-'));
     try {
-      for (const name of IDEMPOTENCY_SCRIPTS) writeFileSync(join(dir, `${name}.lua`), readFileSync(join(scriptsDir, `${name}.lua`)));
+      for (const name of IDEMPOTENCY_SCRIPTS)
+        writeFileSync(join(dir, `${name}.lua`), readFileSync(join(scriptsDir, `${name}.lua`)));
       // A known bug: complete without the owner check lets a stale attempt overwrite the new owner's response.
-      writeFileSync(join(dir, 'complete.lua'), "redis.call('HSET', KEYS[1], 'state', 'completed', 'status', ARGV[2], 'body', ARGV[3])\nredis.call('PEXPIRE', KEYS[1], tonumber(ARGV[4]))\nreturn 1\n");
+      writeFileSync(
+        join(dir, 'complete.lua'),
+        "redis.call('HSET', KEYS[1], 'state', 'completed', 'status', ARGV[2], 'body', ARGV[3])\nredis.call('PEXPIRE', KEYS[1], tonumber(ARGV[4]))\nreturn 1\n",
+      );
       const buggy = await IdempotencyStore.open(redis, { scriptsDir: dir });
       const key = scopedKey('t', 'impl', `k-${Date.now()}`);
       await buggy.registerOrGet(key, 'fp', 'owner-1');
@@ -119,7 +128,8 @@ describe('script loader on a cluster', () => {
   it('reports a script that does not compile when the client opens, naming the file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'chaoslua-impl-'));
     try {
-      for (const name of IDEMPOTENCY_SCRIPTS) writeFileSync(join(dir, `${name}.lua`), readFileSync(join(scriptsDir, `${name}.lua`)));
+      for (const name of IDEMPOTENCY_SCRIPTS)
+        writeFileSync(join(dir, `${name}.lua`), readFileSync(join(scriptsDir, `${name}.lua`)));
       writeFileSync(join(dir, 'renew.lua'), 'if then return 1\n');
       const error = await IdempotencyStore.open(redis, { scriptsDir: dir }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ScriptLoadError);
@@ -145,7 +155,9 @@ describe('script loader on a cluster', () => {
     const store = await IdempotencyStore.open(redis);
     const key = keysByMaster[0];
     await store.registerOrGet(key, 'fp', 'before-failover');
-    const replica = (await cluster.topology()).nodes.find((n) => n.role === 'replica' && n.masterIndex === masterNodes[0]);
+    const replica = (await cluster.topology()).nodes.find(
+      (n) => n.role === 'replica' && n.masterIndex === masterNodes[0],
+    );
     expect(replica).toBeDefined();
     expect(await scriptCachedOn(replica!.node.index, registerSha)).toBe(false);
 

@@ -28,7 +28,12 @@ afterAll(async () => {
 });
 
 /** Sequential differential run: every reply of the subject is one the model prescribes (TTLs too long to expire here). */
-async function conformsSequentially<S, I, O>(subject: ReferenceSubject<I, O>, model: Model<S, I, O>, inputs: fc.Arbitrary<I[]>, label: string): Promise<void> {
+async function conformsSequentially<S, I, O>(
+  subject: ReferenceSubject<I, O>,
+  model: Model<S, I, O>,
+  inputs: fc.Arbitrary<I[]>,
+  label: string,
+): Promise<void> {
   await fc.assert(
     fc.asyncProperty(inputs, async (ops) => {
       const key = fresh(label);
@@ -37,7 +42,9 @@ async function conformsSequentially<S, I, O>(subject: ReferenceSubject<I, O>, mo
         const step = model.step(state, input, id);
         const observed = await subject.invoke(key, input);
         if (!model.outputMatches(step.output, observed)) {
-          throw new Error(`${model.describeInput(input)}: model says ${model.describeOutput(step.output)}, subject said ${JSON.stringify(observed)}`);
+          throw new Error(
+            `${model.describeInput(input)}: model says ${model.describeOutput(step.output)}, subject said ${JSON.stringify(observed)}`,
+          );
         }
         state = step.state;
       }
@@ -78,7 +85,9 @@ describe('LockClient', () => {
 
   it('refuses a non-positive TTL on the typed call, naming it', async () => {
     const client = await LockClient.open(redis);
-    await expect(client.acquire('lock:{x}', 'a', 0)).rejects.toThrow(/LockClient.acquire: ttlMs must be a positive integer/);
+    await expect(client.acquire('lock:{x}', 'a', 0)).rejects.toThrow(
+      /LockClient.acquire: ttlMs must be a positive integer/,
+    );
   });
 });
 
@@ -112,15 +121,28 @@ describe('LimiterClient', () => {
   });
 
   it('refuses an unknown variant, naming the option', async () => {
-    await expect(LimiterClient.open(redis, { variant: 'sliding' as never })).rejects.toThrow(/variant must be one of 'get-first', 'incr-first'/);
+    await expect(LimiterClient.open(redis, { variant: 'sliding' as never })).rejects.toThrow(
+      /variant must be one of 'get-first', 'incr-first'/,
+    );
   });
 });
 
 describe('reference subjects answer what the models prescribe', () => {
   const owner = fc.constantFrom('o1', 'o2', 'o3');
   const idempotencyInput: fc.Arbitrary<IdempotencyInput> = fc.oneof(
-    fc.record({ op: fc.constant('register' as const), fingerprint: fc.constantFrom('f1', 'f2'), owner, leaseMs: fc.constant(60_000) }),
-    fc.record({ op: fc.constant('complete' as const), owner, status: fc.constantFrom('200', '201'), body: fc.constantFrom('a', '{"id":1}'), ttlMs: fc.constant(60_000) }),
+    fc.record({
+      op: fc.constant('register' as const),
+      fingerprint: fc.constantFrom('f1', 'f2'),
+      owner,
+      leaseMs: fc.constant(60_000),
+    }),
+    fc.record({
+      op: fc.constant('complete' as const),
+      owner,
+      status: fc.constantFrom('200', '201'),
+      body: fc.constantFrom('a', '{"id":1}'),
+      ttlMs: fc.constant(60_000),
+    }),
     fc.record({ op: fc.constant('release' as const), owner }),
     fc.record({ op: fc.constant('renew' as const), owner, leaseMs: fc.constant(60_000) }),
   );
@@ -164,8 +186,12 @@ describe('reference subjects answer what the models prescribe', () => {
   });
 
   it('validates its options at the edge', async () => {
-    await expect(createReferenceSubject('lock', redis, { variant: 'incr-first' })).rejects.toThrow(/variant applies to ratelimit only/);
-    await expect(createReferenceSubject('idempotency', redis, { namespace: 'a}b' })).rejects.toThrow(/namespace must not contain braces/);
+    await expect(createReferenceSubject('lock', redis, { variant: 'incr-first' })).rejects.toThrow(
+      /variant applies to ratelimit only/,
+    );
+    await expect(createReferenceSubject('idempotency', redis, { namespace: 'a}b' })).rejects.toThrow(
+      /namespace must not contain braces/,
+    );
     await expect(createReferenceSubject('queue' as never, redis)).rejects.toThrow(/pattern must be one of/);
   });
 

@@ -29,7 +29,8 @@ let root: string;
 
 beforeAll(async () => {
   root = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-report-page-'));
-  for (const name of Object.values(RUNS)) fs.cpSync(path.join(FIXTURES, name), path.join(root, name), { recursive: true });
+  for (const name of Object.values(RUNS))
+    fs.cpSync(path.join(FIXTURES, name), path.join(root, name), { recursive: true });
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   browser = await launchChromium();
 });
@@ -60,7 +61,8 @@ async function load(file: string): Promise<Loaded> {
   return { page, url, requests, errors };
 }
 
-const counterexample = (run: string) => JSON.parse(fs.readFileSync(path.join(root, run, 'counterexample.json'), 'utf8')) as Counterexample;
+const counterexample = (run: string) =>
+  JSON.parse(fs.readFileSync(path.join(root, run, 'counterexample.json'), 'utf8')) as Counterexample;
 
 describe.each([
   ['freeze', RUNS.freeze],
@@ -78,8 +80,12 @@ describe.each([
       expect(await page.locator('.tl-labels text.client').count()).toBe(clients.size);
       expect(await page.locator('#tl-plot').getAttribute('data-lanes')).toBe(String(clients.size));
 
-      const witnessIds = [...new Set(ce.result.violations.flatMap((v) => v.witness.map((o) => o.id)))].sort((a, b) => a - b);
-      const drawn = await page.locator('#tl-plot rect.witness').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-op-id'))));
+      const witnessIds = [...new Set(ce.result.violations.flatMap((v) => v.witness.map((o) => o.id)))].sort(
+        (a, b) => a - b,
+      );
+      const drawn = await page
+        .locator('#tl-plot rect.witness')
+        .evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-op-id'))));
       expect(drawn.sort((a, b) => a - b)).toEqual(witnessIds);
       expect(await page.locator('#tl-plot rect.op').count()).toBe(ce.history.ops.length);
       expect(await page.locator('#tl-plot rect.fault').count()).toBe(ce.history.faults.length);
@@ -102,7 +108,9 @@ describe.each([
       expect(Number(await page.locator('#tl-plot').getAttribute('width'))).toBe(before * 2);
 
       expect(await page.locator('table.coverage tr[data-transition]').count()).toBeGreaterThanOrEqual(6);
-      expect(await page.locator('.metric[data-metric="idempotency_script_duration_ms"] .series').count()).toBeGreaterThan(0);
+      expect(
+        await page.locator('.metric[data-metric="idempotency_script_duration_ms"] .series').count(),
+      ).toBeGreaterThan(0);
       await page.locator('button[data-zoom="fit"]').click();
       await page.mouse.move(0, 0);
       await page.screenshot({ path: path.join(SCREENSHOTS, `failing-${label}.png`), fullPage: true });
@@ -119,18 +127,30 @@ describe('a run whose clocks moved', () => {
     const { page, url, requests, errors } = await load(writeReportFiles(path.join(root, RUNS.clocks)));
     try {
       const ce = counterexample(RUNS.clocks);
-      const nodes = await page.locator('#tl-plot polyline.clock-line').evaluateAll((els) => els.map((e) => e.getAttribute('data-clock-node')));
+      const nodes = await page
+        .locator('#tl-plot polyline.clock-line')
+        .evaluateAll((els) => els.map((e) => e.getAttribute('data-clock-node')));
       expect(nodes).toEqual(['n2', 'n1', 'n4']);
-      expect(await page.locator('#tl-plot line.clock-line.client').count()).toBe(ce.history.faults.filter((f) => f.kind === 'client-clock').length);
+      expect(await page.locator('#tl-plot line.clock-line.client').count()).toBe(
+        ce.history.faults.filter((f) => f.kind === 'client-clock').length,
+      );
       const label = page.locator('#tl-plot text.clocklabel', { hasText: 'n2 +1000 ms from 140.6 ms to 668.4 ms' });
       expect(await label.isVisible()).toBe(true);
-      expect(await page.locator('.tl-labels text.clock-name').allTextContents()).toEqual(['n2 clock', 'n1 clock', 'n4 clock', 'c0 clock', 'c1 clock']);
+      expect(await page.locator('.tl-labels text.clock-name').allTextContents()).toEqual([
+        'n2 clock',
+        'n1 clock',
+        'n4 clock',
+        'c0 clock',
+        'c1 clock',
+      ]);
 
       // The rows sit below the nemesis row and above every client's lane, and the step is drawn: the
       // line rises above its dashed true line while the jump holds.
       const jump = await page.locator('#tl-plot polyline[data-clock-node="n2"]').boundingBox();
       const faultBar = await page.locator('#tl-plot rect.fault').first().boundingBox();
-      const firstOp = Math.min(...(await page.locator('#tl-plot rect.op').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top))));
+      const firstOp = Math.min(
+        ...(await page.locator('#tl-plot rect.op').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().top))),
+      );
       expect(jump!.y).toBeGreaterThan(faultBar!.y + faultBar!.height);
       expect(jump!.y + jump!.height).toBeLessThan(firstOp);
       expect(jump!.height).toBeGreaterThan(8);
@@ -159,7 +179,9 @@ describe('a passing run and the index', () => {
     try {
       expect(await page.locator('#verdict').textContent()).toBe('PASSED');
       expect(await page.locator('#tl-plot').count()).toBe(0);
-      expect(await page.locator('.metric[data-metric="idempotency_stale_completion_rejected_total"] .big').textContent()).toMatch(/^\d+$/);
+      expect(
+        await page.locator('.metric[data-metric="idempotency_stale_completion_rejected_total"] .big').textContent(),
+      ).toMatch(/^\d+$/);
       await page.screenshot({ path: path.join(SCREENSHOTS, 'passing.png'), fullPage: true });
       expect(errors).toEqual([]);
       expect(requests).toEqual([url]);
@@ -171,7 +193,9 @@ describe('a passing run and the index', () => {
   it('lists every run newest first, with links that resolve on disk', async () => {
     const { page, url, requests } = await load(path.join(root, 'index.html'));
     try {
-      const rows = await page.locator('tr.run').evaluateAll((els) => els.map((e) => [e.getAttribute('data-run'), e.querySelector('td')?.textContent]));
+      const rows = await page
+        .locator('tr.run')
+        .evaluateAll((els) => els.map((e) => [e.getAttribute('data-run'), e.querySelector('td')?.textContent]));
       expect(rows).toEqual([
         [RUNS.clocks, 'FAILED'],
         [RUNS.freeze, 'FAILED'],

@@ -9,7 +9,11 @@ import { SCENARIOS } from '../../scenarios/catalogue.ts';
 function captured() {
   const out: string[] = [];
   const err: string[] = [];
-  return { io: { stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) } }, out: () => out.join(''), err: () => err.join('') };
+  return {
+    io: { stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) } },
+    out: () => out.join(''),
+    err: () => err.join(''),
+  };
 }
 
 const reports = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-scenario-cli-'));

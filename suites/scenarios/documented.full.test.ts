@@ -32,9 +32,13 @@ describe('chaoslua scenario run --all, in-process', () => {
     expect((byName['lease-outlived'].broken.observations as { executions: number }).executions).toBe(2);
     expect((byName['lease-outlived'].remediated.observations as { executions: number }).executions).toBe(1);
     expect(byName['lease-outlived'].broken.metric.value).toBeGreaterThan(0);
-    expect((byName['lossy-failover'].broken.observations as { check: { verdict: string } }).check.verdict).toBe('replication-loss');
+    expect((byName['lossy-failover'].broken.observations as { check: { verdict: string } }).check.verdict).toBe(
+      'replication-loss',
+    );
     expect((byName['unbounded-body'].broken.observations as { evictedKeys: number }).evictedKeys).toBeGreaterThan(0);
-    const slow = byName['slow-script'].broken.observations as { measured: { scriptMs: number; probe: { maxMs: number } } };
+    const slow = byName['slow-script'].broken.observations as {
+      measured: { scriptMs: number; probe: { maxMs: number } };
+    };
     // Wide, load-proof margin: an unrelated PING waits for most of the script, never an upper bound on speed.
     expect(slow.measured.probe.maxMs).toBeGreaterThanOrEqual(slow.measured.scriptMs / 2);
     expect(byName['hot-slot'].broken.metric.value).toBe(1);

@@ -29,7 +29,11 @@ describe.each(libraries)('%s on five independent masters', (name, open) => {
   it('is installed (the examples bootstrap)', () => expect(libraryMissing(name)).toBeUndefined());
 
   it("master 2's clock jumps past the lease: two holders through the library, a clock loss, not a bug", async () => {
-    const run = await kleppmann(masters, { jump: true, namespace: `kleppmann-${name}-jump-${process.pid}`, open: open() });
+    const run = await kleppmann(masters, {
+      jump: true,
+      namespace: `kleppmann-${name}-jump-${process.pid}`,
+      open: open(),
+    });
     expect(run.holders).toEqual([1, 2]);
     expect(run.result.verdict).toBe('clock-loss');
     expect(run.result.violations).toEqual([]);
@@ -41,7 +45,11 @@ describe.each(libraries)('%s on five independent masters', (name, open) => {
   });
 
   it('the same schedule with true clocks: client 2 does not get the lock, and the history is legal', async () => {
-    const run = await kleppmann(masters, { jump: false, namespace: `kleppmann-${name}-true-${process.pid}`, open: open() });
+    const run = await kleppmann(masters, {
+      jump: false,
+      namespace: `kleppmann-${name}-true-${process.pid}`,
+      open: open(),
+    });
     expect(run.holders).toEqual([1]);
     expect(run.result.verdict).toBe('ok');
   });

@@ -38,6 +38,9 @@ it('the same schedule with true clocks: client 2 counts two masters, gives back,
   expect(run.holders).toEqual([1]);
   expect(run.result.verdict).toBe('ok');
   const second = run.history.ops.filter((o) => o.client === 2);
-  expect(second.map((o) => [(o.input as { op: string }).op, o.outcome])).toEqual([['acquire', 'info'], ['release', 'info']]);
+  expect(second.map((o) => [(o.input as { op: string }).op, o.outcome])).toEqual([
+    ['acquire', 'info'],
+    ['release', 'info'],
+  ]);
   expect(second[0].error).toMatch(/redlock gave back: 2 of 5 masters taken, quorum 3/);
 });

@@ -18,18 +18,22 @@ type Lane = <T>(job: (cluster: LocalCluster) => Promise<T>) => Promise<T>;
 
 export function clusterLanes(count: number): ClusterLanes {
   const started: (LocalCluster | undefined)[] = Array.from({ length: count - 1 }, () => undefined);
-  const own = (i: number): Lane => async (job) => {
-    started[i] ??= await LocalCluster.start();
-    try {
-      return await job(started[i]!);
-    } catch (error) {
-      if (!(error instanceof EnvironmentError)) throw error;
-      console.warn(`cluster lane ${i + 1}: job re-run on a new cluster after an environment failure (${error.message})`);
-      await started[i]!.dispose();
-      started[i] = await LocalCluster.start();
-      return job(started[i]!);
-    }
-  };
+  const own =
+    (i: number): Lane =>
+    async (job) => {
+      started[i] ??= await LocalCluster.start();
+      try {
+        return await job(started[i]!);
+      } catch (error) {
+        if (!(error instanceof EnvironmentError)) throw error;
+        console.warn(
+          `cluster lane ${i + 1}: job re-run on a new cluster after an environment failure (${error.message})`,
+        );
+        await started[i]!.dispose();
+        started[i] = await LocalCluster.start();
+        return job(started[i]!);
+      }
+    };
   const free: Lane[] = [withSharedCluster, ...started.map((_, i) => own(i))].reverse();
   const waiting: ((lane: Lane) => void)[] = [];
   return {

@@ -33,7 +33,10 @@ export default function setup(): () => Promise<void> {
     fs.rmSync(root, { recursive: true, force: true });
     // vitest logs an error thrown here but keeps its exit code: set it too, so the run fails.
     if (left.length > 0) process.exitCode = 1;
-    if (left.length > 0) throw new Error(`processes outlived the test run (killed now): ${left.map((p) => `${p.pid} ${p.what}`).join('; ')}`);
+    if (left.length > 0)
+      throw new Error(
+        `processes outlived the test run (killed now): ${left.map((p) => `${p.pid} ${p.what}`).join('; ')}`,
+      );
   };
 }
 
@@ -45,7 +48,8 @@ function survivors(root: string): { pid: number; what: string }[] {
     try {
       const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0').join(' ').trim();
       const out = [1, 2].map((fd) => safeReadlink(`/proc/${entry}/fd/${fd}`));
-      if (cmdline.includes(root) || out.some((target) => target?.startsWith(root))) found.push({ pid: Number(entry), what: cmdline.slice(0, 120) });
+      if (cmdline.includes(root) || out.some((target) => target?.startsWith(root)))
+        found.push({ pid: Number(entry), what: cmdline.slice(0, 120) });
     } catch {
       /* exited meanwhile, or not ours to read */
     }

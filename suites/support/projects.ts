@@ -13,7 +13,12 @@ export const FULL_ONLY = '**/*.full.test.ts';
  * cluster: a chaos job mostly waits (on faults, heals, leases), so two cores hold a few at once.
  * Its globalSetup fails the run if any process it started outlives it (no-leftovers.global.ts).
  */
-export function realProject(name: string, include: string[], exclude: string[], { groupOrder, testTimeout = 180_000, lanes = 1 }: { groupOrder: number; testTimeout?: number; lanes?: number }): TestProjectInlineConfiguration {
+export function realProject(
+  name: string,
+  include: string[],
+  exclude: string[],
+  { groupOrder, testTimeout = 180_000, lanes = 1 }: { groupOrder: number; testTimeout?: number; lanes?: number },
+): TestProjectInlineConfiguration {
   return {
     test: {
       name,

@@ -84,7 +84,8 @@ function startShared(startedBefore: number): Promise<Shared> {
     const cluster = await LocalCluster.start();
     const startTopology = String(await cluster.topology());
     const startConfig: Record<string, string> = {};
-    for (const name of RESTORED_CONFIG) startConfig[name] = configValue(await cluster.command(0, 'CONFIG', 'GET', name), name);
+    for (const name of RESTORED_CONFIG)
+      startConfig[name] = configValue(await cluster.command(0, 'CONFIG', 'GET', name), name);
     return { cluster, startTopology, startConfig, started: startedBefore + 1 };
   })();
   slot[KEY] = starting;
@@ -92,7 +93,8 @@ function startShared(startedBefore: number): Promise<Shared> {
 }
 
 function configValue(reply: unknown, name: string): string {
-  if (!Array.isArray(reply) || reply[0] !== name || typeof reply[1] !== 'string') throw new EnvironmentError(`CONFIG GET ${name} answered ${JSON.stringify(reply)}`);
+  if (!Array.isArray(reply) || reply[0] !== name || typeof reply[1] !== 'string')
+    throw new EnvironmentError(`CONFIG GET ${name} answered ${JSON.stringify(reply)}`);
   return reply[1];
 }
 
@@ -102,7 +104,8 @@ async function restore(shared: Shared): Promise<void> {
   await undoFailovers(shared);
   const topology = await cluster.topology();
   for (const node of topology.nodes) {
-    for (const [name, value] of Object.entries(shared.startConfig)) await cluster.command(node.node.index, 'CONFIG', 'SET', name, value);
+    for (const [name, value] of Object.entries(shared.startConfig))
+      await cluster.command(node.node.index, 'CONFIG', 'SET', name, value);
     await cluster.command(node.node.index, 'SCRIPT', 'FLUSH');
     if (node.role === 'master') {
       await cluster.command(node.node.index, 'FLUSHALL');
@@ -128,7 +131,8 @@ async function undoFailovers(shared: Shared): Promise<void> {
     }
   }
   const now = String(await cluster.topology());
-  if (now !== shared.startTopology) throw new EnvironmentError(`topology ${now} is not the start layout ${shared.startTopology}`);
+  if (now !== shared.startTopology)
+    throw new EnvironmentError(`topology ${now} is not the start layout ${shared.startTopology}`);
 }
 
 /**

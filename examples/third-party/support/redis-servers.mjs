@@ -37,7 +37,8 @@ async function freePort(clustered) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-const cli = (port, ...args) => execFileSync('redis-cli', ['-p', String(port), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+const cli = (port, ...args) =>
+  execFileSync('redis-cli', ['-p', String(port), ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
 
 // Ready when the server on the port is our child (its process_id): another program may take the
 // port between the probe and the bind, and then our child exits and a stranger answers PING.
@@ -67,8 +68,29 @@ function start(clustered) {
   const node = async () => {
     for (let attempt = 1; attempt <= 5; attempt++) {
       const port = await freePort(clustered);
-      const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--dbfilename', `${port}.rdb`];
-      if (clustered) args.push('--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '5000');
+      const args = [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--save',
+        '',
+        '--appendonly',
+        'no',
+        '--dir',
+        dir,
+        '--dbfilename',
+        `${port}.rdb`,
+      ];
+      if (clustered)
+        args.push(
+          '--cluster-enabled',
+          'yes',
+          '--cluster-config-file',
+          `nodes-${port}.conf`,
+          '--cluster-node-timeout',
+          '5000',
+        );
       const child = spawn('redis-server', args, { stdio: 'ignore' });
       children.push(child);
       if (await waitForChild(port, child)) return port;
@@ -90,7 +112,9 @@ export async function cluster(masters = 3) {
   const { node, stop } = start(true);
   const ports = [];
   for (let i = 0; i < masters; i++) ports.push(await node());
-  execFileSync('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-yes'], { stdio: 'ignore' });
+  execFileSync('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-yes'], {
+    stdio: 'ignore',
+  });
   for (let i = 0; i < 300; i++) {
     const states = ports.map((p) => cli(p, 'CLUSTER', 'INFO'));
     if (states.every((s) => s.includes('cluster_state:ok'))) return { ports, stop };

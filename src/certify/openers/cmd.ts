@@ -37,7 +37,8 @@ export interface OpenedProcessImpl extends OpenedImpl {
 
 function ms(name: string, value: number | undefined, fallback: number): number {
   const v = value ?? fallback;
-  if (!Number.isSafeInteger(v) || v < 1) throw new RangeError(`cmdOpener: ${name} must be a positive integer (ms), got ${String(value)}`);
+  if (!Number.isSafeInteger(v) || v < 1)
+    throw new RangeError(`cmdOpener: ${name} must be a positive integer (ms), got ${String(value)}`);
   return v;
 }
 
@@ -46,13 +47,18 @@ function ms(name: string, value: number | undefined, fallback: number): number {
  * every logical client. Its misbehaviour (refused handshake, garbage, crash, hang) is reported by
  * findings(), which fails the job; it never throws for it.
  */
-export function cmdOpener(pattern: AnyPattern, command: string, constraints: CmdOpenerConstraints = {}): (cluster: Cluster, clients: number) => Promise<OpenedProcessImpl> {
+export function cmdOpener(
+  pattern: AnyPattern,
+  command: string,
+  constraints: CmdOpenerConstraints = {},
+): (cluster: Cluster, clients: number) => Promise<OpenedProcessImpl> {
   const handshakeTimeoutMs = ms('handshakeTimeoutMs', constraints.handshakeTimeoutMs, HANDSHAKE_TIMEOUT_MS);
   const requestTimeoutMs = ms('requestTimeoutMs', constraints.requestTimeoutMs, REQUEST_TIMEOUT_MS);
   const shutdownTimeoutMs = ms('shutdownTimeoutMs', constraints.shutdownTimeoutMs, 3_000);
   if (command.trim() === '') throw new RangeError('cmdOpener: command must not be empty');
   return async (cluster, clients) => {
-    const tempDir = constraints.stderrFile === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-cmd-')) : undefined;
+    const tempDir =
+      constraints.stderrFile === undefined ? fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-cmd-')) : undefined;
     const stderrFile = constraints.stderrFile ?? path.join(tempDir!, 'stderr.log');
     fs.mkdirSync(path.dirname(stderrFile), { recursive: true });
     let savedTo: string | undefined;

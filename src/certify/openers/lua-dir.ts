@@ -13,10 +13,17 @@ import { openOnMasters } from './masters.ts';
 /** The project's own scripts of a pattern (lua/<name>). */
 /** The reference scripts of a pattern: a built-in's under lua/, a team's where its pattern file says (its `scripts` folder). */
 export const referenceScriptsDir = (pattern: AnyPattern | string): string =>
-  typeof pattern === 'string' ? path.join(projectRoot, 'lua', pattern) : (pattern.referenceDir ?? path.join(projectRoot, 'lua', pattern.name));
+  typeof pattern === 'string'
+    ? path.join(projectRoot, 'lua', pattern)
+    : (pattern.referenceDir ?? path.join(projectRoot, 'lua', pattern.name));
 
 /** The reference client over a scripts directory: one cluster connection per logical client (so WAIT, with `durability`, measures that client's writes). */
-export function luaDirOpener(pattern: AnyPattern, scriptsDir: string, label: string, durability?: Durability): ImplOpener {
+export function luaDirOpener(
+  pattern: AnyPattern,
+  scriptsDir: string,
+  label: string,
+  durability?: Durability,
+): ImplOpener {
   return async (cluster, clients) => {
     if (cluster.topologyKind === 'masters') return openOnMasters(pattern, scriptsDir, label, cluster, clients);
     const connections: IORedisCluster[] = [];

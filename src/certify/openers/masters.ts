@@ -10,15 +10,29 @@ import type { OpenedImpl } from '../types.ts';
  * the pattern's client across them (the lock's Redlock), as Redlock's users hold one client per
  * server. The job options refuse a pattern without one before any master starts.
  */
-export async function openOnMasters(pattern: AnyPattern, scriptsDir: string, label: string, cluster: Cluster, clients: number): Promise<OpenedImpl> {
-  if (!pattern.openOnMasters || !cluster.masterClients) throw new RangeError(`${pattern.name} has no client for independent masters`);
+export async function openOnMasters(
+  pattern: AnyPattern,
+  scriptsDir: string,
+  label: string,
+  cluster: Cluster,
+  clients: number,
+): Promise<OpenedImpl> {
+  if (!pattern.openOnMasters || !cluster.masterClients)
+    throw new RangeError(`${pattern.name} has no client for independent masters`);
   const connections: Redis[] = [];
   try {
     const subjects: ReferenceSubject<unknown, unknown>[] = [];
     for (let c = 0; c < clients; c++) {
       const masters = cluster.masterClients(HARNESS_REDIS_OPTIONS.redisOptions);
       connections.push(...masters);
-      subjects.push(await pattern.openOnMasters(masters, { scriptsDir, mode: 'evalsha', namespace: 'chaoslua', quitOnClose: false }));
+      subjects.push(
+        await pattern.openOnMasters(masters, {
+          scriptsDir,
+          mode: 'evalsha',
+          namespace: 'chaoslua',
+          quitOnClose: false,
+        }),
+      );
     }
     return {
       impl: label,

@@ -32,7 +32,8 @@ export interface ModuleOpenerConstraints {
  * as util.inspect shows it (a library may reject with a plain object or a string).
  */
 function describeThrown(error: unknown): string {
-  if (error instanceof Error) return `${error.name && error.name !== 'Error' ? `${error.name}: ` : ''}${error.message.split('\n')[0] || '(no message)'}`;
+  if (error instanceof Error)
+    return `${error.name && error.name !== 'Error' ? `${error.name}: ` : ''}${error.message.split('\n')[0] || '(no message)'}`;
   return inspect(error, { breakLength: Infinity, depth: 2 });
 }
 
@@ -60,10 +61,15 @@ function watched(subject: Subject, ms: number, findings: Set<string>): Subject {
     invoke(key, input, receipt) {
       const call = subject.invoke(key, input, receipt);
       const timer = setTimeout(() => {
-        findings.add(`hang: ${subject.name} ${(input as { op?: string }).op ?? 'call'} on ${key} did not answer within ${ms} ms`);
+        findings.add(
+          `hang: ${subject.name} ${(input as { op?: string }).op ?? 'call'} on ${key} did not answer within ${ms} ms`,
+        );
       }, ms);
       timer.unref();
-      call.then(() => clearTimeout(timer), () => clearTimeout(timer));
+      call.then(
+        () => clearTimeout(timer),
+        () => clearTimeout(timer),
+      );
       return call;
     },
     close: () => within(subject.close(), 3_000, () => new Error('close timed out')).catch(() => undefined),
@@ -75,7 +81,10 @@ function watched(subject: Subject, ms: number, findings: Set<string>): Subject {
  * full, every master answering), or on independent masters one standalone client per master, each
  * answering (docs/module-contract.md, "Independent masters").
  */
-async function readyClients(cluster: Cluster, connections: (IORedisCluster | Redis)[]): Promise<IORedisCluster | Redis[]> {
+async function readyClients(
+  cluster: Cluster,
+  connections: (IORedisCluster | Redis)[],
+): Promise<IORedisCluster | Redis[]> {
   if (cluster.topologyKind === 'masters' && cluster.masterClients) {
     const masters = cluster.masterClients(HARNESS_REDIS_OPTIONS.redisOptions);
     connections.push(...masters);
@@ -109,7 +118,8 @@ export function moduleOpener(pattern: AnyPattern, file: string, constraints: Mod
         const subject = await within(
           moduleSubject(loaded, file, pattern, redis, 'chaoslua', handles, constraints.durability),
           createMs,
-          () => new OpenFailure('module-create-store', `module:${file}: createStore did not resolve within ${createMs} ms`),
+          () =>
+            new OpenFailure('module-create-store', `module:${file}: createStore did not resolve within ${createMs} ms`),
         ).catch((error: unknown) => {
           if (error instanceof ImplSpecError || error instanceof OpenFailure) throw error;
           throw new OpenFailure('module-create-store', `module:${file}: createStore failed: ${describeThrown(error)}`);
@@ -121,6 +131,14 @@ export function moduleOpener(pattern: AnyPattern, file: string, constraints: Mod
       throw error;
     }
     const declared = subjects[0];
-    return { impl: `module:${file}`, subjects, findings: () => [...findings], clientClockReach: MODULE_CLOCK_REACH, close: closeAll, capabilities: declared?.capabilities, keyMapping: declared?.keyMapping };
+    return {
+      impl: `module:${file}`,
+      subjects,
+      findings: () => [...findings],
+      clientClockReach: MODULE_CLOCK_REACH,
+      close: closeAll,
+      capabilities: declared?.capabilities,
+      keyMapping: declared?.keyMapping,
+    };
   };
 }

@@ -29,7 +29,10 @@ interface Lookahead {
 const LOOKAHEAD_ANSWERS = 16;
 
 /** Null in relaxed mode, without the model's hooks, or when expiries or rollbacks could change the state otherwise. */
-export function growthLookahead<S, I, O>(problem: KeyProblem<S, I, O>, configuration: Configuration<S>): Pruner<S> | null {
+export function growthLookahead<S, I, O>(
+  problem: KeyProblem<S, I, O>,
+  configuration: Configuration<S>,
+): Pruner<S> | null {
   if (configuration.relaxed) return null;
   const entries = lookaheadEntries(problem);
   return entries === null ? null : new GrowthLookahead(problem, configuration, entries);
@@ -44,14 +47,17 @@ function lookaheadEntries<S, I, O>(problem: KeyProblem<S, I, O>): Lookahead | nu
     if (kind[e] === EXPIRE || kind[e] === FAULT) return null;
     if (model.resets(ops[ref[e]].input)) resets.push(e);
     const op = ops[ref[e]];
-    if (kind[e] === REAL && returnAt[e] !== Infinity && op.outcome === 'ok' && (model.observes?.(op.input) ?? true)) answers.push(e);
+    if (kind[e] === REAL && returnAt[e] !== Infinity && op.outcome === 'ok' && (model.observes?.(op.input) ?? true))
+      answers.push(e);
   }
   answers.sort((a, b) => returnAt[a] - returnAt[b]);
   // A reset leaves the same state whatever the state before (Model.resets), so from init will do.
   const left = resets.map((reset) => model.step(model.init(), ops[ref[reset]].input, ops[ref[reset]].id).state);
   const via = answers.map((answer) => {
     const op = ops[ref[answer]];
-    return resets.filter((reset, r) => callAt[reset] <= returnAt[answer] && model.canStillObserve!(left[r], op.input, op.output));
+    return resets.filter(
+      (reset, r) => callAt[reset] <= returnAt[answer] && model.canStillObserve!(left[r], op.input, op.output),
+    );
   });
   return { answers, via };
 }

@@ -39,7 +39,11 @@ export interface HoldPair<S> {
 }
 
 /** The key's hold pairs; none unless the model says what an answer leaves (Model.answerLeaves) and what ends a hold. */
-export function holdPairs<S, I, O>(problem: KeyProblem<S, I, O>, holders: Holders, expiryOf: Int32Array): HoldPair<S>[] {
+export function holdPairs<S, I, O>(
+  problem: KeyProblem<S, I, O>,
+  holders: Holders,
+  expiryOf: Int32Array,
+): HoldPair<S>[] {
   const { model, n, kind, ref, ops, callAt, returnAt } = problem;
   const { leaving, answers, needs, identities } = holders;
   if (leaving === null || model.answerLeaves === undefined) return [];
@@ -60,7 +64,8 @@ export function holdPairs<S, I, O>(problem: KeyProblem<S, I, O>, holders: Holder
   /** What could end the hold `first` leaves after it and before `second` (see HoldPair). */
   const candidatesBetween = (first: number, second: number, left: S, holder: string): Int32Array => {
     const by = returnAt[second];
-    const between = (e: number): boolean => e !== first && e !== second && !(returnAt[e] < callAt[first]) && callAt[e] <= by;
+    const between = (e: number): boolean =>
+      e !== first && e !== second && !(returnAt[e] < callAt[first]) && callAt[e] <= by;
     const candidates: number[] = [];
     for (const leaseTag of liveLeaseTags(model, left)) {
       for (const x of leaving.expiriesOfTag.get(leaseTag) ?? []) if (between(x)) candidates.push(x);
@@ -93,7 +98,13 @@ export function holdPairs<S, I, O>(problem: KeyProblem<S, I, O>, holders: Holder
     for (let a = 0; a < answers.length; a++) if (identities[needs[a]] !== holder) consider(answers[a]);
     for (const [e, not] of excluded) if (not === holder) consider(e);
     if (second === -1) continue;
-    pairs.push({ first, second, state: left, candidates: candidatesBetween(first, second, left, holder), needs: needOf.get(first) ?? -1 });
+    pairs.push({
+      first,
+      second,
+      state: left,
+      candidates: candidatesBetween(first, second, left, holder),
+      needs: needOf.get(first) ?? -1,
+    });
   }
   // Two such answers whose windows overlap, each requiring the other's hold gone: whichever comes
   // first, the other needs a candidate between them (two acquires answered 1 while neither lease
@@ -105,7 +116,14 @@ export function holdPairs<S, I, O>(problem: KeyProblem<S, I, O>, holders: Holder
       if (returnAt[a.e] < callAt[b.e] || returnAt[b.e] < callAt[a.e]) continue;
       if (!requiresOther(b.e, a.holder) || !requiresOther(a.e, b.holder)) continue;
       const other = candidatesBetween(b.e, a.e, b.left, b.holder);
-      pairs.push({ first: a.e, second: b.e, state: a.left, candidates: candidatesBetween(a.e, b.e, a.left, a.holder), needs: -1, other });
+      pairs.push({
+        first: a.e,
+        second: b.e,
+        state: a.left,
+        candidates: candidatesBetween(a.e, b.e, a.left, a.holder),
+        needs: -1,
+        other,
+      });
     }
   }
   return pairs;
@@ -146,4 +164,3 @@ export function pairCannotJoin<S>(
   }
   return false;
 }
-

@@ -16,7 +16,10 @@ import type { StuckPoint } from './outcome.ts';
 import { DROP, KEEP, type Pruner } from './pruning.ts';
 
 /** Null when the model has no holder lookahead or no answer requires a holder. */
-export function holderLookahead<S, I, O>(problem: KeyProblem<S, I, O>, configuration: Configuration<S>): Pruner<S> | null {
+export function holderLookahead<S, I, O>(
+  problem: KeyProblem<S, I, O>,
+  configuration: Configuration<S>,
+): Pruner<S> | null {
   const holders = holderEntries(problem);
   return holders === null ? null : new HolderLookahead(problem, configuration, holders);
 }
@@ -57,7 +60,8 @@ class HolderLookahead<S, I, O> implements Pruner<S> {
   }
 
   enter(): number {
-    if (this.pairs.length > 0 && pairCannotJoin(this.problem, this.holders, this.pairs, this.configuration)) return DROP;
+    if (this.pairs.length > 0 && pairCannotJoin(this.problem, this.holders, this.pairs, this.configuration))
+      return DROP;
     const blocked = this.unexplainableHolder();
     return blocked === -1 ? KEEP : blocked;
   }
@@ -83,7 +87,11 @@ class HolderLookahead<S, I, O> implements Pruner<S> {
       if (isPlaced(placed, e)) continue;
       if (model.holdsIdentity!(state, identities[needs[a]])) continue;
       const rollback = this.rollbackBy(returnAt[e]);
-      if (!granterBy(this.holders, needs[a], returnAt[e], callAt, placed) && (!rollback || !this.onLineage(identities[needs[a]]))) return e;
+      if (
+        !granterBy(this.holders, needs[a], returnAt[e], callAt, placed) &&
+        (!rollback || !this.onLineage(identities[needs[a]]))
+      )
+        return e;
       if (holder !== undefined && !rollback && !this.canEnd(leaving!, holder, e)) return e;
     }
     if (holder !== undefined) {
@@ -117,7 +125,8 @@ class HolderLookahead<S, I, O> implements Pruner<S> {
       if (v !== e && !isPlaced(this.placed, v)) return true;
     }
     for (const leaseTag of liveLeaseTags(model, this.configuration.state)) {
-      for (const x of leaving.expiriesOfTag.get(leaseTag) ?? []) if (!isPlaced(this.placed, x) && callAt[x] <= by) return true;
+      for (const x of leaving.expiriesOfTag.get(leaseTag) ?? [])
+        if (!isPlaced(this.placed, x) && callAt[x] <= by) return true;
     }
     return false;
   }
@@ -125,7 +134,8 @@ class HolderLookahead<S, I, O> implements Pruner<S> {
   /** Does some state of the lineage (which a rollback still to come may restore) have this holder? */
   private onLineage(identity: string): boolean {
     const { model } = this.problem;
-    for (let l: Lineage<S> | null = this.configuration.lineage; l !== null; l = l.parent) if (model.holdsIdentity!(l.state, identity)) return true;
+    for (let l: Lineage<S> | null = this.configuration.lineage; l !== null; l = l.parent)
+      if (model.holdsIdentity!(l.state, identity)) return true;
     return false;
   }
 }

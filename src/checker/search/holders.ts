@@ -87,7 +87,13 @@ function leavingEntries<S, I, O>(problem: KeyProblem<S, I, O>): Leaving | null {
     }
     if (kind[e] !== REAL && kind[e] !== GHOST) continue;
     const op = ops[ref[e]];
-    if (kind[e] === REAL && returnAt[e] !== Infinity && op.outcome === 'ok' && model.requiresVacant(op.input, op.output)) vacant.push(e);
+    if (
+      kind[e] === REAL &&
+      returnAt[e] !== Infinity &&
+      op.outcome === 'ok' &&
+      model.requiresVacant(op.input, op.output)
+    )
+      vacant.push(e);
     const ends = model.mayEnd(op.input);
     if (ends === undefined) continue;
     const list = enders.get(ends);
@@ -99,14 +105,19 @@ function leavingEntries<S, I, O>(problem: KeyProblem<S, I, O>): Leaving | null {
   return { vacant, enders, expiriesOfTag };
 }
 
-
 /**
  * Is an entry that may make this holder current still to place, and called by `by`? One called
  * later cannot precede the answer whose completion bound `by` is: counting it let a holder's lease
  * run out before its release answered 1 while a later acquire of the same token was left, and
  * the polls after it were tried in every order before the release failed (lossy seed 3697).
  */
-export function granterBy(holders: Holders, holder: number, by: number, callAt: Float64Array, placed: Uint16Array): boolean {
+export function granterBy(
+  holders: Holders,
+  holder: number,
+  by: number,
+  callAt: Float64Array,
+  placed: Uint16Array,
+): boolean {
   if (holders.grantersLeft[holder] === 0) return false;
   for (const g of holders.granters[holder]) {
     if (callAt[g] > by) return false;

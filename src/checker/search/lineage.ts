@@ -26,11 +26,24 @@ export function reachKey<S>(lineage: Lineage<S>): string {
   return lineage.reach;
 }
 
-export function lineageNode<S>(state: S, hash: string, parent: Lineage<S> | null, guard = 0, madeByGhostOf = -1): Lineage<S> {
+export function lineageNode<S>(
+  state: S,
+  hash: string,
+  parent: Lineage<S> | null,
+  guard = 0,
+  madeByGhostOf = -1,
+): Lineage<S> {
   // A guard changes what a rollback may reach, and who made the state whether its operation can
   // guard it later, so both are part of the sequence the cache keys on.
   const own = `${hash}${guard > 0 ? `\u0003${guard}` : ''}${madeByGhostOf >= 0 ? `\u0004${madeByGhostOf}` : ''}`;
-  return { state, hash, parent, guard, madeByGhostOf, sequence: parent === null ? own : `${parent.sequence}\u0002${own}` };
+  return {
+    state,
+    hash,
+    parent,
+    guard,
+    madeByGhostOf,
+    sequence: parent === null ? own : `${parent.sequence}\u0002${own}`,
+  };
 }
 
 export interface Alternative<S> {
@@ -84,7 +97,8 @@ export function leaseGoneForGood<S>(path: SearchPath<S>, x: number): boolean {
   const setter = ref[x];
   const other = kind[setter] === GHOST ? ref[setter] : path.ghostOf[setter];
   if (other !== -1 && !isPlaced(path.placed, other)) return false;
-  for (let l: Lineage<S> | null = path.lineage; l !== null; l = l.parent) if (holdsLease(model, l.state, tag[x])) return false;
+  for (let l: Lineage<S> | null = path.lineage; l !== null; l = l.parent)
+    if (holdsLease(model, l.state, tag[x])) return false;
   return true;
 }
 
@@ -110,9 +124,21 @@ export function rollbacksOnStack<S>(path: SearchPath<S>): Rollback<S>[] {
         const k = kind[stackEntry[t]];
         const op = ref[stackEntry[t]];
         // An operation's second execution discarded is its effect discarded too.
-        if ((k === REAL || k === GHOST) && stackLineage[t] !== made && before.has(made) && !after.has(made) && !discarded.includes(op)) discarded.push(op);
+        if (
+          (k === REAL || k === GHOST) &&
+          stackLineage[t] !== made &&
+          before.has(made) &&
+          !after.has(made) &&
+          !discarded.includes(op)
+        )
+          discarded.push(op);
       }
-      rollbacks.push({ fault: ref[stackEntry[s]], from: stackState[s], to: s + 1 < sp ? stackState[s + 1] : path.state, discarded });
+      rollbacks.push({
+        fault: ref[stackEntry[s]],
+        from: stackState[s],
+        to: s + 1 < sp ? stackState[s + 1] : path.state,
+        discarded,
+      });
     }
   }
   return rollbacks;

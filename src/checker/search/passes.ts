@@ -44,7 +44,11 @@ export type ScanOrder = (typeof SCAN_ORDERS)[number];
  * configurations without it fail first and dominate those with it (DominatedConfigurations). On
  * 2,000 generated polling lock histories: median 165 states (193 in call order), worst 8,257 (12,934).
  */
-export function passesOf(problem: KeyProblem<unknown, unknown, unknown>, infoOpsEarly: boolean, order: ScanOrder = 'call'): Uint8Array {
+export function passesOf(
+  problem: KeyProblem<unknown, unknown, unknown>,
+  infoOpsEarly: boolean,
+  order: ScanOrder = 'call',
+): Uint8Array {
   const { n, kind, returnAt } = problem;
   const passOf = new Uint8Array(n);
   for (let e = 0; e < n; e++) {
@@ -58,6 +62,7 @@ export function passesOf(problem: KeyProblem<unknown, unknown, unknown>, infoOps
 /** Whether `answers-first` would scan this key in another order than `call` (else one search says all). */
 export function ordersDiffer(problem: KeyProblem<unknown, unknown, unknown>): boolean {
   const { n, kind, returnAt } = problem;
-  for (let e = 0; e < n; e++) if ((kind[e] === REAL && returnAt[e] === Infinity) || (kind[e] === EXPIRE && returnAt[e] !== Infinity)) return true;
+  for (let e = 0; e < n; e++)
+    if ((kind[e] === REAL && returnAt[e] === Infinity) || (kind[e] === EXPIRE && returnAt[e] !== Infinity)) return true;
   return false;
 }

@@ -41,7 +41,13 @@ export interface Pruner<S> {
 }
 
 /** A pruner for one search of `problem`, reading `configuration`; null when it would prune nothing there. */
-export type PrunerFactory<S, I, O> = (problem: KeyProblem<S, I, O>, configuration: Configuration<S>) => Pruner<S> | null;
+export type PrunerFactory<S, I, O> = (
+  problem: KeyProblem<S, I, O>,
+  configuration: Configuration<S>,
+) => Pruner<S> | null;
 
 /** A pruner for any model: what the model's optional hooks enable (null without them). */
-export type ModelPrunerFactory = <S, I, O>(problem: KeyProblem<S, I, O>, configuration: Configuration<S>) => Pruner<S> | null;
+export type ModelPrunerFactory = <S, I, O>(
+  problem: KeyProblem<S, I, O>,
+  configuration: Configuration<S>,
+) => Pruner<S> | null;

@@ -100,7 +100,8 @@ export function returnsToEarlierState<S>(path: SearchPath<S>): boolean {
   for (let s = path.sp - 1; s >= 0; s--) {
     const e = stackEntry[s];
     if (returnAt[e] !== Infinity && (kind[e] !== EXPIRE || holdsLease(model, state, tag[e]))) return false;
-    if (expiryOf[e] !== -1 && !isPlaced(placed, expiryOf[e]) && holdsLease(model, state, tag[expiryOf[e]])) return false;
+    if (expiryOf[e] !== -1 && !isPlaced(placed, expiryOf[e]) && holdsLease(model, state, tag[expiryOf[e]]))
+      return false;
     placesAnOp ||= kind[e] !== EXPIRE;
     const earlier = stackState[s];
     if (placesAnOp && (earlier === state || path.hashAtDepth(s) === path.currentHash())) {

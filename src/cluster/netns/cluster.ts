@@ -53,10 +53,41 @@ export class NetnsCluster extends ProcessCluster<NetnsNode> {
       const network = NetnsNetwork.create(tools, dir, total);
       const ports = await freePorts(1 + total * 2);
       const toxiproxy = await Toxiproxy.start(toxiBin, dir, ports[0], options.seed);
-      const nodes = network.nodes.map((net, i) => new NetnsNode(i, net, { client: ports[1 + i * 2], point: ports[2 + i * 2] }, tools.ip, redisBin, dir, options));
-      await toxiproxy.createProxies(nodes.map((n) => ({ name: `${n.ref.name}-client`, listen: `127.0.0.1:${n.ports.client}`, upstream: n.ref.direct })));
-      opened.points = await RespPoints.start(nodes.map((n) => ({ node: n.ref.name, listen: n.ports.point, address: { host: '127.0.0.1', port: n.ports.client } })));
-      return new NetnsCluster(options, dir, network, toxiproxy, nodes, opened.points, new PeerLinks(tools, network.nodes, network.hostIp));
+      const nodes = network.nodes.map(
+        (net, i) =>
+          new NetnsNode(
+            i,
+            net,
+            { client: ports[1 + i * 2], point: ports[2 + i * 2] },
+            tools.ip,
+            redisBin,
+            dir,
+            options,
+          ),
+      );
+      await toxiproxy.createProxies(
+        nodes.map((n) => ({
+          name: `${n.ref.name}-client`,
+          listen: `127.0.0.1:${n.ports.client}`,
+          upstream: n.ref.direct,
+        })),
+      );
+      opened.points = await RespPoints.start(
+        nodes.map((n) => ({
+          node: n.ref.name,
+          listen: n.ports.point,
+          address: { host: '127.0.0.1', port: n.ports.client },
+        })),
+      );
+      return new NetnsCluster(
+        options,
+        dir,
+        network,
+        toxiproxy,
+        nodes,
+        opened.points,
+        new PeerLinks(tools, network.nodes, network.hostIp),
+      );
     });
   }
 
@@ -78,18 +109,24 @@ export class NetnsCluster extends ProcessCluster<NetnsNode> {
   async toxic(node: number, link: Link, spec: ToxicSpec): Promise<void> {
     const n = this.node(node);
     if (link === 'client') return void (await this.toxiproxy.addToxic(`${n.ref.name}-client`, spec));
-    if (spec.type === 'latency') return this.links.delay(node, spec.attributes.latency ?? 0, spec.attributes.jitter ?? 0);
+    if (spec.type === 'latency')
+      return this.links.delay(node, spec.attributes.latency ?? 0, spec.attributes.jitter ?? 0);
     if (spec.type === 'reset_peer') return this.links.refuse(node);
     if (spec.type === 'timeout') {
       const grudge = new Map(this.links.current);
-      grudge.set(node, [...new Set([...(grudge.get(node) ?? []), ...this.redisNodes.map((_, j) => j).filter((j) => j !== node)])]);
+      grudge.set(node, [
+        ...new Set([...(grudge.get(node) ?? []), ...this.redisNodes.map((_, j) => j).filter((j) => j !== node)]),
+      ]);
       return this.links.cut(grudge);
     }
-    throw new ClusterUsageError(`toxic: a ${spec.type} toxic on the ${link} link is not available on the netns backend`);
+    throw new ClusterUsageError(
+      `toxic: a ${spec.type} toxic on the ${link} link is not available on the netns backend`,
+    );
   }
 
   async setProxyEnabled(node: number, link: Link, enabled: boolean): Promise<void> {
-    if (link !== 'client') throw new ClusterUsageError(`setProxyEnabled: the netns backend has a proxy on the client link only`);
+    if (link !== 'client')
+      throw new ClusterUsageError(`setProxyEnabled: the netns backend has a proxy on the client link only`);
     await this.toxiproxy.setEnabled(`${this.node(node).ref.name}-client`, enabled);
   }
 
@@ -101,7 +138,12 @@ export class NetnsCluster extends ProcessCluster<NetnsNode> {
 
   /** Process-level facts for the teardown checks. */
   processes(): { name: string; pid: number | undefined; status: string; namespace: string }[] {
-    return this.redisNodes.map((n) => ({ name: n.ref.name, pid: n.process?.pid, status: n.status, namespace: n.net.namespace }));
+    return this.redisNodes.map((n) => ({
+      name: n.ref.name,
+      pid: n.process?.pid,
+      status: n.status,
+      namespace: n.net.namespace,
+    }));
   }
 
   override toString(): string {

@@ -22,7 +22,9 @@ function onPath(name: string): string | undefined {
 /** The tools, or an EnvironmentError naming the first thing missing. */
 export function netnsTools(): NetnsTools {
   if (typeof process.getuid === 'function' && process.getuid() !== 0) {
-    throw new EnvironmentError('--cluster netns needs root (it creates network namespaces, veth pairs and nftables rules); run as root or use --cluster local');
+    throw new EnvironmentError(
+      '--cluster netns needs root (it creates network namespaces, veth pairs and nftables rules); run as root or use --cluster local',
+    );
   }
   const ip = onPath('ip');
   if (!ip) throw new EnvironmentError("--cluster netns needs iproute2's `ip` (apt-get install iproute2)");

@@ -30,7 +30,10 @@ export class PeerLinks implements Partitions {
     await Promise.all(
       this.nodes.map((n, i) => {
         const from = (grudge.get(i) ?? []).map((j) => this.nodes[j].ip);
-        return this.nft(n, `flush set inet chaoslua blocked\n${from.length ? `add element inet chaoslua blocked { ${from.join(', ')} }\n` : ''}`);
+        return this.nft(
+          n,
+          `flush set inet chaoslua blocked\n${from.length ? `add element inet chaoslua blocked { ${from.join(', ')} }\n` : ''}`,
+        );
       }),
     );
   }
@@ -48,12 +51,65 @@ export class PeerLinks implements Partitions {
     const tc = (...args: string[]) =>
       run(this.tools.tc, ['-n', n.namespace, ...args]).catch((error: Error) => {
         // Some kernels are built without sch_prio / sch_netem: say so rather than a bare tc error.
-        throw /qdisc kind is unknown/.test(error.message) ? new Error(`latency between nodes needs the kernel's prio and netem qdiscs, which this kernel lacks (${error.message})`) : error;
+        throw /qdisc kind is unknown/.test(error.message)
+          ? new Error(
+              `latency between nodes needs the kernel's prio and netem qdiscs, which this kernel lacks (${error.message})`,
+            )
+          : error;
       });
     await tc('qdisc', 'replace', 'dev', 'eth0', 'root', 'handle', '1:', 'prio');
-    await tc('qdisc', 'replace', 'dev', 'eth0', 'parent', '1:3', 'handle', '30:', 'netem', 'delay', `${ms}ms`, `${jitterMs}ms`);
-    await tc('filter', 'add', 'dev', 'eth0', 'parent', '1:0', 'protocol', 'ip', 'prio', '1', 'u32', 'match', 'ip', 'dst', `${this.hostIp}/32`, 'flowid', '1:1');
-    await tc('filter', 'add', 'dev', 'eth0', 'parent', '1:0', 'protocol', 'ip', 'prio', '2', 'u32', 'match', 'ip', 'dst', subnet, 'flowid', '1:3');
+    await tc(
+      'qdisc',
+      'replace',
+      'dev',
+      'eth0',
+      'parent',
+      '1:3',
+      'handle',
+      '30:',
+      'netem',
+      'delay',
+      `${ms}ms`,
+      `${jitterMs}ms`,
+    );
+    await tc(
+      'filter',
+      'add',
+      'dev',
+      'eth0',
+      'parent',
+      '1:0',
+      'protocol',
+      'ip',
+      'prio',
+      '1',
+      'u32',
+      'match',
+      'ip',
+      'dst',
+      `${this.hostIp}/32`,
+      'flowid',
+      '1:1',
+    );
+    await tc(
+      'filter',
+      'add',
+      'dev',
+      'eth0',
+      'parent',
+      '1:0',
+      'protocol',
+      'ip',
+      'prio',
+      '2',
+      'u32',
+      'match',
+      'ip',
+      'dst',
+      subnet,
+      'flowid',
+      '1:3',
+    );
   }
 
   /** Every grudge, refusal and delay gone. */
@@ -68,7 +124,9 @@ export class PeerLinks implements Partitions {
   }
 
   describe(): string {
-    const parts = [...this.grudge].filter(([, from]) => from.length > 0).map(([i, from]) => `n${i} drops n${from.join(',n')}`);
+    const parts = [...this.grudge]
+      .filter(([, from]) => from.length > 0)
+      .map(([i, from]) => `n${i} drops n${from.join(',n')}`);
     return parts.length ? parts.join('; ') : 'no partition';
   }
 

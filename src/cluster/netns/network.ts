@@ -53,7 +53,8 @@ export class NetnsNetwork {
       ip: `${subnet.base}.${10 + i}`,
       hostLink: `clv${runId}n${i}`,
     }));
-    for (const n of nodes) dir.atReap(`${ip} link del ${n.hostLink} 2>/dev/null; ${ip} netns del ${n.namespace} 2>/dev/null`);
+    for (const n of nodes)
+      dir.atReap(`${ip} link del ${n.hostLink} 2>/dev/null; ${ip} netns del ${n.namespace} 2>/dev/null`);
     dir.atReap(`${ip} link del ${bridge} 2>/dev/null`);
 
     const hostIp = `${subnet.base}.1`;

@@ -32,7 +32,12 @@ export class NetnsNode extends ServerProcess {
     options: LocalClusterOptions,
   ) {
     const at = `${net.ip}:${REDIS_PORT}`;
-    super(index, { index, name: `n${index}`, announced: at, client: `127.0.0.1:${ports.point}`, direct: at }, dir, options);
+    super(
+      index,
+      { index, name: `n${index}`, announced: at, client: `127.0.0.1:${ports.point}`, direct: at },
+      dir,
+      options,
+    );
     this.address = { port: REDIS_PORT, bind: net.ip, busPort: BUS_PORT, announceIp: net.ip };
     this.where = net.namespace;
   }

@@ -5,7 +5,8 @@ import { EnvironmentError } from '../errors.ts';
 import { runSync } from './host.ts';
 
 /** Where runs claim their /24s: tmpfs, so a reboot forgets every claim. */
-const CLAIMS = process.env.CHAOSLUA_NETNS_CLAIMS ?? (fs.existsSync('/run') ? '/run/chaoslua-netns' : '/tmp/chaoslua-netns');
+const CLAIMS =
+  process.env.CHAOSLUA_NETNS_CLAIMS ?? (fs.existsSync('/run') ? '/run/chaoslua-netns' : '/tmp/chaoslua-netns');
 /** Runs take 10.238.N.0/24; one address per node and one for the bridge (the harness's side). */
 const PREFIX = '10.238';
 
@@ -32,7 +33,9 @@ export function claimSubnet(ip: string): Subnet {
     const claim = path.join(CLAIMS, `${base}.0`);
     if (take(claim)) return { base, claim };
   }
-  throw new EnvironmentError(`--cluster netns: no free /24 in ${PREFIX}.0.0/16 (claims in ${CLAIMS}; every one held by a live run or routed)`);
+  throw new EnvironmentError(
+    `--cluster netns: no free /24 in ${PREFIX}.0.0/16 (claims in ${CLAIMS}; every one held by a live run or routed)`,
+  );
 }
 
 function take(claim: string): boolean {

@@ -24,7 +24,8 @@ export interface SessionContext {
 export const token = (client: number, attempt: number) => `c${client}a${attempt}`;
 
 /** Short think/handler time between steps. */
-export const thinkTime = <I>(): fc.Arbitrary<ClientStep<I>> => fc.integer({ min: 0, max: 120 }).map((ms) => ({ type: "pause" as const, ms }));
+export const thinkTime = <I>(): fc.Arbitrary<ClientStep<I>> =>
+  fc.integer({ min: 0, max: 120 }).map((ms) => ({ type: 'pause' as const, ms }));
 
 /**
  * Steps that make a lease run out: a client freeze past the lease (resumes with its old token) or a
@@ -41,7 +42,10 @@ export function outliveLease(ctx: SessionContext, leaseMs: number): fc.Arbitrary
 /** Another attempt's token: an older one of this client (stale) or one of another client (foreign). */
 export function otherToken(ctx: SessionContext): fc.Arbitrary<string> {
   return fc
-    .record({ client: fc.integer({ min: 0, max: ctx.clients - 1 }), attempt: fc.integer({ min: 0, max: ctx.options.maxSessionsPerClient - 1 }) })
+    .record({
+      client: fc.integer({ min: 0, max: ctx.clients - 1 }),
+      attempt: fc.integer({ min: 0, max: ctx.options.maxSessionsPerClient - 1 }),
+    })
     .map(({ client, attempt }) => token(client, attempt));
 }
 
@@ -87,4 +91,3 @@ export interface RaceSource<I = any> {
   readonly refusable?: true;
   draw(ctx: RaceContext): fc.Arbitrary<Race<I>>;
 }
-

@@ -54,10 +54,16 @@ export function leaseEndRace<I>(ctx: RaceContext, parts: LeaseEndParts<I>): fc.A
       const asks = Math.ceil((early + ASKING_PAST_LEASE_MS) / every);
       const ask = (parts.ask?.(contender, leaseMs) ?? [parts.take(contender, leaseMs)]).map((input) => op(key, input));
       return {
-        holder: [op(key, parts.take(holder, leaseMs)), { type: 'pause' as const, ms: sendAt }, op(key, parts.victim(holder, leaseMs))],
+        holder: [
+          op(key, parts.take(holder, leaseMs)),
+          { type: 'pause' as const, ms: sendAt },
+          op(key, parts.victim(holder, leaseMs)),
+        ],
         contender: [
           { type: 'pause' as const, ms: sendAt + CONTENDER_LAG_MS },
-          ...Array.from({ length: asks }, (_, i): ClientStep<I>[] => (i === 0 ? ask : [{ type: 'pause', ms: every }, ...ask])).flat(),
+          ...Array.from({ length: asks }, (_, i): ClientStep<I>[] =>
+            i === 0 ? ask : [{ type: 'pause', ms: every }, ...ask],
+          ).flat(),
           ...parts.finish(contender, leaseMs).map((input) => op(key, input)),
         ],
         aim: 1,
@@ -103,11 +109,19 @@ export function lastPlaceRace<I>(ctx: RaceContext, parts: LastPlaceParts<I>): fc
     .map(({ leaseMs, startMs, after }) => {
       const key = ctx.key;
       const fill = parts.fill(fillers, leaseMs).map((input) => op(key, input));
-      const finish = (owner: string) => [{ type: 'pause' as const, ms: after }, ...parts.finish(owner, leaseMs).map((input) => op(key, input))];
+      const finish = (owner: string) => [
+        { type: 'pause' as const, ms: after },
+        ...parts.finish(owner, leaseMs).map((input) => op(key, input)),
+      ];
       return {
         holder: [{ type: 'pause' as const, ms: startMs }, op(key, parts.take(holder, leaseMs)), ...finish(holder)],
         // The fills take a round trip each: the contender waits out what is left of the start.
-        contender: [...fill, { type: 'pause' as const, ms: Math.max(0, startMs + CONTENDER_LAG_MS - 2 * fill.length) }, op(key, parts.take(contender, leaseMs)), ...finish(contender)],
+        contender: [
+          ...fill,
+          { type: 'pause' as const, ms: Math.max(0, startMs + CONTENDER_LAG_MS - 2 * fill.length) },
+          op(key, parts.take(contender, leaseMs)),
+          ...finish(contender),
+        ],
         aim: 0,
         leaseMs,
       };

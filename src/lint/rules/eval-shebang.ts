@@ -16,9 +16,14 @@ export const evalShebang: Rule = {
   severity: 'advice',
   check(program, report) {
     if (program.isLibrary || program.shebang) return;
-    const write = redisCallsIn(program).find((call) => call.command === undefined || MUTATING_COMMANDS.has(call.command));
+    const write = redisCallsIn(program).find(
+      (call) => call.command === undefined || MUTATING_COMMANDS.has(call.command),
+    );
     if (write === undefined) return;
     const what = write.command ?? 'a command named at run time';
-    report(write.node, `${what} may write and the script has no '#!lua' first line: a replica runs it for a READONLY connection (stale reads, then the write fails); start it with '#!lua' so the replica redirects it (Redis 7)`);
+    report(
+      write.node,
+      `${what} may write and the script has no '#!lua' first line: a replica runs it for a READONLY connection (stale reads, then the write fails); start it with '#!lua' so the replica redirects it (Redis 7)`,
+    );
   },
 };

@@ -8,9 +8,12 @@ export const globalAssignment: Rule = {
   check(program, report) {
     for (const write of program.scopes.globalWrites) {
       const name = write.node.name;
-      report(write.node, write.kind === 'function'
-        ? `global function '${name}'; declare it 'local function ${name}'`
-        : `assignment to global '${name}'; declare it with 'local'`);
+      report(
+        write.node,
+        write.kind === 'function'
+          ? `global function '${name}'; declare it 'local function ${name}'`
+          : `assignment to global '${name}'; declare it with 'local'`,
+      );
     }
   },
 };

@@ -18,11 +18,17 @@ export const nondeterminism: Rule = {
     for (const call of redisCallsIn(program)) {
       if (call.command && NONDETERMINISTIC_COMMANDS.has(call.command)) {
         const hint = call.command === 'TIME' ? 'pass the time in ARGV' : 'pass the choice in ARGV';
-        report(call.node, `${call.command} is not deterministic; ${hint} to make the script replayable (safe under Redis 7 effects replication)`);
+        report(
+          call.node,
+          `${call.command} is not deterministic; ${hint} to make the script replayable (safe under Redis 7 effects replication)`,
+        );
       }
     }
     walk(program.chunk, (node) => {
-      if ((node.type === 'MemberExpression' || node.type === 'IndexExpression') && program.semantics.isGlobalMember(node, 'math', 'random')) {
+      if (
+        (node.type === 'MemberExpression' || node.type === 'IndexExpression') &&
+        program.semantics.isGlobalMember(node, 'math', 'random')
+      ) {
         report(node, 'math.random is not deterministic; pass random values in ARGV');
       }
     });

@@ -27,7 +27,10 @@ export const ownerCheckFirst: Rule = {
       const owners = ownerArguments(program, context);
       if (owners.size === 0) continue;
       const label = [...owners].map(([index, name]) => `ARGV[${index}] (${name})`).join(' or ');
-      new OwnerFlow(program, new GuardFacts(program, new Set(owners.keys())), report, label).block(context.body, NO_FACTS);
+      new OwnerFlow(program, new GuardFacts(program, new Set(owners.keys())), report, label).block(
+        context.body,
+        NO_FACTS,
+      );
     }
   },
 };
@@ -139,14 +142,20 @@ class OwnerFlow {
     if (isCall(node)) this.call(node, facts);
   }
 
-  private call(node: Extract<Node, { type: 'CallExpression' | 'StringCallExpression' | 'TableCallExpression' }>, facts: Facts): void {
+  private call(
+    node: Extract<Node, { type: 'CallExpression' | 'StringCallExpression' | 'TableCallExpression' }>,
+    facts: Facts,
+  ): void {
     const { semantics } = this.program;
     const redisCall = semantics.redisCall(node);
     if (redisCall) {
       const command = redisCall.command;
       const guarded = facts.has('owner') || facts.has('absent') || writesOnlyWhenAbsent(this.program, redisCall);
       if (command && MUTATING_COMMANDS.has(command) && !guarded) {
-        this.report(node, `${command} can run before the stored owner is compared with ${this.ownerLabel}; compare it first`);
+        this.report(
+          node,
+          `${command} can run before the stored owner is compared with ${this.ownerLabel}; compare it first`,
+        );
       }
       return;
     }

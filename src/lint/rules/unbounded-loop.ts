@@ -30,9 +30,15 @@ export const unboundedLoop: Rule = {
     const bounds = new Bounds(program);
     walk(program.chunk, (node) => {
       if (node.type === 'ForNumericStatement') {
-        for (const [part, expression] of [['start', node.start], ['limit', node.end]] as const) {
+        for (const [part, expression] of [
+          ['start', node.start],
+          ['limit', node.end],
+        ] as const) {
           if (!bounds.isBound(expression)) {
-            report(expression, `numeric for ${part} ${program.quote(expression)} is not a constant, #KEYS, #ARGV or the length of a reply on a declared key`);
+            report(
+              expression,
+              `numeric for ${part} ${program.quote(expression)} is not a constant, #KEYS, #ARGV or the length of a reply on a declared key`,
+            );
           }
         }
         if (node.step && !bounds.isNonZeroConstant(node.step)) {
@@ -42,7 +48,10 @@ export const unboundedLoop: Rule = {
         const exitsWhen = node.type === 'RepeatStatement';
         if (!bounds.exitsOnBound(node.condition, exitsWhen)) {
           const keyword = node.type === 'WhileStatement' ? 'while' : 'repeat-until';
-          report(node, `${keyword} condition ${program.quote(node.condition)} does not compare against a constant, #KEYS, #ARGV or the length of a reply on a declared key`);
+          report(
+            node,
+            `${keyword} condition ${program.quote(node.condition)} does not compare against a constant, #KEYS, #ARGV or the length of a reply on a declared key`,
+          );
         }
       }
     });
@@ -109,7 +118,8 @@ class Bounds {
         const binding = semantics.bindingOf(expression);
         if (!binding || binding.assignments.length > 0) return false;
         if (binding.kind === 'local') return binding.init !== undefined && this.isBound(binding.init);
-        if (binding.kind === 'forNumeric' && binding.owner?.type === 'ForNumericStatement') return this.isBoundedFor(binding.owner);
+        if (binding.kind === 'forNumeric' && binding.owner?.type === 'ForNumericStatement')
+          return this.isBoundedFor(binding.owner);
         return false;
       }
       case 'CallExpression': {
@@ -144,7 +154,8 @@ class Bounds {
     const spec = call?.command && keySpecOf(call.command);
     if (!call || !spec) return false;
     const positions = keyPositions(spec, call.args.length);
-    return positions.length > 0 && positions.every((position) => semantics.classify(call.args[position]).kind === 'key');
+    return (
+      positions.length > 0 && positions.every((position) => semantics.classify(call.args[position]).kind === 'key')
+    );
   }
 }
-

@@ -28,9 +28,12 @@ export const undeclaredKey: Rule = {
         const value = program.semantics.classify(argument);
         if (value.kind !== 'key') {
           const what = readsGlobalKeysInLibrary(program, argument)
-            ? 'the global KEYS, which Functions do not have (keys are the callback\'s first parameter)'
+            ? "the global KEYS, which Functions do not have (keys are the callback's first parameter)"
             : describe(value);
-          report(argument, `${call.command} key argument ${program.quote(argument)} is ${what}; pass every key in KEYS`);
+          report(
+            argument,
+            `${call.command} key argument ${program.quote(argument)} is ${what}; pass every key in KEYS`,
+          );
         }
       }
     }
@@ -52,7 +55,9 @@ function unpacksKeys(program: LuaProgram, argument: Expression): boolean {
 }
 
 function readsGlobalKeysInLibrary(program: LuaProgram, argument: Expression): boolean {
-  return program.isLibrary && argument.type === 'IndexExpression' && program.semantics.globalName(argument.base) === 'KEYS';
+  return (
+    program.isLibrary && argument.type === 'IndexExpression' && program.semantics.globalName(argument.base) === 'KEYS'
+  );
 }
 
 function describe(value: Value): string {

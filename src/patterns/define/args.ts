@@ -14,13 +14,19 @@ function holder(): ArgSpec<string> {
   return {
     kind: 'holder',
     type: 'string',
-    draw: (ctx) => fc.oneof({ weight: 4, arbitrary: fc.constant(ctx.own) }, { weight: 1, arbitrary: otherToken(ctx.session) }),
+    draw: (ctx) =>
+      fc.oneof({ weight: 4, arbitrary: fc.constant(ctx.own) }, { weight: 1, arbitrary: otherToken(ctx.session) }),
   };
 }
 
 /** A lease, TTL or window in ms: one of the job's two (`--set lease=… --set lease2=…`, 250 and 500 by default). */
 function lease(): ArgSpec<number> {
-  return { kind: 'lease', type: 'integer>=1', max: 60_000, draw: (ctx) => fc.constantFrom(...leasesOf(ctx.session.options)) };
+  return {
+    kind: 'lease',
+    type: 'integer>=1',
+    max: 60_000,
+    draw: (ctx) => fc.constantFrom(...leasesOf(ctx.session.options)),
+  };
 }
 
 /** An integer in [min, max]. */
@@ -37,14 +43,21 @@ function oneOf<T extends string | number>(values: readonly T[]): ArgSpec<T> {
   if (!Array.isArray(values) || values.length === 0) throw new RangeError('arg.oneOf needs at least one value');
   const strings = values.every((v) => typeof v === 'string');
   const integers = values.every((v) => Number.isSafeInteger(v) && (v as number) >= 0);
-  if (!strings && !integers) throw new RangeError(`arg.oneOf takes strings, or whole numbers >= 0, not ${JSON.stringify(values)}`);
+  if (!strings && !integers)
+    throw new RangeError(`arg.oneOf takes strings, or whole numbers >= 0, not ${JSON.stringify(values)}`);
   const type: ArgType = strings ? 'string' : values.every((v) => (v as number) >= 1) ? 'integer>=1' : 'integer>=0';
-  return { kind: 'oneOf', type, max: integers ? Math.max(...(values as number[])) : undefined, draw: () => fc.constantFrom(...values) };
+  return {
+    kind: 'oneOf',
+    type,
+    max: integers ? Math.max(...(values as number[])) : undefined,
+    draw: () => fc.constantFrom(...values),
+  };
 }
 
 /** Any fast-check arbitrary, with the type histories check the values against. */
 function custom<T>(type: ArgType, draw: (ctx: DrawContext) => fc.Arbitrary<T>, max?: number): ArgSpec<T> {
-  if (typeof draw !== 'function') throw new TypeError('arg.custom needs a function from the draw context to a fast-check arbitrary');
+  if (typeof draw !== 'function')
+    throw new TypeError('arg.custom needs a function from the draw context to a fast-check arbitrary');
   return { kind: 'custom', type, max, draw };
 }
 

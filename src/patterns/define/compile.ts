@@ -65,7 +65,9 @@ function compileModel(spec: PatternSpec): Model<unknown, Input, unknown> {
     init: () => m.init(),
     step: (state, input, id) => m.step(state, input, id),
     expire: (state, tag) => (m.expire ? m.expire(state, tag) : state),
-    leaseTag: m.firstLease ? (state) => m.firstLease!(state) : (state) => (leases ? (leases(state).length ? Math.min(...leases(state)) : null) : null),
+    leaseTag: m.firstLease
+      ? (state) => m.firstLease!(state)
+      : (state) => (leases ? (leases(state).length ? Math.min(...leases(state)) : null) : null),
     ...(leases ? { leaseTags: leases } : {}),
     // One length where a range is known: its shortest (LeaseRule).
     expiryMs: (input) => {
@@ -81,9 +83,15 @@ function compileModel(spec: PatternSpec): Model<unknown, Input, unknown> {
           },
         }
       : {}),
-    outputMatches: (expected, observed) => (m.matches ? m.matches(expected, observed) : replyMatches(expected, observed)),
+    outputMatches: (expected, observed) =>
+      m.matches ? m.matches(expected, observed) : replyMatches(expected, observed),
     hashState: (state) => (m.hash ? m.hash(state) : json(state)),
-    describeInput: m.describeInput ? (input) => m.describeInput!(input) : (input) => `${input.op}(${Object.entries(input).flatMap(([k, v]) => (k === 'op' ? [] : [`${k}=${json(v)}`])).join(', ')})`,
+    describeInput: m.describeInput
+      ? (input) => m.describeInput!(input)
+      : (input) =>
+          `${input.op}(${Object.entries(input)
+            .flatMap(([k, v]) => (k === 'op' ? [] : [`${k}=${json(v)}`]))
+            .join(', ')})`,
     describeOutput: m.describeOutput ? (output) => m.describeOutput!(output) : describeReply,
     describeState: (state) => (m.describe ? m.describe(state) : json(state)),
     ...(m.kind ? { stateKind: (state: unknown) => m.kind!(state) } : {}),
@@ -96,7 +104,14 @@ function classifier(spec: PatternSpec): Classifier<unknown, Input, unknown> {
   return (ctx) => {
     for (const [name, inv] of invariants) {
       if (!inv.witnesses.includes(ctx.op.input.op)) continue;
-      const stuck = { key: ctx.key, state: ctx.state, input: ctx.op.input, observed: ctx.op.output, expected: ctx.expected, phrase: opPhrase(ctx.model, ctx.op) };
+      const stuck = {
+        key: ctx.key,
+        state: ctx.state,
+        input: ctx.op.input,
+        observed: ctx.op.output,
+        expected: ctx.expected,
+        phrase: opPhrase(ctx.model, ctx.op),
+      };
       const message = inv.broken?.(stuck);
       if (typeof message === 'string' && message !== '') return { invariant: name, message };
     }
@@ -123,8 +138,11 @@ export function compilePattern(given: unknown, source?: PatternSource): AnyPatte
   const leases = Object.values(spec.operations).some((op) => Object.values(op.args).some((a) => a.kind === 'lease'));
   const levels = spec.levels ?? {};
   const invariants = [...Object.keys(spec.invariants ?? {}), 'model-conformance'];
-  const calls: ScriptCalls = Object.fromEntries(Object.entries(spec.operations).map(([op, o]) => [op, { script: o.script ?? op, args: Object.keys(o.args) }]));
-  const redisKey = (namespace: string, logicalKey: string): string => (spec.key ? spec.key(namespace, logicalKey) : `${spec.name}:{${namespace}:${logicalKey}}`);
+  const calls: ScriptCalls = Object.fromEntries(
+    Object.entries(spec.operations).map(([op, o]) => [op, { script: o.script ?? op, args: Object.keys(o.args) }]),
+  );
+  const redisKey = (namespace: string, logicalKey: string): string =>
+    spec.key ? spec.key(namespace, logicalKey) : `${spec.name}:{${namespace}:${logicalKey}}`;
   const model = compileModel(spec);
   return {
     name: spec.name,
@@ -156,6 +174,13 @@ export function compilePattern(given: unknown, source?: PatternSource): AnyPatte
     openReference:
       spec.reference?.open ??
       ((redis, { scriptsDir, mode, namespace, quitOnClose }) =>
-        ScriptedSubject.open(redis, { pattern: spec.name, calls, scriptsDir, mode, keyOf: (key) => redisKey(namespace, key), quitOnClose })),
+        ScriptedSubject.open(redis, {
+          pattern: spec.name,
+          calls,
+          scriptsDir,
+          mode,
+          keyOf: (key) => redisKey(namespace, key),
+          quitOnClose,
+        })),
   };
 }

@@ -10,7 +10,14 @@ import type { Model } from '../../model/types.ts';
 import type { ClientStep } from '../../plan/schedule.ts';
 import type { Classifier } from '../../checker/invariants/types.ts';
 import type { LevelTable } from '../levels.ts';
-import type { DuplicateDeclaration, GiveBack, HolderIdentity, Pattern, RequiredTransition, SemanticVariant } from '../types.ts';
+import type {
+  DuplicateDeclaration,
+  GiveBack,
+  HolderIdentity,
+  Pattern,
+  RequiredTransition,
+  SemanticVariant,
+} from '../types.ts';
 
 /** One client's session under attempt number `attempt` (its holder name `c<client>a<attempt>`). */
 export type SessionDraw<I> = (ctx: SessionContext, attempt: number) => fc.Arbitrary<ClientStep<I>[]>;

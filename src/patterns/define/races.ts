@@ -14,11 +14,21 @@ import type { OperationSpec } from './spec.ts';
 
 type Input = { readonly op: string } & Readonly<Record<string, unknown>>;
 
-const holderArgs = (spec: OperationSpec): string[] => Object.entries(spec.args).flatMap(([name, a]) => (a.kind === 'holder' ? [name] : []));
+const holderArgs = (spec: OperationSpec): string[] =>
+  Object.entries(spec.args).flatMap(([name, a]) => (a.kind === 'holder' ? [name] : []));
 
 /** The inputs of a race's parts: drawn once per race, then given the racers' holder names and the lease. */
-function parts(ctx: RaceContext, op: string, spec: OperationSpec): fc.Arbitrary<(owner: string, leaseMs: number) => Input> {
-  const session: SessionContext = { client: ctx.holder, clients: Math.max(ctx.holder, ctx.contender) + 1, keys: 1, options: ctx.options };
+function parts(
+  ctx: RaceContext,
+  op: string,
+  spec: OperationSpec,
+): fc.Arbitrary<(owner: string, leaseMs: number) => Input> {
+  const session: SessionContext = {
+    client: ctx.holder,
+    clients: Math.max(ctx.holder, ctx.contender) + 1,
+    keys: 1,
+    options: ctx.options,
+  };
   const owners = holderArgs(spec);
   const lease = typeof spec.lease === 'string' ? spec.lease : undefined;
   return inputArbitrary(op, spec.args, { own: '', session }).map((drawn) => (owner: string, leaseMs: number) => ({
@@ -47,7 +57,9 @@ export function derivedRaces(operations: Readonly<Record<string, OperationSpec>>
         draw: (ctx) =>
           fc
             .tuple(parts(ctx, take, takeSpec), parts(ctx, victim, victimSpec))
-            .chain(([taking, acting]) => leaseEndRace(ctx, { leases: leasesFor(ctx, takeSpec), take: taking, victim: acting, finish: () => [] })),
+            .chain(([taking, acting]) =>
+              leaseEndRace(ctx, { leases: leasesFor(ctx, takeSpec), take: taking, victim: acting, finish: () => [] }),
+            ),
       });
     }
   }

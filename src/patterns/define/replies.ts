@@ -7,12 +7,17 @@
 import { integerReplyMatches, isNilReply, replyText } from '../../model/reply.ts';
 
 export function replyMatches(expected: unknown, observed: unknown): boolean {
-  if (expected === null || expected === undefined || expected === false) return isNilReply(observed) || observed === false;
+  if (expected === null || expected === undefined || expected === false)
+    return isNilReply(observed) || observed === false;
   if (expected === true) return observed === true || integerReplyMatches(1, observed);
   if (typeof expected === 'number') return Number.isSafeInteger(expected) && integerReplyMatches(expected, observed);
   if (typeof expected === 'string') return replyText(observed) === expected;
   if (Array.isArray(expected)) {
-    return Array.isArray(observed) && observed.length === expected.length && expected.every((e, i) => replyMatches(e, observed[i]));
+    return (
+      Array.isArray(observed) &&
+      observed.length === expected.length &&
+      expected.every((e, i) => replyMatches(e, observed[i]))
+    );
   }
   return JSON.stringify(expected) === JSON.stringify(observed);
 }

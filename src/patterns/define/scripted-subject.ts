@@ -32,13 +32,23 @@ export class ScriptedSubject extends ReferenceAdapter<{ readonly op: string }, u
     redis: IORedisCluster,
     options: ScriptedOpenOptions,
   ) {
-    super(`lua:${options.scriptsDir} (${options.pattern} scripts, ${options.mode})`, redis, options.keyOf, options.quitOnClose);
+    super(
+      `lua:${options.scriptsDir} (${options.pattern} scripts, ${options.mode})`,
+      redis,
+      options.keyOf,
+      options.quitOnClose,
+    );
   }
 
   static async open(redis: IORedisCluster, options: ScriptedOpenOptions): Promise<ScriptedSubject> {
     const metrics = new ScriptMetrics(functionPrefix(options.pattern));
     const names = [...new Set(Object.values(options.calls).map((c) => c.script))];
-    const spec = { dir: options.scriptsDir, names, mode: options.mode, functionPrefix: functionPrefix(options.pattern) };
+    const spec = {
+      dir: options.scriptsDir,
+      names,
+      mode: options.mode,
+      functionPrefix: functionPrefix(options.pattern),
+    };
     const runner = await openScriptRunner(redis, spec, metrics.observer());
     return new ScriptedSubject(runner, metrics, options.calls, redis, options);
   }
@@ -47,7 +57,11 @@ export class ScriptedSubject extends ReferenceAdapter<{ readonly op: string }, u
     const call = this.calls[input.op];
     if (!call) throw new TypeError(`${this.name}: no script for operation ${JSON.stringify(input.op)}`);
     const fields = input as unknown as Readonly<Record<string, unknown>>;
-    return this.runner.call(call.script, key, call.args.map((name) => fields[name] as string | number));
+    return this.runner.call(
+      call.script,
+      key,
+      call.args.map((name) => fields[name] as string | number),
+    );
   }
 
   metricsText(): Promise<string> {

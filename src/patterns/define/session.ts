@@ -17,7 +17,11 @@ type Step = ClientStep<Input>;
 const MAX_OPS = 6;
 
 /** One input of `op`, its arguments drawn. */
-export function inputArbitrary(op: string, args: Readonly<Record<string, ArgSpec>>, ctx: DrawContext): fc.Arbitrary<Input> {
+export function inputArbitrary(
+  op: string,
+  args: Readonly<Record<string, ArgSpec>>,
+  ctx: DrawContext,
+): fc.Arbitrary<Input> {
   const drawn = Object.fromEntries(Object.entries(args).map(([name, a]) => [name, a.draw(ctx)]));
   return fc.record(drawn).map((values) => ({ op, ...values }));
 }
@@ -25,7 +29,10 @@ export function inputArbitrary(op: string, args: Readonly<Record<string, ArgSpec
 /** fast-check's weights are whole numbers: a weight of 0.25 beside 1 becomes 1 beside 4. */
 const WEIGHT_SCALE = 4;
 
-export function defaultSession(operations: Readonly<Record<string, OperationSpec>>, leaseMsOf: (input: Input) => number | undefined): SessionDraw<Input> {
+export function defaultSession(
+  operations: Readonly<Record<string, OperationSpec>>,
+  leaseMsOf: (input: Input) => number | undefined,
+): SessionDraw<Input> {
   return (ctx: SessionContext, attempt: number) => {
     const draw: DrawContext = { own: token(ctx.client, attempt), session: ctx };
     const one = fc.oneof(
@@ -40,9 +47,11 @@ export function defaultSession(operations: Readonly<Record<string, OperationSpec
         ops: fc.array(fc.tuple(thinkTime<Input>(), one), { minLength: 1, maxLength: MAX_OPS }),
       })
       .chain(({ key, ops }) =>
-        fc.tuple(...ops.map(([, input]) => stallAfter(ctx, leaseMsOf(input)))).map((stalls) =>
-          ops.flatMap(([pause, input], i): Step[] => [pause, { type: 'op', key, input }, ...(stalls[i] as Step[])]),
-        ),
+        fc
+          .tuple(...ops.map(([, input]) => stallAfter(ctx, leaseMsOf(input))))
+          .map((stalls) =>
+            ops.flatMap(([pause, input], i): Step[] => [pause, { type: 'op', key, input }, ...(stalls[i] as Step[])]),
+          ),
       );
   };
 }
@@ -50,5 +59,8 @@ export function defaultSession(operations: Readonly<Record<string, OperationSpec
 /** After a lease is set: nothing most of the time, else a stall past it (the faults permitting). */
 function stallAfter(ctx: SessionContext, leaseMs: number | undefined): fc.Arbitrary<ClientStep[]> {
   if (leaseMs === undefined || !(leaseMs > 0)) return fc.constant<ClientStep[]>([]);
-  return fc.oneof({ weight: 3, arbitrary: fc.constant<ClientStep[]>([]) }, { weight: 1, arbitrary: outliveLease(ctx, leaseMs) });
+  return fc.oneof(
+    { weight: 3, arbitrary: fc.constant<ClientStep[]>([]) },
+    { weight: 1, arbitrary: outliveLease(ctx, leaseMs) },
+  );
 }

@@ -16,7 +16,12 @@ const message = (error: unknown): string => ((error as Error)?.message ?? String
 
 function sessionsOf(pattern: AnyPattern, seed: number): unknown[] {
   const settings = Object.fromEntries(Object.entries(pattern.settings ?? {}).map(([name, s]) => [name, s.default]));
-  const options = { faults: new Set(['lease-expiry', 'client-freeze'] as const), leasesMs: [250, 500], maxSessionsPerClient: 2, settings };
+  const options = {
+    faults: new Set(['lease-expiry', 'client-freeze'] as const),
+    leasesMs: [250, 500],
+    maxSessionsPerClient: 2,
+    settings,
+  };
   const inputs: unknown[] = [];
   for (let client = 0; client < CLIENTS; client++) {
     const ctx = { client, clients: CLIENTS, keys: 1, options } as unknown as SessionContext;
@@ -24,7 +29,10 @@ function sessionsOf(pattern: AnyPattern, seed: number): unknown[] {
       const [steps] = fc.sample(pattern.session(ctx, 0), { seed: seed * 10 + client, numRuns: 1 });
       for (const step of steps) if (step.type === 'op') inputs.push(step.input);
     } catch (error) {
-      throw new PatternError('session', `drawing a session failed: ${message(error)} (an argument's draw, or the session group)`);
+      throw new PatternError(
+        'session',
+        `drawing a session failed: ${message(error)} (an argument's draw, or the session group)`,
+      );
     }
   }
   return inputs;
@@ -38,19 +46,29 @@ export function smokeCheck(pattern: AnyPattern): void {
     let state: unknown = guard('model.init', 'making the initial state', () => model.init());
     for (const input of sessionsOf(pattern, seed)) {
       const what = guard('model', 'describing an input', () => model.describeInput(input));
-      const step = guard('model.step', `on ${what}`, () => model.step(state, input, ++id)) as { state?: unknown; output?: unknown } | undefined;
+      const step = guard('model.step', `on ${what}`, () => model.step(state, input, ++id)) as
+        | { state?: unknown; output?: unknown }
+        | undefined;
       if (step === null || typeof step !== 'object' || !('state' in step) || !('output' in step)) {
-        throw new PatternError('model.step', `returned ${step === undefined ? 'nothing' : JSON.stringify(step)} on ${what}: return { state, output }`);
+        throw new PatternError(
+          'model.step',
+          `returned ${step === undefined ? 'nothing' : JSON.stringify(step)} on ${what}: return { state, output }`,
+        );
       }
-      if (step.output === undefined) throw new PatternError('model.step', `answered undefined on ${what}: a nil reply is null`);
+      if (step.output === undefined)
+        throw new PatternError('model.step', `answered undefined on ${what}: a nil reply is null`);
       if (!guard('model.matches', `on ${what}`, () => model.outputMatches(step.output, step.output))) {
-        throw new PatternError('model.matches', `the answer ${JSON.stringify(step.output)} to ${what} does not match itself`);
+        throw new PatternError(
+          'model.matches',
+          `the answer ${JSON.stringify(step.output)} to ${what} does not match itself`,
+        );
       }
       guard('model.describe', 'describing a state', () => model.describeState(step.state));
       guard('model.hash', 'hashing a state', () => model.hashState(step.state));
       state = step.state;
       const tag = guard('model.leases', 'listing the leases of a state', () => model.leaseTag(state));
-      if (tag !== null && id % 3 === 0) state = guard('model.expire', `ending lease ${tag}`, () => model.expire(state, tag));
+      if (tag !== null && id % 3 === 0)
+        state = guard('model.expire', `ending lease ${tag}`, () => model.expire(state, tag));
     }
   }
 }

@@ -30,7 +30,10 @@ const spec = definePattern<GcraState, GcraInput, GcraOutput>({
       },
       // A place is freed one interval after its hit, or up to `burst` intervals when hits queued
       // before it (./model.ts): known within those bounds.
-      lease: { ms: (input) => [intervalMs(input), input.burst * intervalMs(input)], maxMs: (burst.max * period.max) / rate.min },
+      lease: {
+        ms: (input) => [intervalMs(input), input.burst * intervalMs(input)],
+        maxMs: (burst.max * period.max) / rate.min,
+      },
       script: 'gcra',
       answer: '1 allowed | 0 blocked',
     },
@@ -74,12 +77,21 @@ const spec = definePattern<GcraState, GcraInput, GcraOutput>({
   },
   // A hit run twice took two places for one request: safe for a limiter (it lets fewer through).
   duplicates: {
-    hit: { finding: 'duplicate-hit', consequence: 'one request took two places: a hit whose reply was lost ran again when its command was resent' },
+    hit: {
+      finding: 'duplicate-hit',
+      consequence: 'one request took two places: a hit whose reply was lost ran again when its command was resent',
+    },
   },
   reference: {
     async open(redis, { scriptsDir, mode, namespace, quitOnClose }) {
       const client = await GcraClient.open(redis, { scriptsDir, mode });
-      return new GcraSubject(client, redis, `lua:${scriptsDir} (reference GCRA client, ${mode})`, (key) => redisKey(namespace, key), quitOnClose);
+      return new GcraSubject(
+        client,
+        redis,
+        `lua:${scriptsDir} (reference GCRA client, ${mode})`,
+        (key) => redisKey(namespace, key),
+        quitOnClose,
+      );
     },
   },
 });

@@ -63,5 +63,6 @@ export const gcra: Model<GcraState, GcraInput, GcraOutput> = {
   hashState: (state) => (state.places.length === 0 ? 'i' : state.places.join(',')),
   describeInput: (input) => `hit(burst=${input.burst}, rate=${input.rate}/${input.periodMs}ms)`,
   describeOutput: (output) => (output === 1 ? '1' : '0'),
-  describeState: (state) => (state.places.length === 0 ? 'idle' : `${state.places.length} place(s) taken (by ops ${state.places.join(', ')})`),
+  describeState: (state) =>
+    state.places.length === 0 ? 'idle' : `${state.places.length} place(s) taken (by ops ${state.places.join(', ')})`,
 };

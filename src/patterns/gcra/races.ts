@@ -14,8 +14,17 @@ export const gcraRaces: readonly RaceSource<GcraInput>[] = [
     needs: ['hit'],
     draw: (ctx) => {
       const burst = setting(ctx.options.settings, 'burst');
-      const hit: GcraInput = { op: 'hit', burst, rate: setting(ctx.options.settings, 'rate'), periodMs: setting(ctx.options.settings, 'period') };
-      return lastPlaceRace(ctx, { fill: () => Array.from({ length: burst - 1 }, () => hit), take: () => hit, finish: () => [] });
+      const hit: GcraInput = {
+        op: 'hit',
+        burst,
+        rate: setting(ctx.options.settings, 'rate'),
+        periodMs: setting(ctx.options.settings, 'period'),
+      };
+      return lastPlaceRace(ctx, {
+        fill: () => Array.from({ length: burst - 1 }, () => hit),
+        take: () => hit,
+        finish: () => [],
+      });
     },
   },
 ];

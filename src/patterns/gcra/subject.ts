@@ -5,7 +5,13 @@ import type { GcraInput, GcraOutput } from './model.ts';
 
 /** The reference GCRA client as a Subject: a hit is one script call. */
 export class GcraSubject extends ReferenceAdapter<GcraInput, GcraOutput> {
-  constructor(readonly client: GcraClient, redis: IORedisCluster, name: string, keyOf: (logicalKey: string) => string, quitOnClose: boolean) {
+  constructor(
+    readonly client: GcraClient,
+    redis: IORedisCluster,
+    name: string,
+    keyOf: (logicalKey: string) => string,
+    quitOnClose: boolean,
+  ) {
     super(name, redis, keyOf, quitOnClose);
   }
 

@@ -3,8 +3,13 @@ export const MAX_BODY_BYTES = 64 * 1024;
 
 export class BodyTooLargeError extends Error {
   override readonly name = 'BodyTooLargeError';
-  constructor(readonly bytes: number, readonly cap: number = MAX_BODY_BYTES) {
-    super(`response body is ${bytes} bytes, over the ${cap}-byte (${cap / 1024} KiB) cap on stored responses: store a pointer to it instead`);
+  constructor(
+    readonly bytes: number,
+    readonly cap: number = MAX_BODY_BYTES,
+  ) {
+    super(
+      `response body is ${bytes} bytes, over the ${cap}-byte (${cap / 1024} KiB) cap on stored responses: store a pointer to it instead`,
+    );
   }
 }
 

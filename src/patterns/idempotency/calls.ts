@@ -10,7 +10,10 @@ export const IDEMPOTENCY_SCRIPTS = ['register_or_get', 'complete', 'release', 'r
  * the stale-completion counter.
  */
 export class IdempotencyCalls {
-  constructor(readonly runner: ScriptRunner, readonly metrics: IdempotencyMetrics) {}
+  constructor(
+    readonly runner: ScriptRunner,
+    readonly metrics: IdempotencyMetrics,
+  ) {}
 
   registerOrGet(key: string, fingerprint: string, owner: string, leaseMs: number): Promise<unknown> {
     return this.runner.call('register_or_get', key, [fingerprint, owner, leaseMs]);

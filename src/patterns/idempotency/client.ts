@@ -3,7 +3,16 @@ import { IDEMPOTENCY_SCRIPTS, IdempotencyCalls } from './calls.ts';
 import { defaultInstanceId, makeOwner } from './keys.ts';
 import { parseRegistration, type Registration } from './replies.ts';
 import { IdempotencyMetrics } from './metrics.ts';
-import { openScriptRunner, scriptOptions, zeroOrOne, type ScriptMode, type ScriptRunner, knownKeys, nonEmptyString, positiveInt } from '../../pattern.ts';
+import {
+  openScriptRunner,
+  scriptOptions,
+  zeroOrOne,
+  type ScriptMode,
+  type ScriptRunner,
+  knownKeys,
+  nonEmptyString,
+  positiveInt,
+} from '../../pattern.ts';
 import { executeOnce, type ExecuteOutcome, type Handler } from './execute.ts';
 
 export const DEFAULT_LEASE_MS = 60_000;
@@ -22,8 +31,12 @@ export interface IdempotencyStoreOptions {
   instanceId?: string;
 }
 
-export interface LeaseOption { leaseMs?: number }
-export interface TtlOption { ttlMs?: number }
+export interface LeaseOption {
+  leaseMs?: number;
+}
+export interface TtlOption {
+  ttlMs?: number;
+}
 
 const WHERE = 'IdempotencyStore';
 const KNOWN = ['scriptsDir', 'mode', 'leaseMs', 'ttlMs', 'instanceId'] as const;
@@ -39,7 +52,11 @@ export class IdempotencyStore {
   readonly ttlMs: number;
   readonly instanceId: string;
 
-  private constructor(readonly redis: IORedisCluster, readonly calls: IdempotencyCalls, options: Required<Omit<IdempotencyStoreOptions, 'scriptsDir' | 'mode'>>) {
+  private constructor(
+    readonly redis: IORedisCluster,
+    readonly calls: IdempotencyCalls,
+    options: Required<Omit<IdempotencyStoreOptions, 'scriptsDir' | 'mode'>>,
+  ) {
     this.metrics = calls.metrics;
     this.leaseMs = options.leaseMs;
     this.ttlMs = options.ttlMs;
@@ -50,12 +67,21 @@ export class IdempotencyStore {
   static async open(redis: IORedisCluster, options: IdempotencyStoreOptions = {}): Promise<IdempotencyStore> {
     const { mode, dir } = scriptOptions(WHERE, options, KNOWN, 'idempotency');
     const metrics = new IdempotencyMetrics();
-    const runner = await openScriptRunner(redis, { dir, names: IDEMPOTENCY_SCRIPTS, mode, functionPrefix: 'idem' }, metrics.observer());
+    const runner = await openScriptRunner(
+      redis,
+      { dir, names: IDEMPOTENCY_SCRIPTS, mode, functionPrefix: 'idem' },
+      metrics.observer(),
+    );
     return IdempotencyStore.withRunner(redis, runner, metrics, options);
   }
 
   /** A store over a runner built elsewhere (tests, a custom loader). The runner should report to `metrics.observer()`. */
-  static withRunner(redis: IORedisCluster, runner: ScriptRunner, metrics: IdempotencyMetrics, options: Omit<IdempotencyStoreOptions, 'scriptsDir' | 'mode'> = {}): IdempotencyStore {
+  static withRunner(
+    redis: IORedisCluster,
+    runner: ScriptRunner,
+    metrics: IdempotencyMetrics,
+    options: Omit<IdempotencyStoreOptions, 'scriptsDir' | 'mode'> = {},
+  ): IdempotencyStore {
     knownKeys(WHERE, options, KNOWN);
     return new IdempotencyStore(redis, new IdempotencyCalls(runner, metrics), {
       leaseMs: positiveInt(WHERE, 'leaseMs', options.leaseMs ?? DEFAULT_LEASE_MS),
@@ -69,12 +95,24 @@ export class IdempotencyStore {
     return makeOwner(this.instanceId);
   }
 
-  async registerOrGet(key: string, fingerprint: string, owner: string, options: LeaseOption = {}): Promise<Registration> {
-    return parseRegistration(await this.calls.registerOrGet(key, fingerprint, owner, this.lease(options, 'registerOrGet')));
+  async registerOrGet(
+    key: string,
+    fingerprint: string,
+    owner: string,
+    options: LeaseOption = {},
+  ): Promise<Registration> {
+    return parseRegistration(
+      await this.calls.registerOrGet(key, fingerprint, owner, this.lease(options, 'registerOrGet')),
+    );
   }
 
   /** true when stored; false when this owner no longer holds the key (a stale attempt). Bodies over 64 KiB throw BodyTooLargeError. */
-  async complete(key: string, owner: string, response: { status: number; body: string }, options: TtlOption = {}): Promise<boolean> {
+  async complete(
+    key: string,
+    owner: string,
+    response: { status: number; body: string },
+    options: TtlOption = {},
+  ): Promise<boolean> {
     knownKeys(`${WHERE}.complete`, options, ['ttlMs']);
     const ttlMs = positiveInt(`${WHERE}.complete`, 'ttlMs', options.ttlMs ?? this.ttlMs);
     return zeroOrOne('complete', await this.calls.complete(key, owner, response.status, response.body, ttlMs));
@@ -94,7 +132,12 @@ export class IdempotencyStore {
    * Run `handler` at most once per key (within the lease/TTL rules): replay a completed response for
    * the same request, report "in-progress" or "conflict" otherwise. See idempotency-execute.ts.
    */
-  execute(key: string, request: unknown, handler: Handler, options: LeaseOption & TtlOption = {}): Promise<ExecuteOutcome> {
+  execute(
+    key: string,
+    request: unknown,
+    handler: Handler,
+    options: LeaseOption & TtlOption = {},
+  ): Promise<ExecuteOutcome> {
     knownKeys(`${WHERE}.execute`, options, ['leaseMs', 'ttlMs']);
     const leaseMs = this.lease({ leaseMs: options.leaseMs }, 'execute');
     const ttlMs = positiveInt(`${WHERE}.execute`, 'ttlMs', options.ttlMs ?? this.ttlMs);

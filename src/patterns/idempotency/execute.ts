@@ -19,7 +19,12 @@ export type Handler = (context: HandlerContext) => Promise<StoredResponse>;
 
 export type ExecuteOutcome =
   /** The handler ran here. `stored` false: complete answered 0 (the lease was lost and the response was not kept). */
-  | { readonly kind: 'executed'; readonly response: StoredResponse; readonly stored: boolean; readonly leaseLost: boolean }
+  | {
+      readonly kind: 'executed';
+      readonly response: StoredResponse;
+      readonly stored: boolean;
+      readonly leaseLost: boolean;
+    }
   /** A completed record of the same request: its stored response, the handler did not run. */
   | { readonly kind: 'replayed'; readonly response: StoredResponse }
   /** The same request is pending under another attempt. */
@@ -78,7 +83,11 @@ export async function executeOnce(
   if (registration.kind === 'hit') return answerHit(registration, requestFingerprint);
 
   const lost = new AbortController();
-  const heartbeat = new Heartbeat(Math.max(1, Math.floor(leaseMs / 3)), () => store.renew(key, owner, { leaseMs }), () => lost.abort(new Error(`lease on ${key} lost`))).start();
+  const heartbeat = new Heartbeat(
+    Math.max(1, Math.floor(leaseMs / 3)),
+    () => store.renew(key, owner, { leaseMs }),
+    () => lost.abort(new Error(`lease on ${key} lost`)),
+  ).start();
   let response: StoredResponse;
   let stored: boolean;
   try {

@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 
 /** What a request may contain to be fingerprinted: JSON values, nothing that serialises ambiguously. */
-export type CanonicalValue = null | boolean | number | string | readonly CanonicalValue[] | { readonly [key: string]: CanonicalValue | undefined };
+export type CanonicalValue =
+  | null
+  | boolean
+  | number
+  | string
+  | readonly CanonicalValue[]
+  | { readonly [key: string]: CanonicalValue | undefined };
 
 /**
  * Canonical JSON: object keys sorted (by UTF-16 code units), no whitespace, properties whose value is
@@ -21,11 +27,15 @@ function write(value: unknown, path: string): string {
     case 'string':
       return JSON.stringify(value);
     case 'number':
-      if (!Number.isFinite(value)) throw new TypeError(`canonicalJson: ${path} is ${value}, which JSON cannot represent`);
+      if (!Number.isFinite(value))
+        throw new TypeError(`canonicalJson: ${path} is ${value}, which JSON cannot represent`);
       return JSON.stringify(value);
     case 'object':
       if (Array.isArray(value)) return `[${value.map((v, i) => writeElement(v, `${path}[${i}]`)).join(',')}]`;
-      if (!isPlainObject(value)) throw new TypeError(`canonicalJson: ${path} is a ${value.constructor?.name ?? 'non-plain object'}; pass plain objects and arrays only`);
+      if (!isPlainObject(value))
+        throw new TypeError(
+          `canonicalJson: ${path} is a ${value.constructor?.name ?? 'non-plain object'}; pass plain objects and arrays only`,
+        );
       return writeObject(value as Record<string, unknown>, path);
     default:
       throw new TypeError(`canonicalJson: ${path} is a ${typeof value}, which JSON cannot represent`);
@@ -38,7 +48,9 @@ function writeElement(value: unknown, path: string): string {
 }
 
 function writeObject(value: Record<string, unknown>, path: string): string {
-  const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
+  const keys = Object.keys(value)
+    .filter((k) => value[k] !== undefined)
+    .sort();
   return `{${keys.map((k) => `${JSON.stringify(k)}:${write(value[k], `${path}.${k}`)}`).join(',')}}`;
 }
 

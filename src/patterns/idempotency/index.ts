@@ -34,9 +34,17 @@ const spec = definePattern<IdempotencyState, IdempotencyInput, IdempotencyOutput
       method: 'registerOrGet',
       answer: "['fresh'] | ['hit', state, fingerprint, status, body]",
     },
-    complete: { args: { owner: arg.holder(), status: text('200'), body: text('resp'), ttlMs: ttl }, lease: 'ttlMs', answer: `1 stored | 0 ${OWNER_ANSWER}` },
+    complete: {
+      args: { owner: arg.holder(), status: text('200'), body: text('resp'), ttlMs: ttl },
+      lease: 'ttlMs',
+      answer: `1 stored | 0 ${OWNER_ANSWER}`,
+    },
     release: { args: { owner: arg.holder() }, answer: `1 released | 0 ${OWNER_ANSWER}` },
-    renew: { args: { owner: arg.holder(), leaseMs: arg.lease() }, lease: 'leaseMs', answer: `1 renewed | 0 ${OWNER_ANSWER}` },
+    renew: {
+      args: { owner: arg.holder(), leaseMs: arg.lease() },
+      lease: 'leaseMs',
+      answer: `1 renewed | 0 ${OWNER_ANSWER}`,
+    },
   },
   model: {
     init: model.init,
@@ -82,14 +90,24 @@ const spec = definePattern<IdempotencyState, IdempotencyInput, IdempotencyOutput
   // The resent register finds its own attempt's pending record (same owner): the caller learns the
   // key is in progress, by itself. No second effect a user sees, so counted, not a finding.
   duplicates: {
-    register: { consequence: 'a register resent by the same attempt found that attempt\'s own pending record' },
+    register: { consequence: "a register resent by the same attempt found that attempt's own pending record" },
   },
   reference: {
     async open(redis, { scriptsDir, mode, namespace, quitOnClose }) {
       const store = await IdempotencyStore.open(redis, { scriptsDir, mode });
-      return new IdempotencySubject(store, `lua:${scriptsDir} (reference idempotency client, ${mode})`, (key) => redisKey(namespace, key), quitOnClose);
+      return new IdempotencySubject(
+        store,
+        `lua:${scriptsDir} (reference idempotency client, ${mode})`,
+        (key) => redisKey(namespace, key),
+        quitOnClose,
+      );
     },
   },
 });
 
-export const idempotency = compilePattern(spec) as Pattern<IdempotencyState, IdempotencyInput, IdempotencyOutput, IdempotencySubject>;
+export const idempotency = compilePattern(spec) as Pattern<
+  IdempotencyState,
+  IdempotencyInput,
+  IdempotencyOutput,
+  IdempotencySubject
+>;

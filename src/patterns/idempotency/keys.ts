@@ -10,7 +10,8 @@ import { randomBytes } from 'node:crypto';
 export function scopedKey(credential: string, route: string, key: string): string {
   const parts = { credential, route, key };
   for (const [name, value] of Object.entries(parts)) {
-    if (typeof value !== 'string' || value.length === 0) throw new TypeError(`scopedKey: ${name} must be a non-empty string`);
+    if (typeof value !== 'string' || value.length === 0)
+      throw new TypeError(`scopedKey: ${name} must be a non-empty string`);
   }
   return `idem:v1:{${encodePart(credential)}:${encodePart(route)}:${encodePart(key)}}`;
 }
@@ -34,7 +35,9 @@ export function attemptNonce(): string {
  * alert, the nonce keeps two attempts of the same instance apart (a retry must not inherit a lease).
  */
 export function makeOwner(instanceId: string, nonce: string = attemptNonce()): string {
-  if (typeof instanceId !== 'string' || instanceId.length === 0) throw new TypeError('makeOwner: instanceId must be a non-empty string');
-  if (typeof nonce !== 'string' || nonce.length === 0) throw new TypeError('makeOwner: nonce must be a non-empty string');
+  if (typeof instanceId !== 'string' || instanceId.length === 0)
+    throw new TypeError('makeOwner: instanceId must be a non-empty string');
+  if (typeof nonce !== 'string' || nonce.length === 0)
+    throw new TypeError('makeOwner: nonce must be a non-empty string');
   return `${instanceId}/${nonce}`;
 }

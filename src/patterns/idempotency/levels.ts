@@ -24,13 +24,22 @@ const outcome: Level = {
     if (!Array.isArray(observed)) return { ok: false, problem: `expected an array, got ${JSON.stringify(observed)}` };
     const [kind, ...rest] = observed.map((v) => replyText(v));
     if ((kind === 'fresh' || kind === 'in-progress') && rest.length === 0) return { ok: true, value: [kind] };
-    if (kind === 'completed' && rest.length === 2 && rest.every((v) => v !== undefined)) return { ok: true, value: ['completed', ...rest] };
-    return { ok: false, problem: `expected ['fresh'], ['in-progress'] or ['completed', status, body], got ${JSON.stringify(observed)}` };
+    if (kind === 'completed' && rest.length === 2 && rest.every((v) => v !== undefined))
+      return { ok: true, value: ['completed', ...rest] };
+    return {
+      ok: false,
+      problem: `expected ['fresh'], ['in-progress'] or ['completed', status, body], got ${JSON.stringify(observed)}`,
+    };
   },
   witnesses: ['one-winner', 'no-resurrection', 'model-conformance'],
 };
 
-const written = (what: string) => booleanLevel(DONE, `true ${what} | false not the pending owner`, ['no-stale-overwrite', 'no-resurrection', 'model-conformance']);
+const written = (what: string) =>
+  booleanLevel(DONE, `true ${what} | false not the pending owner`, [
+    'no-stale-overwrite',
+    'no-resurrection',
+    'model-conformance',
+  ]);
 
 export const idempotencyLevels: LevelTable = {
   register: [outcome],

@@ -3,11 +3,25 @@
  * One key is a hash that is absent, pending (owner holds a lease) or completed (response stored
  * for a TTL). Outputs are exactly the scripts' replies.
  */
-import { type Model, type Step, integerReplyMatches, isNilReply, quote, replyText, requireInteger } from '../../pattern.ts';
+import {
+  type Model,
+  type Step,
+  integerReplyMatches,
+  isNilReply,
+  quote,
+  replyText,
+  requireInteger,
+} from '../../pattern.ts';
 
 export type IdempotencyInput =
   | { readonly op: 'register'; readonly fingerprint: string; readonly owner: string; readonly leaseMs: number }
-  | { readonly op: 'complete'; readonly owner: string; readonly status: string; readonly body: string; readonly ttlMs: number }
+  | {
+      readonly op: 'complete';
+      readonly owner: string;
+      readonly status: string;
+      readonly body: string;
+      readonly ttlMs: number;
+    }
   | { readonly op: 'release'; readonly owner: string }
   | { readonly op: 'renew'; readonly owner: string; readonly leaseMs: number };
 
@@ -44,15 +58,30 @@ function withExpiry(record: Present, ms: number, id: number): IdempotencyState {
   if (ms <= 0) return ABSENT;
   return record.kind === 'pending'
     ? { kind: 'pending', fingerprint: record.fingerprint, owner: record.owner, tag: id }
-    : { kind: 'completed', fingerprint: record.fingerprint, owner: record.owner, status: record.status, body: record.body, tag: id };
+    : {
+        kind: 'completed',
+        fingerprint: record.fingerprint,
+        owner: record.owner,
+        status: record.status,
+        body: record.body,
+        tag: id,
+      };
 }
 
-function register(state: IdempotencyState, input: Extract<IdempotencyInput, { op: 'register' }>, id: number): Step<IdempotencyState, IdempotencyOutput> {
+function register(
+  state: IdempotencyState,
+  input: Extract<IdempotencyInput, { op: 'register' }>,
+  id: number,
+): Step<IdempotencyState, IdempotencyOutput> {
   const leaseMs = requireInteger(input.leaseMs, 'register.leaseMs', Number.MIN_SAFE_INTEGER);
   switch (state.kind) {
     case 'absent':
       return {
-        state: withExpiry({ kind: 'pending', fingerprint: input.fingerprint, owner: input.owner, tag: id }, leaseMs, id),
+        state: withExpiry(
+          { kind: 'pending', fingerprint: input.fingerprint, owner: input.owner, tag: id },
+          leaseMs,
+          id,
+        ),
         output: ['fresh'],
       };
     case 'pending':
@@ -62,7 +91,11 @@ function register(state: IdempotencyState, input: Extract<IdempotencyInput, { op
   }
 }
 
-function complete(state: IdempotencyState, input: Extract<IdempotencyInput, { op: 'complete' }>, id: number): Step<IdempotencyState, IdempotencyOutput> {
+function complete(
+  state: IdempotencyState,
+  input: Extract<IdempotencyInput, { op: 'complete' }>,
+  id: number,
+): Step<IdempotencyState, IdempotencyOutput> {
   const ttlMs = requireInteger(input.ttlMs, 'complete.ttlMs', Number.MIN_SAFE_INTEGER);
   if (state.kind === 'absent' || state.owner !== input.owner) return { state, output: 0 };
   // The script checks only the owner: the same owner completing twice overwrites the response.
@@ -77,12 +110,19 @@ function complete(state: IdempotencyState, input: Extract<IdempotencyInput, { op
   return { state: withExpiry(completed, ttlMs, id), output: 1 };
 }
 
-function release(state: IdempotencyState, input: Extract<IdempotencyInput, { op: 'release' }>): Step<IdempotencyState, IdempotencyOutput> {
+function release(
+  state: IdempotencyState,
+  input: Extract<IdempotencyInput, { op: 'release' }>,
+): Step<IdempotencyState, IdempotencyOutput> {
   if (state.kind !== 'pending' || state.owner !== input.owner) return { state, output: 0 };
   return { state: ABSENT, output: 1 };
 }
 
-function renew(state: IdempotencyState, input: Extract<IdempotencyInput, { op: 'renew' }>, id: number): Step<IdempotencyState, IdempotencyOutput> {
+function renew(
+  state: IdempotencyState,
+  input: Extract<IdempotencyInput, { op: 'renew' }>,
+  id: number,
+): Step<IdempotencyState, IdempotencyOutput> {
   const leaseMs = requireInteger(input.leaseMs, 'renew.leaseMs', Number.MIN_SAFE_INTEGER);
   if (state.kind !== 'pending' || state.owner !== input.owner) return { state, output: 0 };
   return { state: withExpiry(state, leaseMs, id), output: 1 };
@@ -127,7 +167,9 @@ export const idempotency: Model<IdempotencyState, IdempotencyInput, IdempotencyO
     }
   },
   outputMatches(expected, observed) {
-    return typeof expected === 'number' ? integerReplyMatches(expected, observed) : registerReplyMatches(expected, observed);
+    return typeof expected === 'number'
+      ? integerReplyMatches(expected, observed)
+      : registerReplyMatches(expected, observed);
   },
   hashState(state) {
     switch (state.kind) {

@@ -8,17 +8,37 @@
 import { type RaceSource, type RaceContext, lastPlaceRace, leaseEndRace, leasesOf, ttlsOf } from '../../pattern.ts';
 import type { IdempotencyInput } from './model.ts';
 
-const register = (owner: string, leaseMs: number): IdempotencyInput => ({ op: 'register', fingerprint: 'fp-race', owner, leaseMs });
+const register = (owner: string, leaseMs: number): IdempotencyInput => ({
+  op: 'register',
+  fingerprint: 'fp-race',
+  owner,
+  leaseMs,
+});
 /** A completion keeping its response the job's first completed TTL (`ttl`). */
-const complete = (owner: string, ctx: RaceContext): IdempotencyInput => ({ op: 'complete', owner, status: '200', body: `resp-${owner}`, ttlMs: ttlsOf(ctx.options)[0] });
+const complete = (owner: string, ctx: RaceContext): IdempotencyInput => ({
+  op: 'complete',
+  owner,
+  status: '200',
+  body: `resp-${owner}`,
+  ttlMs: ttlsOf(ctx.options)[0],
+});
 
 /** A race at the holder's lease's end, `victim` its racing operation; the contender completes once it stops asking. */
-const atLeaseEnd = (victim: 'complete' | 'release' | 'renew', input: (owner: string, leaseMs: number, ctx: RaceContext) => IdempotencyInput): RaceSource<IdempotencyInput> => ({
+const atLeaseEnd = (
+  victim: 'complete' | 'release' | 'renew',
+  input: (owner: string, leaseMs: number, ctx: RaceContext) => IdempotencyInput,
+): RaceSource<IdempotencyInput> => ({
   name: `${victim} at its lease's end`,
   instant: 'lease-end',
   victim,
   needs: [...new Set(['register', victim, 'complete'])],
-  draw: (ctx) => leaseEndRace(ctx, { leases: leasesOf(ctx.options), take: register, victim: (owner, leaseMs) => input(owner, leaseMs, ctx), finish: (owner) => [complete(owner, ctx)] }),
+  draw: (ctx) =>
+    leaseEndRace(ctx, {
+      leases: leasesOf(ctx.options),
+      take: register,
+      victim: (owner, leaseMs) => input(owner, leaseMs, ctx),
+      finish: (owner) => [complete(owner, ctx)],
+    }),
 });
 
 export const idempotencyRaces: readonly RaceSource<IdempotencyInput>[] = [
@@ -31,7 +51,14 @@ export const idempotencyRaces: readonly RaceSource<IdempotencyInput>[] = [
     // its own fingerprint for its own registration, runs the request twice.
     refusable: true,
     // A handler works a while before completing: a refused racer's retry then finds the contender's record still pending.
-    draw: (ctx) => lastPlaceRace(ctx, { leases: leasesOf(ctx.options), fill: () => [], take: register, finish: (owner) => [complete(owner, ctx)], workMs: [80, 300] }),
+    draw: (ctx) =>
+      lastPlaceRace(ctx, {
+        leases: leasesOf(ctx.options),
+        fill: () => [],
+        take: register,
+        finish: (owner) => [complete(owner, ctx)],
+        workMs: [80, 300],
+      }),
   },
   atLeaseEnd('complete', (owner, _leaseMs, ctx) => complete(owner, ctx)),
   atLeaseEnd('release', (owner) => ({ op: 'release', owner })),

@@ -13,6 +13,10 @@ export const idempotencyStores = {
   scripts: IDEMPOTENCY_SCRIPTS,
   client(options: Omit<IdempotencyStoreOptions, 'scriptsDir' | 'mode'>) {
     const metrics = new IdempotencyMetrics();
-    return { observer: metrics.observer(), build: (redis: IORedisCluster, runner: ScriptRunner) => IdempotencyStore.withRunner(redis, runner, metrics, options) };
+    return {
+      observer: metrics.observer(),
+      build: (redis: IORedisCluster, runner: ScriptRunner) =>
+        IdempotencyStore.withRunner(redis, runner, metrics, options),
+    };
   },
 } as const;

@@ -4,7 +4,12 @@ import type { IdempotencyInput, IdempotencyOutput } from './model.ts';
 
 /** The reference idempotency store as a Subject: each model input is one script call. */
 export class IdempotencySubject extends ReferenceAdapter<IdempotencyInput, IdempotencyOutput> {
-  constructor(readonly store: IdempotencyStore, name: string, keyOf: (logicalKey: string) => string, quitOnClose: boolean) {
+  constructor(
+    readonly store: IdempotencyStore,
+    name: string,
+    keyOf: (logicalKey: string) => string,
+    quitOnClose: boolean,
+  ) {
     super(name, store.redis, keyOf, quitOnClose);
   }
 

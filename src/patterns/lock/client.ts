@@ -1,6 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import type { Cluster as IORedisCluster } from 'ioredis';
-import { ScriptMetrics, openScriptRunner, scriptOptions, UnexpectedReplyError, zeroOrOne, type ScriptMode, type ScriptRunner, positiveInt } from '../../pattern.ts';
+import {
+  ScriptMetrics,
+  openScriptRunner,
+  scriptOptions,
+  UnexpectedReplyError,
+  zeroOrOne,
+  type ScriptMode,
+  type ScriptRunner,
+  positiveInt,
+} from '../../pattern.ts';
 
 export const LOCK_SCRIPTS = ['acquire', 'remove_if_matches', 'extend_if_matches'] as const;
 export const DEFAULT_LOCK_TTL_MS = 30_000;
@@ -30,7 +39,11 @@ const WHERE = 'LockClient';
 export class LockClient {
   readonly metrics: ScriptMetrics;
 
-  private constructor(readonly runner: ScriptRunner, metrics: ScriptMetrics, readonly ttlMs: number) {
+  private constructor(
+    readonly runner: ScriptRunner,
+    metrics: ScriptMetrics,
+    readonly ttlMs: number,
+  ) {
     this.metrics = metrics;
   }
 
@@ -38,7 +51,11 @@ export class LockClient {
     const { mode, dir } = scriptOptions(WHERE, options, ['scriptsDir', 'mode', 'ttlMs'], 'lock');
     const ttlMs = positiveInt(WHERE, 'ttlMs', options.ttlMs ?? DEFAULT_LOCK_TTL_MS);
     const metrics = new ScriptMetrics('lock');
-    const runner = await openScriptRunner(redis, { dir, names: LOCK_SCRIPTS, mode, functionPrefix: 'lock' }, metrics.observer());
+    const runner = await openScriptRunner(
+      redis,
+      { dir, names: LOCK_SCRIPTS, mode, functionPrefix: 'lock' },
+      metrics.observer(),
+    );
     return new LockClient(runner, metrics, ttlMs);
   }
 
@@ -70,7 +87,10 @@ export class LockClient {
   }
 
   async extend(key: string, token: string, ttlMs = this.ttlMs): Promise<MatchOutcome> {
-    return parseMatchReply('extend_if_matches', await this.extendRaw(key, token, positiveInt(`${WHERE}.extend`, 'ttlMs', ttlMs)));
+    return parseMatchReply(
+      'extend_if_matches',
+      await this.extendRaw(key, token, positiveInt(`${WHERE}.extend`, 'ttlMs', ttlMs)),
+    );
   }
 
   metricsText(): Promise<string> {

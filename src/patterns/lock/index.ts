@@ -23,7 +23,12 @@ const spec = definePattern<LockState, LockInput, LockOutput>({
   operations: {
     acquire: { args: { token: arg.holder(), ttlMs: arg.lease() }, lease: 'ttlMs', answer: '1 acquired | 0 held' },
     release: { args: { token: arg.holder() }, script: 'remove_if_matches', answer: MATCH_ANSWER },
-    extend: { args: { token: arg.holder(), ttlMs: arg.lease() }, lease: 'ttlMs', script: 'extend_if_matches', answer: MATCH_ANSWER },
+    extend: {
+      args: { token: arg.holder(), ttlMs: arg.lease() },
+      lease: 'ttlMs',
+      script: 'extend_if_matches',
+      answer: MATCH_ANSWER,
+    },
   },
   model: {
     init: model.init,
@@ -56,7 +61,12 @@ const spec = definePattern<LockState, LockInput, LockOutput>({
     answerLeaves: model.answerLeaves,
   },
   coverage: {
-    transitions: ['absent → held by acquire', 'held → absent by release', 'held → absent by expiry', 'held → held by extend'],
+    transitions: [
+      'absent → held by acquire',
+      'held → absent by release',
+      'held → absent by expiry',
+      'held → held by extend',
+    ],
     required: [
       { transition: 'absent → held by acquire', needs: ['acquire'] },
       { transition: 'held → absent by release', needs: ['acquire', 'release'] },
@@ -67,7 +77,13 @@ const spec = definePattern<LockState, LockInput, LockOutput>({
   reference: {
     async open(redis, { scriptsDir, mode, namespace, quitOnClose }) {
       const client = await LockClient.open(redis, { scriptsDir, mode });
-      return new LockSubject(client, redis, `lua:${scriptsDir} (reference lock client, ${mode})`, (key) => redisKey(namespace, key), quitOnClose);
+      return new LockSubject(
+        client,
+        redis,
+        `lua:${scriptsDir} (reference lock client, ${mode})`,
+        (key) => redisKey(namespace, key),
+        quitOnClose,
+      );
     },
   },
   // Redlock across independent masters: the same scripts on each, by EVALSHA (Functions would be a

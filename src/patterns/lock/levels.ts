@@ -8,6 +8,22 @@ import { booleanLevel, DONE, voidLevel, type LevelTable } from '../../pattern.ts
 export const lockLevels: LevelTable = {
   acquire: [booleanLevel(DONE, 'true acquired | false held', ['one-holder', 'model-conformance'], [0])],
   // False is nil or -1 (the model never prescribes 0): either way its token did not hold the lock.
-  release: [booleanLevel(DONE, 'true released | false absent or another holder', ['no-stale-release', 'model-conformance'], [null, -1]), voidLevel],
-  extend: [booleanLevel(DONE, 'true extended | false absent or another holder', ['no-stale-release', 'model-conformance'], [null, -1]), voidLevel],
+  release: [
+    booleanLevel(
+      DONE,
+      'true released | false absent or another holder',
+      ['no-stale-release', 'model-conformance'],
+      [null, -1],
+    ),
+    voidLevel,
+  ],
+  extend: [
+    booleanLevel(
+      DONE,
+      'true extended | false absent or another holder',
+      ['no-stale-release', 'model-conformance'],
+      [null, -1],
+    ),
+    voidLevel,
+  ],
 };

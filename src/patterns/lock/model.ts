@@ -52,7 +52,8 @@ export const lock: Model<LockState, LockInput, LockOutput> = {
   hashState: (state) => (state.kind === 'absent' ? 'a' : JSON.stringify(['h', state.token, state.tag])),
   // Only an acquire makes a token the holder; a release or extend answered 1 shows its token held.
   requires: (input, output) => (input.op !== 'acquire' && integerReplyMatches(1, output) ? input.token : undefined),
-  grants: (input, output) => (input.op === 'acquire' && (output === undefined || integerReplyMatches(1, output)) ? input.token : undefined),
+  grants: (input, output) =>
+    input.op === 'acquire' && (output === undefined || integerReplyMatches(1, output)) ? input.token : undefined,
   holdsIdentity: (state, token) => state.kind === 'held' && state.token === token,
   holderOf: (state) => (state.kind === 'held' ? state.token : undefined),
   // An acquire answered 1 found the key absent; a release or extend answered nil did too.
@@ -60,7 +61,8 @@ export const lock: Model<LockState, LockInput, LockOutput> = {
   // Only the holder's own release or extend changes a held key (besides its lease running out).
   mayEnd: (input) => (input.op === 'acquire' ? undefined : input.token),
   // A release or extend answered -1 (another token) or nil (nobody) shows its own token not the holder.
-  excludes: (input, output) => (input.op !== 'acquire' && (integerReplyMatches(-1, output) || isNilReply(output)) ? input.token : undefined),
+  excludes: (input, output) =>
+    input.op !== 'acquire' && (integerReplyMatches(-1, output) || isNilReply(output)) ? input.token : undefined,
   answerLeaves(input, output, id) {
     if (!integerReplyMatches(1, output)) return undefined;
     if (input.op === 'release') return ABSENT;

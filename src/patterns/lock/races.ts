@@ -15,13 +15,25 @@ export const lockRaces: readonly RaceSource<LockInput>[] = [
     instant: 'lease-end',
     victim: 'release',
     needs: ['acquire', 'release'],
-    draw: (ctx) => leaseEndRace(ctx, { leases: leasesOf(ctx.options), take: acquire, victim: release, finish: (token) => [release(token)] }),
+    draw: (ctx) =>
+      leaseEndRace(ctx, {
+        leases: leasesOf(ctx.options),
+        take: acquire,
+        victim: release,
+        finish: (token) => [release(token)],
+      }),
   },
   {
     name: "extend at its TTL's end",
     instant: 'lease-end',
     victim: 'extend',
     needs: ['acquire', 'extend', 'release'],
-    draw: (ctx) => leaseEndRace(ctx, { leases: leasesOf(ctx.options), take: acquire, victim: (token, ttlMs) => ({ op: 'extend', token, ttlMs }), finish: (token) => [release(token)] }),
+    draw: (ctx) =>
+      leaseEndRace(ctx, {
+        leases: leasesOf(ctx.options),
+        take: acquire,
+        victim: (token, ttlMs) => ({ op: 'extend', token, ttlMs }),
+        finish: (token) => [release(token)],
+      }),
   },
 ];

@@ -1,5 +1,11 @@
 import type { Redis } from 'ioredis';
-import { ScriptMetrics, loadScriptDir, StandaloneScriptRunner, type ReferenceSubject, type Receipt } from '../../pattern.ts';
+import {
+  ScriptMetrics,
+  loadScriptDir,
+  StandaloneScriptRunner,
+  type ReferenceSubject,
+  type Receipt,
+} from '../../pattern.ts';
 import { LOCK_SCRIPTS } from './client.ts';
 import type { LockInput } from './model.ts';
 import { describeVotes, Redlock, REDLOCK_DEFAULTS, type RedlockSettings } from './redlock.ts';
@@ -24,12 +30,28 @@ export class RedlockSubject implements ReferenceSubject<LockInput, unknown> {
   ) {}
 
   /** Load the scripts on every master (a compile error shows here), then answer through Redlock. */
-  static async open(masters: readonly Redis[], options: { scriptsDir: string; name: string; keyOf: (logicalKey: string) => string; quitOnClose: boolean; settings?: RedlockSettings }): Promise<RedlockSubject> {
+  static async open(
+    masters: readonly Redis[],
+    options: {
+      scriptsDir: string;
+      name: string;
+      keyOf: (logicalKey: string) => string;
+      quitOnClose: boolean;
+      settings?: RedlockSettings;
+    },
+  ): Promise<RedlockSubject> {
     const scripts = loadScriptDir(options.scriptsDir, LOCK_SCRIPTS);
     const metrics = new ScriptMetrics('lock');
     const runners = masters.map((redis) => new StandaloneScriptRunner(redis, scripts.values(), metrics.observer()));
     await Promise.all(runners.map((r) => r.prepare()));
-    return new RedlockSubject(options.name, new Redlock(runners, options.settings ?? REDLOCK_DEFAULTS), masters, options.keyOf, options.quitOnClose, metrics);
+    return new RedlockSubject(
+      options.name,
+      new Redlock(runners, options.settings ?? REDLOCK_DEFAULTS),
+      masters,
+      options.keyOf,
+      options.quitOnClose,
+      metrics,
+    );
   }
 
   redisKey(logicalKey: string): string {
@@ -43,7 +65,11 @@ export class RedlockSubject implements ReferenceSubject<LockInput, unknown> {
         const result = await this.redlock.acquire(key, input.token, input.ttlMs);
         if (result.kind === 'held') return 1;
         if (result.kind === 'refused') return 0;
-        if (receipt) (receipt.alsoDid ??= []).push({ input: { op: 'release', token: input.token }, error: 'release inside the acquire call that gave back' });
+        if (receipt)
+          (receipt.alsoDid ??= []).push({
+            input: { op: 'release', token: input.token },
+            error: 'release inside the acquire call that gave back',
+          });
         throw new Error(`redlock gave back: ${result.why} (${describeVotes(result.votes)})`);
       }
       case 'release':
@@ -55,7 +81,9 @@ export class RedlockSubject implements ReferenceSubject<LockInput, unknown> {
 
   private agreed(op: string, result: Awaited<ReturnType<Redlock['release']>>): unknown {
     if (result.kind === 'agreed') return result.reply;
-    throw new Error(`redlock ${op}: no answer had a majority of ${this.redlock.masters.length} masters (${describeVotes(result.votes)})`);
+    throw new Error(
+      `redlock ${op}: no answer had a majority of ${this.redlock.masters.length} masters (${describeVotes(result.votes)})`,
+    );
   }
 
   metricsText(): Promise<string> {

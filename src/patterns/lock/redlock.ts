@@ -25,7 +25,11 @@ export interface RedlockSettings {
   readonly releaseTimeoutMs: number;
 }
 
-export const REDLOCK_DEFAULTS: RedlockSettings = { driftFactor: 0.01, masterTimeoutMs: (ttlMs) => Math.max(50, Math.round(ttlMs / 2)), releaseTimeoutMs: 250 };
+export const REDLOCK_DEFAULTS: RedlockSettings = {
+  driftFactor: 0.01,
+  masterTimeoutMs: (ttlMs) => Math.max(50, Math.round(ttlMs / 2)),
+  releaseTimeoutMs: 250,
+};
 
 /** How an acquire ended: held (with the validity left), refused by every master, or undone everywhere (and why). */
 export type AcquireResult =
@@ -34,7 +38,9 @@ export type AcquireResult =
   | { readonly kind: 'gave-back'; readonly why: string; readonly votes: readonly Vote[] };
 
 /** What a majority of masters answered a release or extend (a script's reply), or that no answer had a majority. */
-export type MajorityResult = { readonly kind: 'agreed'; readonly reply: 1 | -1 | 0 | null } | { readonly kind: 'split'; readonly votes: readonly Vote[] };
+export type MajorityResult =
+  | { readonly kind: 'agreed'; readonly reply: 1 | -1 | 0 | null }
+  | { readonly kind: 'split'; readonly votes: readonly Vote[] };
 
 const timedOut = (ms: number) => ({ error: `no answer within ${ms} ms` });
 
@@ -64,7 +70,10 @@ export function describeVotes(votes: readonly Vote[]): string {
 export class Redlock {
   readonly quorum: number;
 
-  constructor(readonly masters: readonly StandaloneScriptRunner[], readonly settings: RedlockSettings = REDLOCK_DEFAULTS) {
+  constructor(
+    readonly masters: readonly StandaloneScriptRunner[],
+    readonly settings: RedlockSettings = REDLOCK_DEFAULTS,
+  ) {
     this.quorum = Math.floor(masters.length / 2) + 1;
   }
 
@@ -83,7 +92,10 @@ export class Redlock {
     // Every master answered that the key is there: nothing was written, nothing to undo.
     if (votes.every((v) => replyOf(v) === 0)) return { kind: 'refused', votes };
     await this.round('remove_if_matches', key, [token], wait);
-    const why = taken >= this.quorum ? `the round took longer than the lock's validity (${Math.round(validityMs)} ms left)` : `${taken} of ${this.masters.length} masters taken, quorum ${this.quorum}`;
+    const why =
+      taken >= this.quorum
+        ? `the round took longer than the lock's validity (${Math.round(validityMs)} ms left)`
+        : `${taken} of ${this.masters.length} masters taken, quorum ${this.quorum}`;
     return { kind: 'gave-back', why, votes };
   }
 
@@ -96,10 +108,16 @@ export class Redlock {
   }
 
   /** The reply a majority of masters gave, or `split` when none did (the masters then disagree on the lock). */
-  private async majority(script: string, key: string, args: readonly (string | number)[], ms: number): Promise<MajorityResult> {
+  private async majority(
+    script: string,
+    key: string,
+    args: readonly (string | number)[],
+    ms: number,
+  ): Promise<MajorityResult> {
     const votes = await this.round(script, key, args, ms);
     for (const reply of [1, -1, null, 0] as const) {
-      if (votes.filter((v) => 'reply' in v && v.reply === reply).length >= this.quorum) return { kind: 'agreed', reply };
+      if (votes.filter((v) => 'reply' in v && v.reply === reply).length >= this.quorum)
+        return { kind: 'agreed', reply };
     }
     return { kind: 'split', votes };
   }

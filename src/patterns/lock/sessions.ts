@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import type { LockInput } from './model.ts';
-import { type ClientStep, leasesOf, otherToken, outliveLease, thinkTime, token, type SessionContext } from '../../pattern.ts';
+import {
+  type ClientStep,
+  leasesOf,
+  otherToken,
+  outliveLease,
+  thinkTime,
+  token,
+  type SessionContext,
+} from '../../pattern.ts';
 
 type Step = ClientStep<LockInput>;
 const op = (key: number, input: LockInput): Step => ({ type: 'op', key, input });
@@ -27,7 +35,9 @@ export function lockSession(ctx: SessionContext, attempt: number): fc.Arbitrary<
             // start polling just before that.
             fc.oneof(
               fc.integer({ min: 0, max: 400 }),
-              fc.constantFrom(...leasesOf(ctx.options)).chain((ttl) => fc.integer({ min: Math.max(0, ttl - 60), max: ttl })),
+              fc
+                .constantFrom(...leasesOf(ctx.options))
+                .chain((ttl) => fc.integer({ min: Math.max(0, ttl - 60), max: ttl })),
             ),
             fc.integer({ min: 3, max: 20 }),
             fc.integer({ min: 4, max: 16 }),
@@ -53,7 +63,8 @@ export function lockSession(ctx: SessionContext, attempt: number): fc.Arbitrary<
           steps.push({ type: 'pause', ms: Math.max(0, s.ttlMs - s.edge) }, op(s.key, { op: 'release', token: own }));
           return steps;
         }
-        for (const ms of s.retries) steps.push({ type: 'pause', ms }, op(s.key, { op: 'acquire', token: own, ttlMs: s.ttlMs }));
+        for (const ms of s.retries)
+          steps.push({ type: 'pause', ms }, op(s.key, { op: 'acquire', token: own, ttlMs: s.ttlMs }));
         for (const pause of s.extends) steps.push(pause, op(s.key, { op: 'extend', token: own, ttlMs: s.ttlMs }));
         steps.push(...(stall as Step[]));
         if (s.release) steps.push(op(s.key, { op: 'release', token: own }));

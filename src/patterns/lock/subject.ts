@@ -5,7 +5,13 @@ import type { LockInput, LockOutput } from './model.ts';
 
 /** The reference lock client as a Subject: each model input is one script call. */
 export class LockSubject extends ReferenceAdapter<LockInput, LockOutput> {
-  constructor(readonly client: LockClient, redis: IORedisCluster, name: string, keyOf: (logicalKey: string) => string, quitOnClose: boolean) {
+  constructor(
+    readonly client: LockClient,
+    redis: IORedisCluster,
+    name: string,
+    keyOf: (logicalKey: string) => string,
+    quitOnClose: boolean,
+  ) {
     super(name, redis, keyOf, quitOnClose);
   }
 

@@ -1,5 +1,14 @@
 import type { Cluster as IORedisCluster } from 'ioredis';
-import { ScriptMetrics, openScriptRunner, scriptOptions, zeroOrOne, type ScriptMode, type ScriptRunner, oneOf, positiveInt } from '../../pattern.ts';
+import {
+  ScriptMetrics,
+  openScriptRunner,
+  scriptOptions,
+  zeroOrOne,
+  type ScriptMode,
+  type ScriptRunner,
+  oneOf,
+  positiveInt,
+} from '../../pattern.ts';
 
 export type LimiterVariant = 'get-first' | 'incr-first';
 export const LIMITER_SCRIPTS = ['fixed_window', 'fixed_window_incr_first'] as const;
@@ -20,13 +29,21 @@ const WHERE = 'LimiterClient';
 
 /** Fixed-window rate limiter: one atomic script call per decision, so no two clients read the same count. */
 export class LimiterClient {
-  private constructor(readonly runner: ScriptRunner, readonly metrics: ScriptMetrics, readonly variant: LimiterVariant) {}
+  private constructor(
+    readonly runner: ScriptRunner,
+    readonly metrics: ScriptMetrics,
+    readonly variant: LimiterVariant,
+  ) {}
 
   static async open(redis: IORedisCluster, options: LimiterClientOptions = {}): Promise<LimiterClient> {
     const { mode, dir } = scriptOptions(WHERE, options, ['scriptsDir', 'mode', 'variant'], 'ratelimit');
     const variant = oneOf(WHERE, 'variant', options.variant ?? 'get-first', ['get-first', 'incr-first']);
     const metrics = new ScriptMetrics('ratelimit');
-    const runner = await openScriptRunner(redis, { dir, names: LIMITER_SCRIPTS, mode, functionPrefix: 'ratelimit' }, metrics.observer());
+    const runner = await openScriptRunner(
+      redis,
+      { dir, names: LIMITER_SCRIPTS, mode, functionPrefix: 'ratelimit' },
+      metrics.observer(),
+    );
     return new LimiterClient(runner, metrics, variant);
   }
 

@@ -24,7 +24,10 @@ const spec = definePattern<RateLimitState, RateLimitInput, RateLimitOutput>({
     hit: {
       // A limit of 0 is a valid input (the model refuses it: the two scripts answer it differently);
       // the sessions draw both from the job's settings (./settings.ts).
-      args: { limit: arg.integer({ min: 0, max: limit.max }), windowSeconds: arg.integer({ min: window.min, max: window.max }) },
+      args: {
+        limit: arg.integer({ min: 0, max: limit.max }),
+        windowSeconds: arg.integer({ min: window.min, max: window.max }),
+      },
       // The window is in seconds, as the scripts EXPIRE: the counter lasts that many times 1000 ms.
       lease: { ms: (input) => input.windowSeconds * 1000, maxMs: window.max * 1000 },
       script: LIMITER_SCRIPTS[0],
@@ -67,17 +70,32 @@ const spec = definePattern<RateLimitState, RateLimitInput, RateLimitOutput>({
   // client, which is safe for a limiter (it never lets more through than the limit), so it is a
   // finding to report, not a violation.
   duplicates: {
-    hit: { finding: 'duplicate-hit', consequence: 'the client was charged twice for one request: a hit whose reply was lost ran again when its command was resent, and the window filled early' },
+    hit: {
+      finding: 'duplicate-hit',
+      consequence:
+        'the client was charged twice for one request: a hit whose reply was lost ran again when its command was resent, and the window filled early',
+    },
   },
   reference: {
     async open(redis, { scriptsDir, mode, namespace, quitOnClose, variant }) {
       const chosen = (variant ?? 'get-first') as LimiterVariant;
       const client = await LimiterClient.open(redis, { scriptsDir, mode, variant: chosen });
-      return new RateLimitSubject(client, redis, `lua:${scriptsDir} (reference limiter client, ${chosen}, ${mode})`, (key) => redisKey(namespace, key), quitOnClose);
+      return new RateLimitSubject(
+        client,
+        redis,
+        `lua:${scriptsDir} (reference limiter client, ${chosen}, ${mode})`,
+        (key) => redisKey(namespace, key),
+        quitOnClose,
+      );
     },
     variants: ['get-first', 'incr-first'],
     scripts: LIMITER_SCRIPTS,
   },
 });
 
-export const ratelimit = compilePattern(spec) as Pattern<RateLimitState, RateLimitInput, RateLimitOutput, RateLimitSubject>;
+export const ratelimit = compilePattern(spec) as Pattern<
+  RateLimitState,
+  RateLimitInput,
+  RateLimitOutput,
+  RateLimitSubject
+>;

@@ -5,5 +5,7 @@
 import { booleanLevel, DONE, type LevelTable } from '../../pattern.ts';
 
 export const ratelimitLevels: LevelTable = {
-  hit: [booleanLevel(DONE, 'true allowed | false blocked', ['limit-respected', 'counter-has-ttl', 'model-conformance'])],
+  hit: [
+    booleanLevel(DONE, 'true allowed | false blocked', ['limit-respected', 'counter-has-ttl', 'model-conformance']),
+  ],
 };

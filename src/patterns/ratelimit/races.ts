@@ -15,7 +15,11 @@ export const ratelimitRaces: readonly RaceSource<RateLimitInput>[] = [
     draw: (ctx) => {
       const limit = setting(ctx.options.settings, 'limit');
       const hit: RateLimitInput = { op: 'hit', limit, windowSeconds: setting(ctx.options.settings, 'window') };
-      return lastPlaceRace(ctx, { fill: () => Array.from({ length: limit - 1 }, () => hit), take: () => hit, finish: () => [] });
+      return lastPlaceRace(ctx, {
+        fill: () => Array.from({ length: limit - 1 }, () => hit),
+        take: () => hit,
+        finish: () => [],
+      });
     },
   },
 ];

@@ -5,7 +5,13 @@ import type { RateLimitInput, RateLimitOutput } from './model.ts';
 
 /** The reference limiter client as a Subject: a hit is one script call. */
 export class RateLimitSubject extends ReferenceAdapter<RateLimitInput, RateLimitOutput> {
-  constructor(readonly client: LimiterClient, redis: IORedisCluster, name: string, keyOf: (logicalKey: string) => string, quitOnClose: boolean) {
+  constructor(
+    readonly client: LimiterClient,
+    redis: IORedisCluster,
+    name: string,
+    keyOf: (logicalKey: string) => string,
+    quitOnClose: boolean,
+  ) {
     super(name, redis, keyOf, quitOnClose);
   }
 

@@ -1,6 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Cluster as IORedisCluster } from 'ioredis';
-import { ScriptMetrics, openScriptRunner, scriptOptions, zeroOrOne, type ScriptMode, type ScriptRunner, positiveInt } from '../../pattern.ts';
+import {
+  ScriptMetrics,
+  openScriptRunner,
+  scriptOptions,
+  zeroOrOne,
+  type ScriptMode,
+  type ScriptRunner,
+  positiveInt,
+} from '../../pattern.ts';
 
 export const SEMAPHORE_SCRIPTS = ['acquire', 'release', 'refresh'] as const;
 export const DEFAULT_SEMAPHORE_TTL_MS = 30_000;
@@ -17,13 +25,21 @@ const WHERE = 'SemaphoreClient';
 
 /** A counting semaphore with leases: at most `limit` holders at once, each until its deadline on the server's clock. */
 export class SemaphoreClient {
-  private constructor(readonly runner: ScriptRunner, readonly metrics: ScriptMetrics, readonly ttlMs: number) {}
+  private constructor(
+    readonly runner: ScriptRunner,
+    readonly metrics: ScriptMetrics,
+    readonly ttlMs: number,
+  ) {}
 
   static async open(redis: IORedisCluster, options: SemaphoreClientOptions = {}): Promise<SemaphoreClient> {
     const { mode, dir } = scriptOptions(WHERE, options, ['scriptsDir', 'mode', 'ttlMs'], 'semaphore');
     const ttlMs = positiveInt(WHERE, 'ttlMs', options.ttlMs ?? DEFAULT_SEMAPHORE_TTL_MS);
     const metrics = new ScriptMetrics('semaphore');
-    const runner = await openScriptRunner(redis, { dir, names: SEMAPHORE_SCRIPTS, mode, functionPrefix: 'semaphore' }, metrics.observer());
+    const runner = await openScriptRunner(
+      redis,
+      { dir, names: SEMAPHORE_SCRIPTS, mode, functionPrefix: 'semaphore' },
+      metrics.observer(),
+    );
     return new SemaphoreClient(runner, metrics, ttlMs);
   }
 
@@ -48,7 +64,10 @@ export class SemaphoreClient {
   /** true when `token` holds a place (new, or renewed); false when all `limit` places are taken. */
   async acquire(key: string, token: string, limit: number, ttlMs = this.ttlMs): Promise<boolean> {
     const where = `${WHERE}.acquire`;
-    return zeroOrOne('acquire', await this.acquireRaw(key, token, positiveInt(where, 'limit', limit), positiveInt(where, 'ttlMs', ttlMs)));
+    return zeroOrOne(
+      'acquire',
+      await this.acquireRaw(key, token, positiveInt(where, 'limit', limit), positiveInt(where, 'ttlMs', ttlMs)),
+    );
   }
 
   /** true when released; false when `token` was not a live holder. */

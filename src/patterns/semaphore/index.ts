@@ -9,7 +9,13 @@ import { arg, compilePattern, definePattern, type Pattern } from '../../pattern.
 import { SemaphoreClient } from './client.ts';
 import { classifySemaphore } from './invariants.ts';
 import { semaphoreLevels } from './levels.ts';
-import { REACQUIRE, semaphore as model, type SemaphoreInput, type SemaphoreOutput, type SemaphoreState } from './model.ts';
+import {
+  REACQUIRE,
+  semaphore as model,
+  type SemaphoreInput,
+  type SemaphoreOutput,
+  type SemaphoreState,
+} from './model.ts';
 import { semaphoreSession } from './sessions.ts';
 import { SemaphoreSubject } from './subject.ts';
 import { semaphoreRaces } from './races.ts';
@@ -21,7 +27,11 @@ const spec = definePattern<SemaphoreState, SemaphoreInput, SemaphoreOutput>({
   name: 'semaphore',
   operations: {
     // The sessions keep one limit per key, 1 to 3 (./sessions.ts).
-    acquire: { args: { token: arg.holder(), limit: arg.integer({ min: 1, max: 3 }), ttlMs: arg.lease() }, lease: 'ttlMs', answer: '1 held | 0 full' },
+    acquire: {
+      args: { token: arg.holder(), limit: arg.integer({ min: 1, max: 3 }), ttlMs: arg.lease() },
+      lease: 'ttlMs',
+      answer: '1 held | 0 full',
+    },
     release: { args: { token: arg.holder() }, answer: LIVE_ANSWER },
     refresh: { args: { token: arg.holder(), ttlMs: arg.lease() }, lease: 'ttlMs', answer: LIVE_ANSWER },
   },
@@ -58,7 +68,8 @@ const spec = definePattern<SemaphoreState, SemaphoreInput, SemaphoreOutput>({
       carriedBy: ['acquire'],
       meaning: {
         renews: 'a live holder that acquires again is renewed, whatever the count',
-        counts: 'a live holder that acquires again is counted: on a full set, itself included, it is refused (0) and not renewed',
+        counts:
+          'a live holder that acquires again is counted: on a full set, itself included, it is refused (0) and not renewed',
       },
     },
   },
@@ -84,9 +95,20 @@ const spec = definePattern<SemaphoreState, SemaphoreInput, SemaphoreOutput>({
   reference: {
     async open(redis, { scriptsDir, mode, namespace, quitOnClose }) {
       const client = await SemaphoreClient.open(redis, { scriptsDir, mode });
-      return new SemaphoreSubject(client, redis, `lua:${scriptsDir} (reference semaphore client, ${mode})`, (key) => redisKey(namespace, key), quitOnClose);
+      return new SemaphoreSubject(
+        client,
+        redis,
+        `lua:${scriptsDir} (reference semaphore client, ${mode})`,
+        (key) => redisKey(namespace, key),
+        quitOnClose,
+      );
     },
   },
 });
 
-export const semaphore = compilePattern(spec) as Pattern<SemaphoreState, SemaphoreInput, SemaphoreOutput, SemaphoreSubject>;
+export const semaphore = compilePattern(spec) as Pattern<
+  SemaphoreState,
+  SemaphoreInput,
+  SemaphoreOutput,
+  SemaphoreSubject
+>;

@@ -3,7 +3,9 @@ import type { SemaphoreInput, SemaphoreOutput, SemaphoreState } from './model.ts
 import { opPhrase, outputText, type Classifier, keyName } from '../../pattern.ts';
 
 const holdersPhrase = (state: SemaphoreState) =>
-  state.holders.length === 0 ? 'no holder was live' : `${state.holders.length} holder(s) were live (${state.holders.map((h) => JSON.stringify(h.token)).join(', ')})`;
+  state.holders.length === 0
+    ? 'no holder was live'
+    : `${state.holders.length} holder(s) were live (${state.holders.map((h) => JSON.stringify(h.token)).join(', ')})`;
 
 export const classifySemaphore: Classifier<SemaphoreState, SemaphoreInput, SemaphoreOutput> = (context) => {
   const { model, op, state, expected, key } = context;

@@ -17,7 +17,13 @@
 import { type Model, integerReplyMatches, quote, requireInteger } from '../../pattern.ts';
 
 export type SemaphoreInput =
-  | { readonly op: 'acquire'; readonly token: string; readonly limit: number; readonly ttlMs: number; readonly reacquire?: Reacquire }
+  | {
+      readonly op: 'acquire';
+      readonly token: string;
+      readonly limit: number;
+      readonly ttlMs: number;
+      readonly reacquire?: Reacquire;
+    }
   | { readonly op: 'release'; readonly token: string }
   | { readonly op: 'refresh'; readonly token: string; readonly ttlMs: number };
 
@@ -87,7 +93,8 @@ export const semaphore: Model<SemaphoreState, SemaphoreInput, SemaphoreOutput> =
   // The holder lookahead (Model.requires): a release or refresh answered 1 shows its token a live
   // holder; only an acquire (answered 1, or never answered) makes a token one.
   requires: (input, output) => (input.op !== 'acquire' && integerReplyMatches(1, output) ? input.token : undefined),
-  grants: (input, output) => (input.op === 'acquire' && (output === undefined || integerReplyMatches(1, output)) ? input.token : undefined),
+  grants: (input, output) =>
+    input.op === 'acquire' && (output === undefined || integerReplyMatches(1, output)) ? input.token : undefined,
   holdsIdentity: (state, token) => holderOf(state, token) !== undefined,
   hashState: (state) => (state.holders.length === 0 ? 'e' : JSON.stringify(state.holders.map((h) => [h.token, h.tag]))),
   describeInput(input) {

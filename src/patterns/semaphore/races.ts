@@ -8,7 +8,9 @@ import { type RaceSource, lastPlaceRace, leaseEndRace, leasesOf } from '../../pa
 import type { SemaphoreInput } from './model.ts';
 import { limitOfKey } from './sessions.ts';
 
-const acquire = (limit: number) => (token: string, ttlMs: number): SemaphoreInput => ({ op: 'acquire', token, limit, ttlMs });
+const acquire =
+  (limit: number) =>
+  (token: string, ttlMs: number): SemaphoreInput => ({ op: 'acquire', token, limit, ttlMs });
 const release = (token: string): SemaphoreInput => ({ op: 'release', token });
 
 /**
@@ -17,12 +19,22 @@ const release = (token: string): SemaphoreInput => ({ op: 'release', token });
  * live holder), so only a refresh shows a place taken from under it, and only before the next
  * acquire takes it again.
  */
-const atLeaseEnd = (victim: 'refresh' | 'release', input: (token: string, ttlMs: number) => SemaphoreInput): RaceSource<SemaphoreInput> => ({
+const atLeaseEnd = (
+  victim: 'refresh' | 'release',
+  input: (token: string, ttlMs: number) => SemaphoreInput,
+): RaceSource<SemaphoreInput> => ({
   name: `${victim} at its lease's end`,
   instant: 'lease-end',
   victim,
   needs: ['acquire', 'refresh', 'release'],
-  draw: (ctx) => leaseEndRace(ctx, { leases: leasesOf(ctx.options), take: acquire(1), victim: input, ask: (token, ttlMs) => [{ op: 'refresh', token, ttlMs }, acquire(1)(token, ttlMs)], finish: (token) => [release(token)] }),
+  draw: (ctx) =>
+    leaseEndRace(ctx, {
+      leases: leasesOf(ctx.options),
+      take: acquire(1),
+      victim: input,
+      ask: (token, ttlMs) => [{ op: 'refresh', token, ttlMs }, acquire(1)(token, ttlMs)],
+      finish: (token) => [release(token)],
+    }),
 });
 
 export const semaphoreRaces: readonly RaceSource<SemaphoreInput>[] = [
@@ -34,7 +46,12 @@ export const semaphoreRaces: readonly RaceSource<SemaphoreInput>[] = [
     draw: (ctx) => {
       // One limit per key, as the sessions keep it: the contender fills the places before the last.
       const limit = limitOfKey(ctx.key);
-      return lastPlaceRace(ctx, { leases: leasesOf(ctx.options), fill: (fillers, ttlMs) => fillers.slice(0, limit - 1).map((token) => acquire(limit)(token, ttlMs)), take: acquire(limit), finish: (token) => [release(token)] });
+      return lastPlaceRace(ctx, {
+        leases: leasesOf(ctx.options),
+        fill: (fillers, ttlMs) => fillers.slice(0, limit - 1).map((token) => acquire(limit)(token, ttlMs)),
+        take: acquire(limit),
+        finish: (token) => [release(token)],
+      });
     },
   },
   atLeaseEnd('refresh', (token, ttlMs) => ({ op: 'refresh', token, ttlMs })),

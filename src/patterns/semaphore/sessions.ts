@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import type { SemaphoreInput } from './model.ts';
-import { type ClientStep, leasesOf, otherToken, outliveLease, thinkTime, token, type SessionContext } from '../../pattern.ts';
+import {
+  type ClientStep,
+  leasesOf,
+  otherToken,
+  outliveLease,
+  thinkTime,
+  token,
+  type SessionContext,
+} from '../../pattern.ts';
 
 type Step = ClientStep<SemaphoreInput>;
 const op = (key: number, input: SemaphoreInput): Step => ({ type: 'op', key, input });
@@ -24,7 +32,9 @@ export function semaphoreSession(ctx: SessionContext, attempt: number): fc.Arbit
       key: fc.integer({ min: 0, max: ctx.keys - 1 }),
       ttlMs: fc.constantFrom(...leasesOf(ctx.options)),
       retries: fc.array(fc.integer({ min: 10, max: 120 }), { maxLength: 4 }),
-      renewals: fc.array(fc.tuple(thinkTime<SemaphoreInput>(), fc.constantFrom('refresh', 'acquire')), { maxLength: 3 }),
+      renewals: fc.array(fc.tuple(thinkTime<SemaphoreInput>(), fc.constantFrom('refresh', 'acquire')), {
+        maxLength: 3,
+      }),
       afterStall: fc.constantFrom('refresh', 'release', 'both'),
       release: fc.boolean(),
       stray: fc.option(fc.record({ op: fc.constantFrom('release', 'refresh'), token: otherToken(ctx) }), { freq: 3 }),

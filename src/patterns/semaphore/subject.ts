@@ -5,7 +5,13 @@ import type { SemaphoreInput, SemaphoreOutput } from './model.ts';
 
 /** The reference semaphore client as a Subject: each model input is one script call. */
 export class SemaphoreSubject extends ReferenceAdapter<SemaphoreInput, SemaphoreOutput> {
-  constructor(readonly client: SemaphoreClient, redis: IORedisCluster, name: string, keyOf: (logicalKey: string) => string, quitOnClose: boolean) {
+  constructor(
+    readonly client: SemaphoreClient,
+    redis: IORedisCluster,
+    name: string,
+    keyOf: (logicalKey: string) => string,
+    quitOnClose: boolean,
+  ) {
     super(name, redis, keyOf, quitOnClose);
   }
 

@@ -58,7 +58,9 @@ export function renderClockRows(input: ClockRowsInput): ClockRows {
     const mid = y + CLIENT_ROW_H / 2;
     labels.push(`<text class="lane clock-name" x="${input.labelX}" y="${mid + 4}">c${esc(c.client)} clock</text>`);
     const x0 = input.X(Math.min(0, input.tStart));
-    shapes.push(`<line class="clock-line client${c.reached ? '' : ' unreached'}" data-clock-client="${esc(c.client)}" x1="${r1(x0)}" x2="${r1(input.width)}" y1="${mid}" y2="${mid}"/>`);
+    shapes.push(
+      `<line class="clock-line client${c.reached ? '' : ' unreached'}" data-clock-client="${esc(c.client)}" x1="${r1(x0)}" x2="${r1(input.width)}" y1="${mid}" y2="${mid}"/>`,
+    );
     const text = c.label;
     texts.push(textAt(x0 + 4, mid - 2, text, 'clocklabel', { room: input.width - x0, width: text.length * CHAR_PX }));
     y += CLIENT_ROW_H;
@@ -79,18 +81,25 @@ function drawNode(clock: NodeClock, top: number, index: number, input: ClockRows
   const zero = plotTop + half + 1;
   const scale = clock.maxAbsMs > 0 ? half / clock.maxAbsMs : 0;
   const Y = (ms: number) => zero - ms * scale;
-  if (index % 2 === 1) out.shapes.push(`<rect class="clockbg" x="0" y="${top}" width="${r1(input.width)}" height="${NODE_ROW_H}"/>`);
+  if (index % 2 === 1)
+    out.shapes.push(`<rect class="clockbg" x="0" y="${top}" width="${r1(input.width)}" height="${NODE_ROW_H}"/>`);
   out.labels.push(`<text class="lane clock-name" x="${input.labelX}" y="${top + 16}">${esc(clock.node)} clock</text>`);
-  out.labels.push(`<text class="lane muted small" x="${input.labelX}" y="${top + 29}">scale ±${esc(clock.maxAbsMs)} ms</text>`);
+  out.labels.push(
+    `<text class="lane muted small" x="${input.labelX}" y="${top + 29}">scale ±${esc(clock.maxAbsMs)} ms</text>`,
+  );
   out.shapes.push(`<line class="clock-zero" x1="0" x2="${r1(input.width)}" y1="${r1(zero)}" y2="${r1(zero)}"/>`);
   const points = clockLine(clock, input.tStart, input.tEnd, input.breaks).map(([t, ms]) => `${r1(X(t))},${r1(Y(ms))}`);
-  out.shapes.push(`<polygon class="clock-area" points="${points.join(' ')} ${r1(X(input.tEnd))},${r1(zero)} ${r1(X(input.tStart))},${r1(zero)}"/>`);
+  out.shapes.push(
+    `<polygon class="clock-area" points="${points.join(' ')} ${r1(X(input.tEnd))},${r1(zero)} ${r1(X(input.tStart))},${r1(zero)}"/>`,
+  );
   out.shapes.push(`<polyline class="clock-line" data-clock-node="${esc(clock.node)}" points="${points.join(' ')}"/>`);
   clock.faults.forEach((f, i) => {
     const x0 = X(f.pieces[0]?.from ?? f.startedAt);
     const x1 = Math.max(X(f.endedAt), x0 + 2);
     // Hovering the fault's stretch of the row names it, whatever the zoom hides of its words.
-    out.shapes.push(`<rect class="clock-hit" data-clock-fault="${f.faultId}" x="${r1(x0)}" y="${top}" width="${r1(x1 - x0)}" height="${NODE_ROW_H}"><title>${esc(`${f.label} (fault ${f.faultId}, ${f.kind}; set true at its heal)`)}</title></rect>`);
+    out.shapes.push(
+      `<rect class="clock-hit" data-clock-fault="${f.faultId}" x="${r1(x0)}" y="${top}" width="${r1(x1 - x0)}" height="${NODE_ROW_H}"><title>${esc(`${f.label} (fault ${f.faultId}, ${f.kind}; set true at its heal)`)}</title></rect>`,
+    );
     const next = clock.faults[i + 1];
     const room = (next ? X(next.pieces[0]?.from ?? next.startedAt) : input.width) - x0 - 4;
     out.texts.push(textAt(x0 + 2, top + 10, f.label, 'clocklabel', { room, width: f.label.length * CHAR_PX }));
@@ -100,7 +109,9 @@ function drawNode(clock: NodeClock, top: number, index: number, input: ClockRows
       const end = X(f.pieces[j + 1]?.from ?? f.endedAt);
       const text = signedMs(p.fromMs);
       const ty = p.fromMs > 0 ? Y(p.fromMs) + 10 : Y(p.fromMs) - 2;
-      out.texts.push(textAt(X(p.from) + 3, r1n(ty), text, 'clockvalue', { room: end - X(p.from) - 4, width: text.length * CHAR_PX }));
+      out.texts.push(
+        textAt(X(p.from) + 3, r1n(ty), text, 'clockvalue', { room: end - X(p.from) - 4, width: text.length * CHAR_PX }),
+      );
     }
   });
 }

@@ -65,7 +65,8 @@ export function clockFaultLabel(f: FaultRecord): string {
   const node = offsets[0]?.node ?? f.target;
   const span = `from ${duration(round(offsets[0]?.at ?? f.startedAt))} to ${duration(round(f.endedAt))}`;
   const values = [...new Set(offsets.map((o) => o.offsetMs))];
-  if (f.kind === 'clock-drift') return `${node} drifted to ${signedMs(offsets[offsets.length - 1]?.offsetMs ?? 0)} ${span}`;
+  if (f.kind === 'clock-drift')
+    return `${node} drifted to ${signedMs(offsets[offsets.length - 1]?.offsetMs ?? 0)} ${span}`;
   if (f.kind === 'clock-strobe' || values.length > 2) {
     const far = values.reduce((m, v) => (Math.abs(v) > Math.abs(m) ? v : m), 0);
     return `${node} strobed 0 ↔ ${signedMs(far)} (${offsets.length} steps) ${span}`;
@@ -76,14 +77,23 @@ export function clockFaultLabel(f: FaultRecord): string {
 /** Every node whose clock a fault moved, in the order of its first move. */
 export function nodeClocks(faults: readonly FaultRecord[]): NodeClock[] {
   const byNode = new Map<string, NodeClockFault[]>();
-  const sorted = faults.filter((f) => (f.clockOffsets?.length ?? 0) > 0).sort((a, b) => a.startedAt - b.startedAt || a.id - b.id);
+  const sorted = faults
+    .filter((f) => (f.clockOffsets?.length ?? 0) > 0)
+    .sort((a, b) => a.startedAt - b.startedAt || a.id - b.id);
   for (const f of sorted) {
     // A fault moves one node's clock; should one record name several, each node gets its own offsets.
     for (const node of [...new Set(f.clockOffsets!.map((o) => o.node))]) {
       const own: FaultRecord = { ...f, clockOffsets: f.clockOffsets!.filter((o) => o.node === node) };
       let list = byNode.get(node);
       if (!list) byNode.set(node, (list = []));
-      list.push({ faultId: f.id, kind: f.kind, startedAt: f.startedAt, endedAt: f.endedAt, pieces: clockPieces(own), label: clockFaultLabel(own) });
+      list.push({
+        faultId: f.id,
+        kind: f.kind,
+        startedAt: f.startedAt,
+        endedAt: f.endedAt,
+        pieces: clockPieces(own),
+        label: clockFaultLabel(own),
+      });
     }
   }
   return [...byNode].map(([node, list]) => ({
@@ -98,7 +108,12 @@ export function nodeClocks(faults: readonly FaultRecord[]): NodeClock[] {
  * piece, back to 0 at its fault's heal. `breaks` are times where the page's time scale bends (its
  * compressed idle stretches): a drift's ramp gets a point at each, so it stays straight in time.
  */
-export function clockLine(clock: NodeClock, tStart: number, tEnd: number, breaks: readonly number[] = []): [number, number][] {
+export function clockLine(
+  clock: NodeClock,
+  tStart: number,
+  tEnd: number,
+  breaks: readonly number[] = [],
+): [number, number][] {
   const points: [number, number][] = [[tStart, 0]];
   const at = (t: number, ms: number) => {
     const last = points[points.length - 1];
@@ -110,7 +125,8 @@ export function clockLine(clock: NodeClock, tStart: number, tEnd: number, breaks
       at(p.from, points[points.length - 1][1]);
       at(p.from, p.fromMs);
       if (p.fromMs !== p.toMs) {
-        for (const b of breaks) if (b > p.from && b < p.to) at(b, p.fromMs + ((p.toMs - p.fromMs) * (b - p.from)) / (p.to - p.from));
+        for (const b of breaks)
+          if (b > p.from && b < p.to) at(b, p.fromMs + ((p.toMs - p.fromMs) * (b - p.from)) / (p.to - p.from));
       }
       at(p.to, p.toMs);
     }
@@ -140,7 +156,13 @@ export function clientClocks(faults: readonly FaultRecord[]): ClientClock[] {
     const offset = f.clockOffsets?.[0]?.offsetMs ?? Number(CLIENT_OFFSET.exec(f.detail)?.[1]);
     if (client === undefined || !Number.isFinite(offset)) continue;
     const reached = !f.detail.includes('not reached');
-    out.push({ client: Number(client), offsetMs: offset, faultId: f.id, reached, label: `c${client} ${signedMs(offset)} all run${reached ? '' : ' (not reached)'}` });
+    out.push({
+      client: Number(client),
+      offsetMs: offset,
+      faultId: f.id,
+      reached,
+      label: `c${client} ${signedMs(offset)} all run${reached ? '' : ' (not reached)'}`,
+    });
   }
   return out.sort((a, b) => a.client - b.client);
 }

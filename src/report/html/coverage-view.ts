@@ -3,7 +3,8 @@ import type { CoverageTable } from '../coverage.ts';
 import { esc } from './escape.ts';
 
 export function renderCoverage(table: CoverageTable | undefined, source: string): string {
-  if (!table) return '<p class="muted" id="no-coverage">No history is stored in this folder (passing runs keep none), so coverage cannot be computed.</p>';
+  if (!table)
+    return '<p class="muted" id="no-coverage">No history is stored in this folder (passing runs keep none), so coverage cannot be computed.</p>';
   const head = `<tr><th>transition</th>${table.columns.map((c) => `<th class="num">${esc(c)}</th>`).join('')}<th class="num">total</th></tr>`;
   const rows = table.rows.map((r) => {
     const cells = table.columns.map((c) => {

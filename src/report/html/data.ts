@@ -53,7 +53,9 @@ export interface RunSummary {
   /** With client-clock in the fault set: the clients' clock offsets drawn and how far they reached the implementation, in one line. */
   readonly clientClocks?: string;
   /** Operations only a second execution explains, per operation (`run` absent for `chaoslua check`). */
-  readonly duplicateEffects?: Readonly<Record<string, { readonly count: number; readonly ops: readonly { readonly run?: number; readonly id: number }[] }>>;
+  readonly duplicateEffects?: Readonly<
+    Record<string, { readonly count: number; readonly ops: readonly { readonly run?: number; readonly id: number }[] }>
+  >;
   /** Findings the pattern declares for them: reported beside the verdict. */
   readonly duplicateFindings?: readonly string[];
   readonly seconds?: number;
@@ -66,7 +68,12 @@ export interface RunSummary {
   readonly evidence?: { readonly operations?: Readonly<Record<string, OperationAnswers>> };
   readonly redisVersion?: string;
   /** The server the runs ran on, as the probes read it (certify and run jobs since --server). */
-  readonly server?: { readonly name: string; readonly version: string; readonly allocator: string; readonly features: Readonly<Record<string, boolean>> };
+  readonly server?: {
+    readonly name: string;
+    readonly version: string;
+    readonly allocator: string;
+    readonly features: Readonly<Record<string, boolean>>;
+  };
   readonly topology?: string;
   /** `chaoslua check`: the file judged and its format, so the page can name the command that re-checks it. */
   readonly checked?: { readonly file: string; readonly format: string };
@@ -95,7 +102,8 @@ export function readReportData(dir: string): ReportData {
   const result = readResult(dir);
   const ceFile = path.join(dir, COUNTEREXAMPLE_FILE);
   const counterexample = fs.existsSync(ceFile) ? readCounterexample(ceFile) : undefined;
-  if (!result && !counterexample) throw new Error(`${dir}: no ${RESULT_FILE} or ${COUNTEREXAMPLE_FILE} (not a chaoslua run folder)`);
+  if (!result && !counterexample)
+    throw new Error(`${dir}: no ${RESULT_FILE} or ${COUNTEREXAMPLE_FILE} (not a chaoslua run folder)`);
   const covFile = path.join(dir, COVERAGE_FILE);
   const coverage = fs.existsSync(covFile) ? (JSON.parse(fs.readFileSync(covFile, 'utf8')) as CoverageTable) : undefined;
   const summary = result ?? fromCounterexample(counterexample as Counterexample);

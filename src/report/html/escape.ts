@@ -7,7 +7,10 @@ export function esc(value: unknown): string {
 
 /** JSON inside <script type="application/json">: `<` escaped so no `</script>` can end the block early. */
 export function jsonScript(id: string, value: unknown): string {
-  const text = JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const text = JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
   return `<script type="application/json" id="${esc(id)}">${text}</script>`;
 }
 

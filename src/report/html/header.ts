@@ -12,8 +12,13 @@ const sh = (word: string) => (/^[\w./:@=,+-]+$/.test(word) ? word : `'${word.rep
 
 export function replayCommand(data: ReportData): { label: string; command: string } {
   const checked = data.result.checked;
-  if (checked) return { label: 're-check', command: `chaoslua check ${sh(checked.file)} --model ${data.result.pattern ?? '?'} --format ${checked.format}` };
-  if (data.counterexample) return { label: 'replay', command: `chaoslua replay ${sh(`${data.dir}/${COUNTEREXAMPLE_FILE}`)}` };
+  if (checked)
+    return {
+      label: 're-check',
+      command: `chaoslua check ${sh(checked.file)} --model ${data.result.pattern ?? '?'} --format ${checked.format}`,
+    };
+  if (data.counterexample)
+    return { label: 'replay', command: `chaoslua replay ${sh(`${data.dir}/${COUNTEREXAMPLE_FILE}`)}` };
   const r = data.result;
   const command = r.command ?? 'run';
   const parts = ['chaoslua', command];
@@ -32,22 +37,39 @@ const percent = (n: number, of: number) => `${of === 0 ? 0 : Math.round((n / of)
 function answersFact(operations: Readonly<Record<string, OperationAnswers>> | undefined): string | undefined {
   if (!operations || Object.keys(operations).length === 0) return undefined;
   return Object.entries(operations)
-    .map(([op, o]) => `${op} ${o.issued}: ${o.ok} (${percent(o.ok, o.issued)}) · ${o.fail} (${percent(o.fail, o.issued)}) · ${o.info} (${percent(o.info, o.issued)})`)
+    .map(
+      ([op, o]) =>
+        `${op} ${o.issued}: ${o.ok} (${percent(o.ok, o.issued)}) · ${o.fail} (${percent(o.fail, o.issued)}) · ${o.info} (${percent(o.info, o.issued)})`,
+    )
     .join('; ');
 }
 
 /** `hit 2 (run 3: op 41; run 7: op 12) · ...`: operations only a second execution explains. */
 function duplicatesFact(tally: RunSummary['duplicateEffects']): string | undefined {
   if (!tally) return undefined;
-  return Object.entries(tally)
-    .map(([op, t]) => `${op} ${t.count}${t.ops.length ? ` (${t.ops.slice(0, 6).map((o) => (o.run === undefined ? `op ${o.id}` : `run ${o.run}: op ${o.id}`)).join('; ')}${t.ops.length > 6 ? '; …' : ''})` : ''}`)
-    .join(' · ') || 'none';
+  return (
+    Object.entries(tally)
+      .map(
+        ([op, t]) =>
+          `${op} ${t.count}${
+            t.ops.length
+              ? ` (${t.ops
+                  .slice(0, 6)
+                  .map((o) => (o.run === undefined ? `op ${o.id}` : `run ${o.run}: op ${o.id}`))
+                  .join('; ')}${t.ops.length > 6 ? '; …' : ''})`
+              : ''
+          }`,
+      )
+      .join(' · ') || 'none'
+  );
 }
 
 export function renderHeader(data: ReportData): string {
   const r = data.result;
   const verdict = verdictOf(data);
-  const faults = Object.entries(r.faults ?? {}).map(([k, n]) => `${k} ${n}`).join(', ');
+  const faults = Object.entries(r.faults ?? {})
+    .map(([k, n]) => `${k} ${n}`)
+    .join(', ');
   const unknown = data.counterexample?.result.verdict === 'unknown';
   const facts: [string, string | undefined][] = [
     ['implementation', r.impl],
@@ -68,13 +90,16 @@ export function renderHeader(data: ReportData): string {
   const sub = r.incomplete
     ? `incomplete: the environment ended the job after ${r.runs ?? 0} finished run(s), kept as evidence`
     : unknown
-    ? 'the checker ran out of search budget: verdict unknown, which is never a pass'
-    : verdict === 'PASSED'
-      ? 'every history was linearizable and every invariant held'
-      : `${(r.invariants ?? []).filter((i) => !i.passed).length || (data.counterexample?.result.violations.length ?? 0)} invariant(s) violated`;
+      ? 'the checker ran out of search budget: verdict unknown, which is never a pass'
+      : verdict === 'PASSED'
+        ? 'every history was linearizable and every invariant held'
+        : `${(r.invariants ?? []).filter((i) => !i.passed).length || (data.counterexample?.result.violations.length ?? 0)} invariant(s) violated`;
   return `<header class="verdict ${verdict === 'PASSED' ? 'passed' : 'failed'}">
 <h1 id="verdict">${verdict}</h1><div class="sub">chaoslua ${esc(r.command ?? 'run')} · ${esc(sub)}</div>
-<dl>${facts.filter(([, v]) => v !== undefined).map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`).join('')}</dl>
+<dl>${facts
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`)
+    .join('')}</dl>
 ${renderClockAssumption(r.clocks, r.clientClocks)}
 <div class="cmd"><span>${esc(cmd.label)}:</span><code id="replay">${esc(cmd.command)}</code><button type="button" class="copy" data-text="${esc(cmd.command)}">copy</button></div>
 </header>
@@ -84,7 +109,8 @@ ${renderInvariants(data)}`;
 function renderInvariants(data: ReportData): string {
   const r = data.result;
   const chips = (r.invariants ?? []).map(
-    (i) => `<span class="chip ${i.passed ? 'ok' : 'bad'}"${i.barelyWitnessed ? ` title="${esc(i.barelyWitnessed)}"` : ''}>${i.passed ? '✓' : '✗'} ${esc(i.invariant)}${i.barelyWitnessed ? ` <i>(${esc(i.barelyWitnessed)})</i>` : ''}</span>`,
+    (i) =>
+      `<span class="chip ${i.passed ? 'ok' : 'bad'}"${i.barelyWitnessed ? ` title="${esc(i.barelyWitnessed)}"` : ''}>${i.passed ? '✓' : '✗'} ${esc(i.invariant)}${i.barelyWitnessed ? ` <i>(${esc(i.barelyWitnessed)})</i>` : ''}</span>`,
   );
   const findings = (r.findings ?? []).map((f) => `<li>${esc(f)}</li>`);
   // Reported, not failing (unless the pattern marks one a violation, when it is in findings too).
@@ -97,8 +123,15 @@ function renderInvariants(data: ReportData): string {
 
 /** "Valkey 8.1.8 (libc) · Functions, shebang flags, script eviction, frozen TIME". */
 function serverFact(s: NonNullable<RunSummary['server']>): string {
-  const names: Record<string, string> = { functions: 'Functions', shebangFlags: 'shebang flags', evictsScripts: 'script eviction', frozenTime: 'frozen TIME' };
-  const has = Object.entries(s.features).filter(([, on]) => on).map(([f]) => names[f] ?? f);
+  const names: Record<string, string> = {
+    functions: 'Functions',
+    shebangFlags: 'shebang flags',
+    evictsScripts: 'script eviction',
+    frozenTime: 'frozen TIME',
+  };
+  const has = Object.entries(s.features)
+    .filter(([, on]) => on)
+    .map(([f]) => names[f] ?? f);
   return `${s.name.charAt(0).toUpperCase()}${s.name.slice(1)} ${s.version} (${s.allocator}) · ${has.length ? has.join(', ') : 'no Functions, shebang flags, script eviction or frozen TIME'}`;
 }
 

@@ -19,9 +19,11 @@ export function renderKeys(result: CheckResult, ops: readonly OpRecord[], model:
     const op = byId.get(id);
     return op ? opLine(model, op) : `op ${id} (not in the stored history)`;
   };
-  const rows = result.keys.map((k) => `<tr class="key" data-key="${esc(k.key)}">
+  const rows = result.keys.map(
+    (k) => `<tr class="key" data-key="${esc(k.key)}">
 <td><code>${esc(k.key)}</code></td><td class="verdict-${esc(k.verdict)}">${esc(k.verdict)}</td><td class="num">${k.ops}</td><td class="num">${k.statesExplored}</td>
-<td>${details(k, line)}${k.note ? `<div class="muted small">${esc(k.note)}</div>` : ''}</td></tr>`);
+<td>${details(k, line)}${k.note ? `<div class="muted small">${esc(k.note)}</div>` : ''}</td></tr>`,
+  );
   return `<table class="keys"><thead><tr><th>key</th><th>verdict</th><th class="num">ops</th><th class="num">states explored</th><th>longest linearizable prefix · first unexplained op</th></tr></thead>
 <tbody>${rows.join('')}</tbody></table>`;
 }
@@ -31,10 +33,14 @@ function details(k: KeyVerdict, line: (id: number) => string): string {
   if (k.longestPrefix) {
     const items = k.longestPrefix.map((id) => `<li class="mono">${esc(line(id))}</li>`).join('');
     const open = k.longestPrefix.length <= OPEN_PREFIX_MAX ? ' open' : '';
-    parts.push(`<details class="prefix"${open}><summary>longest linearizable prefix: ${k.longestPrefix.length} op(s)</summary><ol class="prefix">${items}</ol></details>`);
+    parts.push(
+      `<details class="prefix"${open}><summary>longest linearizable prefix: ${k.longestPrefix.length} op(s)</summary><ol class="prefix">${items}</ol></details>`,
+    );
   }
   if (k.unexplained !== undefined) {
-    parts.push(`<div class="unexplained-op">first op no order could explain: <span class="wref mono" data-op-id="${k.unexplained}">${esc(line(k.unexplained))}</span></div>`);
+    parts.push(
+      `<div class="unexplained-op">first op no order could explain: <span class="wref mono" data-op-id="${k.unexplained}">${esc(line(k.unexplained))}</span></div>`,
+    );
   }
   return parts.join('') || (k.verdict === 'ok' ? '<span class="muted">every op fits one order</span>' : '');
 }

@@ -26,7 +26,12 @@ export interface LeaseWindow {
   readonly expired: boolean;
 }
 
-export function leaseWindows(history: History, model: Model<unknown, unknown, unknown>, key: string, eps: number): LeaseWindow[] {
+export function leaseWindows(
+  history: History,
+  model: Model<unknown, unknown, unknown>,
+  key: string,
+  eps: number,
+): LeaseWindow[] {
   const ops = history.ops.filter((op) => op.key === key);
   const byId = new Map<number, OpRecord>(ops.map((op) => [op.id, op]));
   const steps = replay({ ops, faults: [], topology: [] }, model, eps);

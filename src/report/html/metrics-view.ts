@@ -21,12 +21,29 @@ export function renderMetrics(metrics: Metrics | undefined, pattern: string | un
   }
   // A folder that names no pattern was written before there were others: the idempotency store's.
   const prefix = pattern ?? 'idempotency';
-  const latencyName = [...metrics.keys()].find((n) => n === `${prefix}_script_duration_ms`) ?? [...metrics.keys()].find((n) => n.endsWith('_script_duration_ms'));
+  const latencyName =
+    [...metrics.keys()].find((n) => n === `${prefix}_script_duration_ms`) ??
+    [...metrics.keys()].find((n) => n.endsWith('_script_duration_ms'));
   const cards = [
     latencyCard(metrics, latencyName),
-    counterCard(metrics, latencyName ? latencyName.replace(/_script_duration_ms$/, '_noscript_total') : `${prefix}_noscript_total`, 'NOSCRIPT fallbacks', 'Expected to spike at failover or SCRIPT FLUSH and return to zero; a steady rate means something keeps flushing the script cache.'),
-    counterCard(metrics, 'idempotency_stale_completion_rejected_total', 'Stale completions rejected', 'Owner-check refusals in complete and release. Non-zero proves frozen workers exist and the check protected the key.'),
-    counterCard(metrics, 'idempotency_lease_expired_while_pending_total', 'Leases expired while pending', 'Any value means handlers outlived their leases.'),
+    counterCard(
+      metrics,
+      latencyName ? latencyName.replace(/_script_duration_ms$/, '_noscript_total') : `${prefix}_noscript_total`,
+      'NOSCRIPT fallbacks',
+      'Expected to spike at failover or SCRIPT FLUSH and return to zero; a steady rate means something keeps flushing the script cache.',
+    ),
+    counterCard(
+      metrics,
+      'idempotency_stale_completion_rejected_total',
+      'Stale completions rejected',
+      'Owner-check refusals in complete and release. Non-zero proves frozen workers exist and the check protected the key.',
+    ),
+    counterCard(
+      metrics,
+      'idempotency_lease_expired_while_pending_total',
+      'Leases expired while pending',
+      'Any value means handlers outlived their leases.',
+    ),
     bodyCard(metrics),
     memoryCard(metrics),
   ];
@@ -41,14 +58,16 @@ function latencyCard(metrics: Metrics, name: string | undefined): string {
   const title = 'Script latency (client-observed)';
   if (!name) return notRecorded(title, 'idempotency_script_duration_ms');
   const series = histogramSeries(metrics, name).filter((s) => s.count > 0 || s.buckets.length > 0);
-  if (series.length === 0) return `<div class="card metric" data-metric="${esc(name)}"><h3>${title}</h3><p class="muted">recorded, but no script was called</p></div>`;
+  if (series.length === 0)
+    return `<div class="card metric" data-metric="${esc(name)}"><h3>${title}</h3><p class="muted">recorded, but no script was called</p></div>`;
   const charts = series.map((s) => {
     const script = s.labels.script ?? Object.values(s.labels).join(',') ?? '';
     const p50 = histogramQuantile(0.5, s.buckets);
     const p99 = histogramQuantile(0.99, s.buckets);
     const over = p99 > LATENCY_ALERT_MS;
     // The seed's alert is on register_or_get; other scripts get the same line for comparison.
-    const alerting = over && (script === 'register_or_get' || !series.some((x) => x.labels.script === 'register_or_get'));
+    const alerting =
+      over && (script === 'register_or_get' || !series.some((x) => x.labels.script === 'register_or_get'));
     return `<div class="series" data-script="${esc(script)}"><div><b>${esc(script)}</b> · ${s.count} calls · p50 <b class="p50">${fmtMs(p50)}</b> · p99 <b class="p99 ${over ? 'alert' : ''}">${fmtMs(p99)}</b>${alerting ? ' <span class="alert">▲ over the 15 ms alert</span>' : ''}</div>
 ${histogramSvg(s, { alertAt: LATENCY_ALERT_MS, alertLabel: `${LATENCY_ALERT_MS} ms alert`, format: (le) => (le >= 1000 ? `${le / 1000}s` : String(le)), p50, p99 })}</div>`;
   });
@@ -59,7 +78,9 @@ function counterCard(metrics: Metrics, name: string, title: string, meaning: str
   const total = counterTotal(metrics, name);
   if (total === undefined) return notRecorded(title, name);
   const family = metrics.get(name);
-  const parts = (family?.samples ?? []).filter((s) => Object.keys(s.labels).length > 0).map((s) => `${Object.values(s.labels).join(',')} ${s.value}`);
+  const parts = (family?.samples ?? [])
+    .filter((s) => Object.keys(s.labels).length > 0)
+    .map((s) => `${Object.values(s.labels).join(',')} ${s.value}`);
   return `<div class="card metric" data-metric="${esc(name)}"><h3>${esc(title)}</h3><div class="big" data-value="${total}">${total}</div>${parts.length ? `<div class="muted small">${esc(parts.join(' · '))}</div>` : ''}<div class="small">${esc(meaning)}</div></div>`;
 }
 
@@ -85,8 +106,16 @@ function memoryCard(metrics: Metrics): string {
     const node = s.labels.node ?? '';
     const limit = maxOf.get(node);
     const share = limit && limit > 0 ? s.value / limit : undefined;
-    const bar = share === undefined ? '' : `<div class="mem"><span style="width:${Math.min(100, share * 100).toFixed(1)}%"></span></div>`;
-    const text = limit === undefined ? 'maxmemory not recorded' : limit === 0 ? 'no maxmemory (0 = no limit)' : `${(share! * 100).toFixed(1)}% of ${fmtBytes(limit)}`;
+    const bar =
+      share === undefined
+        ? ''
+        : `<div class="mem"><span style="width:${Math.min(100, share * 100).toFixed(1)}%"></span></div>`;
+    const text =
+      limit === undefined
+        ? 'maxmemory not recorded'
+        : limit === 0
+          ? 'no maxmemory (0 = no limit)'
+          : `${(share! * 100).toFixed(1)}% of ${fmtBytes(limit)}`;
     return `<tr><td><code>${esc(node)}</code></td><td class="num">${fmtBytes(s.value)}</td><td>${esc(text)}${bar}</td></tr>`;
   });
   return `<div class="card metric" data-metric="redis_memory_used_bytes"><h3>${title}</h3><div class="small muted">Predicts eviction — on a deduplication store, silent loss of the guarantee.</div><table><thead><tr><th>master</th><th class="num">used</th><th>of maxmemory</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
@@ -128,7 +157,10 @@ function histogramSvg(s: HistogramSeries, o: ChartOptions): string {
     return undefined;
   };
   const alertIndex = s.buckets.findIndex((b) => b.le === o.alertAt);
-  const alert = alertIndex < 0 ? '' : `<line class="alertline" x1="${r1((alertIndex + 1) * bw)}" x2="${r1((alertIndex + 1) * bw)}" y1="${top - 6}" y2="${base}"/><text class="alerttext" x="${r1((alertIndex + 1) * bw + 3)}" y="${top - 2}">${esc(o.alertLabel)}</text>`;
+  const alert =
+    alertIndex < 0
+      ? ''
+      : `<line class="alertline" x1="${r1((alertIndex + 1) * bw)}" x2="${r1((alertIndex + 1) * bw)}" y1="${top - 6}" y2="${base}"/><text class="alerttext" x="${r1((alertIndex + 1) * bw + 3)}" y="${top - 2}">${esc(o.alertLabel)}</text>`;
   const marks = (
     [
       ['p50', o.p50],
@@ -136,7 +168,9 @@ function histogramSvg(s: HistogramSeries, o: ChartOptions): string {
     ] as const
   ).map(([label, v], j) => {
     const x = at(v);
-    return x === undefined ? '' : `<line class="q" x1="${r1(x)}" x2="${r1(x)}" y1="${base}" y2="${base + 16 + j * 10}"/><text class="qtext" x="${r1(x + 2)}" y="${base + 24 + j * 10}">${label}</text>`;
+    return x === undefined
+      ? ''
+      : `<line class="q" x1="${r1(x)}" x2="${r1(x)}" y1="${base}" y2="${base + 16 + j * 10}"/><text class="qtext" x="${r1(x + 2)}" y="${base + 24 + j * 10}">${label}</text>`;
   });
   return `<svg class="hist" width="100%" viewBox="0 0 ${W} ${H}" preserveAspectRatio="xMinYMin meet">${bars.join('')}${alert}${marks.join('')}</svg>`;
 }

@@ -1,5 +1,10 @@
 /** Greedy interval packing: each item goes to the first row where it does not overlap the previous one. */
-export function packRows<T>(items: readonly T[], span: (item: T) => readonly [number, number], maxRows: number, pad = 2): { item: T; row: number }[] {
+export function packRows<T>(
+  items: readonly T[],
+  span: (item: T) => readonly [number, number],
+  maxRows: number,
+  pad = 2,
+): { item: T; row: number }[] {
   const ends: number[] = [];
   const sorted = [...items].sort((a, b) => span(a)[0] - span(b)[0]);
   return sorted.map((item) => {

@@ -36,7 +36,12 @@ export interface ScaleOptions {
 /** Pixels per ms of a segment (gaps included). */
 export const rateOf = (s: Segment) => (s.t1 > s.t0 ? (s.x1 - s.x0) / (s.t1 - s.t0) : 0);
 
-export function timeScale(busy: readonly (readonly [number, number])[], tStart: number, tEnd: number, options: ScaleOptions): TimeScale {
+export function timeScale(
+  busy: readonly (readonly [number, number])[],
+  tStart: number,
+  tEnd: number,
+  options: ScaleOptions,
+): TimeScale {
   const end = Math.max(tEnd, tStart + 1e-3);
   const merged: [number, number][] = [];
   for (const [a, b] of [...busy].sort((p, q) => p[0] - q[0])) {

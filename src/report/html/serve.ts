@@ -41,10 +41,11 @@ export function serveReports(root: string, port: number): Promise<ReportServer> 
       resolve({
         url: `http://127.0.0.1:${actual}/`,
         port: actual,
-        close: () => new Promise<void>((done) => {
-          server.close(() => done());
-          server.closeAllConnections();
-        }),
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
       });
     });
   });
@@ -88,7 +89,10 @@ function respond(base: string, req: http.IncomingMessage, res: http.ServerRespon
     res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('not found\n');
     return;
   }
-  res.writeHead(200, { 'content-type': TYPES[path.extname(target)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+  res.writeHead(200, {
+    'content-type': TYPES[path.extname(target)] ?? 'application/octet-stream',
+    'cache-control': 'no-store',
+  });
   if (req.method === 'HEAD') res.end();
   else fs.createReadStream(target).pipe(res);
 }

@@ -5,7 +5,13 @@ import { esc, r1 } from './escape.ts';
 export const CHAR_PX = 6.1;
 
 /** A text whose x the script rescales on zoom; hidden while it has less room than it needs. */
-export function textAt(x: number, y: number, text: string, cls: string, opts: { anchor?: 'middle'; room?: number; width?: number }): string {
+export function textAt(
+  x: number,
+  y: number,
+  text: string,
+  cls: string,
+  opts: { anchor?: 'middle'; room?: number; width?: number },
+): string {
   const fits = opts.room === undefined || opts.width === undefined || opts.room >= opts.width;
   const room = opts.room === undefined ? '' : ` data-room="${r1(opts.room)}" data-w="${r1(opts.width ?? 0)}"`;
   const anchor = opts.anchor ? ` text-anchor="${opts.anchor}"` : '';

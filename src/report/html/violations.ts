@@ -9,7 +9,9 @@ type AnyModel = Model<unknown, unknown, unknown>;
 
 export function renderViolations(result: CheckResult, model: AnyModel): string {
   const cards = result.violations.map((v) => {
-    const witnesses = v.witness.map((op) => `<li class="wref mono" data-op-id="${op.id}">${esc(opLine(model, op))}</li>`);
+    const witnesses = v.witness.map(
+      (op) => `<li class="wref mono" data-op-id="${op.id}">${esc(opLine(model, op))}</li>`,
+    );
     return `<div class="card violation" data-invariant="${esc(v.invariant)}">
 <div><span class="inv">${esc(v.invariant)}</span> <span class="muted">on key</span> <code>${esc(v.key)}</code></div>
 <p class="sentence">${esc(v.message)}</p>
@@ -18,7 +20,8 @@ export function renderViolations(result: CheckResult, model: AnyModel): string {
 </div>`;
   });
   const losses = result.replicationLosses.map(
-    (l) => `<li><b>${esc(l.invariant)}</b> on <code>${esc(l.key)}</code>: ${esc(l.message)} <span class="muted">— explained by ${esc(l.faults.map((f) => `${f.kind} (${f.target})`).join(', '))}</span></li>`,
+    (l) =>
+      `<li><b>${esc(l.invariant)}</b> on <code>${esc(l.key)}</code>: ${esc(l.message)} <span class="muted">— explained by ${esc(l.faults.map((f) => `${f.kind} (${f.target})`).join(', '))}</span></li>`,
   );
   const lossCard = losses.length
     ? `<div class="card"><b>Replication losses</b> <span class="muted">(acknowledged writes a lossy failover may drop: reported, not violations)</span><ul>${losses.join('')}</ul></div>`
@@ -33,7 +36,9 @@ export function renderViolations(result: CheckResult, model: AnyModel): string {
 export function renderClockLosses(result: Pick<CheckResult, 'clockLosses'>): string {
   const losses = (result.clockLosses ?? []).map((l) => {
     const clocks = l.faults.map((f) => `${f.kind} (${clockFaultLabel(f)})`).join('; ');
-    const witness = l.witness.map((op) => `<span class="wref mono" data-op-id="${op.id}">op ${op.id}</span>`).join(', ');
+    const witness = l.witness
+      .map((op) => `<span class="wref mono" data-op-id="${op.id}">op ${op.id}</span>`)
+      .join(', ');
     return `<li class="clock-loss" data-key="${esc(l.key)}"><b>${esc(l.invariant)}</b> on <code>${esc(l.key)}</code>: ${esc(l.message)} <span class="muted">— explained by ${esc(clocks)}${witness ? `; witness ${witness}` : ''}</span></li>`;
   });
   return losses.length

@@ -54,17 +54,25 @@ function parseMutant(dir: string, pattern: PatternName): Mutant {
     if (typeof raw[field] !== 'string' || raw[field] === '') throw problem(`"${field}" must be a non-empty string`);
   }
   if (raw.name !== path.basename(dir)) throw problem(`"name" must be the directory's name, ${path.basename(dir)}`);
-  if (raw.orNamed !== undefined && !(Array.isArray(raw.orNamed) && raw.orNamed.every((n) => typeof n === 'string'))) throw problem('"orNamed" must be a list of names');
-  if (raw.gap !== undefined && (typeof raw.gap !== 'string' || raw.gap === '')) throw problem('"gap" must say why the harness misses it');
-  if (raw.slow !== undefined && (typeof raw.slow !== 'string' || raw.slow === '')) throw problem('"slow" must say why its catch takes many runs');
-  if (raw.slow !== undefined && raw.gap !== undefined) throw problem('a mutant is "slow" (caught, in test:full) or a "gap" (missed), not both');
-  if (raw.ciRuns !== undefined && !(Number.isInteger(raw.ciRuns) && raw.ciRuns > 0)) throw problem('"ciRuns" must be a positive integer');
-  if (raw.ciSeed !== undefined && !(Number.isInteger(raw.ciSeed) && raw.ciSeed >= 0)) throw problem('"ciSeed" must be a non-negative integer');
+  if (raw.orNamed !== undefined && !(Array.isArray(raw.orNamed) && raw.orNamed.every((n) => typeof n === 'string')))
+    throw problem('"orNamed" must be a list of names');
+  if (raw.gap !== undefined && (typeof raw.gap !== 'string' || raw.gap === ''))
+    throw problem('"gap" must say why the harness misses it');
+  if (raw.slow !== undefined && (typeof raw.slow !== 'string' || raw.slow === ''))
+    throw problem('"slow" must say why its catch takes many runs');
+  if (raw.slow !== undefined && raw.gap !== undefined)
+    throw problem('a mutant is "slow" (caught, in test:full) or a "gap" (missed), not both');
+  if (raw.ciRuns !== undefined && !(Number.isInteger(raw.ciRuns) && raw.ciRuns > 0))
+    throw problem('"ciRuns" must be a positive integer');
+  if (raw.ciSeed !== undefined && !(Number.isInteger(raw.ciSeed) && raw.ciSeed >= 0))
+    throw problem('"ciSeed" must be a non-negative integer');
   if (raw.pattern !== pattern) throw problem(`"pattern" must be ${pattern} (the directory it sits in)`);
   if (raw.backend !== undefined && raw.backend !== 'netns') throw problem('"backend" must be netns when present');
-  if (raw.durability !== undefined && !/^wait:\d+:\d+$/.test(raw.durability)) throw problem('"durability" must be wait:N:TIMEOUT');
+  if (raw.durability !== undefined && !/^wait:\d+:\d+$/.test(raw.durability))
+    throw problem('"durability" must be wait:N:TIMEOUT');
   if (raw.kind === 'lua') {
-    if (typeof raw.mutated !== 'string' || !existsSync(path.join(dir, raw.mutated))) throw problem('a lua mutant names its "mutated" script');
+    if (typeof raw.mutated !== 'string' || !existsSync(path.join(dir, raw.mutated)))
+      throw problem('a lua mutant names its "mutated" script');
     if (!Array.isArray(raw.lint)) throw problem('a lua mutant lists the "lint" rules that flag it ([] for none)');
     return { ...raw, impl: dir };
   }
@@ -113,7 +121,9 @@ export function loadAlternatives(): Alternative[] {
     for (const name of readdirSync(root).sort()) {
       const dir = path.join(root, name);
       const store = path.join(dir, 'store.ts');
-      found.push(existsSync(store) ? { name, pattern, kind: 'module', impl: store } : { name, pattern, kind: 'lua', impl: dir });
+      found.push(
+        existsSync(store) ? { name, pattern, kind: 'module', impl: store } : { name, pattern, kind: 'lua', impl: dir },
+      );
     }
   }
   return found;

@@ -21,5 +21,7 @@ for (const m of loadMutants()) {
   const best = m.gap ? undefined : bestSeed(evidence, m);
   if (best) json.ciSeed = best.seed;
   writeFileSync(file, `${JSON.stringify(json, null, 2)}\n`);
-  console.log(`${mutantLabel(m)}: orNamed ${others.join(',') || '-'}; ciSeed ${best ? `${best.seed} (caught at run ${best.run})` : '-'}`);
+  console.log(
+    `${mutantLabel(m)}: orNamed ${others.join(',') || '-'}; ciSeed ${best ? `${best.seed} (caught at run ${best.run})` : '-'}`,
+  );
 }

@@ -6,7 +6,14 @@ import { runJob } from '../../../src/certify/job.ts';
 import type { LocalCluster } from '../../../src/cluster/local.ts';
 import { sharedCluster } from '../../support/shared-cluster.ts';
 import type { PatternName } from '../../../src/patterns/index.ts';
-import { behaviourFindings, certifyOptions, counting, quietIo, removeReportRoots, reportRoot } from '../fixtures/process/job.ts';
+import {
+  behaviourFindings,
+  certifyOptions,
+  counting,
+  quietIo,
+  removeReportRoots,
+  reportRoot,
+} from '../fixtures/process/job.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';
 
 /**
@@ -25,15 +32,24 @@ export function examplesSuite(runs: number, withBugs: boolean): void {
   const EXAMPLE_PATTERNS: PatternName[] = ['idempotency', 'lock', 'ratelimit'];
 
   async function certify(pattern: PatternName, command: string, jobRuns: number) {
-    const { open, answers } = counting(cmdOpener(PATTERNS[pattern], command, { stderrFile: path.join(reportRoot(), 'stderr.log') }));
+    const { open, answers } = counting(
+      cmdOpener(PATTERNS[pattern], command, { stderrFile: path.join(reportRoot(), 'stderr.log') }),
+    );
     // Shrinking a failure is not what these tests are about: a few re-runs keep them short.
-    const result = await runJob(certifyOptions({ pattern, runs: String(jobRuns), seed: '20240611', faults: 'all', 'shrink-runs': '3' }), open, quietIo, cluster);
+    const result = await runJob(
+      certifyOptions({ pattern, runs: String(jobRuns), seed: '20240611', faults: 'all', 'shrink-runs': '3' }),
+      open,
+      quietIo,
+      cluster,
+    );
     return { result, answers };
   }
 
   beforeAll(async () => {
     // Builds the Go binary and the Python venv when missing or stale; a no-op otherwise.
-    execFileSync(path.join(ROOT, 'scripts/bootstrap-examples.sh'), ['--quiet'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync(path.join(ROOT, 'scripts/bootstrap-examples.sh'), ['--quiet'], {
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     cluster = await sharedCluster();
   });
 
@@ -42,17 +58,20 @@ export function examplesSuite(runs: number, withBugs: boolean): void {
   });
 
   describe.each(Object.entries(EXAMPLES))('the %s example', (example, command) => {
-    it.each(EXAMPLE_PATTERNS)(`is certified for %s under every fault (${runs} run${runs === 1 ? '' : 's'})`, async (pattern) => {
-      const { result, answers } = await certify(pattern, command, runs);
-      expect(behaviourFindings(result)).toEqual([]);
-      expect(result.outcome.failure).toBeUndefined();
-      expect(result.outcome.tally.runs).toBe(runs); // judged, not discarded
-      expect(result.impl).toContain(example === 'python' ? '(python-redis-py 0.2.0)' : '(go-go-redis 0.2.0)');
-      // Most operations were really answered (faults make some fail), so the pass means something.
-      // With one run under every fault (reply losses, command delays) errors can be as many as answers;
-      // the evidence that it was exercised is the count of answers, not their share.
-      expect(answers.ok).toBeGreaterThan(10);
-    });
+    it.each(EXAMPLE_PATTERNS)(
+      `is certified for %s under every fault (${runs} run${runs === 1 ? '' : 's'})`,
+      async (pattern) => {
+        const { result, answers } = await certify(pattern, command, runs);
+        expect(behaviourFindings(result)).toEqual([]);
+        expect(result.outcome.failure).toBeUndefined();
+        expect(result.outcome.tally.runs).toBe(runs); // judged, not discarded
+        expect(result.impl).toContain(example === 'python' ? '(python-redis-py 0.2.0)' : '(go-go-redis 0.2.0)');
+        // Most operations were really answered (faults make some fail), so the pass means something.
+        // With one run under every fault (reply losses, command delays) errors can be as many as answers;
+        // the evidence that it was exercised is the count of answers, not their share.
+        expect(answers.ok).toBeGreaterThan(10);
+      },
+    );
   });
 
   if (!withBugs) return;

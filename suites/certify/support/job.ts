@@ -57,11 +57,19 @@ export interface JobVerdict {
  * with what runJob does not do: stop at the first finding (a mutant suite wants the catch, not the
  * remaining runs) and skip the report. mutants.test.ts also runs runJob itself on a mutant.
  */
-export async function chaosJob(clusters: LocalCluster | readonly LocalCluster[], pattern: PatternName, open: ImplOpener, limits: JobLimits): Promise<JobVerdict> {
+export async function chaosJob(
+  clusters: LocalCluster | readonly LocalCluster[],
+  pattern: PatternName,
+  open: ImplOpener,
+  limits: JobLimits,
+): Promise<JobVerdict> {
   // Several clusters are one job's lanes (--clusters): the same draws, dealt to them; shrinking on all.
   const lanes = Array.isArray(clusters) ? clusters : [clusters as LocalCluster];
   const openedAll = await openOnLanes(open, lanes, MAX_CLIENTS);
-  const opened = { findings: () => openedAll.flatMap((o) => o.findings()), close: async () => void (await Promise.allSettled(openedAll.map((o) => o.close()))) };
+  const opened = {
+    findings: () => openedAll.flatMap((o) => o.findings()),
+    close: async () => void (await Promise.allSettled(openedAll.map((o) => o.close()))),
+  };
   const started = performance.now();
   let findingAt: { run: number; seconds: number } | undefined;
   const historyFindings: string[] = [];
@@ -70,7 +78,8 @@ export async function chaosJob(clusters: LocalCluster | readonly LocalCluster[],
       // As runJob does: findings from fresh runs' histories, plus what the opener reports.
       const noscript = last.shrinking ? undefined : noscriptFinding(last.history);
       if (noscript && historyFindings.length === 0) historyFindings.push(noscript);
-      if (!findingAt && opened.findings().length + historyFindings.length > 0) findingAt = { run: tally.runs, seconds: (performance.now() - started) / 1000 };
+      if (!findingAt && opened.findings().length + historyFindings.length > 0)
+        findingAt = { run: tally.runs, seconds: (performance.now() - started) / 1000 };
     };
     const outcome = await chaosOnLanes(
       lanes.map((c, i) => ({ cluster: c, subjects: openedAll[i].subjects })),
@@ -92,10 +101,13 @@ export async function chaosJob(clusters: LocalCluster | readonly LocalCluster[],
     // job without a finding ends early only when the environment failed or too many runs were
     // discarded: both now throw, saying which. (CI once reported a mutant that "survived 25 runs"
     // of its 100; what ended that job was not recorded.)
-    if (outcome.environmentFailure) throw new EnvironmentError(`${outcome.environmentFailure} (after ${outcome.tally.runs} judged runs)`);
+    if (outcome.environmentFailure)
+      throw new EnvironmentError(`${outcome.environmentFailure} (after ${outcome.tally.runs} judged runs)`);
     if (outcome.shortOfRuns) {
       const causes = [...new Set(outcome.tally.discardCauses)].join('; ');
-      throw new EnvironmentError(`${outcome.tally.runs} of ${limits.runs} runs judged: ${outcome.tally.discarded} discarded (${causes})`);
+      throw new EnvironmentError(
+        `${outcome.tally.runs} of ${limits.runs} runs judged: ${outcome.tally.discarded} discarded (${causes})`,
+      );
     }
     const failure = outcome.failure;
     const findings = [...opened.findings(), ...historyFindings];
@@ -111,7 +123,11 @@ export async function chaosJob(clusters: LocalCluster | readonly LocalCluster[],
       findings,
       messages: [...violations.map((v) => `${v.invariant}: ${v.message}`), ...findings],
       failure,
-      shrinking: outcome.shrinking && { seconds: outcome.shrinking.ms / 1000, clusters: outcome.shrinking.clusters, stopped: outcome.shrinking.stopped },
+      shrinking: outcome.shrinking && {
+        seconds: outcome.shrinking.ms / 1000,
+        clusters: outcome.shrinking.clusters,
+        stopped: outcome.shrinking.stopped,
+      },
     };
   } finally {
     await opened.close();

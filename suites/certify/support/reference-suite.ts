@@ -38,16 +38,26 @@ export function referenceSuite(routes: readonly (readonly [PatternName, Route])[
 
   async function certify(pattern: PatternName, impl: string) {
     const spec = parseImplSpec(impl, PATTERNS[pattern]);
-    const options = { ...jobOptions('certify', { pattern, runs: String(RUNS), seed: '2026', report: reports }), implSpec: describeImpl(spec) };
+    const options = {
+      ...jobOptions('certify', { pattern, runs: String(RUNS), seed: '2026', report: reports }),
+      implSpec: describeImpl(spec),
+    };
     return runJob(options, openerFor(PATTERNS[pattern], spec), quiet, cluster);
   }
 
   describe('the reference implementations are certified', () => {
     for (const [pattern, route] of routes) {
-      const impl = route === 'lua' ? `lua:${path.join(root, 'lua', pattern)}` : `module:${path.join(root, 'examples/reference-module/store.ts')}`;
+      const impl =
+        route === 'lua'
+          ? `lua:${path.join(root, 'lua', pattern)}`
+          : `module:${path.join(root, 'examples/reference-module/store.ts')}`;
       it(`${pattern} through ${route}:`, async () => {
         const result = await certify(pattern, impl);
-        const why = result.invariants.filter((s) => !s.passed).map((s) => `${s.invariant}: ${s.violations[0]?.message}`).join('\n') + result.findings.join('\n');
+        const why =
+          result.invariants
+            .filter((s) => !s.passed)
+            .map((s) => `${s.invariant}: ${s.violations[0]?.message}`)
+            .join('\n') + result.findings.join('\n');
         // A few runs prove the behaviour, not the evidence a certificate needs (see behaviourFindings).
         expect(result.outcome.failure, why).toBeUndefined();
         expect(behaviourFindings(result), why).toEqual([]);

@@ -56,12 +56,18 @@ export function readEvidence(file = SWEEP_FILE): SweepEvidence {
 }
 
 /** New jobs replace the evidence's jobs of the same mutant and seed; every other job is kept. */
-export function mergeEvidence(old: SweepEvidence | undefined, fresh: Record<string, readonly SweepJob[]>, command: string): SweepEvidence {
+export function mergeEvidence(
+  old: SweepEvidence | undefined,
+  fresh: Record<string, readonly SweepJob[]>,
+  command: string,
+): SweepEvidence {
   const mutants: Record<string, SweepJob[]> = {};
   for (const [label, jobs] of Object.entries(old?.mutants ?? {})) mutants[label] = [...jobs];
   for (const [label, jobs] of Object.entries(fresh)) {
     const seeds = new Set(jobs.map((j) => j.seed));
-    mutants[label] = [...(mutants[label] ?? []).filter((j) => !seeds.has(j.seed)), ...jobs].sort((a, b) => a.seed - b.seed);
+    mutants[label] = [...(mutants[label] ?? []).filter((j) => !seeds.has(j.seed)), ...jobs].sort(
+      (a, b) => a.seed - b.seed,
+    );
   }
   return { command, mutants: Object.fromEntries(Object.entries(mutants).sort(([a], [b]) => a.localeCompare(b))) };
 }

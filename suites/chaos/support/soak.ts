@@ -51,7 +51,12 @@ export interface SoakFigures {
  * Every run's history is checked once more to count the search states per key: the chaos loop
  * keeps only the verdict.
  */
-export async function soak(clusters: readonly LocalCluster[], pattern: PatternName, runs: number, seed: number): Promise<SoakFigures> {
+export async function soak(
+  clusters: readonly LocalCluster[],
+  pattern: PatternName,
+  runs: number,
+  seed: number,
+): Promise<SoakFigures> {
   const states: number[] = [];
   let max = { states: -1, at: '' };
   let unknownKeys = 0;
@@ -71,7 +76,8 @@ export async function soak(clusters: readonly LocalCluster[], pattern: PatternNa
       for (const key of check(last.history, PATTERNS[pattern] as AnyPattern, { minimise: false }).keys) {
         states.push(key.statesExplored);
         if (key.verdict === 'unknown') unknownKeys++;
-        if (key.statesExplored > max.states) max = { states: key.statesExplored, at: `run ${tally.runs}, key ${key.key}, ${key.ops} ops` };
+        if (key.statesExplored > max.states)
+          max = { states: key.statesExplored, at: `run ${tally.runs}, key ${key.key}, ${key.ops} ops` };
       }
     },
   });
@@ -94,7 +100,11 @@ export async function soak(clusters: readonly LocalCluster[], pattern: PatternNa
       history: outcome.failure.history,
       result: outcome.failure.result,
     };
-    counterexampleFile = path.join(projectRoot, 'reports', `soak-${pattern}-seed${seed}-${undecided ? 'undecided' : 'counterexample'}.json`);
+    counterexampleFile = path.join(
+      projectRoot,
+      'reports',
+      `soak-${pattern}-seed${seed}-${undecided ? 'undecided' : 'counterexample'}.json`,
+    );
     fs.mkdirSync(path.dirname(counterexampleFile), { recursive: true });
     fs.writeFileSync(counterexampleFile, `${JSON.stringify(counterexample, null, 2)}\n`);
   }
@@ -115,9 +125,15 @@ export async function soak(clusters: readonly LocalCluster[], pattern: PatternNa
     failures: t.failures - undecidedRuns,
     undecidedRuns,
     unknownKeys,
-    states: { keys: sorted.length, median: sorted[Math.floor(sorted.length / 2)] ?? 0, max: Math.max(max.states, 0), maxAt: max.at },
+    states: {
+      keys: sorted.length,
+      median: sorted[Math.floor(sorted.length / 2)] ?? 0,
+      max: Math.max(max.states, 0),
+      maxAt: max.at,
+    },
     seconds: Math.round(outcome.ms / 1000),
-    failure: outcome.failure && !undecided ? `${describeFailure(outcome)}\ncounterexample: ${counterexampleFile}` : undefined,
+    failure:
+      outcome.failure && !undecided ? `${describeFailure(outcome)}\ncounterexample: ${counterexampleFile}` : undefined,
     undecided: undecided ? `${describeFailure(outcome)}\nhistory: ${counterexampleFile}` : undefined,
     counterexampleFile,
   };
@@ -147,8 +163,10 @@ export class ClusterPool {
     private readonly groups: number,
     private readonly lanes = 1,
   ) {
-    if (!Number.isInteger(groups) || groups < 1) throw new RangeError(`cluster pool: groups must be a positive integer, got ${groups}`);
-    if (!Number.isInteger(lanes) || lanes < 1) throw new RangeError(`cluster pool: lanes must be a positive integer, got ${lanes}`);
+    if (!Number.isInteger(groups) || groups < 1)
+      throw new RangeError(`cluster pool: groups must be a positive integer, got ${groups}`);
+    if (!Number.isInteger(lanes) || lanes < 1)
+      throw new RangeError(`cluster pool: lanes must be a positive integer, got ${lanes}`);
   }
 
   async use<T>(job: (clusters: readonly LocalCluster[]) => Promise<T>): Promise<T> {

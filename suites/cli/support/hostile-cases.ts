@@ -33,13 +33,17 @@ fs.writeFileSync(aFile, 'x');
 const aDir = at('a-dir');
 fs.mkdirSync(aDir);
 const history = at('h.edn');
-fs.writeFileSync(history, '{:process 0, :type :invoke, :f :write, :value 1}\n{:process 0, :type :ok, :f :write, :value 1}\n');
+fs.writeFileSync(
+  history,
+  '{:process 0, :type :invoke, :f :write, :value 1}\n{:process 0, :type :ok, :f :write, :value 1}\n',
+);
 
 /** A lua:DIR whose four scripts all lead to `target`. */
 function luaDir(name: string, target: string): string {
   const dir = at(name);
   fs.mkdirSync(dir);
-  for (const script of ['register_or_get', 'complete', 'release', 'renew']) fs.symlinkSync(target, path.join(dir, `${script}.lua`));
+  for (const script of ['register_or_get', 'complete', 'release', 'renew'])
+    fs.symlinkSync(target, path.join(dir, `${script}.lua`));
   return dir;
 }
 /** A corpus folder whose one entry leads to `target`. */
@@ -62,7 +66,10 @@ export type HostileCase = readonly [name: string, args: readonly string[], messa
 
 /** The command with each input read; `real` marks the one of them also run as a process. */
 const asHistory = (command: string, more: string[], real: string) =>
-  READS.map(([what, file, message]) => [`${command} ${what}`, [command, file, ...more], message, what === real ? 'real' : undefined] as const);
+  READS.map(
+    ([what, file, message]) =>
+      [`${command} ${what}`, [command, file, ...more], message, what === real ? 'real' : undefined] as const,
+  );
 
 /** How long a FIFO may stay silent in these cases (CHAOSLUA_READ_WAIT_MS), where the default is 10 s. */
 export const READ_WAIT_MS = '150';
@@ -70,35 +77,135 @@ export const READ_WAIT_MS = '150';
 export const HOSTILE_CASES: readonly HostileCase[] = [
   // Files read.
   ...asHistory('check', ['--format', 'jepsen', '--model', 'register', '--no-report'], '/dev/zero'),
-  ['check a directory', ['check', aDir, '--format', 'jepsen', '--model', 'register', '--no-report'], /a-dir: is a directory, not a history file/, 'real'],
+  [
+    'check a directory',
+    ['check', aDir, '--format', 'jepsen', '--model', 'register', '--no-report'],
+    /a-dir: is a directory, not a history file/,
+    'real',
+  ],
   ...asHistory('export', ['--format', 'jepsen', '--model', 'register'], 'a FIFO nobody writes'),
   ...asHistory('merge', ['--out', at('merged.json')], 'a file larger than the bound'),
   ['merge a directory', ['merge', aDir, '--out', at('merged.json')], /a-dir: is a directory/],
   ...asHistory('replay', ['--no-rerun'], 'a path under /proc'),
   ['replay a directory', ['replay', aDir, '--no-rerun'], /a-dir: is a directory/],
-  ...READS.slice(0, 3).map(([what, file, message]) => [`lint ${what}`, ['lint', file], message, what === 'a FIFO nobody writes' ? 'real' : undefined] as const),
-  ...READS.slice(0, 3).map(([what, file, message]) => [`certify --baseline ${what}`, ['certify', '--impl', REFERENCE, '--baseline', file], message] as const),
-  ['certify lua: scripts that are /dev/zero', ['certify', '--impl', `lua:${luaDir('lua-zero', '/dev/zero')}`], /register_or_get\.lua: not a regular file/, 'real'],
-  ['certify lua: scripts that are a FIFO', ['certify', '--impl', `lua:${luaDir('lua-fifo', fifo)}`], /register_or_get\.lua: not a regular file/],
-  ['certify lua: scripts past the bound', ['certify', '--impl', `lua:${luaDir('lua-big', big)}`], /register_or_get\.lua: 70\.0 MiB, larger than 4 MiB, the bound on a Lua script/],
-  ['corpus list: an entry that is /dev/zero', ['corpus', 'list', corpusDir('corpus-zero', '/dev/zero')], /entry\.json: larger than 64 MiB, the bound on a corpus entry/],
-  ['corpus list: an entry that is a FIFO', ['corpus', 'list', corpusDir('corpus-fifo', fifo)], /entry\.json: nothing came from it/, 'real'],
-  ['corpus list: an entry past the bound', ['corpus', 'list', corpusDir('corpus-big', big)], /entry\.json: 70\.0 MiB, larger than 64 MiB/],
+  ...READS.slice(0, 3).map(
+    ([what, file, message]) =>
+      [`lint ${what}`, ['lint', file], message, what === 'a FIFO nobody writes' ? 'real' : undefined] as const,
+  ),
+  ...READS.slice(0, 3).map(
+    ([what, file, message]) =>
+      [`certify --baseline ${what}`, ['certify', '--impl', REFERENCE, '--baseline', file], message] as const,
+  ),
+  [
+    'certify lua: scripts that are /dev/zero',
+    ['certify', '--impl', `lua:${luaDir('lua-zero', '/dev/zero')}`],
+    /register_or_get\.lua: not a regular file/,
+    'real',
+  ],
+  [
+    'certify lua: scripts that are a FIFO',
+    ['certify', '--impl', `lua:${luaDir('lua-fifo', fifo)}`],
+    /register_or_get\.lua: not a regular file/,
+  ],
+  [
+    'certify lua: scripts past the bound',
+    ['certify', '--impl', `lua:${luaDir('lua-big', big)}`],
+    /register_or_get\.lua: 70\.0 MiB, larger than 4 MiB, the bound on a Lua script/,
+  ],
+  [
+    'corpus list: an entry that is /dev/zero',
+    ['corpus', 'list', corpusDir('corpus-zero', '/dev/zero')],
+    /entry\.json: larger than 64 MiB, the bound on a corpus entry/,
+  ],
+  [
+    'corpus list: an entry that is a FIFO',
+    ['corpus', 'list', corpusDir('corpus-fifo', fifo)],
+    /entry\.json: nothing came from it/,
+    'real',
+  ],
+  [
+    'corpus list: an entry past the bound',
+    ['corpus', 'list', corpusDir('corpus-big', big)],
+    /entry\.json: 70\.0 MiB, larger than 64 MiB/,
+  ],
   ['corpus list: a file for the folder', ['corpus', 'list', aFile], /a-file: not a directory/],
   // Paths written.
-  ['check --report under /proc', ['check', history, '--model', 'register', '--report', '/proc/no-such-dir'], /--report \/proc\/no-such-dir: is under \/proc, a pseudo-filesystem/, 'real'],
-  ['check --report under /sys', ['check', history, '--model', 'register', '--report', '/sys/no-such-dir'], /--report \/sys\/no-such-dir: is under \/sys/],
-  ['check --report a file', ['check', history, '--model', 'register', '--report', aFile], /--report \S+a-file: is a file, not a directory/],
-  ['check --report a FIFO', ['check', history, '--model', 'register', '--report', fifo], /--report \S+fifo: is a FIFO, not a directory/],
-  ['export --out under /proc', ['export', history, '--format', 'jepsen', '--model', 'register', '--out', '/proc/no-such-dir/h.edn'], /--out \/proc\/no-such-dir\/h\.edn: is under \/proc/, 'real'],
-  ['export --out a directory', ['export', history, '--format', 'jepsen', '--model', 'register', '--out', aDir], /--out \S+a-dir: is a directory; name a file/],
-  ['export --out a FIFO', ['export', history, '--format', 'jepsen', '--model', 'register', '--out', fifo], /--out \S+fifo: is a FIFO, not a regular file/],
-  ['merge --out under /proc', ['merge', COUNTEREXAMPLE, '--out', '/proc/self/x.json'], /--out \/proc\/self\/x\.json: is under \/proc/],
-  ['merge --junit a directory', ['merge', COUNTEREXAMPLE, '--out', at('m.json'), '--junit', aDir], /--junit \S+a-dir: is a directory/, 'real'],
-  ['certify --report under /proc', ['certify', '--impl', REFERENCE, '--report', '/proc/no-such-dir'], /certify: --report \/proc\/no-such-dir: is under \/proc/, 'real'],
-  ['certify --corpus under /proc', ['certify', '--impl', REFERENCE, '--corpus', '/proc/no-such-dir'], /certify: --corpus \/proc\/no-such-dir: is under \/proc/],
+  [
+    'check --report under /proc',
+    ['check', history, '--model', 'register', '--report', '/proc/no-such-dir'],
+    /--report \/proc\/no-such-dir: is under \/proc, a pseudo-filesystem/,
+    'real',
+  ],
+  [
+    'check --report under /sys',
+    ['check', history, '--model', 'register', '--report', '/sys/no-such-dir'],
+    /--report \/sys\/no-such-dir: is under \/sys/,
+  ],
+  [
+    'check --report a file',
+    ['check', history, '--model', 'register', '--report', aFile],
+    /--report \S+a-file: is a file, not a directory/,
+  ],
+  [
+    'check --report a FIFO',
+    ['check', history, '--model', 'register', '--report', fifo],
+    /--report \S+fifo: is a FIFO, not a directory/,
+  ],
+  [
+    'export --out under /proc',
+    ['export', history, '--format', 'jepsen', '--model', 'register', '--out', '/proc/no-such-dir/h.edn'],
+    /--out \/proc\/no-such-dir\/h\.edn: is under \/proc/,
+    'real',
+  ],
+  [
+    'export --out a directory',
+    ['export', history, '--format', 'jepsen', '--model', 'register', '--out', aDir],
+    /--out \S+a-dir: is a directory; name a file/,
+  ],
+  [
+    'export --out a FIFO',
+    ['export', history, '--format', 'jepsen', '--model', 'register', '--out', fifo],
+    /--out \S+fifo: is a FIFO, not a regular file/,
+  ],
+  [
+    'merge --out under /proc',
+    ['merge', COUNTEREXAMPLE, '--out', '/proc/self/x.json'],
+    /--out \/proc\/self\/x\.json: is under \/proc/,
+  ],
+  [
+    'merge --junit a directory',
+    ['merge', COUNTEREXAMPLE, '--out', at('m.json'), '--junit', aDir],
+    /--junit \S+a-dir: is a directory/,
+    'real',
+  ],
+  [
+    'certify --report under /proc',
+    ['certify', '--impl', REFERENCE, '--report', '/proc/no-such-dir'],
+    /certify: --report \/proc\/no-such-dir: is under \/proc/,
+    'real',
+  ],
+  [
+    'certify --corpus under /proc',
+    ['certify', '--impl', REFERENCE, '--corpus', '/proc/no-such-dir'],
+    /certify: --corpus \/proc\/no-such-dir: is under \/proc/,
+  ],
   ['run --report a file', ['run', '--report', aFile], /run: --report \S+a-file: is a file, not a directory/, 'real'],
-  ['scenario run --report under /proc', ['scenario', 'run', 'stale-completion', '--report', '/proc/no-such-dir'], /scenario run: --report \/proc\/no-such-dir: is under \/proc/, 'real'],
-  ['report serve --report under /sys', ['report', 'serve', '--port', '0', '--report', '/sys/no-such-dir'], /report serve: --report \/sys\/no-such-dir: is under \/sys/, 'real'],
-  ['report open --report a file', ['report', 'open', '--report', aFile], /report open: --report \S+a-file: is a file, not a directory/, 'real'],
+  [
+    'scenario run --report under /proc',
+    ['scenario', 'run', 'stale-completion', '--report', '/proc/no-such-dir'],
+    /scenario run: --report \/proc\/no-such-dir: is under \/proc/,
+    'real',
+  ],
+  [
+    'report serve --report under /sys',
+    ['report', 'serve', '--port', '0', '--report', '/sys/no-such-dir'],
+    /report serve: --report \/sys\/no-such-dir: is under \/sys/,
+    'real',
+  ],
+  [
+    'report open --report a file',
+    ['report', 'open', '--report', aFile],
+    /report open: --report \S+a-file: is a file, not a directory/,
+    'real',
+  ],
 ];

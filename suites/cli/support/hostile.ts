@@ -35,7 +35,10 @@ export interface CliHandle {
 }
 
 /** Starts the CLI; `ended` resolves at its exit (or at the deadline, after killing it). */
-export function startCli(args: readonly string[], { deadlineMs, env = {} }: { deadlineMs: number; env?: NodeJS.ProcessEnv }): CliHandle {
+export function startCli(
+  args: readonly string[],
+  { deadlineMs, env = {} }: { deadlineMs: number; env?: NodeJS.ProcessEnv },
+): CliHandle {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'hostile-'));
   const tmp = path.join(base, 'tmp');
   const cwd = path.join(base, 'cwd');
@@ -67,7 +70,13 @@ export function startCli(args: readonly string[], { deadlineMs, env = {} }: { de
       clearTimeout(timer);
       // Looked at the moment of the exit, with no grace: the CLI must have waited for its children.
       const processesLeft = marked(mark);
-      const filesLeft = [...fs.readdirSync(tmp).filter((f) => f !== tsxCache).map((f) => `tmp/${f}`), ...fs.readdirSync(cwd).map((f) => `cwd/${f}`)];
+      const filesLeft = [
+        ...fs
+          .readdirSync(tmp)
+          .filter((f) => f !== tsxCache)
+          .map((f) => `tmp/${f}`),
+        ...fs.readdirSync(cwd).map((f) => `cwd/${f}`),
+      ];
       for (const line of processesLeft) kill(Number(line.split(' ')[0]));
       exit = { code, signal, ms: Date.now() - started, timedOut, processesLeft, filesLeft };
     });
@@ -81,7 +90,10 @@ export function startCli(args: readonly string[], { deadlineMs, env = {} }: { de
 }
 
 /** Runs the CLI to its end, or to its deadline. */
-export function runCli(args: readonly string[], options: { deadlineMs: number; env?: NodeJS.ProcessEnv }): Promise<CliRun> {
+export function runCli(
+  args: readonly string[],
+  options: { deadlineMs: number; env?: NodeJS.ProcessEnv },
+): Promise<CliRun> {
   return startCli(args, options).ended;
 }
 
@@ -95,7 +107,8 @@ export function marked(mark: string): string[] {
       if (!fs.readFileSync(`/proc/${entry}/environ`, 'latin1').includes(needle)) continue;
       const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
       const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
-      if (state !== 'Z' && state !== 'X') found.push(`${entry} ${fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim()}`);
+      if (state !== 'Z' && state !== 'X')
+        found.push(`${entry} ${fs.readFileSync(`/proc/${entry}/comm`, 'utf8').trim()}`);
     } catch {
       /* gone meanwhile, or not ours to read */
     }

@@ -20,7 +20,10 @@ const owner = fc.constantFrom('o1', 'o2', 'o3');
 const leaseMs = fc.integer({ min: 150, max: 600 });
 
 export const idempotencyInput: fc.Arbitrary<IdempotencyInput> = fc.oneof(
-  { weight: 3, arbitrary: fc.record({ op: fc.constant('register'), fingerprint: fc.constantFrom('fpA', 'fpB'), owner, leaseMs }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({ op: fc.constant('register'), fingerprint: fc.constantFrom('fpA', 'fpB'), owner, leaseMs }),
+  },
   {
     weight: 2,
     arbitrary: fc.record({

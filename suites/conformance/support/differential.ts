@@ -7,9 +7,25 @@ import type { Cluster as IORedisCluster } from 'ioredis';
 import type { LocalCluster } from '../../../src/cluster/local.ts';
 import { sharedCluster } from '../../support/shared-cluster.ts';
 import { initialCandidates, leaseWindows, observeStep, type Candidate, type Model } from '../../../src/model/index.ts';
-import { idempotency, lock, ratelimit, type IdempotencyInput, type LockInput, type RateLimitInput } from '../../../src/patterns/models.ts';
+import {
+  idempotency,
+  lock,
+  ratelimit,
+  type IdempotencyInput,
+  type LockInput,
+  type RateLimitInput,
+} from '../../../src/patterns/models.ts';
 import { IDEMPOTENCY_FUNCTIONS, IDEMPOTENCY_LIBRARY_PATH } from '../../../lua/build-library.ts';
-import { hitOn, idempotencyInput, idempotencyInvocation, keyIndex, KEYS_PER_RUN, lockInput, lockInvocation, type Invocation } from './differential-inputs.ts';
+import {
+  hitOn,
+  idempotencyInput,
+  idempotencyInvocation,
+  keyIndex,
+  KEYS_PER_RUN,
+  lockInput,
+  lockInvocation,
+  type Invocation,
+} from './differential-inputs.ts';
 
 /**
  * Sequential differential mode (DESIGN.md): one client runs a random sequence of operations and
@@ -46,7 +62,10 @@ class EvalshaPath implements CallPath {
     sources: Record<string, string>,
   ) {
     this.scripts = new Map(
-      Object.entries(sources).map(([script, source]) => [script, { source, sha: createHash('sha1').update(source).digest('hex') }]),
+      Object.entries(sources).map(([script, source]) => [
+        script,
+        { source, sha: createHash('sha1').update(source).digest('hex') },
+      ]),
     );
   }
 
@@ -132,11 +151,18 @@ class OpCommand<S, I, O> implements Cmd<S> {
     const sentAt = now();
     const observed = await real.path.call(real.keys[this.keyIndex], this.invocation(this.input));
     const repliedAt = now();
-    const { candidates, expected } = observeStep(this.model, before, this.input, id, { sentAt, repliedAt, observed, slackMs: SLACK_MS });
+    const { candidates, expected } = observeStep(this.model, before, this.input, id, {
+      sentAt,
+      repliedAt,
+      observed,
+      slackMs: SLACK_MS,
+    });
     if (candidates.length === 0) {
       const allowed = [...new Set(expected.map((o) => this.model.describeOutput(o)))].join(' or ');
       const states = before.map((c) => this.model.describeState(c.state)).join(' or ');
-      throw new Error(`op ${id} ${this.toString()} via ${real.path.name}: Redis answered ${JSON.stringify(observed)}, the model allows ${allowed} (key was ${states})`);
+      throw new Error(
+        `op ${id} ${this.toString()} via ${real.path.name}: Redis answered ${JSON.stringify(observed)}, the model allows ${allowed} (key was ${states})`,
+      );
     }
     tracker.keys[this.keyIndex] = candidates;
     const op = (this.input as { op?: string }).op ?? '?';
@@ -179,11 +205,19 @@ function commands<S, I, O>(
 ): fc.Arbitrary<Iterable<Cmd<S>>> {
   const op = input.map(([key, i]): Cmd<S> => new OpCommand(model, invocation, key, i));
   const wait = waitMs.map((ms): Cmd<S> => new WaitCommand<S>(ms));
-  return fc.commands([fc.oneof({ weight: 6, arbitrary: op }, { weight: 1, arbitrary: wait })], { size: 'medium', maxCommands });
+  return fc.commands([fc.oneof({ weight: 6, arbitrary: op }, { weight: 1, arbitrary: wait })], {
+    size: 'medium',
+    maxCommands,
+  });
 }
 
 /** Run one sequence on fresh keys: a new namespace, each key its own hash tag (spread over masters). */
-async function runSequence<S>(model: Model<S, any, any>, sequence: Iterable<Cmd<S>>, path: CallPath, coverage: Map<string, number>) {
+async function runSequence<S>(
+  model: Model<S, any, any>,
+  sequence: Iterable<Cmd<S>>,
+  path: CallPath,
+  coverage: Map<string, number>,
+) {
   const run = randomBytes(5).toString('hex');
   const keys = Array.from({ length: KEYS_PER_RUN }, (_, i) => `chaoslua:diff:{${run}:${i}}`);
   await fc.asyncModelRun(() => ({ model: new Tracker(model), real: { keys, path, coverage } }), sequence);
@@ -197,7 +231,10 @@ function differential<S>(
   params: fc.Parameters<[Iterable<Cmd<S>>]>,
 ) {
   const coverage = new Map<string, number>();
-  return fc.check(fc.asyncProperty(cmds, (sequence) => runSequence(model, sequence, path, coverage)), params);
+  return fc.check(
+    fc.asyncProperty(cmds, (sequence) => runSequence(model, sequence, path, coverage)),
+    params,
+  );
 }
 
 function expectPass<T>(report: fc.RunDetails<T>): void {
@@ -216,13 +253,26 @@ async function tour<S, I>(
   steps: readonly ([number, I] | number)[],
 ): Promise<string[]> {
   const coverage = new Map<string, number>();
-  const sequence = steps.map((s): Cmd<S> => (typeof s === 'number' ? new WaitCommand<S>(s) : new OpCommand(model, invocation, s[0], s[1])));
+  const sequence = steps.map(
+    (s): Cmd<S> => (typeof s === 'number' ? new WaitCommand<S>(s) : new OpCommand(model, invocation, s[0], s[1])),
+  );
   await runSequence(model, sequence, path, coverage);
   return [...coverage.keys()].sort();
 }
 
-const reg = (owner: string, fingerprint: string, leaseMs: number): IdempotencyInput => ({ op: 'register', fingerprint, owner, leaseMs });
-const complete = (owner: string, status: string, body: string, ttlMs: number): IdempotencyInput => ({ op: 'complete', owner, status, body, ttlMs });
+const reg = (owner: string, fingerprint: string, leaseMs: number): IdempotencyInput => ({
+  op: 'register',
+  fingerprint,
+  owner,
+  leaseMs,
+});
+const complete = (owner: string, status: string, body: string, ttlMs: number): IdempotencyInput => ({
+  op: 'complete',
+  owner,
+  status,
+  body,
+  ttlMs,
+});
 const release = (owner: string): IdempotencyInput => ({ op: 'release', owner });
 const renew = (owner: string, leaseMs: number): IdempotencyInput => ({ op: 'renew', owner, leaseMs });
 
@@ -277,7 +327,6 @@ export interface DifferentialDepth {
 
 /** The differential suite, on the shared cluster: each fixed tour, then `depth` random sequences. */
 export function differentialSuite(depth: DifferentialDepth): void {
-
   let cluster: LocalCluster;
   let client: IORedisCluster;
   beforeAll(async () => {
@@ -321,7 +370,10 @@ export function differentialSuite(depth: DifferentialDepth): void {
       const sources = idempotencySources();
       const ownerCheck = /^if redis\.call\('HGET', KEYS\[1\], 'owner'\) ~= ARGV\[1\] then\n {2}return 0\nend\n/m;
       expect(sources.complete).toMatch(ownerCheck);
-      const mutant = new EvalshaPath('EVALSHA of a mutant complete.lua', client, { ...sources, complete: sources.complete.replace(ownerCheck, '') });
+      const mutant = new EvalshaPath('EVALSHA of a mutant complete.lua', client, {
+        ...sources,
+        complete: sources.complete.replace(ownerCheck, ''),
+      });
       const report = await differential(idempotency, idempotencyCommands, mutant, { numRuns: 20, endOnFailure: true });
       expect(report.failed).toBe(true);
       expect(String(report.errorInstance)).toMatch(/complete\(owner=/);
@@ -330,27 +382,64 @@ export function differentialSuite(depth: DifferentialDepth): void {
 
   describe('differential: lock and rate limiter scripts against their models', () => {
     it('lock: acquire, remove_if_matches and extend_if_matches agree with the model', async () => {
-      const sources = Object.fromEntries(['acquire', 'remove_if_matches', 'extend_if_matches'].map((s) => [s, luaSource(`lock/${s}.lua`)]));
+      const sources = Object.fromEntries(
+        ['acquire', 'remove_if_matches', 'extend_if_matches'].map((s) => [s, luaSource(`lock/${s}.lua`)]),
+      );
       const path = new EvalshaPath('EVALSHA of lua/lock/*.lua', client, sources);
       const acquire = (token: string, ttlMs = 1000): LockInput => ({ op: 'acquire', token, ttlMs });
       const extend = (token: string, ttlMs = 1000): LockInput => ({ op: 'extend', token, ttlMs });
       const unlock = (token: string): LockInput => ({ op: 'release', token });
       const answers = await tour(lock, lockInvocation, path, [
-        [0, acquire('t1')], [0, acquire('t2')], [0, unlock('t2')], [0, extend('t2')], [0, extend('t1', 150)],
+        [0, acquire('t1')],
+        [0, acquire('t2')],
+        [0, unlock('t2')],
+        [0, extend('t2')],
+        [0, extend('t1', 150)],
         300,
-        [0, unlock('t1')], [0, extend('t1')], [0, acquire('t2')], [0, unlock('t2')],
+        [0, unlock('t1')],
+        [0, extend('t1')],
+        [0, acquire('t2')],
+        [0, unlock('t2')],
       ]);
-      expect(answers).toEqual(['acquire -> 0', 'acquire -> 1', 'after expiry', 'extend -> -1', 'extend -> 1', 'extend -> nil', 'release -> -1', 'release -> 1', 'release -> nil']);
+      expect(answers).toEqual([
+        'acquire -> 0',
+        'acquire -> 1',
+        'after expiry',
+        'extend -> -1',
+        'extend -> 1',
+        'extend -> nil',
+        'release -> -1',
+        'release -> 1',
+        'release -> nil',
+      ]);
       const cmds = commands(lock, lockInvocation, fc.tuple(keyIndex, lockInput), fc.integer({ min: 20, max: 700 }), 30);
       expectPass(await differential(lock, cmds, path, { numRuns: depth.lockRuns }));
     });
 
     it.each(['fixed_window', 'fixed_window_incr_first'])('ratelimit: %s.lua agrees with the model', async (variant) => {
-      const path = new EvalshaPath(`EVALSHA of lua/ratelimit/${variant}.lua`, client, { hit: luaSource(`ratelimit/${variant}.lua`) });
-      const invocation = (input: RateLimitInput): Invocation => ({ script: 'hit', args: [input.limit, input.windowSeconds] });
-      const answers = await tour(ratelimit, invocation, path, [[1, hitOn(1)], [1, hitOn(1)], [1, hitOn(1)], [1, hitOn(1)], 1100, [1, hitOn(1)]]);
+      const path = new EvalshaPath(`EVALSHA of lua/ratelimit/${variant}.lua`, client, {
+        hit: luaSource(`ratelimit/${variant}.lua`),
+      });
+      const invocation = (input: RateLimitInput): Invocation => ({
+        script: 'hit',
+        args: [input.limit, input.windowSeconds],
+      });
+      const answers = await tour(ratelimit, invocation, path, [
+        [1, hitOn(1)],
+        [1, hitOn(1)],
+        [1, hitOn(1)],
+        [1, hitOn(1)],
+        1100,
+        [1, hitOn(1)],
+      ]);
       expect(answers).toEqual(['after expiry', 'hit -> 0 (blocked)', 'hit -> 1 (allowed)']);
-      const cmds = commands(ratelimit, invocation, keyIndex.map((k): [number, RateLimitInput] => [k, hitOn(k)]), fc.integer({ min: 100, max: 1300 }), 25);
+      const cmds = commands(
+        ratelimit,
+        invocation,
+        keyIndex.map((k): [number, RateLimitInput] => [k, hitOn(k)]),
+        fc.integer({ min: 100, max: 1300 }),
+        25,
+      );
       expectPass(await differential(ratelimit, cmds, path, { numRuns: depth.ratelimitRuns }));
     });
   });

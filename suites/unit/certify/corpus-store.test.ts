@@ -7,7 +7,15 @@ import { corpusOption } from '../../../src/cli/gate-flags.ts';
 import { replayCorpus } from '../../../src/certify/corpus.ts';
 import { corpusLines } from '../../../src/certify/corpus-report.ts';
 import { UsageError } from '../../../src/cli/exit-codes.ts';
-import { CorpusError, defaultCorpusDir, entryId, implIdentity, readCorpus, recordReplay, saveEntry } from '../../../src/corpus/store.ts';
+import {
+  CorpusError,
+  defaultCorpusDir,
+  entryId,
+  implIdentity,
+  readCorpus,
+  recordReplay,
+  saveEntry,
+} from '../../../src/corpus/store.ts';
 import { COUNTEREXAMPLE_VERSION, type Counterexample } from '../../../src/report/counterexample.ts';
 
 // The corpus folder: entries are counterexample files with the implementation's sha256, one per
@@ -30,8 +38,28 @@ function counterexample(token: string, pattern: 'lock' | 'idempotency' = 'lock')
     options: {},
     schedule: { pattern, keys: 1, clients: [[{ type: 'op', key: 0, input }]], faults: [] },
     scheduleText: 'c0: acquire',
-    history: { ops: [{ type: 'op', id: 0, client: 0, key: 'k0', input, invokedAt: 0, completedAt: 1, outcome: 'ok', output: 'OK' } as never], faults: [], topology: [] },
-    result: { verdict: 'illegal', violations: [{ invariant: 'one-holder', message: 'two holders' } as never], keys: [] } as never,
+    history: {
+      ops: [
+        {
+          type: 'op',
+          id: 0,
+          client: 0,
+          key: 'k0',
+          input,
+          invokedAt: 0,
+          completedAt: 1,
+          outcome: 'ok',
+          output: 'OK',
+        } as never,
+      ],
+      faults: [],
+      topology: [],
+    },
+    result: {
+      verdict: 'illegal',
+      violations: [{ invariant: 'one-holder', message: 'two holders' } as never],
+      keys: [],
+    } as never,
   };
 }
 
@@ -42,7 +70,10 @@ describe('the corpus store', () => {
     const first = saveEntry(dir, counterexample('t1'), 'f'.repeat(64), '/reports/run1');
     expect(first.added).toBe(true);
     expect(path.basename(first.file)).toBe(`${entryId(counterexample('t1').schedule)}.json`);
-    expect(saveEntry(dir, counterexample('t1'), 'e'.repeat(64), '/reports/run2')).toEqual({ file: first.file, added: false });
+    expect(saveEntry(dir, counterexample('t1'), 'e'.repeat(64), '/reports/run2')).toEqual({
+      file: first.file,
+      added: false,
+    });
     saveEntry(dir, counterexample('t2'), 'f'.repeat(64), '/reports/run3');
     const entries = readCorpus(dir, 'lock');
     expect(entries).toHaveLength(2);
@@ -76,7 +107,9 @@ describe('the corpus store', () => {
   it('defaults to .chaoslua/corpus/<pattern>/ beside the implementation', () => {
     expect(defaultCorpusDir('lua:/srv/app/scripts', 'lock')).toBe('/srv/app/.chaoslua/corpus/lock');
     expect(defaultCorpusDir('module:/srv/app/store.ts', 'idempotency')).toBe('/srv/app/.chaoslua/corpus/idempotency');
-    expect(defaultCorpusDir('cmd:python3 x.py', 'ratelimit')).toBe(path.join(process.cwd(), '.chaoslua/corpus/ratelimit'));
+    expect(defaultCorpusDir('cmd:python3 x.py', 'ratelimit')).toBe(
+      path.join(process.cwd(), '.chaoslua/corpus/ratelimit'),
+    );
   });
 
   it('--corpus: an unreadable corpus is a usage error; --no-corpus turns it off', () => {
@@ -84,24 +117,44 @@ describe('the corpus store', () => {
     fs.mkdirSync(bad);
     fs.writeFileSync(path.join(bad, 'x.json'), 'nope');
     expect(() => corpusOption('certify', { corpus: bad }, 'lua:/x', 'lock', 'a')).toThrow(UsageError);
-    expect(() => corpusOption('certify', { corpus: bad }, 'lua:/x', 'lock', 'a')).toThrow(/^certify: --corpus: corpus entry .*x\.json: not a readable JSON file/);
+    expect(() => corpusOption('certify', { corpus: bad }, 'lua:/x', 'lock', 'a')).toThrow(
+      /^certify: --corpus: corpus entry .*x\.json: not a readable JSON file/,
+    );
     expect(corpusOption('certify', { 'no-corpus': true }, 'lua:/x', 'lock', 'a')).toBeUndefined();
-    expect(() => corpusOption('certify', { 'no-corpus': true, corpus: bad }, 'lua:/x', 'lock', 'a')).toThrow(/--corpus and --no-corpus together/);
-    expect(corpusOption('certify', {}, 'lua:/srv/x', 'lock', 'a')).toEqual({ dir: '/srv/.chaoslua/corpus/lock', sha256: 'a', impl: 'lua:../../../x' });
+    expect(() => corpusOption('certify', { 'no-corpus': true, corpus: bad }, 'lua:/x', 'lock', 'a')).toThrow(
+      /--corpus and --no-corpus together/,
+    );
+    expect(corpusOption('certify', {}, 'lua:/srv/x', 'lock', 'a')).toEqual({
+      dir: '/srv/.chaoslua/corpus/lock',
+      sha256: 'a',
+      impl: 'lua:../../../x',
+    });
   });
 
   it('names an implementation across versions: a path relative to the corpus, a command line as it is', () => {
     expect(implIdentity('lua:/srv/app/scripts', '/srv/app/.chaoslua/corpus/lock')).toBe('lua:../../../scripts');
     expect(implIdentity('module:/srv/app/store.ts', '/srv/app/.chaoslua/corpus/lock')).toBe('module:../../../store.ts');
-    expect(implIdentity("cmd:python3 pottery/adapter.py", '/srv/.chaoslua/corpus/lock')).toBe('cmd:python3 pottery/adapter.py');
+    expect(implIdentity('cmd:python3 pottery/adapter.py', '/srv/.chaoslua/corpus/lock')).toBe(
+      'cmd:python3 pottery/adapter.py',
+    );
   });
 
-  it('replays only the entries its own implementation found; another\'s is reported as foreign, untouched', async () => {
+  it("replays only the entries its own implementation found; another's is reported as foreign, untouched", async () => {
     const dir = freshDir();
     saveEntry(dir, counterexample('t1'), '1'.repeat(64), '/r1', 'cmd:python3 pottery.py');
     const replayer = { pattern: { name: 'lock' } } as unknown as Parameters<typeof replayCorpus>[2];
-    const replay = await replayCorpus({ dir, sha256: '2'.repeat(64), impl: 'cmd:python3 redis_lock.py' }, readCorpus(dir), replayer);
-    expect(replay.entries).toEqual([expect.objectContaining({ status: 'foreign', attempts: 0, detail: 'found against cmd:python3 pottery.py, not this implementation: not replayed' })]);
+    const replay = await replayCorpus(
+      { dir, sha256: '2'.repeat(64), impl: 'cmd:python3 redis_lock.py' },
+      readCorpus(dir),
+      replayer,
+    );
+    expect(replay.entries).toEqual([
+      expect.objectContaining({
+        status: 'foreign',
+        attempts: 0,
+        detail: 'found against cmd:python3 pottery.py, not this implementation: not replayed',
+      }),
+    ]);
     expect(readCorpus(dir)[0].entry.corpus.lastReplay).toBeUndefined();
     expect(corpusLines(replay)[0]).toMatch(/0 still failing, 0 now passing, 1 from another implementation/);
   });
@@ -122,7 +175,9 @@ describe('chaoslua corpus list|prune', () => {
     const list = capture();
     expect(await corpusCli(['list', dir], list.io)).toBe(0);
     expect(list.out.join('')).toMatch(/2 entries/);
-    expect(list.out.join('')).toMatch(/one-holder {2}1 ops {2}found against sha256 111111111111 .* last replay passing/);
+    expect(list.out.join('')).toMatch(
+      /one-holder {2}1 ops {2}found against sha256 111111111111 .* last replay passing/,
+    );
     expect(list.out.join('')).toMatch(/found against sha256 222222222222 .* never replayed/);
     const dry = capture();
     await corpusCli(['prune', dir, '--dry-run'], dry.io);
@@ -132,7 +187,7 @@ describe('chaoslua corpus list|prune', () => {
     expect(readCorpus(dir).map((e) => e.entry.corpus.sha256[0])).toEqual(['2']);
   });
 
-  it('knows every registered pattern: the semaphore\'s corpus is listed like the others', async () => {
+  it("knows every registered pattern: the semaphore's corpus is listed like the others", async () => {
     const impl = path.join(freshDir(), 'semaphore');
     const list = capture();
     expect(await corpusCli(['list', '--pattern', 'semaphore', '--impl', `lua:${impl}`], list.io)).toBe(0);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { evidenceFindings, judgeEvidence, minOkPerOperation, requiredTransitions, tallyOperations } from '../../../src/certify/evidence.ts';
+import {
+  evidenceFindings,
+  judgeEvidence,
+  minOkPerOperation,
+  requiredTransitions,
+  tallyOperations,
+} from '../../../src/certify/evidence.ts';
 import { FAULT_NAMES } from '../../../src/generator/index.ts';
 import type { History, OpRecord, Outcome } from '../../../src/history/types.ts';
 import { models } from '../../../src/patterns/models.ts';
@@ -37,17 +43,37 @@ function fullIdempotencyHistory(): History {
 /** Evidence of judged runs, one history each. */
 function judge(histories: History[], faults = [...FAULT_NAMES]) {
   const model = models.idempotency as Parameters<typeof coverage>[1];
-  return judgeEvidence({ pattern: PATTERNS.idempotency, faults, runs: histories.length, operations: tallyOperations(PATTERNS.idempotency, histories), coverage: mergeCoverage(histories.map((h) => coverage(h, model, PATTERNS.idempotency.transitions)), PATTERNS.idempotency.transitions) });
+  return judgeEvidence({
+    pattern: PATTERNS.idempotency,
+    faults,
+    runs: histories.length,
+    operations: tallyOperations(PATTERNS.idempotency, histories),
+    coverage: mergeCoverage(
+      histories.map((h) => coverage(h, model, PATTERNS.idempotency.transitions)),
+      PATTERNS.idempotency.transitions,
+    ),
+  });
 }
 
-const without = (op: string) => history(fullIdempotencyHistory().ops.filter((o) => (o.input as { op: string }).op !== op));
+const without = (op: string) =>
+  history(fullIdempotencyHistory().ops.filter((o) => (o.input as { op: string }).op !== op));
 const runs = (n: number, make: (i: number) => History) => Array.from({ length: n }, (_, i) => make(i));
 
 describe('evidence before a certificate', () => {
   it('an implementation that only answers errors: no operation succeeded, said with the counts', () => {
-    const errors = history(Array.from({ length: 139 }, (_, i) => op('k', { op: 'register', fingerprint: 'f', owner: `o${i}`, leaseMs: 300 }, i, i % 2 ? 'fail' : 'info')));
+    const errors = history(
+      Array.from({ length: 139 }, (_, i) =>
+        op('k', { op: 'register', fingerprint: 'f', owner: `o${i}`, leaseMs: 300 }, i, i % 2 ? 'fail' : 'info'),
+      ),
+    );
     const evidence = judge([errors]);
-    expect(evidence.operations.find((o) => o.op === 'register')).toEqual({ op: 'register', issued: 139, ok: 0, fail: 69, info: 70 });
+    expect(evidence.operations.find((o) => o.op === 'register')).toEqual({
+      op: 'register',
+      issued: 139,
+      ok: 0,
+      fail: 69,
+      info: 70,
+    });
     expect(evidence.missing).toEqual(['no operation succeeded: 0 of 139 ok']);
     expect(evidenceFindings(evidence, 40)).toEqual(['evidence: no operation succeeded: 0 of 139 ok']);
   });
@@ -66,7 +92,9 @@ describe('evidence before a certificate', () => {
   it('an operation acknowledged too rarely for the runs judged is named with its counts', () => {
     // 8 runs need 2 acknowledged renews; only the first run renewed.
     const evidence = judge(runs(8, (i) => (i === 0 ? fullIdempotencyHistory() : without('renew'))));
-    expect(evidence.missing).toEqual(['renew succeeded 1 time of 1, fewer than the 2 a certificate of 8 runs needs (one per 4 runs)']);
+    expect(evidence.missing).toEqual([
+      'renew succeeded 1 time of 1, fewer than the 2 a certificate of 8 runs needs (one per 4 runs)',
+    ]);
   });
 
   it('a transition never witnessed is named, and a small budget says it may be the cause', () => {
@@ -76,7 +104,9 @@ describe('evidence before a certificate', () => {
       'transition pending -> completed by complete never observed',
     ]);
     const findings = evidenceFindings(evidence, 1);
-    expect(findings.every((f) => f.startsWith('evidence: ') && f.includes('a budget of 1 run may be too small'))).toBe(true);
+    expect(findings.every((f) => f.startsWith('evidence: ') && f.includes('a budget of 1 run may be too small'))).toBe(
+      true,
+    );
     expect(evidenceFindings(evidence, 40).some((f) => f.includes('budget'))).toBe(false);
   });
 
@@ -87,16 +117,29 @@ describe('evidence before a certificate', () => {
   });
 
   it('counts only the operations a client issued: what an implementation did inside another call is not asked of it', () => {
-    const acquire = { type: 'op' as const, id: 1, client: 0, key: 'k', input: { op: 'acquire', token: 't', ttlMs: 250 }, invokedAt: 0, completedAt: 5, outcome: 'info' as const, error: 'gave back inside the call' };
+    const acquire = {
+      type: 'op' as const,
+      id: 1,
+      client: 0,
+      key: 'k',
+      input: { op: 'acquire', token: 't', ttlMs: 250 },
+      invokedAt: 0,
+      completedAt: 5,
+      outcome: 'info' as const,
+      error: 'gave back inside the call',
+    };
     const givenBack = { ...acquire, id: 2, input: { op: 'release', token: 't' }, insideOf: 1 };
-    const [acquires, releases] = tallyOperations(PATTERNS.lock, [{ ops: [acquire, givenBack], faults: [], topology: [] }]);
+    const [acquires, releases] = tallyOperations(PATTERNS.lock, [
+      { ops: [acquire, givenBack], faults: [], topology: [] },
+    ]);
     expect(acquires).toEqual({ op: 'acquire', issued: 1, ok: 0, fail: 0, info: 1 });
     expect(releases).toEqual({ op: 'release', issued: 0, ok: 0, fail: 0, info: 0 });
   });
 
   it('every required transition is one coverage.json reports', () => {
     for (const pattern of ['idempotency', 'lock', 'ratelimit'] as const) {
-      for (const t of requiredTransitions(PATTERNS[pattern], [...FAULT_NAMES])) expect(PATTERNS[pattern].transitions).toContain(t);
+      for (const t of requiredTransitions(PATTERNS[pattern], [...FAULT_NAMES]))
+        expect(PATTERNS[pattern].transitions).toContain(t);
     }
   });
 });

@@ -6,7 +6,7 @@ import { jobChaosOptions } from '../../../src/certify/chaos-options.ts';
 import { runJob } from '../../../src/certify/job.ts';
 import { jobOptions } from '../../../src/cli/chaos-flags.ts';
 import { models, PATTERNS } from '../../../src/patterns/index.ts';
-import { chaos, discardAllowance, } from '../../../src/certify/chaos.ts';
+import { chaos, discardAllowance } from '../../../src/certify/chaos.ts';
 import { runSchedule } from '../../../src/runner/run.ts';
 import { inMemorySubjects, StubCluster } from '../runner/stub-cluster.ts';
 
@@ -15,14 +15,27 @@ import { inMemorySubjects, StubCluster } from '../runner/stub-cluster.ts';
 // either: a run is discarded when the cluster fails around it, a probe is a cluster read).
 
 const model = models.lock;
-const options = (runs: number) => jobChaosOptions({ runs, seed: 42, faults: [], timeLimitMs: 600_000, shrinkRuns: 0, nodeTimeoutMs: 1_000, clients: 2, keys: 1 });
+const options = (runs: number) =>
+  jobChaosOptions({
+    runs,
+    seed: 42,
+    faults: [],
+    timeLimitMs: 600_000,
+    shrinkRuns: 0,
+    nodeTimeoutMs: 1_000,
+    clients: 2,
+    keys: 1,
+  });
 const roots: string[] = [];
 afterAll(() => roots.forEach((r) => fs.rmSync(r, { recursive: true, force: true })));
 
 describe('judged runs', () => {
   it('a discarded run is replaced: the runs asked are all judged, the discards reported with their cause', async () => {
     const stub = new StubCluster({ topologyFails: (call) => call % 3 === 0 });
-    const outcome = await chaos({ cluster: stub.asCluster(), subjects: inMemorySubjects(model, 8), pattern: PATTERNS.lock }, options(6));
+    const outcome = await chaos(
+      { cluster: stub.asCluster(), subjects: inMemorySubjects(model, 8), pattern: PATTERNS.lock },
+      options(6),
+    );
     expect(outcome.failure).toBeUndefined();
     expect(outcome.tally.runs).toBe(6);
     expect(outcome.tally.discarded).toBeGreaterThan(0);
@@ -33,7 +46,10 @@ describe('judged runs', () => {
 
   it('when every run is discarded, none is judged and the outcome says it fell short', async () => {
     const stub = new StubCluster({ topologyFails: () => true });
-    const outcome = await chaos({ cluster: stub.asCluster(), subjects: inMemorySubjects(model, 8), pattern: PATTERNS.lock }, options(4));
+    const outcome = await chaos(
+      { cluster: stub.asCluster(), subjects: inMemorySubjects(model, 8), pattern: PATTERNS.lock },
+      options(4),
+    );
     expect(outcome.tally.runs).toBe(0);
     expect(outcome.tally.discarded).toBe(4 + discardAllowance(4));
     expect(outcome.shortOfRuns).toBe(true);
@@ -44,14 +60,36 @@ describe('judged runs', () => {
     roots.push(root);
     // The job reads the topology once for its report; every run after that fails.
     const stub = new StubCluster({ topologyFails: (call) => call > 1 });
-    const job = jobOptions('certify', { pattern: 'lock', runs: '3', seed: '7', faults: 'none', clients: '2', keys: '1', report: root });
+    const job = jobOptions('certify', {
+      pattern: 'lock',
+      runs: '3',
+      seed: '7',
+      faults: 'none',
+      clients: '2',
+      keys: '1',
+      report: root,
+    });
     const quiet = { stdout: { write: () => true }, stderr: { write: () => true } };
-    const result = await runJob(job, async () => ({ impl: 'in-memory', subjects: inMemorySubjects(model, 8), findings: () => [], close: async () => undefined }), quiet, stub.asCluster());
+    const result = await runJob(
+      job,
+      async () => ({
+        impl: 'in-memory',
+        subjects: inMemorySubjects(model, 8),
+        findings: () => [],
+        close: async () => undefined,
+      }),
+      quiet,
+      stub.asCluster(),
+    );
     expect(result.passed).toBe(false);
     expect(result.outcome.tally.runs).toBe(0);
-    expect(result.findings).toEqual([`budget: only 0 of 3 runs were judged; ${3 + discardAllowance(3)} discarded (CLUSTERDOWN Hash slot not served)`]);
+    expect(result.findings).toEqual([
+      `budget: only 0 of 3 runs were judged; ${3 + discardAllowance(3)} discarded (CLUSTERDOWN Hash slot not served)`,
+    ]);
     const junit = fs.readFileSync(path.join(result.dir, 'junit.xml'), 'utf8');
-    expect(junit).toMatch(/<testcase classname="[^"]*" name="judged-runs"[^>]*>\s*<failure message="budget: only 0 of 3 runs were judged/);
+    expect(junit).toMatch(
+      /<testcase classname="[^"]*" name="judged-runs"[^>]*>\s*<failure message="budget: only 0 of 3 runs were judged/,
+    );
   });
 });
 
@@ -59,14 +97,30 @@ describe('the environment of runJob', () => {
   it('is closed after the job, not before: every run is judged on an implementation still open', async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-environment-'));
     roots.push(root);
-    const job = jobOptions('certify', { pattern: 'lock', runs: '3', seed: '7', faults: 'none', clients: '2', keys: '1', report: root, 'shrink-runs': '0' });
+    const job = jobOptions('certify', {
+      pattern: 'lock',
+      runs: '3',
+      seed: '7',
+      faults: 'none',
+      clients: '2',
+      keys: '1',
+      report: root,
+      'shrink-runs': '0',
+    });
     const quiet = { stdout: { write: () => true }, stderr: { write: () => true } };
     let closed = false;
     let callsAfterClose = 0;
     const subjects = inMemorySubjects(model, 8).map((subject) =>
-      Object.assign(Object.create(subject) as typeof subject, { invoke: (...args: Parameters<typeof subject.invoke>) => (closed && callsAfterClose++, subject.invoke(...args)) }),
+      Object.assign(Object.create(subject) as typeof subject, {
+        invoke: (...args: Parameters<typeof subject.invoke>) => (closed && callsAfterClose++, subject.invoke(...args)),
+      }),
     );
-    const result = await runJob(job, async () => ({ impl: 'in-memory', subjects, findings: () => [], close: async () => void (closed = true) }), quiet, new StubCluster().asCluster());
+    const result = await runJob(
+      job,
+      async () => ({ impl: 'in-memory', subjects, findings: () => [], close: async () => void (closed = true) }),
+      quiet,
+      new StubCluster().asCluster(),
+    );
     expect(result.outcome.tally.runs).toBe(3);
     expect(result.outcome.tally.ops).toBeGreaterThan(0);
     expect(callsAfterClose).toBe(0);
@@ -75,7 +129,12 @@ describe('the environment of runJob', () => {
 });
 
 describe('TTL probes', () => {
-  const schedule = { pattern: 'lock' as const, keys: 2, clients: [[{ type: 'op' as const, key: 0, input: { op: 'acquire', token: 't', ttlMs: 300 } }]], faults: [] };
+  const schedule = {
+    pattern: 'lock' as const,
+    keys: 2,
+    clients: [[{ type: 'op' as const, key: 0, input: { op: 'acquire', token: 't', ttlMs: 300 } }]],
+    faults: [],
+  };
   const ctx = (stub: StubCluster) => ({
     cluster: stub.asCluster(),
     subjects: inMemorySubjects(model, 1, (k) => `{${k}}`),

@@ -22,7 +22,9 @@ const noRedis = { connect: readyLookingClient } as unknown as Cluster;
 
 describe('module: bounds', () => {
   it('a createStore that never resolves is an OpenFailure naming the limit', async () => {
-    const open = moduleOpener(PATTERNS.idempotency, path.join(FIXTURES, 'hanging-create-store.ts'), { createTimeoutMs: 200 });
+    const open = moduleOpener(PATTERNS.idempotency, path.join(FIXTURES, 'hanging-create-store.ts'), {
+      createTimeoutMs: 200,
+    });
     const failure = await open(noRedis, 2).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(OpenFailure);
     expect((failure as OpenFailure).finding).toBe('module-create-store');
@@ -30,16 +32,28 @@ describe('module: bounds', () => {
   });
 
   it('a call that never answers becomes a hang finding once its limit passes', async () => {
-    const opened = await moduleOpener(PATTERNS.lock, path.join(FIXTURES, 'hanging-calls-store.ts'), { callTimeoutMs: 100 })(noRedis, 1);
+    const opened = await moduleOpener(PATTERNS.lock, path.join(FIXTURES, 'hanging-calls-store.ts'), {
+      callTimeoutMs: 100,
+    })(noRedis, 1);
     expect(opened.findings()).toEqual([]);
     void opened.subjects[0].invoke('k1', { op: 'acquire', token: 't', ttlMs: 500 });
-    await vi.waitFor(() => expect(opened.findings()).toEqual([expect.stringMatching(/^hang: module:.*hanging-calls-store\.ts acquire on k1 did not answer within 100 ms$/)]), { timeout: 5_000 });
+    await vi.waitFor(
+      () =>
+        expect(opened.findings()).toEqual([
+          expect.stringMatching(/^hang: module:.*hanging-calls-store\.ts acquire on k1 did not answer within 100 ms$/),
+        ]),
+      { timeout: 5_000 },
+    );
     await opened.close();
   });
 
   it("a call's error passes through to the runner, which records it", async () => {
-    const opened = await moduleOpener(PATTERNS.ratelimit, path.join(FIXTURES, 'errors-only-store.ts'), { callTimeoutMs: 100 })(noRedis, 1);
-    await expect(opened.subjects[0].invoke('k1', { op: 'hit', limit: 3, windowSeconds: 1 })).rejects.toThrow('ERR not implemented');
+    const opened = await moduleOpener(PATTERNS.ratelimit, path.join(FIXTURES, 'errors-only-store.ts'), {
+      callTimeoutMs: 100,
+    })(noRedis, 1);
+    await expect(opened.subjects[0].invoke('k1', { op: 'hit', limit: 3, windowSeconds: 1 })).rejects.toThrow(
+      'ERR not implemented',
+    );
     await opened.close();
   });
 });

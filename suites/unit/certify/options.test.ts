@@ -46,36 +46,85 @@ describe('jobOptionsFrom', () => {
   });
 
   it('refuses an integer out of its limits, naming the option and its limits', () => {
-    for (const [option, value] of [['runs', 0], ['seed', -1], ['clients', 9], ['keys', 17], ['nodeTimeoutMs', 99], ['shrinkRuns', 10_001], ['runs', 1.5], ['runs', Number.NaN]] as const) {
+    for (const [option, value] of [
+      ['runs', 0],
+      ['seed', -1],
+      ['clients', 9],
+      ['keys', 17],
+      ['nodeTimeoutMs', 99],
+      ['shrinkRuns', 10_001],
+      ['runs', 1.5],
+      ['runs', Number.NaN],
+    ] as const) {
       const e = refused(() => jobOptionsFrom('run', { [option]: value }));
       const { min, max } = JOB_INTEGERS[option];
       expect(e.option).toBe(option);
       expect(e.message).toBe(`${option} must be an integer in [${min}, ${max}], got ${JSON.stringify(value)}`);
     }
-    expect(jobOptionsFrom('run', { runs: 1_000_000, clients: 8, keys: 16, shrinkRuns: 0 })).toMatchObject({ runs: 1_000_000, clients: 8, keys: 16, shrinkRuns: 0 });
+    expect(jobOptionsFrom('run', { runs: 1_000_000, clients: 8, keys: 16, shrinkRuns: 0 })).toMatchObject({
+      runs: 1_000_000,
+      clients: 8,
+      keys: 16,
+      shrinkRuns: 0,
+    });
   });
 
   it('refuses an unknown pattern or fault, a path without its seed, a durability out of its limits', () => {
-    expect(refused(() => jobOptionsFrom('run', { pattern: 'queue' })).message).toBe('pattern must be idempotency, lock, ratelimit, semaphore or gcra, or a pattern file (./my-pattern.mjs), got "queue"');
+    expect(refused(() => jobOptionsFrom('run', { pattern: 'queue' })).message).toBe(
+      'pattern must be idempotency, lock, ratelimit, semaphore or gcra, or a pattern file (./my-pattern.mjs), got "queue"',
+    );
     expect(refused(() => jobOptionsFrom('run', { faults: ['latency', 'meteor' as never] })).option).toBe('faults');
     expect(refused(() => jobOptionsFrom('run', { path: '3:1' })).needs).toBe('seed');
-    expect(refused(() => jobOptionsFrom('run', { durability: { replicas: 0, timeoutMs: 100 } })).option).toBe('durability');
-    expect(jobOptionsFrom('run', { seed: 1, path: '3:1', durability: { replicas: 1, timeoutMs: 100 } })).toMatchObject({ path: '3:1', durability: { replicas: 1, timeoutMs: 100 } });
+    expect(refused(() => jobOptionsFrom('run', { durability: { replicas: 0, timeoutMs: 100 } })).option).toBe(
+      'durability',
+    );
+    expect(jobOptionsFrom('run', { seed: 1, path: '3:1', durability: { replicas: 1, timeoutMs: 100 } })).toMatchObject({
+      path: '3:1',
+      durability: { replicas: 1, timeoutMs: 100 },
+    });
   });
 });
 
 describe('the CLI over the job options', () => {
   it('gives the same options the flags gave', () => {
-    const o = jobOptions('run', { pattern: 'lock', runs: '3', seed: '7', faults: 'latency', 'time-limit': '90s', clients: '2', keys: '1', 'node-timeout': '2000', 'shrink-runs': '0', durability: 'wait:1:50' });
+    const o = jobOptions('run', {
+      pattern: 'lock',
+      runs: '3',
+      seed: '7',
+      faults: 'latency',
+      'time-limit': '90s',
+      clients: '2',
+      keys: '1',
+      'node-timeout': '2000',
+      'shrink-runs': '0',
+      durability: 'wait:1:50',
+    });
     expect(o.pattern).toBe(PATTERNS.lock);
-    expect(o).toMatchObject({ command: 'run', runs: 3, seed: 7, faults: ['latency'], timeLimitMs: 90_000, clients: 2, keys: 1, nodeTimeoutMs: 2_000, shrinkRuns: 0, durability: { replicas: 1, timeoutMs: 50 } });
+    expect(o).toMatchObject({
+      command: 'run',
+      runs: 3,
+      seed: 7,
+      faults: ['latency'],
+      timeLimitMs: 90_000,
+      clients: 2,
+      keys: 1,
+      nodeTimeoutMs: 2_000,
+      shrinkRuns: 0,
+      durability: { replicas: 1, timeoutMs: 50 },
+    });
   });
 
   it('names the flag and the text given when the job options refuse it', () => {
     expect(() => jobOptions('run', { runs: '0' })).toThrow("run: --runs must be an integer in [1, 1000000], got '0'");
-    expect(() => jobOptions('certify', { 'node-timeout': '1e3' })).toThrow("certify: --node-timeout must be an integer in [100, 60000], got '1e3'");
-    expect(() => jobOptions('run', { 'shrink-runs': '-1' })).toThrow("run: --shrink-runs must be an integer in [0, 10000], got '-1'");
-    expect(() => jobOptions('run', { pattern: 'queue' })).toThrow("run: --pattern must be idempotency, lock, ratelimit, semaphore or gcra, or a pattern file (./my-pattern.mjs), got 'queue'");
+    expect(() => jobOptions('certify', { 'node-timeout': '1e3' })).toThrow(
+      "certify: --node-timeout must be an integer in [100, 60000], got '1e3'",
+    );
+    expect(() => jobOptions('run', { 'shrink-runs': '-1' })).toThrow(
+      "run: --shrink-runs must be an integer in [0, 10000], got '-1'",
+    );
+    expect(() => jobOptions('run', { pattern: 'queue' })).toThrow(
+      "run: --pattern must be idempotency, lock, ratelimit, semaphore or gcra, or a pattern file (./my-pattern.mjs), got 'queue'",
+    );
     expect(() => jobOptions('run', { path: '3:1' })).toThrow('run: --path needs the --seed it was found with');
   });
 });

@@ -19,7 +19,7 @@ const refused = (f: () => unknown): JobSettingError => {
 };
 
 describe('fillSettings', () => {
-  it('fills every declared setting in the pattern\'s order, the given value or the default', () => {
+  it("fills every declared setting in the pattern's order, the given value or the default", () => {
     expect(fillSettings(PATTERNS.ratelimit)).toEqual({ limit: 3, window: 1 });
     expect(Object.keys(fillSettings(PATTERNS.ratelimit, { window: 3, limit: 5 }))).toEqual(['limit', 'window']);
     expect(fillSettings(PATTERNS.ratelimit, { window: 10 })).toEqual({ limit: 3, window: 10 });
@@ -28,17 +28,32 @@ describe('fillSettings', () => {
   });
 
   it('refuses a name the pattern lacks, naming the pattern and the settings it has', () => {
-    expect(() => fillSettings(PATTERNS.ratelimit, { windowSeconds: 3 })).toThrow(new SettingError('windowSeconds', "ratelimit has no setting 'windowSeconds' (its settings: limit, window)", 3));
-    expect(() => fillSettings(PATTERNS.idempotency, { window: 3 })).toThrow("idempotency has no setting 'window' (its settings: lease, lease2, ttl, ttl2), got 3");
-    expect(() => fillSettings({ name: 'bare' }, { window: 3 })).toThrow("bare has no setting 'window' (it has none), got 3");
+    expect(() => fillSettings(PATTERNS.ratelimit, { windowSeconds: 3 })).toThrow(
+      new SettingError('windowSeconds', "ratelimit has no setting 'windowSeconds' (its settings: limit, window)", 3),
+    );
+    expect(() => fillSettings(PATTERNS.idempotency, { window: 3 })).toThrow(
+      "idempotency has no setting 'window' (its settings: lease, lease2, ttl, ttl2), got 3",
+    );
+    expect(() => fillSettings({ name: 'bare' }, { window: 3 })).toThrow(
+      "bare has no setting 'window' (it has none), got 3",
+    );
     // Not a property of every object.
     expect(() => fillSettings(PATTERNS.ratelimit, { toString: 1 } as never)).toThrow(/no setting 'toString'/);
   });
 
   it('refuses a value out of its limits or not an integer, naming the setting and its limits', () => {
-    for (const [name, value] of [['window', 0], ['window', 11], ['limit', 0], ['limit', 11], ['window', 2.5], ['limit', Number.NaN]] as const) {
+    for (const [name, value] of [
+      ['window', 0],
+      ['window', 11],
+      ['limit', 0],
+      ['limit', 11],
+      ['window', 2.5],
+      ['limit', Number.NaN],
+    ] as const) {
       const { min, max } = PATTERNS.ratelimit.settings?.[name] ?? { min: Number.NaN, max: Number.NaN };
-      expect(() => fillSettings(PATTERNS.ratelimit, { [name]: value }), `${name}=${value}`).toThrow(`${name} must be an integer in [${min}, ${max}], got ${JSON.stringify(value)}`);
+      expect(() => fillSettings(PATTERNS.ratelimit, { [name]: value }), `${name}=${value}`).toThrow(
+        `${name} must be an integer in [${min}, ${max}], got ${JSON.stringify(value)}`,
+      );
     }
   });
 
@@ -49,9 +64,12 @@ describe('fillSettings', () => {
 });
 
 describe('jobOptionsFrom with settings', () => {
-  it('fills the pattern\'s settings, and gives a pattern without any none', () => {
+  it("fills the pattern's settings, and gives a pattern without any none", () => {
     expect(jobOptionsFrom('certify', { pattern: 'ratelimit', seed: 1 }).settings).toEqual({ limit: 3, window: 1 });
-    expect(jobOptionsFrom('certify', { pattern: 'ratelimit', seed: 1, settings: { window: 3 } }).settings).toEqual({ limit: 3, window: 3 });
+    expect(jobOptionsFrom('certify', { pattern: 'ratelimit', seed: 1, settings: { window: 3 } }).settings).toEqual({
+      limit: 3,
+      window: 3,
+    });
     expect(jobOptionsFrom('certify', { pattern: 'lock', seed: 1 }).settings).toEqual({ lease: 250, lease2: 500 });
   });
 
@@ -61,8 +79,12 @@ describe('jobOptionsFrom with settings', () => {
     expect(unknown.option).toBe('settings');
     expect(unknown.setting).toBe('windw');
     expect(unknown.message).toBe("settings: ratelimit has no setting 'windw' (its settings: limit, window), got 3");
-    expect(refused(() => jobOptionsFrom('run', { pattern: 'ratelimit', settings: { window: 60 } })).message).toBe('settings: window must be an integer in [1, 10], got 60');
-    expect(refused(() => jobOptionsFrom('run', { pattern: 'semaphore', settings: { window: 3 } })).problem).toBe("semaphore has no setting 'window' (its settings: lease, lease2)");
+    expect(refused(() => jobOptionsFrom('run', { pattern: 'ratelimit', settings: { window: 60 } })).message).toBe(
+      'settings: window must be an integer in [1, 10], got 60',
+    );
+    expect(refused(() => jobOptionsFrom('run', { pattern: 'semaphore', settings: { window: 3 } })).problem).toBe(
+      "semaphore has no setting 'window' (its settings: lease, lease2)",
+    );
   });
 });
 
@@ -92,11 +114,13 @@ describe('--set NAME=VALUE on the command line', () => {
 
   it('names the pattern and the settings it has, for run too', async () => {
     const r = await cli(['run', '--pattern', 'lock', '--set', 'window=3']);
-    expect(r.stderr.trim()).toBe("chaoslua: run: --set window=3: lock has no setting 'window' (its settings: lease, lease2)");
+    expect(r.stderr.trim()).toBe(
+      "chaoslua: run: --set window=3: lock has no setting 'window' (its settings: lease, lease2)",
+    );
     expect(r.code).toBe(2);
   });
 
-  it('lists every pattern\'s settings in --help, from the registry', async () => {
+  it("lists every pattern's settings in --help, from the registry", async () => {
     const r = await cli(['certify', '--help']);
     expect(r.stdout).toMatch(/--set NAME=VALUE/);
     expect(r.stdout).toMatch(/ratelimit\s+limit\s+hits a window allows on one key, 1-10 \(default 3\)/);

@@ -26,7 +26,10 @@ async function firstFailure(seed: number) {
 describe('shrinkInBatches', () => {
   for (const seed of [1, 7, 42, 2026]) {
     it(`seed ${seed}: 1 and 3 workers reach fast-check's counterexample, by fast-check's path`, async () => {
-      const own = await fc.check(fc.asyncProperty(arb, async (xs) => !fails(xs)), { seed, numRuns: 200 });
+      const own = await fc.check(
+        fc.asyncProperty(arb, async (xs) => !fails(xs)),
+        { seed, numRuns: 200 },
+      );
       expect(own.failed).toBe(true);
       const start = await firstFailure(seed);
       expect(start).toBeDefined();
@@ -91,7 +94,15 @@ describe('shrinkInBatches', () => {
     const property = fc.asyncProperty(arb, async (xs) => !fails(xs));
     const shrinkWith = async (workers: number[]) => {
       let runs = 0;
-      const result = await shrinkInBatches({ ...start, failed: start.value.value_[0] }, { shrink: (v) => property.shrink(v), workers, budget: 10, attempt: async (_, [xs]) => (runs++, fails(xs) ? xs : undefined) });
+      const result = await shrinkInBatches(
+        { ...start, failed: start.value.value_[0] },
+        {
+          shrink: (v) => property.shrink(v),
+          workers,
+          budget: 10,
+          attempt: async (_, [xs]) => (runs++, fails(xs) ? xs : undefined),
+        },
+      );
       return { result, runs };
     };
     const one = await shrinkWith([0]);
@@ -115,7 +126,14 @@ describe('shrinkInBatches', () => {
       const batches: number[] = [];
       const result = await shrinkInBatches(
         { ...start, failed: start.value.value_[0] },
-        { shrink: (v) => property.shrink(v), workers: [0, 1], budget: 100_000, deadline, now: () => clock, attempt: async (w, [xs]) => (w === 0 && batches.push((clock += 10)), fails(xs) ? xs : undefined) },
+        {
+          shrink: (v) => property.shrink(v),
+          workers: [0, 1],
+          budget: 100_000,
+          deadline,
+          now: () => clock,
+          attempt: async (w, [xs]) => (w === 0 && batches.push((clock += 10)), fails(xs) ? xs : undefined),
+        },
       );
       return { result, batches };
     };

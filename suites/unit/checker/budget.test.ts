@@ -13,7 +13,9 @@ import { PATTERNS } from '../../../src/patterns/index.ts';
 
 /** Eight appends in flight together and a read no order explains: over 100,000 states to refute. */
 const slowKey = (key: string) => [
-  ...[...'abcdefgh'].map((letter, i) => op<AppendInput, AppendOutput>(i, { op: 'append', letter }, 0, 100, { output: 'ok' }, key)),
+  ...[...'abcdefgh'].map((letter, i) =>
+    op<AppendInput, AppendOutput>(i, { op: 'append', letter }, 0, 100, { output: 'ok' }, key),
+  ),
   op<AppendInput, AppendOutput>(9, { op: 'read' }, 200, 210, { output: 'abcdefgz' }, key),
 ];
 const quickKey = (key: string, read: string) => [
@@ -25,14 +27,20 @@ describe('search budgets', () => {
   it('a key out of states is unknown, and its note names the key and the state budget', () => {
     const result = check(history([...slowKey('k9'), ...quickKey('k1', 'a')]), appendLog, { budget: 1_000 });
     expect(result.verdict).toBe('unknown');
-    expect(keyVerdict(result, 'k9')).toMatchObject({ verdict: 'unknown', note: expect.stringMatching(/^key k9 undecided after 1,001 states \(state budget of 1,000\)/) });
+    expect(keyVerdict(result, 'k9')).toMatchObject({
+      verdict: 'unknown',
+      note: expect.stringMatching(/^key k9 undecided after 1,001 states \(state budget of 1,000\)/),
+    });
     expect(keyVerdict(result, 'k1').verdict).toBe('ok');
   });
 
   it('a key out of time is unknown, and its note names the key and the time budget', () => {
     // A budget far shorter than the first 256 states take: the first reading of the clock ends the search.
     const result = check(history([...slowKey('k9'), ...quickKey('k1', 'a')]), appendLog, { budgetMs: 1e-6 });
-    expect(keyVerdict(result, 'k9')).toMatchObject({ verdict: 'unknown', note: expect.stringMatching(/^key k9 undecided after 0.000001 ms \(time budget, 256 states\)/) });
+    expect(keyVerdict(result, 'k9')).toMatchObject({
+      verdict: 'unknown',
+      note: expect.stringMatching(/^key k9 undecided after 0.000001 ms \(time budget, 256 states\)/),
+    });
     // A key decided within its first 256 states never reads the clock.
     expect(keyVerdict(result, 'k1').verdict).toBe('ok');
   });

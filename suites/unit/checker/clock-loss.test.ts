@@ -20,10 +20,16 @@ const register = (client: number, owner: string, at: [number, number], output: I
 /** A took the key for 1 s; B took it 300 ms later: legal only if A's lease ended 700 ms early. */
 const early = (): Op[] => [register(1, 'A', [0, 10], ['fresh']), register(2, 'B', [300, 310], ['fresh'])];
 /** A took the key for 1 s; 2 s later B still finds A's record: legal only if it ended a second late. */
-const late = (): Op[] => [register(1, 'A', [0, 10], ['fresh']), register(2, 'B', [2_000, 2_010], ['hit', 'pending', 'fp', '', ''])];
+const late = (): Op[] => [
+  register(1, 'A', [0, 10], ['fresh']),
+  register(2, 'B', [2_000, 2_010], ['hit', 'pending', 'fp', '', '']),
+];
 
 function clockFault(kind: FaultRecord['kind'], from: number, to: number, offsets: number[]): FaultRecord {
-  return { ...fault(kind, from, to, false), clockOffsets: offsets.map((offsetMs, i) => ({ at: from + i, node: 'n1', offsetMs })) };
+  return {
+    ...fault(kind, from, to, false),
+    clockOffsets: offsets.map((offsetMs, i) => ({ at: from + i, node: 'n1', offsetMs })),
+  };
 }
 
 describe('clock loss', () => {
@@ -40,7 +46,9 @@ describe('clock loss', () => {
   });
 
   it('explains a lease that outlived its end on a clock stepped back', () => {
-    expect(check(history(late(), [clockFault('clock-jump', 100, 2_100, [-1_500])]), PATTERNS.idempotency).verdict).toBe('clock-loss');
+    expect(check(history(late(), [clockFault('clock-jump', 100, 2_100, [-1_500])]), PATTERNS.idempotency).verdict).toBe(
+      'clock-loss',
+    );
   });
 
   it('keeps the history illegal with no clock fault, and names the invariant', () => {
@@ -50,11 +58,15 @@ describe('clock loss', () => {
   });
 
   it('keeps it illegal when the clock moved less than the history needs', () => {
-    expect(check(history(early(), [clockFault('clock-jump', 100, 400, [100])]), PATTERNS.idempotency).verdict).toBe('illegal');
+    expect(check(history(early(), [clockFault('clock-jump', 100, 400, [100])]), PATTERNS.idempotency).verdict).toBe(
+      'illegal',
+    );
   });
 
   it('keeps it illegal when the clock fault ended before the key was touched', () => {
-    expect(check(history(early(), [clockFault('clock-jump', -5_000, -4_000, [1_000])]), PATTERNS.idempotency).verdict).toBe('illegal');
+    expect(
+      check(history(early(), [clockFault('clock-jump', -5_000, -4_000, [1_000])]), PATTERNS.idempotency).verdict,
+    ).toBe('illegal');
   });
 
   it('never excuses an answer no lease timing explains (a fresh register while the key was completed)', () => {
@@ -63,17 +75,27 @@ describe('clock loss', () => {
       op(1, { op: 'complete', owner: 'A', status: '201', body: 'b', ttlMs: 86_400_000 }, 20, 30, { output: 1 }),
       register(2, 'B', [100, 110], ['fresh']),
     ];
-    expect(check(history(ops, [clockFault('clock-jump', 0, 200, [5_000])]), PATTERNS.idempotency).verdict).toBe('illegal');
+    expect(check(history(ops, [clockFault('clock-jump', 0, 200, [5_000])]), PATTERNS.idempotency).verdict).toBe(
+      'illegal',
+    );
   });
 
-  it("explains a GCRA refusal a clock stepped back gave on its own (the arrival time looks later), and only while the step can be felt", () => {
+  it('explains a GCRA refusal a clock stepped back gave on its own (the arrival time looks later), and only while the step can be felt', () => {
     // Two of three places taken at 6 ms; the master's clock steps back 1 s at 130 ms; a hit at 133 ms is refused.
     const hit = { op: 'hit', burst: 3, rate: 5, periodMs: 1000 } as const;
-    const gcraOps = [op(6, hit, 6, 7, { output: 1 }), op(5, hit, 20, 21, { output: 1 }), op(0, hit, 132, 133, { output: 0 })];
+    const gcraOps = [
+      op(6, hit, 6, 7, { output: 1 }),
+      op(5, hit, 20, 21, { output: 1 }),
+      op(0, hit, 132, 133, { output: 0 }),
+    ];
     expect(check(history(gcraOps), PATTERNS.gcra).verdict).toBe('illegal');
-    expect(check(history(gcraOps, [clockFault('clock-jump', 130, 2_130, [-1_000])]), PATTERNS.gcra).verdict).toBe('clock-loss');
+    expect(check(history(gcraOps, [clockFault('clock-jump', 130, 2_130, [-1_000])]), PATTERNS.gcra).verdict).toBe(
+      'clock-loss',
+    );
     // A step long healed, and its leases long run out, explains nothing.
-    expect(check(history(gcraOps, [clockFault('clock-jump', -9_000, -8_000, [-1_000])]), PATTERNS.gcra).verdict).toBe('illegal');
+    expect(check(history(gcraOps, [clockFault('clock-jump', -9_000, -8_000, [-1_000])]), PATTERNS.gcra).verdict).toBe(
+      'illegal',
+    );
     // An allowed hit the places leave no room for is never a refusal to leave out.
     const fourth = [...gcraOps.slice(0, 2), op(1, hit, 22, 23, { output: 1 }), op(0, hit, 24, 25, { output: 1 })];
     expect(check(history(fourth, [clockFault('clock-jump', 0, 2_000, [-100])]), PATTERNS.gcra).verdict).toBe('illegal');
@@ -82,7 +104,9 @@ describe('clock loss', () => {
   it('widens by the spread of every offset, true included: a strobe between +1000 and 0, a drift that reached -600', () => {
     expect(clockSlackMs([clockFault('clock-strobe', 0, 10, [1_000, 0, 1_000, 0])])).toBe(1_000);
     expect(clockSlackMs([clockFault('clock-drift', 0, 10, [0, -600])])).toBe(600);
-    expect(clockSlackMs([clockFault('clock-jump', 0, 10, [1_000]), clockFault('clock-jump', 20, 30, [-5_000])])).toBe(6_000);
+    expect(clockSlackMs([clockFault('clock-jump', 0, 10, [1_000]), clockFault('clock-jump', 20, 30, [-5_000])])).toBe(
+      6_000,
+    );
     expect(clockSlackMs([fault('failover-default', 0, 10, false)])).toBe(0);
   });
 });

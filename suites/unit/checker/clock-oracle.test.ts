@@ -46,17 +46,34 @@ describe('clock loss against a brute-force oracle', () => {
         fc.array(tinyOp, { minLength: 1, maxLength: 4 }),
         fc.constantFrom(0, 10),
         fc.constantFrom(10, 25, 60),
-        fc.option(fc.record({ startedAt: fc.integer({ min: 0, max: 120 }), duration: fc.integer({ min: 0, max: 40 }) }), { nil: undefined }),
+        fc.option(
+          fc.record({ startedAt: fc.integer({ min: 0, max: 120 }), duration: fc.integer({ min: 0, max: 40 }) }),
+          { nil: undefined },
+        ),
         (tiny, eps, slack, lossy) => {
           const ops: OpRecord<LeaseInput, LeaseOutput>[] = tinyRecords(tiny);
           const lossyFaults: FaultRecord[] = lossy
-            ? [{ type: 'fault', id: 90, kind: 'failover-force', target: 'n0', startedAt: lossy.startedAt, endedAt: lossy.startedAt + lossy.duration, lossy: true, detail: '' }]
+            ? [
+                {
+                  type: 'fault',
+                  id: 90,
+                  kind: 'failover-force',
+                  target: 'n0',
+                  startedAt: lossy.startedAt,
+                  endedAt: lossy.startedAt + lossy.duration,
+                  lossy: true,
+                  detail: '',
+                },
+              ]
             : [];
           const strict = bruteForceLegal(leaseRegister, ops, eps);
           const rolledBack = lossyFaults.length > 0 && bruteForceLegal(leaseRegister, ops, eps, lossyFaults);
           const widened = bruteForceLegal(leaseRegister, ops, eps + slack, lossyFaults);
           const expected = strict ? 'ok' : rolledBack ? 'replication-loss' : widened ? 'clock-loss' : 'illegal';
-          const result = check(history(ops, [...lossyFaults, clockFault(slack)]), leaseRegister, { eps, minimise: false });
+          const result = check(history(ops, [...lossyFaults, clockFault(slack)]), leaseRegister, {
+            eps,
+            minimise: false,
+          });
           expect(result.verdict).toBe(expected);
           expect((result.clockLosses ?? []).length > 0).toBe(expected === 'clock-loss');
         },
@@ -81,7 +98,17 @@ describe('clock loss against a brute-force oracle', () => {
           const next = leaseRegister.step(state, input, id);
           if (input.op === 'take' && next.state.tag === id) endsAt = at + 1 + input.ms - shift;
           state = next.state;
-          return { type: 'op', id, client: id, key: 'k', input, invokedAt: at, completedAt: at + 2, outcome: 'ok', output: next.output };
+          return {
+            type: 'op',
+            id,
+            client: id,
+            key: 'k',
+            input,
+            invokedAt: at,
+            completedAt: at + 2,
+            outcome: 'ok',
+            output: next.output,
+          };
         });
         const slack = Math.abs(shift) + 2;
         const expected = bruteForceLegal(leaseRegister, ops, 0) ? 'ok' : 'clock-loss';

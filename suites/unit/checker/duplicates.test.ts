@@ -14,9 +14,18 @@ import { ratelimit, type RateLimitInput, type RateLimitOutput } from '../../../s
 import { fault, history, keyVerdict, op } from './support/ops.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';
 
-const cut = (startedAt: number, endedAt: number): FaultRecord => ({ ...fault('reply-loss', startedAt, endedAt, false), cutsConnections: true });
+const cut = (startedAt: number, endedAt: number): FaultRecord => ({
+  ...fault('reply-loss', startedAt, endedAt, false),
+  cutsConnections: true,
+});
 const hit = (client: number, limit: number, at: [number, number], output: RateLimitOutput | 'info') =>
-  op<RateLimitInput, RateLimitOutput>(client, { op: 'hit', limit, windowSeconds: 60 }, at[0], at[1], output === 'info' ? 'info' : { output });
+  op<RateLimitInput, RateLimitOutput>(
+    client,
+    { op: 'hit', limit, windowSeconds: 60 },
+    at[0],
+    at[1],
+    output === 'info' ? 'info' : { output },
+  );
 
 describe('a ratelimit hit counted twice', () => {
   it('is counted when the counter cannot be explained without its second execution', () => {
@@ -69,7 +78,13 @@ describe('a ratelimit hit counted twice', () => {
 
 describe('a register resent by the same attempt', () => {
   it('is counted as a duplicate register: its first execution created the record its reply shows', () => {
-    const own = op<IdempotencyInput, IdempotencyOutput>(1, { op: 'register', fingerprint: 'fp', owner: 'A', leaseMs: 60_000 }, 0, 50, { output: ['hit', 'pending', 'fp', '', ''] });
+    const own = op<IdempotencyInput, IdempotencyOutput>(
+      1,
+      { op: 'register', fingerprint: 'fp', owner: 'A', leaseMs: 60_000 },
+      0,
+      50,
+      { output: ['hit', 'pending', 'fp', '', ''] },
+    );
     const result = check(history([own], [cut(10, 20)]), PATTERNS.idempotency);
     expect(result.verdict).toBe('ok');
     expect(result.duplicateEffects).toEqual({ register: [own.id] });
@@ -80,7 +95,14 @@ describe('the re-check', () => {
   it('counts nothing when it runs out of budget, and says which operation was left undecided', () => {
     // Limit 6: four concurrent hits after the cut one, then a refusal: only the cut hit run twice fills the window.
     const ops = [hit(1, 6, [0, 50], 1), ...[2, 3, 4, 5].map((c) => hit(c, 6, [60, 100], 1)), hit(7, 6, [110, 120], 0)];
-    const tight = neededSecondExecutions(ratelimit, ops, [0], [cut(10, 20)], { ...defaultCheckOptions, budget: 2 }, Infinity);
+    const tight = neededSecondExecutions(
+      ratelimit,
+      ops,
+      [0],
+      [cut(10, 20)],
+      { ...defaultCheckOptions, budget: 2 },
+      Infinity,
+    );
     expect(tight).toMatchObject({ needed: [], undecided: [0] });
     const enough = neededSecondExecutions(ratelimit, ops, [0], [cut(10, 20)], defaultCheckOptions, Infinity);
     expect(enough).toMatchObject({ needed: [0], undecided: [] });
@@ -95,7 +117,9 @@ describe('the re-check', () => {
 
 describe('a recorded history: a renew resent after a reset_peer toxic (fixtures/resent-renew.json)', () => {
   it('counts that renew, and only it: it extended the lease once and answered 0 the second time', () => {
-    const recorded = JSON.parse(readFileSync(new URL('./fixtures/resent-renew.json', import.meta.url), 'utf8')) as { history: History<IdempotencyInput, IdempotencyOutput> };
+    const recorded = JSON.parse(readFileSync(new URL('./fixtures/resent-renew.json', import.meta.url), 'utf8')) as {
+      history: History<IdempotencyInput, IdempotencyOutput>;
+    };
     const result = check(recorded.history, PATTERNS.idempotency);
     expect(result.verdict).toBe('ok');
     expect(result.duplicateEffects).toEqual({ renew: [33] });

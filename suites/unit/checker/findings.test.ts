@@ -4,7 +4,13 @@ import type { History, OpRecord } from '../../../src/history/types.ts';
 
 let id = 0;
 const op = (client: number, at: number, error?: string): OpRecord => ({
-  type: 'op', id: id++, client, key: 'k', input: { op: 'register' }, invokedAt: at, completedAt: at + 1,
+  type: 'op',
+  id: id++,
+  client,
+  key: 'k',
+  input: { op: 'register' },
+  invokedAt: at,
+  completedAt: at + 1,
   ...(error ? { outcome: 'fail' as const, error } : { outcome: 'ok' as const, output: ['fresh'] }),
 });
 const history = (ops: OpRecord[]): History => ({ ops, faults: [], topology: [] });

@@ -37,17 +37,27 @@ describe('hold pairs', () => {
   });
 
   it('an extend answered -1 (another token holds it) right after its own token acquired, its lease still running, is illegal at once', () => {
-    const ops = [op<LockInput, LockOutput>(1, acquire('a'), 0, 1, ok(1)), op<LockInput, LockOutput>(1, extend('a', 1_000), 100, 101, ok(-1))];
+    const ops = [
+      op<LockInput, LockOutput>(1, acquire('a'), 0, 1, ok(1)),
+      op<LockInput, LockOutput>(1, extend('a', 1_000), 100, 101, ok(-1)),
+    ];
     const result = check(history(ops), PATTERNS.lock, { eps: 0, minimise: false });
     expect(result.verdict).toBe('illegal');
     expect(keyVerdict(result).statesExplored).toBe(0);
     // With another client's acquire possible after the lease ran out, it is legal.
-    const later = [op<LockInput, LockOutput>(1, acquire('a', 50), 0, 1, ok(1)), op<LockInput, LockOutput>(2, acquire('b'), 60, 61, ok(1)), op<LockInput, LockOutput>(1, extend('a', 1_000), 100, 101, ok(-1))];
+    const later = [
+      op<LockInput, LockOutput>(1, acquire('a', 50), 0, 1, ok(1)),
+      op<LockInput, LockOutput>(2, acquire('b'), 60, 61, ok(1)),
+      op<LockInput, LockOutput>(1, extend('a', 1_000), 100, 101, ok(-1)),
+    ];
     expect(check(history(later), PATTERNS.lock, { eps: 0, minimise: false }).verdict).toBe('ok');
   });
 
   it('two acquires answered 1 whose windows overlap, neither lease able to run out in time, are illegal in either order', () => {
-    const ops = [op<LockInput, LockOutput>(1, acquire('a'), 0, 400, ok(1)), op<LockInput, LockOutput>(2, acquire('b'), 200, 201, ok(1))];
+    const ops = [
+      op<LockInput, LockOutput>(1, acquire('a'), 0, 400, ok(1)),
+      op<LockInput, LockOutput>(2, acquire('b'), 200, 201, ok(1)),
+    ];
     const result = check(history(ops), PATTERNS.lock, { eps: 0, minimise: false });
     expect(result.verdict).toBe('illegal');
     expect(keyVerdict(result).statesExplored).toBe(0);
@@ -55,7 +65,10 @@ describe('hold pairs', () => {
 
   it('two acquires answered 1 whose windows overlap are legal when one order lets the first lease run out', () => {
     // b at 200 with a 100 ms lease, then a by 400: b's lease may run out at 300.
-    const ops = [op<LockInput, LockOutput>(1, acquire('a'), 0, 400, ok(1)), op<LockInput, LockOutput>(2, acquire('b', 100), 200, 201, ok(1))];
+    const ops = [
+      op<LockInput, LockOutput>(1, acquire('a'), 0, 400, ok(1)),
+      op<LockInput, LockOutput>(2, acquire('b', 100), 200, 201, ok(1)),
+    ];
     expect(check(history(ops), PATTERNS.lock, { eps: 0, minimise: false }).verdict).toBe('ok');
   });
 
@@ -70,15 +83,27 @@ describe('hold pairs', () => {
     it(`the hold ending by ${how} keeps it legal`, () => {
       // Only the lease-running-out case gives the first acquire a TTL short enough to run out by the second.
       const ttl = how === 'the lease running out' ? 100 : 1_000;
-      const ops = [op<LockInput, LockOutput>(1, acquire('a', ttl), 0, 1, ok(1)), ...between(), op<LockInput, LockOutput>(2, acquire('b'), 300, 301, ok(1))];
+      const ops = [
+        op<LockInput, LockOutput>(1, acquire('a', ttl), 0, 1, ok(1)),
+        ...between(),
+        op<LockInput, LockOutput>(2, acquire('b'), 300, 301, ok(1)),
+      ];
       expect(check(history(ops), PATTERNS.lock, { eps: 0, minimise: false }).verdict).toBe('ok');
     });
   }
 
   it('a lossy fault between the two explains it (replication-loss); one that ended before the first does not', () => {
-    const ops = () => [op<LockInput, LockOutput>(1, acquire('a'), 100, 101, ok(1)), op<LockInput, LockOutput>(2, acquire('b'), 300, 301, ok(1))];
-    expect(check(history(ops(), [fault('failover-force', 150, 250, true)]), PATTERNS.lock, { eps: 0, minimise: false }).verdict).toBe('replication-loss');
-    expect(check(history(ops(), [fault('failover-force', 0, 50, true)]), PATTERNS.lock, { eps: 0, minimise: false }).verdict).toBe('illegal');
+    const ops = () => [
+      op<LockInput, LockOutput>(1, acquire('a'), 100, 101, ok(1)),
+      op<LockInput, LockOutput>(2, acquire('b'), 300, 301, ok(1)),
+    ];
+    expect(
+      check(history(ops(), [fault('failover-force', 150, 250, true)]), PATTERNS.lock, { eps: 0, minimise: false })
+        .verdict,
+    ).toBe('replication-loss');
+    expect(
+      check(history(ops(), [fault('failover-force', 0, 50, true)]), PATTERNS.lock, { eps: 0, minimise: false }).verdict,
+    ).toBe('illegal');
   });
 });
 

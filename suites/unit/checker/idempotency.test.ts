@@ -17,10 +17,22 @@ type Result = { output: IdempotencyOutput } | 'info' | 'fail';
 const KEY = 'idem:v1:{cred_7:POST/v1/charges:k1}';
 const DAY = 86_400_000;
 
-const register = (client: number, owner: string, at: [number, number], result: Result, leaseMs = 60_000, fingerprint = 'fp-1'): Op =>
-  op(client, { op: 'register', fingerprint, owner, leaseMs }, at[0], at[1], result, KEY);
-const complete = (client: number, owner: string, at: [number, number], result: Result, ttlMs = DAY, body = '{"id":"ch_1"}'): Op =>
-  op(client, { op: 'complete', owner, status: '201', body, ttlMs }, at[0], at[1], result, KEY);
+const register = (
+  client: number,
+  owner: string,
+  at: [number, number],
+  result: Result,
+  leaseMs = 60_000,
+  fingerprint = 'fp-1',
+): Op => op(client, { op: 'register', fingerprint, owner, leaseMs }, at[0], at[1], result, KEY);
+const complete = (
+  client: number,
+  owner: string,
+  at: [number, number],
+  result: Result,
+  ttlMs = DAY,
+  body = '{"id":"ch_1"}',
+): Op => op(client, { op: 'complete', owner, status: '201', body, ttlMs }, at[0], at[1], result, KEY);
 const release = (client: number, owner: string, at: [number, number], result: Result): Op =>
   op(client, { op: 'release', owner }, at[0], at[1], result, KEY);
 const renew = (client: number, owner: string, at: [number, number], result: Result, leaseMs: number): Op =>
@@ -28,7 +40,9 @@ const renew = (client: number, owner: string, at: [number, number], result: Resu
 
 const fresh = { output: ['fresh'] as IdempotencyOutput };
 const hitPending = (fingerprint = 'fp-1') => ({ output: ['hit', 'pending', fingerprint, '', ''] as IdempotencyOutput });
-const hitCompleted = (body = '{"id":"ch_1"}') => ({ output: ['hit', 'completed', 'fp-1', '201', body] as IdempotencyOutput });
+const hitCompleted = (body = '{"id":"ch_1"}') => ({
+  output: ['hit', 'completed', 'fp-1', '201', body] as IdempotencyOutput,
+});
 const one = { output: 1 as IdempotencyOutput };
 const zero = { output: 0 as IdempotencyOutput };
 
@@ -63,7 +77,11 @@ describe('legal histories that look suspicious', () => {
   });
 
   it('accepts a later hit made legal by a renew that extended the lease', () => {
-    const withRenew = [register(1, 'A', [0, 10], fresh, 100), renew(1, 'A', [50, 60], one, 1_000), register(2, 'B', [300, 310], hitPending())];
+    const withRenew = [
+      register(1, 'A', [0, 10], fresh, 100),
+      renew(1, 'A', [50, 60], one, 1_000),
+      register(2, 'B', [300, 310], hitPending()),
+    ];
     expect(run(withRenew).verdict).toBe('ok');
     // Without the renew the lease ended by 135 ms, so the same hit is impossible.
     const withoutRenew = [register(1, 'A', [0, 10], fresh, 100), register(2, 'B', [300, 310], hitPending())];
@@ -71,7 +89,11 @@ describe('legal histories that look suspicious', () => {
   });
 
   it('accepts a stale owner being refused after another owner re-registered', () => {
-    const ops = [register(1, 'A', [0, 10], fresh, 100), register(2, 'B', [200, 210], fresh), complete(1, 'A', [300, 310], zero)];
+    const ops = [
+      register(1, 'A', [0, 10], fresh, 100),
+      register(2, 'B', [200, 210], fresh),
+      complete(1, 'A', [300, 310], zero),
+    ];
     expect(run(ops).verdict).toBe('ok');
   });
 });
@@ -123,7 +145,12 @@ describe('no-resurrection', () => {
 
   it('names the fresh register when the deleting release was indeterminate', () => {
     const again = register(2, 'B', [60, 70], fresh);
-    const ops = [register(1, 'A', [0, 10], fresh), complete(1, 'A', [20, 30], one), release(1, 'A', [40, 50], 'info'), again];
+    const ops = [
+      register(1, 'A', [0, 10], fresh),
+      complete(1, 'A', [20, 30], one),
+      release(1, 'A', [40, 50], 'info'),
+      again,
+    ];
     const violation = onlyViolation(run(ops));
     expect(violation.invariant).toBe('no-resurrection');
     expect(violation.witness.map((o) => o.id)).toContain(again.id);
@@ -141,12 +168,20 @@ describe('no-resurrection', () => {
   });
 
   it('names a read of a different stored response before the TTL', () => {
-    const ops = [register(1, 'A', [0, 10], fresh), complete(1, 'A', [20, 30], one), register(2, 'B', [100, 110], hitCompleted('{"id":"ch_2"}'))];
+    const ops = [
+      register(1, 'A', [0, 10], fresh),
+      complete(1, 'A', [20, 30], one),
+      register(2, 'B', [100, 110], hitCompleted('{"id":"ch_2"}')),
+    ];
     expect(onlyViolation(run(ops)).invariant).toBe('no-resurrection');
   });
 
   it('accepts the fresh register once the TTL has run out', () => {
-    const ops = [register(1, 'A', [0, 10], fresh), complete(1, 'A', [20, 30], one, 100), register(2, 'B', [200, 210], fresh)];
+    const ops = [
+      register(1, 'A', [0, 10], fresh),
+      complete(1, 'A', [20, 30], one, 100),
+      register(2, 'B', [200, 210], fresh),
+    ];
     expect(run(ops).verdict).toBe('ok');
   });
 });
@@ -161,12 +196,17 @@ describe('model-conformance', () => {
   });
 
   it('names a hit that reports another fingerprint than the pending one', () => {
-    const ops = [register(1, 'A', [0, 10], fresh, 60_000, 'fp-A'), register(2, 'B', [20, 30], hitPending('fp-X'), 60_000, 'fp-B')];
+    const ops = [
+      register(1, 'A', [0, 10], fresh, 60_000, 'fp-A'),
+      register(2, 'B', [20, 30], hitPending('fp-X'), 60_000, 'fp-B'),
+    ];
     expect(onlyViolation(run(ops)).invariant).toBe('model-conformance');
   });
 
   it('names an owner refused while it still held the key', () => {
-    expect(onlyViolation(run([register(1, 'A', [0, 10], fresh), complete(1, 'A', [20, 30], zero)])).invariant).toBe('model-conformance');
+    expect(onlyViolation(run([register(1, 'A', [0, 10], fresh), complete(1, 'A', [20, 30], zero)])).invariant).toBe(
+      'model-conformance',
+    );
   });
 });
 

@@ -11,7 +11,9 @@ import { PATTERNS } from '../../../src/patterns/index.ts';
 // must not double its configurations for each of them.
 
 describe('info operations that change nothing', () => {
-  const recorded = JSON.parse(readFileSync(new URL('./fixtures/info-ops-around-kill.json', import.meta.url), 'utf8')) as {
+  const recorded = JSON.parse(
+    readFileSync(new URL('./fixtures/info-ops-around-kill.json', import.meta.url), 'utf8'),
+  ) as {
     history: History<IdempotencyInput, IdempotencyOutput>;
   };
 
@@ -25,19 +27,41 @@ describe('info operations that change nothing', () => {
   it('many stray info ops beside a lossy fault: still decided within a small budget, and a real violation still found', () => {
     const lossy = fault('kill-restart', 50, 5_000, true);
     const register = (client: number, owner: string, at: [number, number], output: IdempotencyOutput) =>
-      op<IdempotencyInput, IdempotencyOutput>(client, { op: 'register', fingerprint: 'f', owner, leaseMs: 500 }, at[0], at[1], { output });
+      op<IdempotencyInput, IdempotencyOutput>(
+        client,
+        { op: 'register', fingerprint: 'f', owner, leaseMs: 500 },
+        at[0],
+        at[1],
+        { output },
+      );
     const strays = Array.from({ length: 20 }, (_, i) =>
-      op<IdempotencyInput, IdempotencyOutput>(10 + i, { op: 'renew', owner: `stale${i}`, leaseMs: 500 }, 60 + i * 10, 3_000 + i, 'info'),
+      op<IdempotencyInput, IdempotencyOutput>(
+        10 + i,
+        { op: 'renew', owner: `stale${i}`, leaseMs: 500 },
+        60 + i * 10,
+        3_000 + i,
+        'info',
+      ),
     );
     const base = [
       register(1, 'A', [0, 5], ['fresh']),
-      op<IdempotencyInput, IdempotencyOutput>(1, { op: 'complete', owner: 'A', status: '200', body: 'x', ttlMs: 60_000 }, 10, 15, { output: 1 }),
+      op<IdempotencyInput, IdempotencyOutput>(
+        1,
+        { op: 'complete', owner: 'A', status: '200', body: 'x', ttlMs: 60_000 },
+        10,
+        15,
+        { output: 1 },
+      ),
       ...strays,
     ];
-    const lost = check(history([...base, register(2, 'B', [4_000, 4_005], ['fresh'])], [lossy]), PATTERNS.idempotency, { budget: 20_000 });
+    const lost = check(history([...base, register(2, 'B', [4_000, 4_005], ['fresh'])], [lossy]), PATTERNS.idempotency, {
+      budget: 20_000,
+    });
     expect(lost.verdict).toBe('replication-loss');
     // With no lossy fault the same fresh register is illegal: the completed record (TTL 60 s) had to be there.
-    const illegal = check(history([...base, register(2, 'B', [6_000, 6_005], ['fresh'])]), PATTERNS.idempotency, { budget: 20_000 });
+    const illegal = check(history([...base, register(2, 'B', [6_000, 6_005], ['fresh'])]), PATTERNS.idempotency, {
+      budget: 20_000,
+    });
     expect(illegal.verdict).toBe('illegal');
   });
 });

@@ -53,7 +53,9 @@ describe('a kv key with a dozen overlapping appends between two gets (synthetic 
 
   it('with one get answering a different order of those appends, is illegal', () => {
     const swapped = 'p134.8a9.a10.a11.a12.a13.a14.a15.a16.a17.a19.a18.';
-    const ops = history.ops.map((o) => (o.output === 'p134.8a9.a10.a11.a12.a13.a14.a15.a16.a17.a18.a19.' ? { ...o, output: swapped } : o));
+    const ops = history.ops.map((o) =>
+      o.output === 'p134.8a9.a10.a11.a12.a13.a14.a15.a16.a17.a18.a19.' ? { ...o, output: swapped } : o,
+    );
     expect(ops.filter((o) => o.output === swapped)).toHaveLength(1);
     expect(check({ ...history, ops }, kv, { minimise: false }).verdict).toBe('illegal');
   });

@@ -36,8 +36,17 @@ describe('kv verdicts on tiny histories equal the brute-force oracle', () => {
     fc.assert(
       fc.property(fc.array(tinyOp, { minLength: 1, maxLength: 6 }), (tiny) => {
         const ops: OpRecord<KvInput, KvOutput>[] = tiny.map((t, id) => {
-          const base = { type: 'op' as const, id, client: id, key: 'k', input: t.input, invokedAt: t.invokedAt, completedAt: t.invokedAt + t.duration };
-          if (t.input.op !== 'get' && t.infoRoll === 0) return { ...base, outcome: 'info' as const, error: 'timed out' };
+          const base = {
+            type: 'op' as const,
+            id,
+            client: id,
+            key: 'k',
+            input: t.input,
+            invokedAt: t.invokedAt,
+            completedAt: t.invokedAt + t.duration,
+          };
+          if (t.input.op !== 'get' && t.infoRoll === 0)
+            return { ...base, outcome: 'info' as const, error: 'timed out' };
           // As the readers record them: a get's output is the string it saw.
           const output = (t.input.op === 'get' ? t.observed : t.input.value) as unknown as KvOutput;
           return { ...base, outcome: 'ok' as const, output };

@@ -18,7 +18,9 @@ import { op } from './support/ops.ts';
  * order: the one linearization. Any other order of the eight is a state the get cannot observe.
  */
 function history(): OpRecord<KvInput, unknown>[] {
-  const together = [...'abcdefgh'].map((letter, i) => op<KvInput, unknown>(i, { op: 'append', value: letter }, 0, 100, { output: 'ok' }, 'k'));
+  const together = [...'abcdefgh'].map((letter, i) =>
+    op<KvInput, unknown>(i, { op: 'append', value: letter }, 0, 100, { output: 'ok' }, 'k'),
+  );
   const after = Array.from({ length: 16 }, (_, i) =>
     op<KvInput, unknown>(20, { op: 'append', value: `${i % 10}` }, 200 + 10 * i, 205 + 10 * i, { output: 'ok' }, 'k'),
   );

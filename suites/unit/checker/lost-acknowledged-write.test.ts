@@ -5,12 +5,28 @@ import type { IdempotencyInput, IdempotencyOutput } from '../../../src/patterns/
 import { PATTERNS } from '../../../src/patterns/index.ts';
 
 type Op = OpRecord<IdempotencyInput, IdempotencyOutput>;
-const op = (id: number, client: number, input: IdempotencyInput, at: number, output: IdempotencyOutput, acknowledgedReplicas?: number): Op => ({
-  type: 'op', id, client, key: 'k', input, invokedAt: at, completedAt: at + 5, outcome: 'ok', output,
+const op = (
+  id: number,
+  client: number,
+  input: IdempotencyInput,
+  at: number,
+  output: IdempotencyOutput,
+  acknowledgedReplicas?: number,
+): Op => ({
+  type: 'op',
+  id,
+  client,
+  key: 'k',
+  input,
+  invokedAt: at,
+  completedAt: at + 5,
+  outcome: 'ok',
+  output,
   ...(acknowledgedReplicas === undefined ? {} : { acknowledgedReplicas }),
 });
 const register = (owner: string) => ({ op: 'register', fingerprint: 'f', owner, leaseMs: 60_000 }) as const;
-const complete = (owner: string, status: string) => ({ op: 'complete', owner, status, body: status, ttlMs: 60_000 }) as const;
+const complete = (owner: string, status: string) =>
+  ({ op: 'complete', owner, status, body: status, ttlMs: 60_000 }) as const;
 
 /**
  * A split brain (as in split-brain.test.ts): owner a registers and completes on the old master, which
@@ -18,10 +34,20 @@ const complete = (owner: string, status: string) => ({ op: 'complete', owner, st
  * record is gone. `acked`: the replicas WAIT reported for a's two writes; `failedNodes`: what the
  * partition failed.
  */
-function lostWrite(acked: number | undefined, failedNodes: number | undefined): History<IdempotencyInput, IdempotencyOutput> {
+function lostWrite(
+  acked: number | undefined,
+  failedNodes: number | undefined,
+): History<IdempotencyInput, IdempotencyOutput> {
   const partition: FaultRecord = {
-    type: 'fault', id: 100, kind: 'partition', target: 'n1 | n0,n2,n3,n4,n5', startedAt: 1_000, endedAt: 9_000, lossy: true,
-    detail: 'partition (one)', ...(failedNodes === undefined ? {} : { failedNodes }),
+    type: 'fault',
+    id: 100,
+    kind: 'partition',
+    target: 'n1 | n0,n2,n3,n4,n5',
+    startedAt: 1_000,
+    endedAt: 9_000,
+    lossy: true,
+    detail: 'partition (one)',
+    ...(failedNodes === undefined ? {} : { failedNodes }),
   };
   return {
     ops: [
@@ -74,13 +100,18 @@ describe('lost-acknowledged-write: a write WAIT acknowledged on N replicas, lost
   });
 
   it('acknowledged on 2 replicas, 2 nodes failed: the violation', () => {
-    expect(check(lostWrite(2, 2), PATTERNS.idempotency).violations.map((v) => v.invariant)).toEqual(['lost-acknowledged-write']);
+    expect(check(lostWrite(2, 2), PATTERNS.idempotency).violations.map((v) => v.invariant)).toEqual([
+      'lost-acknowledged-write',
+    ]);
   });
 
   it('an acknowledged write that the history does not need rolled back: ok, however many nodes failed', () => {
     const history = lostWrite(1, 1);
     // Owner b now finds a's completed record: nothing was lost.
-    const kept = { ...history, ops: [...history.ops.slice(0, 2), op(2, 1, register('b'), 12_000, ['hit', 'completed', 'f', '200', '200'], 1)] };
+    const kept = {
+      ...history,
+      ops: [...history.ops.slice(0, 2), op(2, 1, register('b'), 12_000, ['hit', 'completed', 'f', '200', '200'], 1)],
+    };
     expect(check(kept, PATTERNS.idempotency).verdict).toBe('ok');
   });
 
@@ -88,7 +119,15 @@ describe('lost-acknowledged-write: a write WAIT acknowledged on N replicas, lost
     // a registers with WAIT 1 (acknowledged); its complete is not acknowledged (WAIT 0) and is lost:
     // the promoted replica still holds a's pending record, so b is answered a hit on pending.
     const partition: FaultRecord = {
-      type: 'fault', id: 100, kind: 'partition', target: 'n1 | n0,n2,n3,n4,n5', startedAt: 1_000, endedAt: 9_000, lossy: true, detail: 'partition (one)', failedNodes: 1,
+      type: 'fault',
+      id: 100,
+      kind: 'partition',
+      target: 'n1 | n0,n2,n3,n4,n5',
+      startedAt: 1_000,
+      endedAt: 9_000,
+      lossy: true,
+      detail: 'partition (one)',
+      failedNodes: 1,
     };
     const history: History<IdempotencyInput, IdempotencyOutput> = {
       ops: [
@@ -104,7 +143,7 @@ describe('lost-acknowledged-write: a write WAIT acknowledged on N replicas, lost
     expect(result.violations).toEqual([]);
   });
 
-  it('an acknowledged operation that wrote nothing (a hit) guards nothing: WAIT covers its own connection\'s writes, not what it read', () => {
+  it("an acknowledged operation that wrote nothing (a hit) guards nothing: WAIT covers its own connection's writes, not what it read", () => {
     const history = lostWrite(undefined, 1);
     const hit = op(5, 2, register('c'), 900, ['hit', 'completed', 'f', '200', '200'], 1);
     const result = check({ ...history, ops: [...history.ops, hit] }, PATTERNS.idempotency);
@@ -116,7 +155,16 @@ describe('lost-acknowledged-write: a write WAIT acknowledged on N replicas, lost
     // The shape of the mutant wait-claimed-not-sent's catch (seed 2): the partition cut connections, so
     // the complete may have run twice; its first execution must not stand in for the acknowledged one.
     const partition: FaultRecord = {
-      type: 'fault', id: 27, kind: 'partition', target: 'n1 | n0,n2,n3,n4,n5', startedAt: 3.2, endedAt: 4_082.5, lossy: true, cutsConnections: true, failedNodes: 1, detail: 'partition (one)',
+      type: 'fault',
+      id: 27,
+      kind: 'partition',
+      target: 'n1 | n0,n2,n3,n4,n5',
+      startedAt: 3.2,
+      endedAt: 4_082.5,
+      lossy: true,
+      cutsConnections: true,
+      failedNodes: 1,
+      detail: 'partition (one)',
     };
     const at = (o: Op, invokedAt: number, completedAt: number): Op => ({ ...o, invokedAt, completedAt });
     const history: History<IdempotencyInput, IdempotencyOutput> = {

@@ -25,7 +25,7 @@ describe('a non-positive lease', () => {
     });
   }
 
-  it('still judges the holder: after extend(ttl=-5ms) answered 1, the old holder\'s extend answered 1 is illegal', () => {
+  it("still judges the holder: after extend(ttl=-5ms) answered 1, the old holder's extend answered 1 is illegal", () => {
     const ops = [
       op<LockInput, LockOutput>(1, acquire('a'), 0, 1, ok(1)),
       op<LockInput, LockOutput>(1, extend('a', -5), 100, 101, ok(1)),

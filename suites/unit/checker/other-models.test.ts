@@ -17,7 +17,11 @@ const extend = (client: number, token: string, at: [number, number], output: Loc
 
 describe('lock', () => {
   it('accepts a new holder once the TTL may have run out', () => {
-    const ops = [acquire(1, 't1', [0, 10], 1, 100), acquire(2, 't2', [80, 90], 1), releaseLock(1, 't1', [100, 110], -1)];
+    const ops = [
+      acquire(1, 't1', [0, 10], 1, 100),
+      acquire(2, 't2', [80, 90], 1),
+      releaseLock(1, 't1', [100, 110], -1),
+    ];
     expect(check(history(ops), PATTERNS.lock).verdict).toBe('ok');
   });
 
@@ -38,7 +42,7 @@ describe('lock', () => {
     expect(violation.message).not.toContain('two clients');
   });
 
-  it("names no-stale-release for a release by a token that does not hold the lock", () => {
+  it('names no-stale-release for a release by a token that does not hold the lock', () => {
     const ops = [acquire(1, 't1', [0, 10], 1), releaseLock(2, 't2', [20, 30], 1)];
     expect(check(history(ops), PATTERNS.lock).violations.map((v) => v.invariant)).toEqual(['no-stale-release']);
   });
@@ -55,7 +59,14 @@ describe('lock', () => {
 });
 
 const hit = (client: number, at: [number, number], output: RateLimitOutput) =>
-  op<RateLimitInput, RateLimitOutput>(client, { op: 'hit', limit: 2, windowSeconds: 1 }, at[0], at[1], { output }, 'rl:k');
+  op<RateLimitInput, RateLimitOutput>(
+    client,
+    { op: 'hit', limit: 2, windowSeconds: 1 },
+    at[0],
+    at[1],
+    { output },
+    'rl:k',
+  );
 
 describe('ratelimit', () => {
   it('accepts a hit allowed in the next window', () => {

@@ -42,7 +42,12 @@ describe('agreement with a brute-force oracle on tiny lock histories with cuts a
   });
   const faults = fc
     .array(
-      fc.record({ startedAt: fc.integer({ min: 0, max: 120 }), duration: fc.integer({ min: 0, max: 50 }), lossy: fc.boolean(), cuts: fc.boolean() }),
+      fc.record({
+        startedAt: fc.integer({ min: 0, max: 120 }),
+        duration: fc.integer({ min: 0, max: 50 }),
+        lossy: fc.boolean(),
+        cuts: fc.boolean(),
+      }),
       { maxLength: 2 },
     )
     .map((drawn) =>
@@ -63,15 +68,20 @@ describe('agreement with a brute-force oracle on tiny lock histories with cuts a
 
   it('gives the verdict the oracle gives', () => {
     fc.assert(
-      fc.property(fc.array(tinyOp, { minLength: 1, maxLength: 4 }), faults, fc.constantFrom(0, 5), (tiny, drawn, epsMs) => {
-        const ops: OpRecord<LockInput, LockOutput>[] = tinyRecords(tiny);
-        const lossy = drawn.filter((f) => f.lossy);
-        const cuts = drawn.filter((f) => f.cutsConnections);
-        const strict = bruteForceLegal(lock, ops, epsMs, [], cuts);
-        const relaxed = !strict && lossy.length > 0 && bruteForceLegal(lock, ops, epsMs, lossy, cuts);
-        const expected = strict ? 'ok' : relaxed ? 'replication-loss' : 'illegal';
-        expect(check(history(ops, drawn), PATTERNS.lock, { eps: epsMs, minimise: false }).verdict).toBe(expected);
-      }),
+      fc.property(
+        fc.array(tinyOp, { minLength: 1, maxLength: 4 }),
+        faults,
+        fc.constantFrom(0, 5),
+        (tiny, drawn, epsMs) => {
+          const ops: OpRecord<LockInput, LockOutput>[] = tinyRecords(tiny);
+          const lossy = drawn.filter((f) => f.lossy);
+          const cuts = drawn.filter((f) => f.cutsConnections);
+          const strict = bruteForceLegal(lock, ops, epsMs, [], cuts);
+          const relaxed = !strict && lossy.length > 0 && bruteForceLegal(lock, ops, epsMs, lossy, cuts);
+          const expected = strict ? 'ok' : relaxed ? 'replication-loss' : 'illegal';
+          expect(check(history(ops, drawn), PATTERNS.lock, { eps: epsMs, minimise: false }).verdict).toBe(expected);
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -105,7 +115,13 @@ describe('generated polling histories with cuts and lossy faults', () => {
       const { history: generated, executions, rollback } = pollingLockHistory(seed);
       const ops = generated.ops;
       // A poll: an acquire by the client whose previous operation was an acquire of the same token within 25 ms.
-      polls += ops.filter((o, i) => o.input.op === 'acquire' && ops.slice(0, i).some((p) => p.client === o.client && p.input.op === 'acquire' && o.invokedAt - p.completedAt < 25)).length;
+      polls += ops.filter(
+        (o, i) =>
+          o.input.op === 'acquire' &&
+          ops
+            .slice(0, i)
+            .some((p) => p.client === o.client && p.input.op === 'acquire' && o.invokedAt - p.completedAt < 25),
+      ).length;
       ranTwice += ops.filter((o) => executions.get(o.id)!.length === 2).length;
       refusedButRan += ops.filter((o) => o.outcome === 'fail' && executions.get(o.id)!.length > 0).length;
       unanswered += ops.filter((o) => o.outcome === 'info').length;
@@ -141,7 +157,9 @@ describe('the worst polling histories found, each once past the 500,000-state bu
 
   for (const file of files) {
     it(`${file} is decided within ${STATES_BOUND.toLocaleString('en-US')} states`, () => {
-      const { history: recorded } = JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as { history: History<LockInput, LockOutput> };
+      const { history: recorded } = JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as {
+        history: History<LockInput, LockOutput>;
+      };
       const result = check(recorded, PATTERNS.lock, { minimise: false });
       const rolledBack = recorded.faults.some((f) => f.lossy);
       expect(rolledBack ? ['ok', 'replication-loss'] : ['ok']).toContain(result.verdict);
@@ -166,7 +184,9 @@ describe('the lossy polling histories once undecided or decided only past the bu
   for (const seed of [58, 1812, 2317, 3316, 3697, 4533, 10315, 11478]) {
     it(`seed ${seed} is replication-loss, the strict search decided, within ${LOSSY_BOUND.toLocaleString('en-US')} states`, () => {
       const file = new URL(`polling-lock-seed${seed}.json`, dir);
-      const { history: recorded } = JSON.parse(readFileSync(file, 'utf8')) as { history: History<LockInput, LockOutput> };
+      const { history: recorded } = JSON.parse(readFileSync(file, 'utf8')) as {
+        history: History<LockInput, LockOutput>;
+      };
       const result = check(recorded, PATTERNS.lock, { minimise: false });
       expect(result.verdict).toBe('replication-loss');
       const key = keyVerdict(result);
@@ -188,7 +208,9 @@ describe('generated polling histories answered as booleans', () => {
   const coarseLock = PATTERNS.lock.model as unknown as typeof lock;
   const asBooleans = (h: History<LockInput, unknown>): History<LockInput, unknown> => ({
     ...h,
-    ops: h.ops.map((o) => (o.outcome === 'ok' ? { ...o, output: { level: 'boolean', op: o.input.op, answer: o.output === 1 } } : o)),
+    ops: h.ops.map((o) =>
+      o.outcome === 'ok' ? { ...o, output: { level: 'boolean', op: o.input.op, answer: o.output === 1 } } : o,
+    ),
   });
 
   it('are decided like the exact ones, within the same bound', () => {
@@ -206,7 +228,10 @@ describe('generated polling histories answered as booleans', () => {
       const answered = generated.ops.filter((o) => o.outcome === 'ok');
       const victim = answered[seed % answered.length];
       const ops = generated.ops.map((o) => (o === victim ? corruptLock(o) : o));
-      expect(check(asBooleans({ ...generated, ops }) as never, coarseLock, { minimise: false }).verdict, `seed ${seed}`).toBe('illegal');
+      expect(
+        check(asBooleans({ ...generated, ops }) as never, coarseLock, { minimise: false }).verdict,
+        `seed ${seed}`,
+      ).toBe('illegal');
     }
   });
 });

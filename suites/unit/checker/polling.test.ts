@@ -34,7 +34,9 @@ const cutFault = (id: number, startedAt: number, endedAt: number): FaultRecord =
 });
 
 const cuts = fc
-  .array(fc.record({ startedAt: fc.integer({ min: 0, max: 100 }), duration: fc.integer({ min: 0, max: 60 }) }), { maxLength: 2 })
+  .array(fc.record({ startedAt: fc.integer({ min: 0, max: 100 }), duration: fc.integer({ min: 0, max: 60 }) }), {
+    maxLength: 2,
+  })
   .map((drawn) => drawn.map(({ startedAt, duration }, i) => cutFault(900 + i, startedAt, startedAt + duration)));
 
 describe('agreement with a brute-force oracle on tiny polling histories with cuts', () => {
@@ -57,13 +59,21 @@ describe('agreement with a brute-force oracle on tiny polling histories with cut
 
   it('gives the verdict the oracle gives', () => {
     fc.assert(
-      fc.property(fc.array(tinyOp, { minLength: 1, maxLength: 4 }), cuts, fc.constantFrom(0, 5), (tiny, faults, epsMs) => {
-        const ops: OpRecord<LockInput, LockOutput>[] = tinyRecords(tiny);
-        const expected = bruteForceLegal(lock, ops, epsMs, [], faults) ? 'ok' : 'illegal';
-        expect(check(history(ops, faults), PATTERNS.lock, { eps: epsMs, minimise: false }).verdict).toBe(expected);
-        // Each scan order alone, with the lock's own pruning, agrees with the oracle too.
-        expect(verdictsByOrder(PATTERNS.lock, ops, epsMs, faults)).toEqual({ call: expected, 'answers-first': expected });
-      }),
+      fc.property(
+        fc.array(tinyOp, { minLength: 1, maxLength: 4 }),
+        cuts,
+        fc.constantFrom(0, 5),
+        (tiny, faults, epsMs) => {
+          const ops: OpRecord<LockInput, LockOutput>[] = tinyRecords(tiny);
+          const expected = bruteForceLegal(lock, ops, epsMs, [], faults) ? 'ok' : 'illegal';
+          expect(check(history(ops, faults), PATTERNS.lock, { eps: epsMs, minimise: false }).verdict).toBe(expected);
+          // Each scan order alone, with the lock's own pruning, agrees with the oracle too.
+          expect(verdictsByOrder(PATTERNS.lock, ops, epsMs, faults)).toEqual({
+            call: expected,
+            'answers-first': expected,
+          });
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -74,7 +84,13 @@ describe('identical info acquires', () => {
   // it, the earlier one (invoked at 0) took it again, was seen holding it at 18, and its lease could
   // run out by 20, in time for h's acquire at 21. Swapped, the second lease could not run out before
   // 35: the two are interchangeable only once the later one's lease may already run out.
-  const at = (id: number, input: LockInput, from: number, to: number, output?: LockOutput): OpRecord<LockInput, LockOutput> => ({
+  const at = (
+    id: number,
+    input: LockInput,
+    from: number,
+    to: number,
+    output?: LockOutput,
+  ): OpRecord<LockInput, LockOutput> => ({
     type: 'op',
     id,
     client: id,
@@ -92,7 +108,7 @@ describe('identical info acquires', () => {
     at(5, { op: 'acquire', token: 'h', ttlMs: 50 }, 21, 22, 1),
   ];
 
-  it('are tried in either order while the later one\'s lease could not run out yet', () => {
+  it("are tried in either order while the later one's lease could not run out yet", () => {
     expect(bruteForceLegal(lock, ops, 0)).toBe(true);
     expect(check(history(ops), PATTERNS.lock, { eps: 0 }).verdict).toBe('ok');
   });
@@ -121,7 +137,8 @@ describe('polling histories legal by construction, with a cut', () => {
       planned.push({ key: 'k', client, input, at, leadMs: s.lagMs, lagMs: s.lagMs, outcome });
     const poll = (from: number, count: number, outcome: PlannedOutcome): number => {
       for (let p = 0; p < s.pollers; p++) {
-        for (let i = 0; i < count; i++) add(1 + p, { op: 'acquire', token: `p${p}`, ttlMs: s.ttlMs }, from + p + i * s.pollEveryMs, outcome);
+        for (let i = 0; i < count; i++)
+          add(1 + p, { op: 'acquire', token: `p${p}`, ttlMs: s.ttlMs }, from + p + i * s.pollEveryMs, outcome);
       }
       return from + count * s.pollEveryMs;
     };
@@ -136,7 +153,8 @@ describe('polling histories legal by construction, with a cut', () => {
       leaseFrom = extendAt;
     }
     poll(leaseFrom + 5, s.answeredPolls, 'ok');
-    const end = s.ending === 'release' ? leaseFrom + Math.floor(s.ttlMs * s.extendAtFraction) : leaseFrom + s.ttlMs + 60;
+    const end =
+      s.ending === 'release' ? leaseFrom + Math.floor(s.ttlMs * s.extendAtFraction) : leaseFrom + s.ttlMs + 60;
     add(0, { op: 'release', token: 'h' }, end);
     poll(end + 10, Math.max(1, s.answeredPolls >> 1), 'ok');
     return { ...linearHistory(lock, planned), faults: [cutFault(900, cutFrom, cutTo)] };
@@ -158,7 +176,9 @@ describe('polling histories legal by construction, with a cut', () => {
 describe('the reference lock history that ran out of budget in a soak (polling clients, cut links)', () => {
   // Seed 6060, run 146: polling contenders and two client-link timeouts; key k2 holds 47 operations,
   // 12 of them acquires refused after a cut. It used to end unknown after 500,000 states.
-  const recorded = JSON.parse(readFileSync(new URL('./fixtures/lock-unknown-seed6060.json', import.meta.url), 'utf8')) as {
+  const recorded = JSON.parse(
+    readFileSync(new URL('./fixtures/lock-unknown-seed6060.json', import.meta.url), 'utf8'),
+  ) as {
     history: History<LockInput, LockOutput>;
   };
   const k2 = recorded.history.ops.find((o) => o.key.endsWith(':k2'))!.key;
@@ -178,7 +198,8 @@ describe('the reference lock history that ran out of budget in a soak (polling c
 
   it('with any one of its answers changed, is still decided (not unknown)', () => {
     const answered = recorded.history.ops.filter((o) => o.key === k2 && o.outcome === 'ok');
-    const other = (output: LockOutput | undefined): LockOutput => (output === 0 ? 1 : output === 1 ? 0 : output === null ? -1 : null);
+    const other = (output: LockOutput | undefined): LockOutput =>
+      output === 0 ? 1 : output === 1 ? 0 : output === null ? -1 : null;
     for (const victim of answered) {
       const ops = recorded.history.ops.map((o) => (o === victim ? { ...o, output: other(o.output) } : o));
       const verdict = keyVerdict(check({ ...recorded.history, ops }, PATTERNS.lock, { minimise: false }), k2);

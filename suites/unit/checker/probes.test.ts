@@ -29,7 +29,12 @@ describe('post-run TTL probes', () => {
   });
 
   it('names model-conformance for the other models', () => {
-    const h: History = { ops: [op(1, { op: 'acquire', token: 't', ttlMs: 500 }, 0, 1, { output: 1 })], faults: [], topology: [], probes: [probe(-1)] };
+    const h: History = {
+      ops: [op(1, { op: 'acquire', token: 't', ttlMs: 500 }, 0, 1, { output: 1 })],
+      faults: [],
+      topology: [],
+      probes: [probe(-1)],
+    };
     const result = check(h, PATTERNS.lock);
     expect(result.violations.map((v) => v.invariant)).toEqual(['model-conformance']);
   });

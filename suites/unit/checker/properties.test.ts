@@ -24,8 +24,19 @@ import { PATTERNS } from '../../../src/patterns/index.ts';
 
 const owner = fc.constantFrom('A', 'B', 'C');
 const idempotencyInput: fc.Arbitrary<IdempotencyInput> = fc.oneof(
-  fc.record({ op: fc.constant('register' as const), fingerprint: fc.constantFrom('f1', 'f2'), owner, leaseMs: fc.constantFrom(0, 1, 20, 50, 200, 5_000) }),
-  fc.record({ op: fc.constant('complete' as const), owner, status: fc.constantFrom('200', '201'), body: fc.constantFrom('x', 'y'), ttlMs: fc.constantFrom(30, 100, 10_000) }),
+  fc.record({
+    op: fc.constant('register' as const),
+    fingerprint: fc.constantFrom('f1', 'f2'),
+    owner,
+    leaseMs: fc.constantFrom(0, 1, 20, 50, 200, 5_000),
+  }),
+  fc.record({
+    op: fc.constant('complete' as const),
+    owner,
+    status: fc.constantFrom('200', '201'),
+    body: fc.constantFrom('x', 'y'),
+    ttlMs: fc.constantFrom(30, 100, 10_000),
+  }),
   fc.record({ op: fc.constant('release' as const), owner }),
   fc.record({ op: fc.constant('renew' as const), owner, leaseMs: fc.constantFrom(1, 20, 50, 200) }),
 );
@@ -80,43 +91,59 @@ describe('agreement with a brute-force oracle on tiny histories', () => {
     duration: fc.integer({ min: 0, max: 40 }),
     outcome: fc.constantFrom('ok', 'ok', 'ok', 'info', 'fail'),
   });
-  const tinyFaults = fc.array(fc.record({ startedAt: fc.integer({ min: 0, max: 120 }), duration: fc.integer({ min: 0, max: 40 }) }), {
-    maxLength: 2,
-  });
+  const tinyFaults = fc.array(
+    fc.record({ startedAt: fc.integer({ min: 0, max: 120 }), duration: fc.integer({ min: 0, max: 40 }) }),
+    {
+      maxLength: 2,
+    },
+  );
 
   it('gives the verdict the oracle gives, and a sub-history the oracle confirms', () => {
     fc.assert(
-      fc.property(fc.array(tinyOp, { minLength: 1, maxLength: 4 }), tinyFaults, fc.constantFrom(0, 10), (tiny, faultsAt, epsMs) => {
-        const ops: OpRecord<LeaseInput, LeaseOutput>[] = tinyRecords(tiny);
-        const faults: FaultRecord[] = faultsAt.map(({ startedAt, duration }, i) => ({
-          type: 'fault',
-          id: 90 + i,
-          kind: 'failover-force',
-          target: `node ${i}`,
-          startedAt,
-          endedAt: startedAt + duration,
-          lossy: true,
-          detail: '',
-        }));
-        const strict = bruteForceLegal(leaseRegister, ops, epsMs);
-        const relaxed = faults.length > 0 && bruteForceLegal(leaseRegister, ops, epsMs, faults);
-        const expected = strict ? 'ok' : relaxed ? 'replication-loss' : 'illegal';
+      fc.property(
+        fc.array(tinyOp, { minLength: 1, maxLength: 4 }),
+        tinyFaults,
+        fc.constantFrom(0, 10),
+        (tiny, faultsAt, epsMs) => {
+          const ops: OpRecord<LeaseInput, LeaseOutput>[] = tinyRecords(tiny);
+          const faults: FaultRecord[] = faultsAt.map(({ startedAt, duration }, i) => ({
+            type: 'fault',
+            id: 90 + i,
+            kind: 'failover-force',
+            target: `node ${i}`,
+            startedAt,
+            endedAt: startedAt + duration,
+            lossy: true,
+            detail: '',
+          }));
+          const strict = bruteForceLegal(leaseRegister, ops, epsMs);
+          const relaxed = faults.length > 0 && bruteForceLegal(leaseRegister, ops, epsMs, faults);
+          const expected = strict ? 'ok' : relaxed ? 'replication-loss' : 'illegal';
 
-        const result = check(history(ops, faults), leaseRegister, { eps: epsMs });
-        expect(result.verdict).toBe(expected);
-        // Each scan order alone agrees with the oracle, strict and with the lossy faults.
-        const inEach = (legal: boolean) => (legal ? 'ok' : 'illegal');
-        expect(verdictsByOrder(leaseRegister, ops, epsMs, [])).toEqual({ call: inEach(strict), 'answers-first': inEach(strict) });
-        if (faults.length > 0) expect(verdictsByOrder(leaseRegister, ops, epsMs, [], faults)).toEqual({ call: inEach(strict || relaxed), 'answers-first': inEach(strict || relaxed) });
-        if (expected !== 'illegal') return;
-        const [violation] = result.violations;
-        const unexplained = keyVerdict(result).unexplained;
-        const without = (list: readonly OpRecord<LeaseInput, LeaseOutput>[]) => list.filter((op) => op.id !== unexplained);
-        expect(bruteForceLegal(leaseRegister, violation.subHistory, epsMs)).toBe(false);
-        if (bruteForceLegal(leaseRegister, without(ops), epsMs)) {
-          expect(bruteForceLegal(leaseRegister, without(violation.subHistory), epsMs)).toBe(true);
-        }
-      }),
+          const result = check(history(ops, faults), leaseRegister, { eps: epsMs });
+          expect(result.verdict).toBe(expected);
+          // Each scan order alone agrees with the oracle, strict and with the lossy faults.
+          const inEach = (legal: boolean) => (legal ? 'ok' : 'illegal');
+          expect(verdictsByOrder(leaseRegister, ops, epsMs, [])).toEqual({
+            call: inEach(strict),
+            'answers-first': inEach(strict),
+          });
+          if (faults.length > 0)
+            expect(verdictsByOrder(leaseRegister, ops, epsMs, [], faults)).toEqual({
+              call: inEach(strict || relaxed),
+              'answers-first': inEach(strict || relaxed),
+            });
+          if (expected !== 'illegal') return;
+          const [violation] = result.violations;
+          const unexplained = keyVerdict(result).unexplained;
+          const without = (list: readonly OpRecord<LeaseInput, LeaseOutput>[]) =>
+            list.filter((op) => op.id !== unexplained);
+          expect(bruteForceLegal(leaseRegister, violation.subHistory, epsMs)).toBe(false);
+          if (bruteForceLegal(leaseRegister, without(ops), epsMs)) {
+            expect(bruteForceLegal(leaseRegister, without(violation.subHistory), epsMs)).toBe(true);
+          }
+        },
+      ),
       { numRuns: 400 },
     );
   });
@@ -125,8 +152,19 @@ describe('agreement with a brute-force oracle on tiny histories', () => {
 describe('histories with a real replication loss', () => {
   // Long leases and TTLs, so that a lost write shows in what later operations see.
   const durable: fc.Arbitrary<IdempotencyInput> = fc.oneof(
-    fc.record({ op: fc.constant('register' as const), fingerprint: fc.constantFrom('f1', 'f2'), owner, leaseMs: fc.constantFrom(50, 5_000) }),
-    fc.record({ op: fc.constant('complete' as const), owner, status: fc.constant('200'), body: fc.constantFrom('x', 'y'), ttlMs: fc.constant(10_000) }),
+    fc.record({
+      op: fc.constant('register' as const),
+      fingerprint: fc.constantFrom('f1', 'f2'),
+      owner,
+      leaseMs: fc.constantFrom(50, 5_000),
+    }),
+    fc.record({
+      op: fc.constant('complete' as const),
+      owner,
+      status: fc.constant('200'),
+      body: fc.constantFrom('x', 'y'),
+      ttlMs: fc.constant(10_000),
+    }),
     fc.record({ op: fc.constant('release' as const), owner }),
   );
   const lossyPlan = fc.record({
@@ -139,7 +177,9 @@ describe('histories with a real replication loss', () => {
         let at = 0;
         return steps.map(({ gap, ...rest }) => ({ ...rest, at: (at += gap) }));
       }),
-    fault: fc.record({ startedAt: fc.nat(100), duration: fc.nat(40) }).map(({ startedAt, duration }) => ({ startedAt, endedAt: startedAt + duration })),
+    fault: fc
+      .record({ startedAt: fc.nat(100), duration: fc.nat(40) })
+      .map(({ startedAt, duration }) => ({ startedAt, endedAt: startedAt + duration })),
     rollbackFraction: fc.double({ min: 0, max: 1, noNaN: true }),
     rollbackTo: fc.nat(),
   });

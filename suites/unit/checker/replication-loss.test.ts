@@ -46,8 +46,14 @@ describe('replication loss', () => {
   });
 
   it('explains a loss of only the last write: the record reads as pending again', () => {
-    const ops = [register(1, 'A', [0, 10], ['fresh']), complete(1, 'A', [20, 30], 1), register(2, 'B', [100, 110], ['hit', 'pending', 'fp', '', ''])];
-    expect(check(history(ops, [fault('failover-takeover', 40, 60, true)]), PATTERNS.idempotency).verdict).toBe('replication-loss');
+    const ops = [
+      register(1, 'A', [0, 10], ['fresh']),
+      complete(1, 'A', [20, 30], 1),
+      register(2, 'B', [100, 110], ['hit', 'pending', 'fp', '', '']),
+    ];
+    expect(check(history(ops, [fault('failover-takeover', 40, 60, true)]), PATTERNS.idempotency).verdict).toBe(
+      'replication-loss',
+    );
   });
 
   it('does not let a fault that ended before the writes roll them back', () => {
@@ -62,18 +68,28 @@ describe('replication loss', () => {
 
   it('does not explain a state no prefix of the writes ever held', () => {
     // "fp-X" was never written by anyone: no rollback can produce it.
-    const ops = [register(1, 'A', [0, 10], ['fresh']), complete(1, 'A', [20, 30], 1), register(2, 'B', [100, 110], ['hit', 'pending', 'fp-X', '', ''])];
+    const ops = [
+      register(1, 'A', [0, 10], ['fresh']),
+      complete(1, 'A', [20, 30], 1),
+      register(2, 'B', [100, 110], ['hit', 'pending', 'fp-X', '', '']),
+    ];
     expect(check(history(ops, [fault('failover-force', 40, 60, true)]), PATTERNS.idempotency).verdict).toBe('illegal');
   });
 
   it('lets a promoted replica hold only a prefix: writes after the fault cannot be undone by it', () => {
     // The completion happens after the failover ended, so no rollback can remove it.
-    const ops = [register(1, 'A', [0, 10], ['fresh']), complete(1, 'A', [100, 110], 1), register(2, 'B', [200, 210], ['fresh'])];
+    const ops = [
+      register(1, 'A', [0, 10], ['fresh']),
+      complete(1, 'A', [100, 110], 1),
+      register(2, 'B', [200, 210], ['fresh']),
+    ];
     expect(check(history(ops, [fault('failover-force', 40, 60, true)]), PATTERNS.idempotency).verdict).toBe('illegal');
   });
 
   it('is unknown, not illegal, when the budget runs out during the re-check with faults', () => {
-    const strictCost = keyVerdict(check(history(lostCompletion()), PATTERNS.idempotency, { minimise: false })).statesExplored;
+    const strictCost = keyVerdict(
+      check(history(lostCompletion()), PATTERNS.idempotency, { minimise: false }),
+    ).statesExplored;
     const failover = fault('failover-force', 40, 60, true);
     const result = check(history(lostCompletion(), [failover]), PATTERNS.idempotency, { budget: strictCost + 1 });
     expect(result.verdict).toBe('unknown');

@@ -15,7 +15,10 @@ import { PATTERNS } from '../../../src/patterns/index.ts';
 
 type Op = OpRecord<IdempotencyInput, IdempotencyOutput>;
 
-const cut = (startedAt: number, endedAt: number): FaultRecord => ({ ...fault('toxic', startedAt, endedAt, false), cutsConnections: true });
+const cut = (startedAt: number, endedAt: number): FaultRecord => ({
+  ...fault('toxic', startedAt, endedAt, false),
+  cutsConnections: true,
+});
 const uncut = (startedAt: number, endedAt: number): FaultRecord => fault('toxic', startedAt, endedAt, false);
 
 const register = (client: number, owner: string, at: [number, number], output: IdempotencyOutput): Op =>
@@ -24,7 +27,10 @@ const release = (client: number, owner: string, at: [number, number], output: Id
   op(client, { op: 'release', owner }, at[0], at[1], { output });
 
 // The first execution created the record; its reply was lost; the resent one found it.
-const ownHit = (): Op[] => [register(1, 'A', [0, 50], ['hit', 'pending', 'fp', '', '']), register(2, 'B', [60, 70], ['hit', 'pending', 'fp', '', ''])];
+const ownHit = (): Op[] => [
+  register(1, 'A', [0, 50], ['hit', 'pending', 'fp', '', '']),
+  register(2, 'B', [60, 70], ['hit', 'pending', 'fp', '', '']),
+];
 
 describe('operations run twice by a resend after a cut connection', () => {
   it('a register that sees its own pending record is legal when a connection cut overlaps it', () => {
@@ -41,7 +47,11 @@ describe('operations run twice by a resend after a cut connection', () => {
   });
 
   it('a release whose first execution deleted the key may answer 0', () => {
-    const ops = [register(1, 'A', [0, 5], ['fresh']), release(1, 'A', [10, 40], 0), register(2, 'B', [50, 60], ['fresh'])];
+    const ops = [
+      register(1, 'A', [0, 5], ['fresh']),
+      release(1, 'A', [10, 40], 0),
+      register(2, 'B', [50, 60], ['fresh']),
+    ];
     expect(check(history(ops, [cut(20, 30)]), PATTERNS.idempotency).verdict).toBe('ok');
     expect(check(history(ops), PATTERNS.idempotency).verdict).toBe('illegal');
   });
@@ -58,7 +68,9 @@ describe('a real history: a renew resent after a reset_peer toxic on the client 
   // Recorded by the soak against the reference scripts: c6's renew (op 33) ran once, extending the
   // lease (so c1's register, op 39, found the key pending), lost its reply to the reset, and ran
   // again after the lease had run out, answering 0. Not a bug: a second execution.
-  const recorded = JSON.parse(readFileSync(new URL('./fixtures/resent-renew.json', import.meta.url), 'utf8')) as { history: History<IdempotencyInput, IdempotencyOutput> };
+  const recorded = JSON.parse(readFileSync(new URL('./fixtures/resent-renew.json', import.meta.url), 'utf8')) as {
+    history: History<IdempotencyInput, IdempotencyOutput>;
+  };
 
   it('is legal with the toxic marked as cutting connections', () => {
     expect(recorded.history.faults.some((f) => f.cutsConnections)).toBe(true);
@@ -85,7 +97,9 @@ describe('a refusal after a cut connection: the first attempt may have run', () 
   // toxic held the client link of their master; the heal delivered them (counted) and cut the
   // connection; ioredis resent them into a busy-script burst and surfaced BUSY. A later hit was
   // blocked by the counts the "failed" hits had left.
-  const recorded = JSON.parse(readFileSync(new URL('./fixtures/refused-after-cut.json', import.meta.url), 'utf8')) as { history: History<RateLimitInput, RateLimitOutput> };
+  const recorded = JSON.parse(readFileSync(new URL('./fixtures/refused-after-cut.json', import.meta.url), 'utf8')) as {
+    history: History<RateLimitInput, RateLimitOutput>;
+  };
 
   it('is legal: the refused hits that overlap the cut are indeterminate', () => {
     expect(recorded.history.ops.some((o) => o.outcome === 'fail' && /^BUSY/.test(o.error ?? ''))).toBe(true);

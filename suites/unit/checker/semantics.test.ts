@@ -163,11 +163,14 @@ describe('keys', () => {
 
 describe('op ids', () => {
   // Ids are lease tags: a repeated one would let one op's expiry end another's lease.
-  const withIds = (...ids: number[]) => history(ids.map((id, i) => ({ ...op(1, take(`c${i}`), i * 10, i * 10 + 5, ok(1), `k${i}`), id })));
+  const withIds = (...ids: number[]) =>
+    history(ids.map((id, i) => ({ ...op(1, take(`c${i}`), i * 10, i * 10 + 5, ok(1), `k${i}`), id })));
 
   it('must be unique, small or large', () => {
     expect(() => check(withIds(3, 7, 3), leaseRegister)).toThrow(/op id 3 appears more than once/);
-    expect(() => check(withIds(2 ** 40, 5, 2 ** 40), leaseRegister)).toThrow(/op id 1099511627776 appears more than once/);
+    expect(() => check(withIds(2 ** 40, 5, 2 ** 40), leaseRegister)).toThrow(
+      /op id 1099511627776 appears more than once/,
+    );
     expect(() => check(withIds(0.5, -1, 0.5), leaseRegister)).toThrow(/op id 0.5 appears more than once/);
   });
 
@@ -235,7 +238,9 @@ describe('search budget', () => {
     const result = check(history(ops, [lossy]), leaseRegister, { budget: 300, minimise: false });
     expect(keyVerdict(result).verdict).toBe('replication-loss');
     // Two scan orders were tried (the crowd's info ops make them differ), each with the whole budget.
-    expect(keyVerdict(result).note).toMatch(/undecided after 60\d states \(state budget of 300 in each of 2 scan orders\) without rollbacks; explained with replication loss/);
+    expect(keyVerdict(result).note).toMatch(
+      /undecided after 60\d states \(state budget of 300 in each of 2 scan orders\) without rollbacks; explained with replication loss/,
+    );
     expect(result.replicationLosses.map((loss) => loss.faults.map((f) => f.id))).toEqual([[lossy.id]]);
   });
 

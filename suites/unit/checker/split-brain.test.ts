@@ -6,7 +6,15 @@ import { PATTERNS } from '../../../src/patterns/index.ts';
 
 type Op = OpRecord<IdempotencyInput, IdempotencyOutput>;
 const op = (id: number, client: number, input: IdempotencyInput, at: number, output: IdempotencyOutput): Op => ({
-  type: 'op', id, client, key: 'k', input, invokedAt: at, completedAt: at + 5, outcome: 'ok', output,
+  type: 'op',
+  id,
+  client,
+  key: 'k',
+  input,
+  invokedAt: at,
+  completedAt: at + 5,
+  outcome: 'ok',
+  output,
 });
 const register = (owner: string) => ({ op: 'register', fingerprint: 'f', owner, leaseMs: 60_000 }) as const;
 
@@ -17,7 +25,16 @@ const register = (owner: string) => ({ op: 'register', fingerprint: 'f', owner, 
  * branch), the new master later answers another owner fresh.
  */
 function splitBrain(lossy: boolean): History<IdempotencyInput, IdempotencyOutput> {
-  const partition: FaultRecord = { type: 'fault', id: 100, kind: 'partition', target: 'n1 | n0,n2,n3,n4,n5', startedAt: 0, endedAt: 9_000, lossy, detail: 'partition (one)' };
+  const partition: FaultRecord = {
+    type: 'fault',
+    id: 100,
+    kind: 'partition',
+    target: 'n1 | n0,n2,n3,n4,n5',
+    startedAt: 0,
+    endedAt: 9_000,
+    lossy,
+    detail: 'partition (one)',
+  };
   return {
     ops: [
       op(0, 0, register('a'), 500, ['fresh']),
@@ -36,7 +53,9 @@ describe('a split brain is replication loss, and only when the partition failed 
     const result = check(splitBrain(true), PATTERNS.idempotency);
     expect(result.verdict).toBe('replication-loss');
     expect(result.violations).toEqual([]);
-    expect(result.replicationLosses[0].message).toMatch(/partition on n1 .* rolled the key back from completed\(.*\) to absent/);
+    expect(result.replicationLosses[0].message).toMatch(
+      /partition on n1 .* rolled the key back from completed\(.*\) to absent/,
+    );
   });
 
   it('a partition that changed no master cannot lose a write: the same history is illegal', () => {

@@ -26,8 +26,19 @@ import { keyVerdict } from './support/ops.ts';
 const KEYS = ['k1', 'k2'] as const;
 const owner = fc.constantFrom('A', 'B', 'C');
 const idemInput: fc.Arbitrary<IdemInput> = fc.oneof(
-  fc.record({ op: fc.constant('register' as const), fingerprint: fc.constantFrom('f1', 'f2'), owner, leaseMs: fc.constantFrom(0, 1, 20, 50, 200, 5_000) }),
-  fc.record({ op: fc.constant('complete' as const), owner, status: fc.constantFrom('200', '201'), body: fc.constantFrom('x', 'y'), ttlMs: fc.constantFrom(30, 100, 10_000) }),
+  fc.record({
+    op: fc.constant('register' as const),
+    fingerprint: fc.constantFrom('f1', 'f2'),
+    owner,
+    leaseMs: fc.constantFrom(0, 1, 20, 50, 200, 5_000),
+  }),
+  fc.record({
+    op: fc.constant('complete' as const),
+    owner,
+    status: fc.constantFrom('200', '201'),
+    body: fc.constantFrom('x', 'y'),
+    ttlMs: fc.constantFrom(30, 100, 10_000),
+  }),
   fc.record({ op: fc.constant('release' as const), owner }),
   fc.record({ op: fc.constant('renew' as const), owner, leaseMs: fc.constantFrom(1, 20, 50, 200) }),
 );
@@ -44,7 +55,9 @@ const semInput = (key: string, reacquire?: 'counts'): fc.Arbitrary<SemInput> => 
   const holder = fc.constantFrom('s1', 's2', 's3', 's4');
   const ttlMs = fc.constantFrom(1, 20, 50, 1_000);
   return fc.oneof(
-    fc.record({ op: fc.constant('acquire' as const), token: holder, limit: fc.constant(LIMIT[key]), ttlMs }).map((a) => (reacquire ? { ...a, reacquire } : a)),
+    fc
+      .record({ op: fc.constant('acquire' as const), token: holder, limit: fc.constant(LIMIT[key]), ttlMs })
+      .map((a) => (reacquire ? { ...a, reacquire } : a)),
     fc.record({ op: fc.constant('release' as const), token: holder }),
     fc.record({ op: fc.constant('refresh' as const), token: holder, ttlMs }),
   );
@@ -79,13 +92,25 @@ interface Pattern<I> {
 }
 
 const PATTERNS = {
-  idempotency: { model: idempotency, store: idempotencyStore, steps: steps(() => idemInput, 40) } satisfies Pattern<IdemInput>,
+  idempotency: {
+    model: idempotency,
+    store: idempotencyStore,
+    steps: steps(() => idemInput, 40),
+  } satisfies Pattern<IdemInput>,
   lock: { model: lock, store: lockStore, steps: steps(() => lockInput, 40) } satisfies Pattern<LockOpInput>,
   // Thinking up to 400 ms, so that one-second windows end within a history.
-  ratelimit: { model: ratelimit, store: ratelimitStore, steps: steps((key) => fc.constant(hitInput(key)), 400) } satisfies Pattern<HitInput>,
+  ratelimit: {
+    model: ratelimit,
+    store: ratelimitStore,
+    steps: steps((key) => fc.constant(hitInput(key)), 400),
+  } satisfies Pattern<HitInput>,
   semaphore: { model: semaphore, store: semaphoreStore, steps: steps(semInput, 40) } satisfies Pattern<SemInput>,
   // The semantic variant redis-semaphore declares: a holder's acquire counts against the limit.
-  'semaphore (reacquire counts)': { model: semaphore, store: semaphoreStore, steps: steps((key) => semInput(key, 'counts'), 40) } satisfies Pattern<SemInput>,
+  'semaphore (reacquire counts)': {
+    model: semaphore,
+    store: semaphoreStore,
+    steps: steps((key) => semInput(key, 'counts'), 40),
+  } satisfies Pattern<SemInput>,
 };
 
 describe('zero false alarms on histories an independent simulator produced', () => {
@@ -115,12 +140,24 @@ describe('the simulated histories are not trivially legal', () => {
       for (const planned of fc.sample(pattern.steps, { numRuns: 200, seed: 19 })) {
         const { history, tookEffectAt } = simulate(pattern.store(), planned);
         const ops = history.ops;
-        if (ops.some((a, i) => ops.some((b, j) => i < j && a.key === b.key && a.invokedAt <= b.completedAt && b.invokedAt <= a.completedAt))) overlapping++;
-        if (ops.some((op) => op.outcome === 'info' && (tookEffectAt.get(op.id) ?? -Infinity) > op.completedAt)) lateEffects++;
+        if (
+          ops.some((a, i) =>
+            ops.some(
+              (b, j) => i < j && a.key === b.key && a.invokedAt <= b.completedAt && b.invokedAt <= a.completedAt,
+            ),
+          )
+        )
+          overlapping++;
+        if (ops.some((op) => op.outcome === 'info' && (tookEffectAt.get(op.id) ?? -Infinity) > op.completedAt))
+          lateEffects++;
         // Run the same effects with every lease made endless: where an answer differs, time decided it.
-        const frozen = simulate(pattern.store(), planned.map((s) => ({ ...s, input: endless(s.input) })));
+        const frozen = simulate(
+          pattern.store(),
+          planned.map((s) => ({ ...s, input: endless(s.input) })),
+        );
         const answers = new Map(frozen.history.ops.map((op) => [op.id, op.output]));
-        if (ops.some((op) => op.outcome === 'ok' && JSON.stringify(answers.get(op.id)) !== JSON.stringify(op.output))) answersChangedByTime++;
+        if (ops.some((op) => op.outcome === 'ok' && JSON.stringify(answers.get(op.id)) !== JSON.stringify(op.output)))
+          answersChangedByTime++;
       }
       // Seed 19 gave 143-175 of 200, 138-142 and 85-126: far from these floors.
       expect(overlapping).toBeGreaterThan(100);
@@ -134,7 +171,8 @@ describe('the simulated histories are not trivially legal', () => {
 function endless<I>(input: I): I {
   const i = input as Record<string, unknown>;
   if (typeof i.windowSeconds === 'number') return { ...i, windowSeconds: 1e9 } as I;
-  for (const field of ['leaseMs', 'ttlMs']) if (typeof i[field] === 'number' && (i[field] as number) > 0) return { ...i, [field]: 1e12 } as I;
+  for (const field of ['leaseMs', 'ttlMs'])
+    if (typeof i[field] === 'number' && (i[field] as number) > 0) return { ...i, [field]: 1e12 } as I;
   return input;
 }
 
@@ -147,7 +185,10 @@ describe('a corruption the simulator plants is rejected', () => {
         fc.pre(okOps.length > 0);
         const victim = okOps[pick % okOps.length];
         const corrupted = corrupt(victim);
-        const result = check({ ...history, ops: history.ops.map((op) => (op === victim ? corrupted : op)) }, pattern, { eps, minimise: false });
+        const result = check({ ...history, ops: history.ops.map((op) => (op === victim ? corrupted : op)) }, pattern, {
+          eps,
+          minimise: false,
+        });
         expect(result.verdict).toBe('illegal');
         expect(keyVerdict(result, victim.key).verdict).toBe('illegal');
       }),
@@ -155,17 +196,24 @@ describe('a corruption the simulator plants is rejected', () => {
     );
   }
 
-  it('idempotency: a hit with a body nobody stored, or an owner nobody registered answered 1', () => rejected(PATTERNS.idempotency, corruptIdempotency));
+  it('idempotency: a hit with a body nobody stored, or an owner nobody registered answered 1', () =>
+    rejected(PATTERNS.idempotency, corruptIdempotency));
   it('lock: a release answered 1 for a token nobody acquired', () => rejected(PATTERNS.lock, corruptLock));
-  it('semaphore: a release answered 1 for a token nobody acquired', () => rejected(PATTERNS.semaphore, corruptSemaphore));
-  it('semaphore (reacquire counts): a release answered 1 for a token nobody acquired', () => rejected(PATTERNS['semaphore (reacquire counts)'], corruptSemaphore));
+  it('semaphore: a release answered 1 for a token nobody acquired', () =>
+    rejected(PATTERNS.semaphore, corruptSemaphore));
+  it('semaphore (reacquire counts): a release answered 1 for a token nobody acquired', () =>
+    rejected(PATTERNS['semaphore (reacquire counts)'], corruptSemaphore));
   it('semaphore (reacquire counts): the same histories without the declaration are judged by renewal, and some are illegal', () => {
     // A holder refused on a full set is what only the declared variant explains: the variant is read from the input.
     let illegal = 0;
     for (const planned of fc.sample(PATTERNS['semaphore (reacquire counts)'].steps, { numRuns: 200, seed: 23 })) {
       const { history } = simulate(semaphoreStore(), planned);
-      const undeclared = history.ops.map((op) => ({ ...op, input: { ...(op.input as SemInput), reacquire: undefined } }));
-      if (check({ ...history, ops: undeclared }, PATTERNS.semaphore, { eps: 0, minimise: false }).verdict === 'illegal') illegal++;
+      const undeclared = history.ops.map((op) => ({
+        ...op,
+        input: { ...(op.input as SemInput), reacquire: undefined },
+      }));
+      if (check({ ...history, ops: undeclared }, PATTERNS.semaphore, { eps: 0, minimise: false }).verdict === 'illegal')
+        illegal++;
     }
     // Seed 23 gave 7 of 200 (a holder refused on a full set needs a full set and that holder live).
     expect(illegal).toBeGreaterThan(0);

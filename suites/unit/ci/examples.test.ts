@@ -37,7 +37,15 @@ function flagsOf(script: string, command: string): string[] {
 describe('examples/ci/github-actions.yml', () => {
   const workflow = parseYaml(workflowText) as {
     env: Record<string, string | number>;
-    jobs: Record<string, { needs?: string; if?: string; strategy?: { matrix: { shard: number[] } }; steps: { uses?: string; run?: string; with?: Record<string, unknown> }[] }>;
+    jobs: Record<
+      string,
+      {
+        needs?: string;
+        if?: string;
+        strategy?: { matrix: { shard: number[] } };
+        steps: { uses?: string; run?: string; with?: Record<string, unknown> }[];
+      }
+    >;
   };
   const scripts = (job: string) => workflow.jobs[job].steps.map((s) => s.run ?? '').join('\n');
 
@@ -46,7 +54,9 @@ describe('examples/ci/github-actions.yml', () => {
   });
 
   it('the validator does catch a broken workflow (the check above can fail)', () => {
-    expect(validateWorkflow(workflowText.replace('runs-on: ubuntu-24.04', 'runs_on: ubuntu-24.04')).errors).not.toEqual([]);
+    expect(validateWorkflow(workflowText.replace('runs-on: ubuntu-24.04', 'runs_on: ubuntu-24.04')).errors).not.toEqual(
+      [],
+    );
     expect(validateWorkflow(workflowText.replace('strategy:', 'strategie:')).errors).not.toEqual([]);
   });
 
@@ -62,7 +72,9 @@ describe('examples/ci/github-actions.yml', () => {
   it('publishes JUnit and uploads the reports', () => {
     const uses = (job: string) => workflow.jobs[job].steps.map((s) => s.uses ?? '');
     expect(uses('certify')).toContain('actions/upload-artifact@v4');
-    expect(workflow.jobs.certify.steps.find((s) => s.uses === 'actions/upload-artifact@v4')?.with?.path).toBe('reports/');
+    expect(workflow.jobs.certify.steps.find((s) => s.uses === 'actions/upload-artifact@v4')?.with?.path).toBe(
+      'reports/',
+    );
     const junit = workflow.jobs.merge.steps.find((s) => s.uses?.startsWith('mikepenz/action-junit-report@'));
     expect(String(junit?.with?.report_paths)).toMatch(/merged\/junit\.xml/);
     expect(scripts('merge')).toMatch(/--junit merged\/junit\.xml/);
@@ -79,10 +91,18 @@ describe('examples/ci/github-actions.yml', () => {
 });
 
 describe('examples/ci/kubernetes-indexed-job.yaml', () => {
-  const docs = parseAllDocuments(k8sText).map((d) => d.toJS() as { kind: string; metadata: { name: string }; spec: Record<string, unknown> });
-  const job = (name: string) => docs.find((d) => d.kind === 'Job' && d.metadata.name === name) as unknown as {
-    spec: { completionMode?: string; completions?: number; parallelism?: number; template: { spec: { containers: { args: string[] }[]; initContainers?: { args: string[] }[] } } };
-  };
+  const docs = parseAllDocuments(k8sText).map(
+    (d) => d.toJS() as { kind: string; metadata: { name: string }; spec: Record<string, unknown> },
+  );
+  const job = (name: string) =>
+    docs.find((d) => d.kind === 'Job' && d.metadata.name === name) as unknown as {
+      spec: {
+        completionMode?: string;
+        completions?: number;
+        parallelism?: number;
+        template: { spec: { containers: { args: string[] }[]; initContainers?: { args: string[] }[] } };
+      };
+    };
 
   it('every document is valid for the Kubernetes schema of its kind', () => {
     expect(docs.map((d) => d.kind)).toEqual(['PersistentVolumeClaim', 'Job', 'Job']);
@@ -95,7 +115,9 @@ describe('examples/ci/kubernetes-indexed-job.yaml', () => {
   it('the validator does catch a broken manifest (the check above can fail)', () => {
     const broken = structuredClone(job('chaoslua-certify')) as unknown as Record<string, Record<string, unknown>>;
     broken.spec.completions = 'four';
-    expect(() => new Job({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'x' }, ...broken } as never).validate()).toThrow(/completions/);
+    expect(() =>
+      new Job({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'x' }, ...broken } as never).validate(),
+    ).toThrow(/completions/);
   });
 
   it('an Indexed Job runs shards 0 .. n-1 of one seed, and the merge waits for all n', () => {
@@ -107,7 +129,9 @@ describe('examples/ci/kubernetes-indexed-job.yaml', () => {
     expect(script).toContain(`--shard "$JOB_COMPLETION_INDEX/${n}" --seed "$SEED"`);
     const merge = job('chaoslua-merge');
     expect(merge.spec.template.spec.initContainers?.[0].args[0]).toContain(`-ge ${n} ]`);
-    expect(merge.spec.template.spec.containers[0].args[0]).toMatch(/chaoslua merge \/results\/shard-\*\/reports\/\*\/certificate\.json/);
+    expect(merge.spec.template.spec.containers[0].args[0]).toMatch(
+      /chaoslua merge \/results\/shard-\*\/reports\/\*\/certificate\.json/,
+    );
   });
 
   it('passes only flags chaoslua has', async () => {
@@ -116,6 +140,7 @@ describe('examples/ci/kubernetes-indexed-job.yaml', () => {
     const certifyFlags = flagsOf(job('chaoslua-certify').spec.template.spec.containers[0].args[0], 'certify');
     expect(certifyFlags).toEqual(expect.arrayContaining(['--shard', '--seed']));
     for (const flag of certifyFlags) expect(certifyHelp, flag).toContain(`${flag} `);
-    for (const flag of flagsOf(job('chaoslua-merge').spec.template.spec.containers[0].args[0], 'merge')) expect(mergeHelp, flag).toContain(`${flag} `);
+    for (const flag of flagsOf(job('chaoslua-merge').spec.template.spec.containers[0].args[0], 'merge'))
+      expect(mergeHelp, flag).toContain(`${flag} `);
   });
 });

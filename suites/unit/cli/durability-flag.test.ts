@@ -9,9 +9,12 @@ describe('--durability wait:N:TIMEOUT', () => {
     expect(durabilityFlag('run', undefined)).toBeUndefined();
   });
 
-  it.each(['wait:0:100', 'wait:1:0', 'wait:1', 'WAIT:1:100', 'wait:1:100ms', 'wait:-1:100', 'wait:1:20000', 'sync'])('refuses %s naming the flag', (value) => {
-    expect(() => durabilityFlag('certify', value)).toThrow(/^certify: --durability must be wait:N:TIMEOUT .*got '/);
-  });
+  it.each(['wait:0:100', 'wait:1:0', 'wait:1', 'WAIT:1:100', 'wait:1:100ms', 'wait:-1:100', 'wait:1:20000', 'sync'])(
+    'refuses %s naming the flag',
+    (value) => {
+      expect(() => durabilityFlag('certify', value)).toThrow(/^certify: --durability must be wait:N:TIMEOUT .*got '/);
+    },
+  );
 
   describe('through the CLI: one line, exit 2, before any cluster starts', () => {
     let attempts: string[];
@@ -23,7 +26,10 @@ describe('--durability wait:N:TIMEOUT', () => {
     });
 
     it.each([['run'], ['certify']])('%s --durability wait:0:100', async (command) => {
-      const argv = command === 'run' ? ['run', '--durability', 'wait:0:100'] : ['certify', '--impl', 'lua:lua/idempotency', '--durability', 'wait:0:100'];
+      const argv =
+        command === 'run'
+          ? ['run', '--durability', 'wait:0:100']
+          : ['certify', '--impl', 'lua:lua/idempotency', '--durability', 'wait:0:100'];
       const r = await cli(argv);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toMatch(new RegExp(`^chaoslua: ${command}: --durability must be wait:N:TIMEOUT`));

@@ -15,21 +15,65 @@ const COMMANDS: Record<string, readonly string[]> = {
   cluster: ['up'],
 };
 
-const STRING_FLAGS = ['--pattern', '--runs', '--seed', '--path', '--faults', '--time-limit', '--clients', '--keys', '--cluster', '--report', '--node-timeout', '--shrink-runs', '--shrink-time', '--impl', '--reruns', '--port', '--masters', '--replicas'];
+const STRING_FLAGS = [
+  '--pattern',
+  '--runs',
+  '--seed',
+  '--path',
+  '--faults',
+  '--time-limit',
+  '--clients',
+  '--keys',
+  '--cluster',
+  '--report',
+  '--node-timeout',
+  '--shrink-runs',
+  '--shrink-time',
+  '--impl',
+  '--reruns',
+  '--port',
+  '--masters',
+  '--replicas',
+];
 const BOOLEAN_FLAGS = ['--json', '--allow-destructive', '--no-lint', '--no-rerun', '--all'];
 const KNOWN = new Set([...STRING_FLAGS, ...BOOLEAN_FLAGS, '--help', '-h', '--debug', '--version', '-v']);
 
 /** Values that are wrong for whichever flag takes them. */
 const badValue = fc.oneof(
-  fc.constantFrom('-1', '0', '', ' ', '1e3', 'NaN', 'many', '99999999999999999999', 'all,gremlins', 'ftp://x', 'lua:', 'cmd:', 'module:', 'python:x', '\u0000', '=', 'none,all'),
+  fc.constantFrom(
+    '-1',
+    '0',
+    '',
+    ' ',
+    '1e3',
+    'NaN',
+    'many',
+    '99999999999999999999',
+    'all,gremlins',
+    'ftp://x',
+    'lua:',
+    'cmd:',
+    'module:',
+    'python:x',
+    '\u0000',
+    '=',
+    'none,all',
+  ),
   fc.string({ maxLength: 8 }).filter((s) => !/^\d+$/.test(s)),
 );
 
 /** Plausible arguments around the malformed one (they may be valid on their own). */
 const plausible = fc.oneof(
   fc.tuple(fc.constantFrom(...BOOLEAN_FLAGS)).map((t) => [...t]),
-  fc.tuple(fc.constantFrom('--runs', '--seed', '--clients', '--keys'), fc.constantFrom('1', '2', '40')).map((t) => [...t]),
-  fc.tuple(fc.constantFrom('--impl'), fc.constantFrom('lua:lua/idempotency', 'module:examples/reference-module/store.ts', "cmd:python3 x.py")).map((t) => [...t]),
+  fc
+    .tuple(fc.constantFrom('--runs', '--seed', '--clients', '--keys'), fc.constantFrom('1', '2', '40'))
+    .map((t) => [...t]),
+  fc
+    .tuple(
+      fc.constantFrom('--impl'),
+      fc.constantFrom('lua:lua/idempotency', 'module:examples/reference-module/store.ts', 'cmd:python3 x.py'),
+    )
+    .map((t) => [...t]),
   fc.tuple(fc.constantFrom('--faults'), fc.constantFrom('all', 'none', 'latency,timeout')).map((t) => [...t]),
   fc.tuple(fc.constantFrom('--pattern'), fc.constantFrom('idempotency', 'lock', 'ratelimit')).map((t) => [...t]),
 );
@@ -37,7 +81,10 @@ const plausible = fc.oneof(
 /** The argument that makes the vector malformed for every command. */
 const malformed = fc.oneof(
   // A flag no command has.
-  fc.stringMatching(/^--[a-z][a-z-]{2,12}$/).filter((f) => !KNOWN.has(f)).map((f) => [f]),
+  fc
+    .stringMatching(/^--[a-z][a-z-]{2,12}$/)
+    .filter((f) => !KNOWN.has(f))
+    .map((f) => [f]),
   // A value-taking flag given without its value, at the end.
   fc.constantFrom(...STRING_FLAGS).map((f) => [f]),
   // A short option nobody defines.

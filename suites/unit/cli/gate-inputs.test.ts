@@ -34,13 +34,37 @@ describe('CI-gate inputs: one line, exit 2, no cluster', () => {
     ['a shard that is not k/n', [...lock, '--shard', 'two', '--seed', '1'], /--shard must be k\/n/],
     ['a shard without --seed', [...lock, '--shard', '0/2'], /--shard needs --seed/],
     ['a shard with --path', [...lock, '--shard', '0/2', '--seed', '1', '--path', '3'], /--shard and --path together/],
-    ['a corpus that is a file', [...lock, '--corpus', file('not-a-dir', 'x')], /--corpus .*not-a-dir: is a file, not a directory\n$/],
-    ['a corpus with an unreadable entry', [...lock, '--corpus', badCorpus], /--corpus: corpus entry .*entry\.json: not a valid counterexample/],
+    [
+      'a corpus that is a file',
+      [...lock, '--corpus', file('not-a-dir', 'x')],
+      /--corpus .*not-a-dir: is a file, not a directory\n$/,
+    ],
+    [
+      'a corpus with an unreadable entry',
+      [...lock, '--corpus', badCorpus],
+      /--corpus: corpus entry .*entry\.json: not a valid counterexample/,
+    ],
     ['run with a bad corpus', ['run', '--corpus', badCorpus, '--pattern', 'lock'], /run: --corpus: corpus entry/],
-    ['a missing baseline', [...lock, '--baseline', path.join(tmp, 'none.json')], /--baseline .*none\.json: not a readable JSON file/],
-    ['a baseline that is not a certificate', [...lock, '--baseline', file('b.json', '{"version": 1}')], /--baseline .*b\.json: not a valid certificate: certified: expected a boolean/],
-    ['merge without certificates', ['merge', '--out', path.join(tmp, 'm.json')], /merge: expected the certificate\.json of each shard/],
-    ['merge of a non-certificate', ['merge', file('c.json', '[]'), '--out', path.join(tmp, 'm.json')], /merge: .*c\.json: not a valid certificate: not a certificate \(it holds an array\)/],
+    [
+      'a missing baseline',
+      [...lock, '--baseline', path.join(tmp, 'none.json')],
+      /--baseline .*none\.json: not a readable JSON file/,
+    ],
+    [
+      'a baseline that is not a certificate',
+      [...lock, '--baseline', file('b.json', '{"version": 1}')],
+      /--baseline .*b\.json: not a valid certificate: certified: expected a boolean/,
+    ],
+    [
+      'merge without certificates',
+      ['merge', '--out', path.join(tmp, 'm.json')],
+      /merge: expected the certificate\.json of each shard/,
+    ],
+    [
+      'merge of a non-certificate',
+      ['merge', file('c.json', '[]'), '--out', path.join(tmp, 'm.json')],
+      /merge: .*c\.json: not a valid certificate: not a certificate \(it holds an array\)/,
+    ],
     ['corpus with no action', ['corpus'], /corpus: expected list or prune/],
   ];
   it.each(cases)('%s', async (_, argv, message) => {
@@ -53,7 +77,9 @@ describe('CI-gate inputs: one line, exit 2, no cluster', () => {
   });
 
   it('help names the new flags and commands', async () => {
-    expect((await cli(['certify', '--help'])).stdout).toMatch(/--corpus DIR[\s\S]*--no-corpus[\s\S]*--shard k\/n[\s\S]*--baseline FILE/);
+    expect((await cli(['certify', '--help'])).stdout).toMatch(
+      /--corpus DIR[\s\S]*--no-corpus[\s\S]*--shard k\/n[\s\S]*--baseline FILE/,
+    );
     expect((await cli(['run', '--help'])).stdout).toMatch(/--corpus DIR/);
     expect((await cli(['merge', '--help'])).stdout).toMatch(/--out FILE/);
     expect((await cli(['corpus', '--help'])).stdout).toMatch(/list .*\n[\s\S]*prune/);

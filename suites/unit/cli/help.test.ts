@@ -29,7 +29,20 @@ const names = Object.keys(COMMANDS);
 
 describe('--help of every command', () => {
   it('covers every command of the CLI', () => {
-    expect(names.sort()).toEqual(['certify', 'check', 'cluster', 'corpus', 'export', 'install', 'lint', 'merge', 'replay', 'report', 'run', 'scenario']);
+    expect(names.sort()).toEqual([
+      'certify',
+      'check',
+      'cluster',
+      'corpus',
+      'export',
+      'install',
+      'lint',
+      'merge',
+      'replay',
+      'report',
+      'run',
+      'scenario',
+    ]);
   });
 
   it.each(names)('%s: every flag of its parser, with its default', async (name) => {
@@ -42,7 +55,8 @@ describe('--help of every command', () => {
       if (flag === 'help') continue;
       const entry = flagEntry(stdout, flag);
       if (entry === undefined) missing.push(`--${flag} is not in the help`);
-      else if (!/\bdefault\b|\brequired\b/.test(entry)) missing.push(`--${flag} has no default in the help: ${JSON.stringify(entry)}`);
+      else if (!/\bdefault\b|\brequired\b/.test(entry))
+        missing.push(`--${flag} has no default in the help: ${JSON.stringify(entry)}`);
     }
     expect(missing).toEqual([]);
   });

@@ -13,30 +13,33 @@ import { cli, forbidClusters, STACK_FRAME } from './support.ts';
 afterAll(removeHostileFiles);
 
 describe('hostile inputs, the whole table: one line, exit 2, nothing started or left', () => {
-  it.each(HOSTILE_CASES.map(([name, args, message]) => ({ name, args, message })))('$name', async ({ args, message }) => {
-    const base = fs.mkdtempSync(path.join(os.tmpdir(), 'hostile-matrix-'));
-    const tmp = path.join(base, 'tmp');
-    const cwd = path.join(base, 'cwd');
-    fs.mkdirSync(tmp);
-    fs.mkdirSync(cwd);
-    vi.stubEnv('CHAOSLUA_READ_WAIT_MS', READ_WAIT_MS);
-    vi.stubEnv('TMPDIR', tmp);
-    vi.stubEnv('CHAOSLUA_TMPDIR', tmp);
-    vi.spyOn(process, 'cwd').mockReturnValue(cwd);
-    const clusters = forbidClusters();
-    try {
-      const started = Date.now();
-      const r = await cli([...args]);
-      expect(r.stderr.trimEnd()).toMatch(message);
-      expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
-      expect(r.stderr).not.toMatch(STACK_FRAME);
-      expect(r.code, r.stderr).toBe(2);
-      expect(clusters).toEqual([]);
-      expect(Date.now() - started).toBeLessThan(5_000);
-      expect([...fs.readdirSync(tmp), ...fs.readdirSync(cwd)]).toEqual([]);
-    } finally {
-      vi.unstubAllEnvs();
-      fs.rmSync(base, { recursive: true, force: true });
-    }
-  });
+  it.each(HOSTILE_CASES.map(([name, args, message]) => ({ name, args, message })))(
+    '$name',
+    async ({ args, message }) => {
+      const base = fs.mkdtempSync(path.join(os.tmpdir(), 'hostile-matrix-'));
+      const tmp = path.join(base, 'tmp');
+      const cwd = path.join(base, 'cwd');
+      fs.mkdirSync(tmp);
+      fs.mkdirSync(cwd);
+      vi.stubEnv('CHAOSLUA_READ_WAIT_MS', READ_WAIT_MS);
+      vi.stubEnv('TMPDIR', tmp);
+      vi.stubEnv('CHAOSLUA_TMPDIR', tmp);
+      vi.spyOn(process, 'cwd').mockReturnValue(cwd);
+      const clusters = forbidClusters();
+      try {
+        const started = Date.now();
+        const r = await cli([...args]);
+        expect(r.stderr.trimEnd()).toMatch(message);
+        expect(r.stderr.trim().split('\n'), r.stderr).toHaveLength(1);
+        expect(r.stderr).not.toMatch(STACK_FRAME);
+        expect(r.code, r.stderr).toBe(2);
+        expect(clusters).toEqual([]);
+        expect(Date.now() - started).toBeLessThan(5_000);
+        expect([...fs.readdirSync(tmp), ...fs.readdirSync(cwd)]).toEqual([]);
+      } finally {
+        vi.unstubAllEnvs();
+        fs.rmSync(base, { recursive: true, force: true });
+      }
+    },
+  );
 });

@@ -39,14 +39,25 @@ function script(name: string, body: string): string {
 describe('corpus: an entry whose lastReplay has the wrong type names the file, exit 2', () => {
   const entry = JSON.parse(fs.readFileSync(COUNTEREXAMPLE, 'utf8'));
   const cases: [string, unknown, RegExp][] = [
-    ['sha256 is a number', { at: '2026-12-01T00:00:00Z', status: 'passing', sha256: 7 }, /corpus\.lastReplay\.sha256: expected a string, got 7$/],
+    [
+      'sha256 is a number',
+      { at: '2026-12-01T00:00:00Z', status: 'passing', sha256: 7 },
+      /corpus\.lastReplay\.sha256: expected a string, got 7$/,
+    ],
     ['a string', 'yesterday', /corpus\.lastReplay: expected an object \{at, status, sha256\}, got "yesterday"$/],
-    ['an unknown status', { at: '2026-12-01T00:00:00Z', status: 'green', sha256: 'ab' }, /corpus\.lastReplay\.status: expected one of failing, passing, skipped, got "green"$/],
+    [
+      'an unknown status',
+      { at: '2026-12-01T00:00:00Z', status: 'green', sha256: 'ab' },
+      /corpus\.lastReplay\.status: expected one of failing, passing, skipped, got "green"$/,
+    ],
   ];
   it.each(cases)('%s', async (_name, lastReplay, message) => {
     const dir = fs.mkdtempSync(path.join(tmp, 'corpus-'));
     const file = path.join(dir, 'entry.json');
-    fs.writeFileSync(file, JSON.stringify({ ...entry, corpus: { sha256: 'ab', savedAt: '2026-12-01T00:00:00Z', from: 'x', lastReplay } }));
+    fs.writeFileSync(
+      file,
+      JSON.stringify({ ...entry, corpus: { sha256: 'ab', savedAt: '2026-12-01T00:00:00Z', from: 'x', lastReplay } }),
+    );
     const r = await expectOneLine(['corpus', 'list', dir], 2, message);
     expect(r.stderr).toContain(file);
     await expectOneLine(['corpus', 'prune', dir], 2, message);
@@ -55,7 +66,11 @@ describe('corpus: an entry whose lastReplay has the wrong type names the file, e
 
 describe('a redis-server that does not run is the environment: one line, exit 3', () => {
   it.each([
-    ['fails --version', 'echo "error while loading shared libraries: libssl.so.3" >&2; exit 127', /redis-server at \S+ does not run: `--version` failed \(exit 127: "error while loading shared libraries: libssl\.so\.3"\)/],
+    [
+      'fails --version',
+      'echo "error while loading shared libraries: libssl.so.3" >&2; exit 127',
+      /redis-server at \S+ does not run: `--version` failed \(exit 127: "error while loading shared libraries: libssl\.so\.3"\)/,
+    ],
     ['is killed', 'kill -9 $$', /does not run: `--version` failed \(killed by SIGKILL\)/],
     ['answers garbage', 'echo "hello"', /is of unknown version \(it answered "hello"\); Redis 7 or later is required/],
     ['is Redis 6', 'echo "Redis server v=6.2.14 sha=0"', /is v=6\.2\.14; Redis 7 or later is required/],
@@ -66,7 +81,11 @@ describe('a redis-server that does not run is the environment: one line, exit 3'
 
   it('a missing one, with installing turned off, says what to run', async () => {
     vi.stubEnv('CHAOSLUA_REDIS_SERVER', path.join(tmp, 'no-such-redis-server'));
-    await expectOneLine(['run', '--runs', '1'], 3, /redis-server not found at CHAOSLUA_REDIS_SERVER=\S+: run `npx chaoslua install`/);
+    await expectOneLine(
+      ['run', '--runs', '1'],
+      3,
+      /redis-server not found at CHAOSLUA_REDIS_SERVER=\S+: run `npx chaoslua install`/,
+    );
   });
 });
 
@@ -74,13 +93,36 @@ describe('output places are checked before the work, as certify checks --report:
   const dirAsFile = path.join(tmp, 'a-file');
   fs.writeFileSync(dirAsFile, 'x');
   const history = path.join(tmp, 'h.edn');
-  fs.writeFileSync(history, '{:process 0, :type :invoke, :f :write, :value 1}\n{:process 0, :type :ok, :f :write, :value 1}\n');
+  fs.writeFileSync(
+    history,
+    '{:process 0, :type :invoke, :f :write, :value 1}\n{:process 0, :type :ok, :f :write, :value 1}\n',
+  );
   const cases: [string, string[], RegExp][] = [
-    ['check --report a file', ['check', history, '--model', 'register', '--report', dirAsFile], /^chaoslua: check: --report \S+a-file: is a file, not a directory$/],
-    ['check --report under a file', ['check', history, '--model', 'register', '--report', `${dirAsFile}/reports`], /check: --report \S+: \S+a-file is a file, not a directory/],
-    ['export --out a directory', ['export', history, '--format', 'jepsen', '--model', 'register', '--out', tmp], /^chaoslua: export: --out \S+: is a directory; name a file to write$/],
-    ['export --out under a file', ['export', history, '--format', 'jepsen', '--model', 'register', '--out', `${dirAsFile}/h.edn`], /export: --out \S+h\.edn: \S+a-file is a file, not a directory$/],
-    ['merge --out a directory', ['merge', COUNTEREXAMPLE, '--out', tmp], /^chaoslua: merge: --out \S+: is a directory; name a file to write$/],
+    [
+      'check --report a file',
+      ['check', history, '--model', 'register', '--report', dirAsFile],
+      /^chaoslua: check: --report \S+a-file: is a file, not a directory$/,
+    ],
+    [
+      'check --report under a file',
+      ['check', history, '--model', 'register', '--report', `${dirAsFile}/reports`],
+      /check: --report \S+: \S+a-file is a file, not a directory/,
+    ],
+    [
+      'export --out a directory',
+      ['export', history, '--format', 'jepsen', '--model', 'register', '--out', tmp],
+      /^chaoslua: export: --out \S+: is a directory; name a file to write$/,
+    ],
+    [
+      'export --out under a file',
+      ['export', history, '--format', 'jepsen', '--model', 'register', '--out', `${dirAsFile}/h.edn`],
+      /export: --out \S+h\.edn: \S+a-file is a file, not a directory$/,
+    ],
+    [
+      'merge --out a directory',
+      ['merge', COUNTEREXAMPLE, '--out', tmp],
+      /^chaoslua: merge: --out \S+: is a directory; name a file to write$/,
+    ],
   ];
   it.each(cases)('%s', async (_, argv, message) => {
     const attempts = forbidClusters();
@@ -113,16 +155,34 @@ describe('binary garbage is quoted with its control bytes escaped, never sent to
   });
 
   it('escapes control characters and undecodable bytes, and keeps printable text as it is', () => {
-    expect(printable('\u001b[31mred\u0007\u0000 é ✓ \ufffd\u202e')).toBe('\\x1b[31mred\\x07\\x00 é ✓ \\u{fffd}\\u{202e}');
+    expect(printable('\u001b[31mred\u0007\u0000 é ✓ \ufffd\u202e')).toBe(
+      '\\x1b[31mred\\x07\\x00 é ✓ \\u{fffd}\\u{202e}',
+    );
   });
 });
 
 describe('a flag that takes one value, given twice, is refused: exit 2', () => {
   it.each([
-    ['--runs', ['run', '--runs', '5', '--runs', '7'], /^chaoslua: run: --runs given twice \('--runs 5', '--runs 7'\); it takes one value$/],
-    ['--durability', ['certify', '--impl', 'lua:lua/idempotency', '--durability', 'wait:1:100', '--durability=wait:1:200'], /--durability given twice \('--durability wait:1:100', '--durability wait:1:200'\)/],
-    ['--format of check', ['check', COUNTEREXAMPLE, '--format', 'chaoslua', '--format', 'jepsen'], /check: --format given twice/],
-    ['--set of one setting (as before)', ['run', '--pattern', 'ratelimit', '--set', 'window=3', '--set', 'window=4'], /--set window given twice/],
+    [
+      '--runs',
+      ['run', '--runs', '5', '--runs', '7'],
+      /^chaoslua: run: --runs given twice \('--runs 5', '--runs 7'\); it takes one value$/,
+    ],
+    [
+      '--durability',
+      ['certify', '--impl', 'lua:lua/idempotency', '--durability', 'wait:1:100', '--durability=wait:1:200'],
+      /--durability given twice \('--durability wait:1:100', '--durability wait:1:200'\)/,
+    ],
+    [
+      '--format of check',
+      ['check', COUNTEREXAMPLE, '--format', 'chaoslua', '--format', 'jepsen'],
+      /check: --format given twice/,
+    ],
+    [
+      '--set of one setting (as before)',
+      ['run', '--pattern', 'ratelimit', '--set', 'window=3', '--set', 'window=4'],
+      /--set window given twice/,
+    ],
   ])('%s', async (_, argv, message) => {
     const attempts = forbidClusters();
     await expectOneLine(argv, 2, message);
@@ -138,11 +198,19 @@ describe('a flag that takes one value, given twice, is refused: exit 2', () => {
 
 describe('a Toxiproxy that exits at start: its log is quoted, not named (the folder goes with the cluster)', () => {
   it('quotes the last line of the log', async () => {
-    const fake = script('toxiproxy-exits', 'echo "starting"; echo "listen tcp 127.0.0.1:1: bind: permission denied" >&2; exit 1');
+    const fake = script(
+      'toxiproxy-exits',
+      'echo "starting"; echo "listen tcp 127.0.0.1:1: bind: permission denied" >&2; exit 1',
+    );
     const dir = reapedDir('chaoslua-test-toxiproxy');
     try {
-      const error = await Toxiproxy.start(fake, dir, 1, 1).then(() => undefined, (e: Error) => e);
-      expect(error?.message).toMatch(/^toxiproxy-server \S+toxiproxy-exits exited with 1 at start: its log ends "listen tcp 127\.0\.0\.1:1: bind: permission denied"$/);
+      const error = await Toxiproxy.start(fake, dir, 1, 1).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      expect(error?.message).toMatch(
+        /^toxiproxy-server \S+toxiproxy-exits exited with 1 at start: its log ends "listen tcp 127\.0\.0\.1:1: bind: permission denied"$/,
+      );
       expect(error?.message).not.toContain(dir.dir);
     } finally {
       dir.destroy();
@@ -152,7 +220,9 @@ describe('a Toxiproxy that exits at start: its log is quoted, not named (the fol
   it('says so when it wrote nothing', async () => {
     const dir = reapedDir('chaoslua-test-toxiproxy');
     try {
-      await expect(Toxiproxy.start('/bin/false', dir, 1, 1)).rejects.toThrow(/exited with 1 at start: its log is empty$/);
+      await expect(Toxiproxy.start('/bin/false', dir, 1, 1)).rejects.toThrow(
+        /exited with 1 at start: its log is empty$/,
+      );
     } finally {
       dir.destroy();
     }

@@ -53,30 +53,73 @@ describe('a pattern file', () => {
   });
 
   it('may be TypeScript, and may export the spec as `pattern`', async () => {
-    const f = file('typed.ts', `export const pattern = definePattern(${SPEC.replace('counter-file', 'counter-typed').replace('(n, input)', '(n: number, input: { by: number })')});`);
+    const f = file(
+      'typed.ts',
+      `export const pattern = definePattern(${SPEC.replace('counter-file', 'counter-typed').replace('(n, input)', '(n: number, input: { by: number })')});`,
+    );
     expect((await loadPatternFile(f)).name).toBe('counter-typed');
   });
 
   it('leaves pattern names alone', async () => {
-    expect(await loadPatternFiles(['--pattern', 'lock', '--model', 'kv'])).toEqual(['--pattern', 'lock', '--model', 'kv']);
+    expect(await loadPatternFiles(['--pattern', 'lock', '--model', 'kv'])).toEqual([
+      '--pattern',
+      'lock',
+      '--model',
+      'kv',
+    ]);
   });
 
   it('loads the lock declared through the API, with races derived from its leases', async () => {
     const lock = await loadPatternFile(TEAM_LOCK);
     expect(lock.invariants).toEqual(['one-holder', 'model-conformance']);
     expect(lock.scripts).toEqual(['acquire', 'remove_if_matches', 'extend_if_matches']);
-    expect(lock.races?.map((r) => r.name)).toEqual(["release at the end of acquire's lease", "extend at the end of acquire's lease", "acquire at the end of extend's lease", "release at the end of extend's lease"]);
+    expect(lock.races?.map((r) => r.name)).toEqual([
+      "release at the end of acquire's lease",
+      "extend at the end of acquire's lease",
+      "acquire at the end of extend's lease",
+      "release at the end of extend's lease",
+    ]);
   });
 });
 
 describe('a bad pattern file: one line naming the file and the member, exit 2, no cluster', () => {
   const cases: [string, string, string, RegExp][] = [
-    ['exports no pattern', 'none.mjs', 'export const x = 1;', /--pattern .*none\.mjs: exports no pattern: export default definePattern/],
-    ['a spec definePattern refuses', 'bad-arg.mjs', `export default definePattern({ ...${SPEC}, operations: { bump: { args: { by: 3 } } } });`, /--pattern .*bad-arg\.mjs: operations\.bump\.args\.by: is not a way to draw an argument/],
-    ['a model that throws', 'throws.mjs', `export default definePattern({ ...${SPEC}, model: { init: () => 0, step: () => { throw new Error('not written yet'); } } });`, /--pattern .*throws\.mjs: model\.step: threw on bump\(by=\d\): not written yet/],
-    ['a step that returns nothing', 'nothing.mjs', `export default definePattern({ ...${SPEC}, model: { init: () => 0, step: () => {} } });`, /--pattern .*nothing\.mjs: model\.step: returned nothing on bump/],
-    ["a built-in pattern's name", 'lock.mjs', `export default definePattern({ ...${SPEC}, name: 'lock' });`, /--pattern .*lock\.mjs: 'lock' is a built-in pattern's name/],
-    ['a syntax error', 'syntax.mjs', 'export default definePattern({', /--pattern .*syntax\.mjs: could not be loaded: /],
+    [
+      'exports no pattern',
+      'none.mjs',
+      'export const x = 1;',
+      /--pattern .*none\.mjs: exports no pattern: export default definePattern/,
+    ],
+    [
+      'a spec definePattern refuses',
+      'bad-arg.mjs',
+      `export default definePattern({ ...${SPEC}, operations: { bump: { args: { by: 3 } } } });`,
+      /--pattern .*bad-arg\.mjs: operations\.bump\.args\.by: is not a way to draw an argument/,
+    ],
+    [
+      'a model that throws',
+      'throws.mjs',
+      `export default definePattern({ ...${SPEC}, model: { init: () => 0, step: () => { throw new Error('not written yet'); } } });`,
+      /--pattern .*throws\.mjs: model\.step: threw on bump\(by=\d\): not written yet/,
+    ],
+    [
+      'a step that returns nothing',
+      'nothing.mjs',
+      `export default definePattern({ ...${SPEC}, model: { init: () => 0, step: () => {} } });`,
+      /--pattern .*nothing\.mjs: model\.step: returned nothing on bump/,
+    ],
+    [
+      "a built-in pattern's name",
+      'lock.mjs',
+      `export default definePattern({ ...${SPEC}, name: 'lock' });`,
+      /--pattern .*lock\.mjs: 'lock' is a built-in pattern's name/,
+    ],
+    [
+      'a syntax error',
+      'syntax.mjs',
+      'export default definePattern({',
+      /--pattern .*syntax\.mjs: could not be loaded: /,
+    ],
   ];
   it.each(cases)('%s', async (_, name, body, message) => {
     const f = file(name, body);
@@ -84,13 +127,25 @@ describe('a bad pattern file: one line naming the file and the member, exit 2, n
   });
 
   it('no such file, and a file that is not a module', async () => {
-    await usage(['certify', '--pattern', path.join(tmp, 'missing.mjs')], /--pattern .*missing\.mjs: no such file/, attempts);
-    await usage(['run', '--pattern', './patterns/queue.json'], /--pattern \.\/patterns\/queue\.json: a pattern file is a module: \.mjs, \.js, \.ts or \.mts/, attempts);
+    await usage(
+      ['certify', '--pattern', path.join(tmp, 'missing.mjs')],
+      /--pattern .*missing\.mjs: no such file/,
+      attempts,
+    );
+    await usage(
+      ['run', '--pattern', './patterns/queue.json'],
+      /--pattern \.\/patterns\/queue\.json: a pattern file is a module: \.mjs, \.js, \.ts or \.mts/,
+      attempts,
+    );
   });
 
   it('check --model refuses it the same way', async () => {
     const f = file('check-none.mjs', 'export default 42;');
-    await usage(['check', '--model', f, 'history.json'], /--model .*check-none\.mjs: pattern: is not an object made by definePattern/, attempts);
+    await usage(
+      ['check', '--model', f, 'history.json'],
+      /--model .*check-none\.mjs: pattern: is not an object made by definePattern/,
+      attempts,
+    );
   });
 });
 
@@ -99,7 +154,9 @@ describe('lint --pattern', () => {
     const { cli } = await import('./support.ts');
     const missing = await cli(['lint', '--pattern', TEAM_LOCK, path.join(ROOT, 'lua/semaphore')]);
     expect(missing.code).toBe(1);
-    expect(missing.stdout).toMatch(/missing-script pattern team-lock calls remove_if_matches\.lua, which .*lua\/semaphore does not hold/);
+    expect(missing.stdout).toMatch(
+      /missing-script pattern team-lock calls remove_if_matches\.lua, which .*lua\/semaphore does not hold/,
+    );
     const own = await cli(['lint', '--pattern', TEAM_LOCK]);
     expect(own.stderr).toMatch(/chaoslua lint: 3 files, no findings/);
     expect(own.code).toBe(0);

@@ -32,21 +32,50 @@ describe('--topology, parsed once', () => {
     expect(parseTopologySpec(' cluster ')).toEqual(CLUSTER_TOPOLOGY);
     expect(MASTERS).toEqual({ kind: 'masters', count: 5 });
     expect(parseTopologySpec('masters:3')).toEqual({ kind: 'masters', count: 3 });
-    for (const bad of ['masters:0', 'masters:17', 'masters:x', 'sentinel', 'masters:']) expect(() => parseTopologySpec(bad), bad).toThrow(TopologySpecError);
+    for (const bad of ['masters:0', 'masters:17', 'masters:x', 'sentinel', 'masters:'])
+      expect(() => parseTopologySpec(bad), bad).toThrow(TopologySpecError);
   });
 });
 
 describe('which faults independent masters run (the one policy)', () => {
-  it('all and clocks mean what masters can run: node stops, client-link toxics, SCRIPT FLUSH, the clients\' faults and every clock fault', () => {
+  it("all and clocks mean what masters can run: node stops, client-link toxics, SCRIPT FLUSH, the clients' faults and every clock fault", () => {
     const faults = faultsForBackend('local', parseFaultList('all,clocks'), 'all,clocks', MASTERS);
-    expect(faults).toEqual(expect.arrayContaining(['node-freeze', 'kill-restart', 'latency', 'timeout', 'reset-peer', 'script-flush', 'client-freeze', ...CLOCK_FAULT_NAMES]));
-    for (const never of ['failover', 'failover-force', 'failover-takeover', 'busy-script', 'command-delay', 'reply-loss']) expect(faults).not.toContain(never);
+    expect(faults).toEqual(
+      expect.arrayContaining([
+        'node-freeze',
+        'kill-restart',
+        'latency',
+        'timeout',
+        'reset-peer',
+        'script-flush',
+        'client-freeze',
+        ...CLOCK_FAULT_NAMES,
+      ]),
+    );
+    for (const never of [
+      'failover',
+      'failover-force',
+      'failover-takeover',
+      'busy-script',
+      'command-delay',
+      'reply-loss',
+    ])
+      expect(faults).not.toContain(never);
     expect(refusedBackendFaults('local', MASTERS, parseFaultList('all,clocks'), 'all,clocks')).toBeUndefined();
   });
 
   it('a fault named one by one that masters cannot run is refused, naming it; a cluster keeps every fault as before', () => {
-    expect(refusedBackendFaults('local', MASTERS, parseFaultList('node-freeze,failover-force'), 'node-freeze,failover-force')).toMatch(/^--faults failover-force cannot run on --topology masters:5 \(independent masters have no replicas/);
-    expect(refusedBackendFaults('local', CLUSTER_TOPOLOGY, parseFaultList('failover-force'), 'failover-force')).toBeUndefined();
+    expect(
+      refusedBackendFaults(
+        'local',
+        MASTERS,
+        parseFaultList('node-freeze,failover-force'),
+        'node-freeze,failover-force',
+      ),
+    ).toMatch(/^--faults failover-force cannot run on --topology masters:5 \(independent masters have no replicas/);
+    expect(
+      refusedBackendFaults('local', CLUSTER_TOPOLOGY, parseFaultList('failover-force'), 'failover-force'),
+    ).toBeUndefined();
     expect(faultsForBackend('local', FAULT_NAMES, undefined, CLUSTER_TOPOLOGY)).toEqual([...FAULT_NAMES]);
   });
 });
@@ -54,18 +83,49 @@ describe('which faults independent masters run (the one policy)', () => {
 describe('--topology, refused at the edge', () => {
   const lock = ['--pattern', 'lock', '--impl', 'lua:lua/lock', '--runs', '1'];
   it('an unknown value or a count out of its limits', async () => {
-    await expectUsage(['certify', ...lock, '--topology', 'sentinel'], /^chaoslua: certify: --topology unknown value 'sentinel' \(expected cluster, masters or masters:N\)\n$/);
-    await expectUsage(['run', '--pattern', 'lock', '--topology', 'masters:40'], /^chaoslua: run: --topology masters:40: the count must be an integer in \[1, 16\]\n$/);
+    await expectUsage(
+      ['certify', ...lock, '--topology', 'sentinel'],
+      /^chaoslua: certify: --topology unknown value 'sentinel' \(expected cluster, masters or masters:N\)\n$/,
+    );
+    await expectUsage(
+      ['run', '--pattern', 'lock', '--topology', 'masters:40'],
+      /^chaoslua: run: --topology masters:40: the count must be an integer in \[1, 16\]\n$/,
+    );
   });
 
   it('a pattern without a client for several masters, a cluster it does not start, --durability', async () => {
-    await expectUsage(['run', '--pattern', 'idempotency', '--topology', 'masters'], /^chaoslua: run: --topology masters runs only the lock pattern \(its reference Redlock client\), not --pattern idempotency, got 'masters'\n$/);
-    await expectUsage(['certify', ...lock, '--topology', 'masters', '--cluster', 'redis://127.0.0.1:7000'], /--topology masters needs --cluster local/);
-    await expectUsage(['certify', ...lock, '--topology', 'masters:3', '--durability', 'wait:1:100'], /^chaoslua: certify: --durability cannot apply on --topology masters \(independent masters have no replicas to wait for\)\n$/);
+    await expectUsage(
+      ['run', '--pattern', 'idempotency', '--topology', 'masters'],
+      /^chaoslua: run: --topology masters runs only the lock pattern \(its reference Redlock client\), not --pattern idempotency, got 'masters'\n$/,
+    );
+    await expectUsage(
+      ['certify', ...lock, '--topology', 'masters', '--cluster', 'redis://127.0.0.1:7000'],
+      /--topology masters needs --cluster local/,
+    );
+    await expectUsage(
+      ['certify', ...lock, '--topology', 'masters:3', '--durability', 'wait:1:100'],
+      /^chaoslua: certify: --durability cannot apply on --topology masters \(independent masters have no replicas to wait for\)\n$/,
+    );
   });
 
   it('a fault masters cannot run (every door runs there: module: and cmd: are handed every master)', async () => {
-    await expectUsage(['certify', ...lock, '--topology', 'masters', '--faults', 'failover'], /^chaoslua: certify: --faults failover cannot run on --topology masters:5/);
-    await expectUsage(['certify', '--pattern', 'lock', '--impl', 'module:examples/third-party/redlock/store.mjs', '--topology', 'masters', '--faults', 'failover'], /^chaoslua: certify: --faults failover cannot run on --topology masters:5/);
+    await expectUsage(
+      ['certify', ...lock, '--topology', 'masters', '--faults', 'failover'],
+      /^chaoslua: certify: --faults failover cannot run on --topology masters:5/,
+    );
+    await expectUsage(
+      [
+        'certify',
+        '--pattern',
+        'lock',
+        '--impl',
+        'module:examples/third-party/redlock/store.mjs',
+        '--topology',
+        'masters',
+        '--faults',
+        'failover',
+      ],
+      /^chaoslua: certify: --faults failover cannot run on --topology masters:5/,
+    );
   });
 });

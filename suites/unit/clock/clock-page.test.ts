@@ -20,10 +20,14 @@ afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
  */
 function readings(page: ClockPage): { wall: number; before: number; after: number } {
   const before = Date.now();
-  const out = execFileSync(process.execPath, ['-e', 'console.log(JSON.stringify({ wall: Date.now(), mono: Number(process.hrtime.bigint() / 1000000n) }))'], {
-    env: { ...process.env, LD_PRELOAD: clockLibrary(), CHAOSLUA_CLOCK_FILE: page.file },
-    encoding: 'utf8',
-  });
+  const out = execFileSync(
+    process.execPath,
+    ['-e', 'console.log(JSON.stringify({ wall: Date.now(), mono: Number(process.hrtime.bigint() / 1000000n) }))'],
+    {
+      env: { ...process.env, LD_PRELOAD: clockLibrary(), CHAOSLUA_CLOCK_FILE: page.file },
+      encoding: 'utf8',
+    },
+  );
   return { ...JSON.parse(out), before, after: Date.now() };
 }
 
@@ -48,7 +52,9 @@ describe('the clock preload', () => {
   it('moves a running process, and never its monotonic clock', async () => {
     const page = ClockPage.create(path.join(dir, 'b'));
     const script = `setInterval(() => console.log(JSON.stringify({ wall: Date.now(), mono: performance.timeOrigin + performance.now() })), 20); setTimeout(() => process.exit(0), 3000)`;
-    const child = spawn(process.execPath, ['-e', script], { env: { ...process.env, LD_PRELOAD: clockLibrary(), CHAOSLUA_CLOCK_FILE: page.file } });
+    const child = spawn(process.execPath, ['-e', script], {
+      env: { ...process.env, LD_PRELOAD: clockLibrary(), CHAOSLUA_CLOCK_FILE: page.file },
+    });
     const lines: { wall: number; mono: number; ours: number }[] = [];
     child.stdout.setEncoding('utf8');
     let buffered = '';

@@ -6,7 +6,8 @@ import { parseYaml, type Yaml } from './yaml-subset.ts';
 
 type Obj = { [key: string]: Yaml };
 const obj = (v: Yaml | undefined): Obj => {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error(`expected a map, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    throw new Error(`expected a map, got ${JSON.stringify(v)}`);
   return v;
 };
 const list = (v: Yaml | undefined): Yaml[] => {
@@ -14,14 +15,20 @@ const list = (v: Yaml | undefined): Yaml[] => {
   return v;
 };
 /** A service's command as one shell string, whichever form it is written in. */
-const commandText = (service: Obj): string => (Array.isArray(service.command) ? service.command.join(' ') : String(service.command));
+const commandText = (service: Obj): string =>
+  Array.isArray(service.command) ? service.command.join(' ') : String(service.command);
 
 const file = obj(parseYaml(fs.readFileSync(DEFAULT_COMPOSE_FILE, 'utf8')));
 const services = obj(file.services);
 const redisNames = Array.from({ length: L.nodes }, (_, i) => L.redisService(i));
 const toxiproxy = obj(services[L.toxiproxyService]);
 const configTarget = obj(list(toxiproxy.configs)[0]);
-const proxies = JSON.parse(String(obj(obj(file.configs)[String(configTarget.source)]).content)) as { name: string; listen: string; upstream: string; enabled: boolean }[];
+const proxies = JSON.parse(String(obj(obj(file.configs)[String(configTarget.source)]).content)) as {
+  name: string;
+  listen: string;
+  upstream: string;
+  enabled: boolean;
+}[];
 const proxy = (name: string) => proxies.find((p) => p.name === name);
 /** "127.0.0.1::8000" -> container port 8000, or throws on a form that binds more than loopback. */
 const published = (service: Obj) =>
@@ -35,7 +42,8 @@ describe('docker-compose.cluster.yml', () => {
   it('has exactly toxiproxy, six redis nodes and the one-shot create service', () => {
     expect(Object.keys(services).sort()).toEqual([L.createService, ...redisNames, L.toxiproxyService].sort());
     expect(toxiproxy.image).toBe('ghcr.io/shopify/toxiproxy:2.12.0');
-    for (const name of [...redisNames, L.createService]) expect(String(obj(services[name]).image)).toMatch(/^redis:7(\.|$)/);
+    for (const name of [...redisNames, L.createService])
+      expect(String(obj(services[name]).image)).toMatch(/^redis:7(\.|$)/);
   });
 
   it('runs every redis node in cluster mode, persistence off, with a short node timeout', () => {
@@ -65,9 +73,24 @@ describe('docker-compose.cluster.yml', () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the compose file's own variable, left for docker compose to fill in
     expect(String(toxiproxy.command)).toContain('-seed=${CHAOSLUA_SEED:-1}');
     redisNames.forEach((name, i) => {
-      expect(proxy(`n${i}-internal`)).toEqual({ name: `n${i}-internal`, listen: `0.0.0.0:${L.internalPort(i)}`, upstream: `${name}:${L.redisPort}`, enabled: true });
-      expect(proxy(`n${i}-bus`)).toEqual({ name: `n${i}-bus`, listen: `0.0.0.0:${L.busPort(i)}`, upstream: `${name}:${L.redisBusPort}`, enabled: true });
-      expect(proxy(`n${i}-client`)).toEqual({ name: `n${i}-client`, listen: `0.0.0.0:${L.clientPort(i)}`, upstream: `${name}:${L.redisPort}`, enabled: true });
+      expect(proxy(`n${i}-internal`)).toEqual({
+        name: `n${i}-internal`,
+        listen: `0.0.0.0:${L.internalPort(i)}`,
+        upstream: `${name}:${L.redisPort}`,
+        enabled: true,
+      });
+      expect(proxy(`n${i}-bus`)).toEqual({
+        name: `n${i}-bus`,
+        listen: `0.0.0.0:${L.busPort(i)}`,
+        upstream: `${name}:${L.redisBusPort}`,
+        enabled: true,
+      });
+      expect(proxy(`n${i}-client`)).toEqual({
+        name: `n${i}-client`,
+        listen: `0.0.0.0:${L.clientPort(i)}`,
+        upstream: `${name}:${L.redisPort}`,
+        enabled: true,
+      });
     });
     expect(proxies).toHaveLength(3 * L.nodes);
     expect(new Set(proxies.map((p) => p.listen)).size).toBe(proxies.length);
@@ -84,7 +107,9 @@ describe('docker-compose.cluster.yml', () => {
   it('forms the cluster once, on the announced addresses, with one replica per master', () => {
     const create = obj(services[L.createService]);
     const cmd = commandText(create);
-    expect(cmd).toMatch(/redis-cli --cluster create "\$\$ip:7000" "\$\$ip:7001" "\$\$ip:7002" "\$\$ip:7003" "\$\$ip:7004" "\$\$ip:7005"/);
+    expect(cmd).toMatch(
+      /redis-cli --cluster create "\$\$ip:7000" "\$\$ip:7001" "\$\$ip:7002" "\$\$ip:7003" "\$\$ip:7004" "\$\$ip:7005"/,
+    );
     expect(cmd).toContain('--cluster-replicas 1');
     expect(cmd).toContain('--cluster-yes');
     expect(redisNames.map((_, i) => `$$ip:${L.internalPort(i)}`).every((a) => cmd.includes(a))).toBe(true);
@@ -98,7 +123,9 @@ describe('composeClusterOptions', () => {
     expect(composeClusterOptions()).toMatchObject({ seed: 1, nodeTimeoutMs: 1000, composeFile: DEFAULT_COMPOSE_FILE });
     expect(() => composeClusterOptions({ seed: -1 })).toThrow(/ComposeCluster\.start: seed must be an integer/);
     expect(() => composeClusterOptions({ nodeTimeoutMs: 1.5 })).toThrow(/nodeTimeoutMs/);
-    expect(() => composeClusterOptions({ composeFile: '/nonexistent/compose.yml' })).toThrow(/composeFile \/nonexistent\/compose\.yml does not exist/);
+    expect(() => composeClusterOptions({ composeFile: '/nonexistent/compose.yml' })).toThrow(
+      /composeFile \/nonexistent\/compose\.yml does not exist/,
+    );
     expect(() => composeClusterOptions({ masters: 5 } as never)).toThrow(ClusterUsageError);
   });
 });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { DockerUnavailableError, dockerAvailable, dockerSkipMessage, dockerStatus, requireDocker } from '../../../src/cluster/docker.ts';
+import {
+  DockerUnavailableError,
+  dockerAvailable,
+  dockerSkipMessage,
+  dockerStatus,
+  requireDocker,
+} from '../../../src/cluster/docker.ts';
 import { EnvironmentError } from '../../../src/cluster/errors.ts';
 
 describe('docker probe', () => {

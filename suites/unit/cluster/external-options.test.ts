@@ -17,7 +17,12 @@ function usageError(fn: () => unknown): string {
 
 describe('parseSeeds', () => {
   it('reads one or many host:port seeds, in the order given', () => {
-    expect(parseSeeds('redis://127.0.0.1:7000')).toEqual({ seeds: [{ host: '127.0.0.1', port: 7000 }], tls: false, username: undefined, password: undefined });
+    expect(parseSeeds('redis://127.0.0.1:7000')).toEqual({
+      seeds: [{ host: '127.0.0.1', port: 7000 }],
+      tls: false,
+      username: undefined,
+      password: undefined,
+    });
     expect(parseSeeds('redis://a.example:7000,b-2:7001, 10.0.0.3:7002').seeds).toEqual([
       { host: 'a.example', port: 7000 },
       { host: 'b-2', port: 7001 },
@@ -26,7 +31,10 @@ describe('parseSeeds', () => {
   });
 
   it('accepts a repeated scheme, IPv6 brackets, a default port, database 0 and rediss for TLS', () => {
-    expect(parseSeeds('redis://a:1,redis://b:2').seeds).toEqual([{ host: 'a', port: 1 }, { host: 'b', port: 2 }]);
+    expect(parseSeeds('redis://a:1,redis://b:2').seeds).toEqual([
+      { host: 'a', port: 1 },
+      { host: 'b', port: 2 },
+    ]);
     expect(parseSeeds('redis://[::1]:7000').seeds).toEqual([{ host: '::1', port: 7000 }]);
     expect(parseSeeds('redis://cache').seeds).toEqual([{ host: 'cache', port: 6379 }]);
     expect(parseSeeds('redis://a:1/0').seeds).toEqual([{ host: 'a', port: 1 }]);
@@ -34,19 +42,27 @@ describe('parseSeeds', () => {
   });
 
   it('reads percent-encoded credentials before the first host', () => {
-    expect(parseSeeds('redis://alice:p%40ss@a:1,b:2')).toMatchObject({ username: 'alice', password: 'p@ss', seeds: [{ host: 'a' }, { host: 'b' }] });
+    expect(parseSeeds('redis://alice:p%40ss@a:1,b:2')).toMatchObject({
+      username: 'alice',
+      password: 'p@ss',
+      seeds: [{ host: 'a' }, { host: 'b' }],
+    });
     expect(parseSeeds('redis://:secret@a:1')).toMatchObject({ username: undefined, password: 'secret' });
   });
 
   it('names the bad part in one line', () => {
-    expect(usageError(() => parseSeeds('127.0.0.1:7000'))).toMatch(/^seeds: missing redis:\/\/ or rediss:\/\/ scheme in '127\.0\.0\.1:7000' \(expected redis:\/\/host:port/);
+    expect(usageError(() => parseSeeds('127.0.0.1:7000'))).toMatch(
+      /^seeds: missing redis:\/\/ or rediss:\/\/ scheme in '127\.0\.0\.1:7000' \(expected redis:\/\/host:port/,
+    );
     expect(usageError(() => parseSeeds('redis://a:1,b:port'))).toMatch(/bad port 'port' of 'b:port'/);
     expect(usageError(() => parseSeeds('redis://a:0'))).toMatch(/bad port '0'/);
     expect(usageError(() => parseSeeds('redis://a:65536'))).toMatch(/bad port '65536'/);
     expect(usageError(() => parseSeeds('redis://a:1,,b:2'))).toMatch(/empty seed/);
     expect(usageError(() => parseSeeds('redis://'))).toMatch(/empty seed/);
     expect(usageError(() => parseSeeds('redis://a b:1'))).toMatch(/bad host 'a b:1'/);
-    expect(usageError(() => parseSeeds('redis://a:1/3'))).toMatch(/unsupported '\/3' \(Redis Cluster has only database 0/);
+    expect(usageError(() => parseSeeds('redis://a:1/3'))).toMatch(
+      /unsupported '\/3' \(Redis Cluster has only database 0/,
+    );
     expect(usageError(() => parseSeeds('redis://a:1,rediss://b:2'))).toMatch(/mixed redis:\/\/ and rediss:\/\//);
     expect(usageError(() => parseSeeds('redis://a:1,u:p@b:2'))).toMatch(/credentials may only precede the first host/);
     expect(usageError(() => parseSeeds('http://a:1', '--cluster'))).toMatch(/^--cluster: /);
@@ -73,8 +89,14 @@ describe('externalClusterOptions', () => {
   });
 
   it('passes credentials and TLS through, from the URL or the options', () => {
-    expect(externalClusterOptions({ seeds: 'rediss://u:p@a:1' }).auth).toEqual({ username: 'u', password: 'p', tls: {} });
-    expect(externalClusterOptions({ seeds: 'redis://a:1', username: 'u', password: 'p', tls: { servername: 'x' } }).auth).toEqual({
+    expect(externalClusterOptions({ seeds: 'rediss://u:p@a:1' }).auth).toEqual({
+      username: 'u',
+      password: 'p',
+      tls: {},
+    });
+    expect(
+      externalClusterOptions({ seeds: 'redis://a:1', username: 'u', password: 'p', tls: { servername: 'x' } }).auth,
+    ).toEqual({
       username: 'u',
       password: 'p',
       tls: { servername: 'x' },
@@ -83,13 +105,25 @@ describe('externalClusterOptions', () => {
   });
 
   it('rejects bad options naming them', () => {
-    expect(usageError(() => externalClusterOptions({ seeds: 'redis://a:1', allowDestructve: true } as never))).toMatch(/unknown option 'allowDestructve'/);
+    expect(usageError(() => externalClusterOptions({ seeds: 'redis://a:1', allowDestructve: true } as never))).toMatch(
+      /unknown option 'allowDestructve'/,
+    );
     expect(usageError(() => externalClusterOptions({ seeds: 7 } as never))).toMatch(/seeds must be a string/);
-    expect(usageError(() => externalClusterOptions({ seeds: 'redis://a:1', allowDestructive: 'yes' } as never))).toMatch(/allowDestructive must be a boolean/);
-    expect(usageError(() => externalClusterOptions({ seeds: 'rediss://a:1', tls: false }))).toMatch(/tls: false contradicts/);
-    expect(usageError(() => externalClusterOptions({ seeds: 'redis://u:p@a:1', password: 'q' }))).toMatch(/password given both in seeds and as an option/);
-    expect(usageError(() => externalClusterOptions({ seeds: 'redis://a:1', natMap: { 'x:1': { host: 'h' } } as never }))).toMatch(/natMap\['x:1'\]/);
-    expect(usageError(() => externalClusterOptions({ seeds: 'redis://a:1', readyTimeoutMs: 0 }))).toMatch(/readyTimeoutMs must be an integer/);
+    expect(
+      usageError(() => externalClusterOptions({ seeds: 'redis://a:1', allowDestructive: 'yes' } as never)),
+    ).toMatch(/allowDestructive must be a boolean/);
+    expect(usageError(() => externalClusterOptions({ seeds: 'rediss://a:1', tls: false }))).toMatch(
+      /tls: false contradicts/,
+    );
+    expect(usageError(() => externalClusterOptions({ seeds: 'redis://u:p@a:1', password: 'q' }))).toMatch(
+      /password given both in seeds and as an option/,
+    );
+    expect(
+      usageError(() => externalClusterOptions({ seeds: 'redis://a:1', natMap: { 'x:1': { host: 'h' } } as never })),
+    ).toMatch(/natMap\['x:1'\]/);
+    expect(usageError(() => externalClusterOptions({ seeds: 'redis://a:1', readyTimeoutMs: 0 }))).toMatch(
+      /readyTimeoutMs must be an integer/,
+    );
   });
 });
 
@@ -100,7 +134,10 @@ describe('namespacePrefix', () => {
 
   it('rejects run ids that would change slots or act as SCAN glob patterns', () => {
     for (const bad of ['', 'a*b', 'a?b', '[ab]', '{tag}', 'a:b', 'x'.repeat(65)]) {
-      expect(usageError(() => namespacePrefix(bad)), bad).toMatch(/runId must be 1-64 of \[A-Za-z0-9_.-\]/);
+      expect(
+        usageError(() => namespacePrefix(bad)),
+        bad,
+      ).toMatch(/runId must be 1-64 of \[A-Za-z0-9_.-\]/);
     }
   });
 });

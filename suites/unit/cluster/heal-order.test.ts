@@ -59,6 +59,8 @@ describe('healCluster', () => {
 
   it('names both failures when the restart fails too', async () => {
     const { heal } = recorder({ resetFails: true, restartFails: true });
-    await expect(heal()).rejects.toThrow('aborted due to timeout; restarting toxiproxy failed too: toxiproxy-server did not answer');
+    await expect(heal()).rejects.toThrow(
+      'aborted due to timeout; restarting toxiproxy failed too: toxiproxy-server did not answer',
+    );
   });
 });

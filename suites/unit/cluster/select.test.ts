@@ -23,7 +23,10 @@ describe('parseClusterSpec', () => {
   });
 
   it('takes a redis:// seed list as an external cluster, validated up front', () => {
-    expect(parseClusterSpec('redis://10.0.0.1:7000,10.0.0.2:7000')).toEqual({ kind: 'external', seeds: 'redis://10.0.0.1:7000,10.0.0.2:7000' });
+    expect(parseClusterSpec('redis://10.0.0.1:7000,10.0.0.2:7000')).toEqual({
+      kind: 'external',
+      seeds: 'redis://10.0.0.1:7000,10.0.0.2:7000',
+    });
     expect(parseClusterSpec('rediss://a:1')).toEqual({ kind: 'external', seeds: 'rediss://a:1' });
     expect(() => parseClusterSpec('redis://10.0.0.1:port')).toThrow(/^--cluster: bad port 'port'/);
   });
@@ -37,7 +40,9 @@ describe('parseClusterSpec', () => {
         error = e;
       }
       expect(error).toBeInstanceOf(ClusterUsageError);
-      expect((error as Error).message).toBe(`--cluster: unknown value '${value}' (expected 'local' (default), 'compose', 'netns', or redis://host:port[,host:port...])`);
+      expect((error as Error).message).toBe(
+        `--cluster: unknown value '${value}' (expected 'local' (default), 'compose', 'netns', or redis://host:port[,host:port...])`,
+      );
     }
   });
 });
@@ -50,16 +55,22 @@ describe('startCluster', () => {
   it('compose without Docker: an environment error whose message is the skip line', async () => {
     const error = await startCluster('compose').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EnvironmentError);
-    expect((error as Error).message).toBe('compose backend skipped: no Docker engine answers (test: engine switched off)');
+    expect((error as Error).message).toBe(
+      'compose backend skipped: no Docker engine answers (test: engine switched off)',
+    );
   });
 
   it('compose options are validated before Docker is asked', async () => {
-    await expect(startCluster('compose', { compose: { seed: -1 } })).rejects.toThrow(/ComposeCluster\.start: seed must be an integer/);
+    await expect(startCluster('compose', { compose: { seed: -1 } })).rejects.toThrow(
+      /ComposeCluster\.start: seed must be an integer/,
+    );
   });
 
   it('an external cluster nobody answers for: an environment error naming the seed', async () => {
     const error = await startCluster('redis://127.0.0.1:1').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EnvironmentError);
-    expect((error as Error).message).toMatch(/external cluster redis:\/\/127\.0\.0\.1:1: no seed answered CLUSTER NODES \(127\.0\.0\.1:1: .*ECONNREFUSED/);
+    expect((error as Error).message).toMatch(
+      /external cluster redis:\/\/127\.0\.0\.1:1: no seed answered CLUSTER NODES \(127\.0\.0\.1:1: .*ECONNREFUSED/,
+    );
   });
 });

@@ -51,6 +51,8 @@ describe('the Toxiproxy API client', () => {
     const { port } = await answering([204]);
     await new Promise<void>((resolve) => server!.close(() => resolve()));
     server = undefined;
-    await expect(Toxiproxy.attach(port).reset()).rejects.toThrow(/toxiproxy POST \/reset: fetch failed \(ECONNREFUSED\)/);
+    await expect(Toxiproxy.attach(port).reset()).rejects.toThrow(
+      /toxiproxy POST \/reset: fetch failed \(ECONNREFUSED\)/,
+    );
   });
 });

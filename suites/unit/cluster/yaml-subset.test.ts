@@ -18,13 +18,40 @@ describe('yaml-subset', () => {
       '  g: ~',
     ].join('\n');
     expect(parseYaml(text)).toEqual({
-      a: { b: 'plain value:with colon', c: 'quoted # not a comment', d: "it's", e: ['x', 'y, z', '3'], f: ['one', { key: '1', other: 'two' }], g: null },
+      a: {
+        b: 'plain value:with colon',
+        c: 'quoted # not a comment',
+        d: "it's",
+        e: ['x', 'y, z', '3'],
+        f: ['one', { key: '1', other: 'two' }],
+        g: null,
+      },
     });
   });
 
   it('reads literal and folded block scalars with chomping', () => {
-    const text = ['lit: |', '  line 1', '    indented', '  line 3', 'fold: >-', '  a b', '  c', '', '  d', 'list:', '  - >-', '    x', '    y', 'after: z'].join('\n');
-    expect(parseYaml(text)).toEqual({ lit: 'line 1\n  indented\nline 3\n', fold: 'a b c\nd', list: ['x y'], after: 'z' });
+    const text = [
+      'lit: |',
+      '  line 1',
+      '    indented',
+      '  line 3',
+      'fold: >-',
+      '  a b',
+      '  c',
+      '',
+      '  d',
+      'list:',
+      '  - >-',
+      '    x',
+      '    y',
+      'after: z',
+    ].join('\n');
+    expect(parseYaml(text)).toEqual({
+      lit: 'line 1\n  indented\nline 3\n',
+      fold: 'a b c\nd',
+      list: ['x y'],
+      after: 'z',
+    });
   });
 
   it('rejects what it does not understand instead of misreading it', () => {

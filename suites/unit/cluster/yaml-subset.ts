@@ -14,7 +14,9 @@ interface Line {
 }
 
 export function parseYaml(source: string): Yaml {
-  const lines: Line[] = source.split('\n').map((raw, i) => ({ raw, indent: raw.length - raw.trimStart().length, text: raw.trim(), no: i + 1 }));
+  const lines: Line[] = source
+    .split('\n')
+    .map((raw, i) => ({ raw, indent: raw.length - raw.trimStart().length, text: raw.trim(), no: i + 1 }));
   const state = { at: 0 };
   const skip = () => {
     while (state.at < lines.length && (lines[state.at].text === '' || lines[state.at].text.startsWith('#'))) state.at++;
@@ -48,7 +50,11 @@ export function parseYaml(source: string): Yaml {
 
   function sequence(indent: number): Yaml[] {
     const out: Yaml[] = [];
-    for (skip(); state.at < lines.length && lines[state.at].indent === indent && /^-(\s|$)/.test(lines[state.at].text); skip()) {
+    for (
+      skip();
+      state.at < lines.length && lines[state.at].indent === indent && /^-(\s|$)/.test(lines[state.at].text);
+      skip()
+    ) {
       const line = lines[state.at];
       const rest = line.text.slice(1).trim();
       if (/^("[^"]*"|'[^']*'|[^\s:#'"[][^:#]*?)\s*:(\s|$)/.test(rest)) {
@@ -83,7 +89,12 @@ export function parseYaml(source: string): Yaml {
       state.at++;
     }
     while (body.length && body[body.length - 1] === '') body.pop();
-    const text = folded ? body.reduce((out, l) => (l === '' ? `${out}\n` : out === '' || out.endsWith('\n') ? out + l : `${out} ${l}`), '') : body.join('\n');
+    const text = folded
+      ? body.reduce(
+          (out, l) => (l === '' ? `${out}\n` : out === '' || out.endsWith('\n') ? out + l : `${out} ${l}`),
+          '',
+        )
+      : body.join('\n');
     return strip ? text : `${text}\n`;
   }
 

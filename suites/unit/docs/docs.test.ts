@@ -39,7 +39,10 @@ function anchorsOf(text: string): Set<string> {
     const m = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
     if (!m) continue;
     const plain = m[1].replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/[`*_]/g, (c) => (c === '_' ? '_' : ''));
-    const base = plain.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const base = plain
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const n = seen.get(base) ?? 0;
     seen.set(base, n + 1);
     anchors.add(n === 0 ? base : `${base}-${n}`);
@@ -84,7 +87,10 @@ describe('the documentation', () => {
       for (const link of linksOf(page)) {
         if (/^[a-z][a-z0-9+.-]*:/i.test(link.target)) continue; // https:, mailto:
         const [file, anchor] = link.target.split('#');
-        const target = file === '' ? path.join(ROOT, page) : path.resolve(path.dirname(path.join(ROOT, page)), decodeURIComponent(file));
+        const target =
+          file === ''
+            ? path.join(ROOT, page)
+            : path.resolve(path.dirname(path.join(ROOT, page)), decodeURIComponent(file));
         const where = `${page}:${link.line}: ${link.target}`;
         if (!fs.existsSync(target)) {
           broken.push(`${where}: no such file`);
@@ -92,7 +98,8 @@ describe('the documentation', () => {
         }
         if (anchor !== undefined && anchor !== '') {
           if (!target.endsWith('.md')) broken.push(`${where}: an anchor into a file that is not Markdown`);
-          else if (!anchorsOf(fs.readFileSync(target, 'utf8')).has(anchor)) broken.push(`${where}: no heading #${anchor}`);
+          else if (!anchorsOf(fs.readFileSync(target, 'utf8')).has(anchor))
+            broken.push(`${where}: no heading #${anchor}`);
         }
       }
     }
@@ -104,7 +111,9 @@ describe('the documentation', () => {
     for (const page of PAGES) {
       proseLines(fs.readFileSync(path.join(ROOT, page), 'utf8')).forEach((line, i) => {
         if (!/^\s*\|/.test(line)) return;
-        for (const cell of cellsOf(line)) if (cell.length > 300) long.push(`${page}:${i + 1}: a cell of ${cell.length} characters: ${cell.slice(0, 60)}...`);
+        for (const cell of cellsOf(line))
+          if (cell.length > 300)
+            long.push(`${page}:${i + 1}: a cell of ${cell.length} characters: ${cell.slice(0, 60)}...`);
       });
     }
     expect(long).toEqual([]);
@@ -122,6 +131,10 @@ describe('the documentation', () => {
   });
 
   it('anchors are computed as GitHub computes them', () => {
-    expect([...anchorsOf('# A `code` title: with, punctuation\n## Same\n## Same\n')]).toEqual(['a-code-title-with-punctuation', 'same', 'same-1']);
+    expect([...anchorsOf('# A `code` title: with, punctuation\n## Same\n## Same\n')]).toEqual([
+      'a-code-title-with-punctuation',
+      'same',
+      'same-1',
+    ]);
   });
 });

@@ -8,7 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { checkFile } from '../../../src/cli/check.ts';
 import { cli, FIXTURES, tempFile } from '../ingest/support.ts';
 
-const ETCD = Array.from({ length: 103 }, (_, n) => n).filter((n) => n !== 95).map((n) => path.join(FIXTURES, 'jepsen', `etcd_${String(n).padStart(3, '0')}.log`));
+const ETCD = Array.from({ length: 103 }, (_, n) => n)
+  .filter((n) => n !== 95)
+  .map((n) => path.join(FIXTURES, 'jepsen', `etcd_${String(n).padStart(3, '0')}.log`));
 const KV = ['c01-ok', 'c01-bad', 'c10-ok', 'c10-bad'].map((name) => path.join(FIXTURES, 'kv', `${name}.txt`));
 const CHECKER_FIXTURES = path.join(import.meta.dirname, '..', 'checker', 'fixtures');
 
@@ -25,7 +27,11 @@ describe('export then check', () => {
     const porcupine = await exported(file, 'porcupine');
     // The logs mix tabs and runs of spaces between fields; Porcupine's parser reads any of them.
     // Process numbers may differ: export gives a fresh one after an indeterminate operation.
-    const fields = (text: string) => text.trim().split('\n').map((line) => line.split(/\s+/).filter((_, i) => i !== 3 || !file.endsWith('.log')));
+    const fields = (text: string) =>
+      text
+        .trim()
+        .split('\n')
+        .map((line) => line.split(/\s+/).filter((_, i) => i !== 3 || !file.endsWith('.log')));
     expect(fields(porcupine)).toEqual(fields(fs.readFileSync(file, 'utf8')));
     const edn = tempFile('h.edn', await exported(file, 'jepsen'));
     expect(checkFile(edn, 'jepsen', file.endsWith('.log') ? 'register' : 'kv').result.verdict).toBe(original);
@@ -45,7 +51,9 @@ describe('export then check', () => {
   });
 
   it('keeps a register cas that answered false as such through Jepsen EDN', async () => {
-    const log = ['0\t:invoke\t:write\t1', '0\t:ok\t:write\t1', '1\t:invoke\t:cas\t[1 3]', '1\t:fail\t:cas\t[1 3]'].map((l) => `INFO  jepsen.util - ${l}`).join('\n');
+    const log = ['0\t:invoke\t:write\t1', '0\t:ok\t:write\t1', '1\t:invoke\t:cas\t[1 3]', '1\t:fail\t:cas\t[1 3]']
+      .map((l) => `INFO  jepsen.util - ${l}`)
+      .join('\n');
     const file = tempFile('h.log', log + '\n');
     const edn = await exported(file, 'jepsen');
     expect(edn).toMatch(/:type :fail, :f :cas, :value \[1 3\], :error :cas-mismatch/);
@@ -53,14 +61,28 @@ describe('export then check', () => {
   });
 
   it('writes an indeterminate operation under a fresh process, as Jepsen does', async () => {
-    const log = ['0\t:invoke\t:write\t1', '0\t:info\t:write\t:timed-out', '0\t:invoke\t:read\tnil', '0\t:ok\t:read\t1'].map((l) => `INFO  jepsen.util - ${l}`).join('\n');
+    const log = ['0\t:invoke\t:write\t1', '0\t:info\t:write\t:timed-out', '0\t:invoke\t:read\tnil', '0\t:ok\t:read\t1']
+      .map((l) => `INFO  jepsen.util - ${l}`)
+      .join('\n');
     const out = await exported(tempFile('h.log', log + '\n'), 'porcupine');
-    expect(out.split('\n').slice(2, 4)).toEqual(['INFO  jepsen.util - 1\t:invoke\t:read\tnil', 'INFO  jepsen.util - 1\t:ok\t:read\t1']);
+    expect(out.split('\n').slice(2, 4)).toEqual([
+      'INFO  jepsen.util - 1\t:invoke\t:read\tnil',
+      'INFO  jepsen.util - 1\t:ok\t:read\t1',
+    ]);
   });
 
   it("refuses Porcupine's format for a history it cannot hold, in one line, exit 2", async () => {
-    const { code, stderr } = await cli('export', path.join(CHECKER_FIXTURES, 'resent-renew.json'), '--format', 'porcupine', '--model', 'idempotency');
+    const { code, stderr } = await cli(
+      'export',
+      path.join(CHECKER_FIXTURES, 'resent-renew.json'),
+      '--format',
+      'porcupine',
+      '--model',
+      'idempotency',
+    );
     expect(code).toBe(2);
-    expect(stderr).toMatch(/Porcupine's log formats hold register \(etcd\) and kv histories, not idempotency; use --format jepsen/);
+    expect(stderr).toMatch(
+      /Porcupine's log formats hold register \(etcd\) and kv histories, not idempotency; use --format jepsen/,
+    );
   });
 });

@@ -15,7 +15,8 @@ import { recordClientClocks, setClientClocks } from '../../../src/runner/client-
 import type { Subject } from '../../../src/subject/types.ts';
 import { cli, forbidClusters } from '../cli/support.ts';
 
-const draw = (c: Omit<ScheduleConstraints, 'pattern'>, seed: number, n = 30): Schedule[] => fc.sample(scheduleArbitrary({ pattern: PATTERNS.semaphore, ...c }), { seed, numRuns: n });
+const draw = (c: Omit<ScheduleConstraints, 'pattern'>, seed: number, n = 30): Schedule[] =>
+  fc.sample(scheduleArbitrary({ pattern: PATTERNS.semaphore, ...c }), { seed, numRuns: n });
 const withClock = [...FAULT_NAMES.filter((f) => f !== 'client-clock'), 'client-clock'] as const;
 const without = FAULT_NAMES.filter((f) => f !== 'client-clock');
 
@@ -30,14 +31,19 @@ describe('the draw', () => {
   });
 
   it('gives every client an offset within ±skew, and in some runs one client ±step on top', () => {
-    const schedules = draw({ faults: ['client-clock'], faultSettings: { 'clock-skew': 30, 'clock-step': 5000 } }, 7, 300);
+    const schedules = draw(
+      { faults: ['client-clock'], faultSettings: { 'clock-skew': 30, 'clock-step': 5000 } },
+      7,
+      300,
+    );
     let stepped = 0;
     for (const s of schedules) {
       const offsets = s.clientClocks!;
       expect(offsets).toHaveLength(s.clients.length);
       const far = offsets.filter((ms) => Math.abs(ms) > 30);
       expect(far.length).toBeLessThanOrEqual(1);
-      for (const ms of far) expect(Math.abs(ms)).toBeGreaterThanOrEqual(4970), expect(Math.abs(ms)).toBeLessThanOrEqual(5030);
+      for (const ms of far)
+        expect(Math.abs(ms)).toBeGreaterThanOrEqual(4970), expect(Math.abs(ms)).toBeLessThanOrEqual(5030);
       stepped += far.length;
     }
     // A third of the runs, by the draw's weights: far from none and far from all.
@@ -51,9 +57,11 @@ describe('the draw', () => {
     expect(skewOnly.every((o) => o === undefined || o.every((ms) => Math.abs(ms) <= 20))).toBe(true);
   });
 
-  it('is described in the counterexample, one line for the clients\' clocks', () => {
+  it("is described in the counterexample, one line for the clients' clocks", () => {
     const [s] = draw({ faults: ['client-clock'], faultSettings: { 'clock-skew': 50 } }, 3, 1);
-    expect(describeSchedule(s, (i) => JSON.stringify(i))).toMatch(/^client clocks: c\d+ [+-]\d+ms(, c\d+ [+-]\d+ms)*, all run$/m);
+    expect(describeSchedule(s, (i) => JSON.stringify(i))).toMatch(
+      /^client clocks: c\d+ [+-]\d+ms(, c\d+ [+-]\d+ms)*, all run$/m,
+    );
   });
 });
 
@@ -68,7 +76,7 @@ describe('its settings', () => {
     throw new Error('not refused');
   };
 
-  it('are filled with their defaults when the fault is in the set, and kept apart from the pattern\'s', () => {
+  it("are filled with their defaults when the fault is in the set, and kept apart from the pattern's", () => {
     const o = jobOptionsFrom('certify', { pattern: 'ratelimit' });
     expect(o.faultSettings).toEqual({ 'clock-skew': 50, 'clock-step': 2000 });
     expect(o.settings).toEqual({ limit: 3, window: 1 });
@@ -79,18 +87,26 @@ describe('its settings', () => {
   });
 
   it('refuse a value out of limits, or a setting of a fault left out, in one line', () => {
-    expect(message(() => jobOptionsFrom('certify', { settings: { 'clock-skew': -1 } }))).toBe('settings: clock-skew must be an integer in [0, 60000], got -1');
-    expect(message(() => jobOptionsFrom('certify', { settings: { 'clock-step': 1.5 } }))).toBe('settings: clock-step must be an integer in [0, 600000], got 1.5');
+    expect(message(() => jobOptionsFrom('certify', { settings: { 'clock-skew': -1 } }))).toBe(
+      'settings: clock-skew must be an integer in [0, 60000], got -1',
+    );
+    expect(message(() => jobOptionsFrom('certify', { settings: { 'clock-step': 1.5 } }))).toBe(
+      'settings: clock-step must be an integer in [0, 600000], got 1.5',
+    );
     expect(message(() => jobOptionsFrom('certify', { faults: ['node-freeze'], settings: { 'clock-skew': 10 } }))).toBe(
       'settings: clock-skew is a setting of the fault client-clock, which the fault list leaves out, got 10',
     );
   });
 
   it('are refused by the generator too, naming what is wrong', () => {
-    expect(() => scheduleArbitrary({ pattern: PATTERNS.lock, faults: ['node-freeze'], faultSettings: { 'clock-skew': 1 } })).toThrow(
+    expect(() =>
+      scheduleArbitrary({ pattern: PATTERNS.lock, faults: ['node-freeze'], faultSettings: { 'clock-skew': 1 } }),
+    ).toThrow(
       'scheduleArbitrary: settings: clock-skew is a setting of the fault client-clock, which the fault list leaves out, got 1',
     );
-    expect(() => scheduleArbitrary({ pattern: PATTERNS.lock, faultSettings: { 'clock-skw': 1 } })).toThrow("no fault in the set has a setting 'clock-skw'");
+    expect(() => scheduleArbitrary({ pattern: PATTERNS.lock, faultSettings: { 'clock-skw': 1 } })).toThrow(
+      "no fault in the set has a setting 'clock-skw'",
+    );
   });
 
   describe('on the command line', () => {
@@ -104,8 +120,14 @@ describe('its settings', () => {
 
     it.each([
       [['--set', 'clock-skew=fast'], 'certify: --set clock-skew=fast: clock-skew must be an integer in [0, 60000]'],
-      [['--set', 'clock-step=700000'], 'certify: --set clock-step=700000: clock-step must be an integer in [0, 600000]'],
-      [['--faults', 'node-freeze', '--set', 'clock-skew=10'], 'certify: --set clock-skew=10: clock-skew is a setting of the fault client-clock, which the fault list leaves out'],
+      [
+        ['--set', 'clock-step=700000'],
+        'certify: --set clock-step=700000: clock-step must be an integer in [0, 600000]',
+      ],
+      [
+        ['--faults', 'node-freeze', '--set', 'clock-skew=10'],
+        'certify: --set clock-skew=10: clock-skew is a setting of the fault client-clock, which the fault list leaves out',
+      ],
     ])('%j: one line, exit 2, no cluster', async (flags, line) => {
       const r = await cli(['certify', '--impl', 'lua:lua/lock', '--pattern', 'lock', ...flags]);
       expect(r.stderr.trim()).toBe(`chaoslua: ${line}`);
@@ -116,7 +138,12 @@ describe('its settings', () => {
 });
 
 describe('the record of a run', () => {
-  const subject = (set?: (ms: number) => void): Subject => ({ name: 's', invoke: async () => undefined, close: async () => undefined, clientClock: { reach: 'the lua door\'s client sends no time', ...(set ? { set } : {}) } });
+  const subject = (set?: (ms: number) => void): Subject => ({
+    name: 's',
+    invoke: async () => undefined,
+    close: async () => undefined,
+    clientClock: { reach: "the lua door's client sends no time", ...(set ? { set } : {}) },
+  });
 
   it('has one fault per client whose clock was off, spanning the run, naming the client and its offset', () => {
     const recorder = new Recorder(startClock());
@@ -131,7 +158,9 @@ describe('the record of a run', () => {
       ['client-clock', 'client c2', 0, 1500, false],
     ]);
     expect(faults[0].detail).toBe("c0's clock +12ms (ahead of true), all run");
-    expect(faults[1].detail).toBe("c2's clock -2017ms (behind true), all run (not reached: the lua door's client sends no time)");
+    expect(faults[1].detail).toBe(
+      "c2's clock -2017ms (behind true), all run (not reached: the lua door's client sends no time)",
+    );
     expect(seen).toEqual([[12, 0], [0, 0], []]);
   });
 });

@@ -3,7 +3,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { FAULTS_HELP } from '../../../src/cli/chaos-flags.ts';
-import { CLOCK_FAULT_NAMES, FAULT_DESCRIPTORS, FAULT_NAMES, faultOf, PARTITION_FAULT_NAMES, type DrawContext } from '../../../src/faults/index.ts';
+import {
+  CLOCK_FAULT_NAMES,
+  FAULT_DESCRIPTORS,
+  FAULT_NAMES,
+  faultOf,
+  PARTITION_FAULT_NAMES,
+  type DrawContext,
+} from '../../../src/faults/index.ts';
 
 const ctx: DrawContext = {
   keys: 3,
@@ -18,7 +25,9 @@ describe('the fault descriptors', () => {
   it('name every fault once; all, the netns-only ones and the clock ones split them', () => {
     const names = FAULT_DESCRIPTORS.map((f) => f.name);
     expect(new Set(names).size).toBe(names.length);
-    expect([...FAULT_NAMES, ...PARTITION_FAULT_NAMES, ...CLOCK_FAULT_NAMES, 'script-evict'].sort()).toEqual([...names].sort());
+    expect([...FAULT_NAMES, ...PARTITION_FAULT_NAMES, ...CLOCK_FAULT_NAMES, 'script-evict'].sort()).toEqual(
+      [...names].sort(),
+    );
     expect(CLOCK_FAULT_NAMES).toEqual(['clock-jump', 'clock-strobe', 'clock-drift']);
     for (const f of FAULT_DESCRIPTORS) expect(f.description.length, f.name).toBeGreaterThan(10);
   });

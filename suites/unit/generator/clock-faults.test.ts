@@ -12,7 +12,10 @@ import { isClockStep } from '../../../src/plan/schedule.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';
 
 const draws = (faults: readonly string[], seed: number, faultSettings?: Record<string, number>) =>
-  fc.sample(faultsArbitrary(scheduleOptions({ pattern: PATTERNS.lock, faults: faults as never, faultSettings }), 3, 3_000), { numRuns: 40, seed });
+  fc.sample(
+    faultsArbitrary(scheduleOptions({ pattern: PATTERNS.lock, faults: faults as never, faultSettings }), 3, 3_000),
+    { numRuns: 40, seed },
+  );
 
 describe('clock faults', () => {
   it("are named alone, as 'clocks', or beside all; never by all", () => {
@@ -47,7 +50,9 @@ describe('clock faults', () => {
     const steps = draws(['clock-jump'], 13, { 'clock-jump': 300 }).flat().filter(isClockStep);
     expect(steps.length).toBeGreaterThan(3);
     expect(new Set(steps.map((s) => (s.kind === 'clock-jump' ? Math.abs(s.offsetMs) : -1)))).toEqual(new Set([300]));
-    expect(clockAssumptions(['clock-jump'], { 'clock-jump': 300 })).toEqual(['a server clock may step by ±0.3 s, on a master, on a replica, and on a replica then promoted']);
+    expect(clockAssumptions(['clock-jump'], { 'clock-jump': 300 })).toEqual([
+      'a server clock may step by ±0.3 s, on a master, on a replica, and on a replica then promoted',
+    ]);
     expect(clockAssumptions(['clock-jump'], { 'clock-jump': 0 })[0]).toContain('up to ±5 s');
   });
 

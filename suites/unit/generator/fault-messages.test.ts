@@ -16,14 +16,18 @@ describe('the fault vocabulary as the CLI shows it', () => {
     expect(() => parseFaultList('bogus')).toThrow(`unknown fault 'bogus' (known: ${KNOWN})`);
   });
 
-  it("lets all be joined only by what it leaves out: clocks, script-evict", () => {
+  it('lets all be joined only by what it leaves out: clocks, script-evict', () => {
     expect(parseFaultList('all,script-evict')).toContain('script-evict');
     expect(parseFaultList('all')).not.toContain('script-evict');
-    expect(() => parseFaultList('all,script-flush')).toThrow("'all' and 'none' stand alone, not in a list with other names but those all leaves out ('all,script-flush')");
+    expect(() => parseFaultList('all,script-flush')).toThrow(
+      "'all' and 'none' stand alone, not in a list with other names but those all leaves out ('all,script-flush')",
+    );
   });
 
   it('lists the faults in --help as before', () => {
-    const lines = CHAOS_FLAGS_HELP.split('\n').filter((l) => l.includes('--faults') || l.includes('with --cluster netns also'));
+    const lines = CHAOS_FLAGS_HELP.split('\n').filter(
+      (l) => l.includes('--faults') || l.includes('with --cluster netns also'),
+    );
     expect(lines).toEqual([
       '  --faults LIST      comma list of lease-expiry, client-freeze, client-clock, node-freeze, script-flush, busy-script, failover, failover-force, failover-takeover, latency, slow-network, timeout, reset-peer, kill-restart, command-delay, reply-loss; or all | none (default all);',
       '                     with --cluster netns also partition-one, partition-majority, partition-bridge, partition-primaries (in all there);',
@@ -33,17 +37,51 @@ describe('the fault vocabulary as the CLI shows it', () => {
   it('runs on an external cluster only the client-side faults, and the destructive ones when allowed', () => {
     expect(externalFaultsFor(true, false, parseFaultList('all'))).toEqual({
       faults: ['lease-expiry', 'client-freeze', 'client-clock'],
-      skipped: ['node-freeze', 'script-flush', 'busy-script', 'failover', 'failover-force', 'failover-takeover', 'latency', 'slow-network', 'timeout', 'reset-peer', 'kill-restart', 'command-delay', 'reply-loss'],
+      skipped: [
+        'node-freeze',
+        'script-flush',
+        'busy-script',
+        'failover',
+        'failover-force',
+        'failover-takeover',
+        'latency',
+        'slow-network',
+        'timeout',
+        'reset-peer',
+        'kill-restart',
+        'command-delay',
+        'reply-loss',
+      ],
     });
     expect(externalFaultsFor(true, true, parseFaultList('all'))).toEqual({
-      faults: ['lease-expiry', 'client-freeze', 'client-clock', 'script-flush', 'busy-script', 'failover', 'failover-force', 'failover-takeover'],
-      skipped: ['node-freeze', 'latency', 'slow-network', 'timeout', 'reset-peer', 'kill-restart', 'command-delay', 'reply-loss'],
+      faults: [
+        'lease-expiry',
+        'client-freeze',
+        'client-clock',
+        'script-flush',
+        'busy-script',
+        'failover',
+        'failover-force',
+        'failover-takeover',
+      ],
+      skipped: [
+        'node-freeze',
+        'latency',
+        'slow-network',
+        'timeout',
+        'reset-peer',
+        'kill-restart',
+        'command-delay',
+        'reply-loss',
+      ],
     });
     expect(externalFaultsFor(false, false, ['node-freeze'])).toEqual({ faults: ['node-freeze'], skipped: [] });
   });
 
   it('refuses with the same words a fault the cluster cannot run', () => {
-    expect(refusedExternalFaults(['lease-expiry', 'failover', 'busy-script'], false)).toBe('--faults failover, busy-script on an external cluster needs --allow-destructive');
+    expect(refusedExternalFaults(['lease-expiry', 'failover', 'busy-script'], false)).toBe(
+      '--faults failover, busy-script on an external cluster needs --allow-destructive',
+    );
     expect(refusedExternalFaults(['lease-expiry', 'node-freeze', 'latency', 'partition-one'], true)).toBe(
       "--faults node-freeze, latency, partition-one cannot run on an external cluster (they need the nodes' processes or proxies; only lease-expiry, client-freeze, client-clock, script-flush, busy-script, failover, failover-force, failover-takeover, script-evict can)",
     );

@@ -8,7 +8,13 @@ import { describePlan, partitionPlan } from '../../../src/faults/partition-shape
 import { PATTERNS } from '../../../src/patterns/index.ts';
 
 // n0, n1, n2 masters; n3 follows n0, n4 n1, n5 n2 (as a netns cluster starts).
-const nodes: NodeRef[] = Array.from({ length: 6 }, (_, i) => ({ index: i, name: `n${i}`, announced: `10.0.0.${i}:6379`, client: '', direct: '' }));
+const nodes: NodeRef[] = Array.from({ length: 6 }, (_, i) => ({
+  index: i,
+  name: `n${i}`,
+  announced: `10.0.0.${i}:6379`,
+  client: '',
+  direct: '',
+}));
 const topology = topologyFrom(
   parseClusterNodes(
     [
@@ -83,13 +89,20 @@ describe('partition faults reach only the netns backend', () => {
   });
 
   it('a partition named for another backend is refused in one line', () => {
-    expect(refusedPartitionFaults('local', ['latency', 'partition-bridge'])).toMatch(/^--faults partition-bridge needs --cluster netns/);
+    expect(refusedPartitionFaults('local', ['latency', 'partition-bridge'])).toMatch(
+      /^--faults partition-bridge needs --cluster netns/,
+    );
     expect(refusedPartitionFaults('netns', ['partition-bridge'])).toBeUndefined();
   });
 
   it('the generator draws them when asked, and never when not', () => {
     const kinds = (faults: readonly string[]) =>
-      fc.sample(scheduleArbitrary({ pattern: PATTERNS.idempotency,  faults: faults as never, maxFaults: 3 }), { numRuns: 200, seed: 3 }).flatMap((s) => s.faults.map((f) => f.kind));
+      fc
+        .sample(scheduleArbitrary({ pattern: PATTERNS.idempotency, faults: faults as never, maxFaults: 3 }), {
+          numRuns: 200,
+          seed: 3,
+        })
+        .flatMap((s) => s.faults.map((f) => f.kind));
     expect(new Set(kinds(PARTITION_FAULT_NAMES))).toEqual(new Set(['partition']));
     expect(kinds(FAULT_NAMES)).not.toContain('partition');
   });

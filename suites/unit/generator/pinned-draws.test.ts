@@ -5,14 +5,33 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { describeFault, FAULT_NAMES, isAimedDelay, PARTITION_FAULT_NAMES, scheduleArbitrary, type ScheduleConstraints } from '../../../src/generator/index.ts';
+import {
+  describeFault,
+  FAULT_NAMES,
+  isAimedDelay,
+  PARTITION_FAULT_NAMES,
+  scheduleArbitrary,
+  type ScheduleConstraints,
+} from '../../../src/generator/index.ts';
 import { PATTERNS } from '../../../src/patterns/index.ts';
 
 const CASES: readonly (readonly [string, ScheduleConstraints, number])[] = [
   ['lock, every fault of all', { pattern: PATTERNS.lock }, 7],
-  ['idempotency, all and the partitions', { pattern: PATTERNS.idempotency, faults: [...FAULT_NAMES, ...PARTITION_FAULT_NAMES], maxFaults: 4 }, 11],
-  ['ratelimit, busy scripts, command faults, slow network', { pattern: PATTERNS.ratelimit, faults: ['busy-script', 'command-delay', 'reply-loss', 'slow-network'] }, 3],
-  ['semaphore, latency, forced failover, kill-restart', { pattern: PATTERNS.semaphore, faults: ['latency', 'failover-force', 'kill-restart'], nodeTimeoutMs: 2000 }, 5],
+  [
+    'idempotency, all and the partitions',
+    { pattern: PATTERNS.idempotency, faults: [...FAULT_NAMES, ...PARTITION_FAULT_NAMES], maxFaults: 4 },
+    11,
+  ],
+  [
+    'ratelimit, busy scripts, command faults, slow network',
+    { pattern: PATTERNS.ratelimit, faults: ['busy-script', 'command-delay', 'reply-loss', 'slow-network'] },
+    3,
+  ],
+  [
+    'semaphore, latency, forced failover, kill-restart',
+    { pattern: PATTERNS.semaphore, faults: ['latency', 'failover-force', 'kill-restart'], nodeTimeoutMs: 2000 },
+    5,
+  ],
 ];
 
 const PINNED: Record<string, readonly { faults: readonly string[]; sha: string }[]> = {
@@ -93,9 +112,7 @@ const PINNED: Record<string, readonly { faults: readonly string[]; sha: string }
   ],
   'ratelimit, busy scripts, command faults, slow network': [
     {
-      faults: [
-        '@237ms busy scripts on the master of k0 for 300ms (BUSY for 108ms every 251ms)',
-      ],
+      faults: ['@237ms busy scripts on the master of k0 for 300ms (BUSY for 108ms every 251ms)'],
       sha: '3a159c22ae770506',
     },
     {
@@ -132,9 +149,7 @@ const PINNED: Record<string, readonly { faults: readonly string[]; sha: string }
   ],
   'semaphore, latency, forced failover, kill-restart': [
     {
-      faults: [
-        '@90ms CLUSTER FAILOVER FORCE of the shard of k1',
-      ],
+      faults: ['@90ms CLUSTER FAILOVER FORCE of the shard of k1'],
       sha: 'c0ba65e614c150dc',
     },
     {
@@ -142,9 +157,7 @@ const PINNED: Record<string, readonly { faults: readonly string[]; sha: string }
       sha: '8527344c5294e931',
     },
     {
-      faults: [
-        '@468ms kill -9 master of k1, restart after 5000ms',
-      ],
+      faults: ['@468ms kill -9 master of k1, restart after 5000ms'],
       sha: '37721dd2b3e2d2d6',
     },
     {
@@ -166,9 +179,9 @@ describe('schedules drawn from a seed', () => {
         .sample(scheduleArbitrary(constraints), { numRuns: 4, seed })
         .map(({ clientClocks: _, ...s }) => ({ ...s, faults: s.faults.filter((f) => !isAimedDelay(f)) }))
         .map((s) => ({
-        faults: [...s.faults.map(describeFault), ...(s.network ? [`network +${s.network.clientLatencyMs}ms`] : [])],
-        sha: createHash('sha256').update(JSON.stringify(s)).digest('hex').slice(0, 16),
-      }));
+          faults: [...s.faults.map(describeFault), ...(s.network ? [`network +${s.network.clientLatencyMs}ms`] : [])],
+          sha: createHash('sha256').update(JSON.stringify(s)).digest('hex').slice(0, 16),
+        }));
       expect(drawn).toEqual(PINNED[name]);
     });
   }

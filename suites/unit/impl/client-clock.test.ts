@@ -26,7 +26,14 @@ const factory: StoreFactory = () => {
       await new Promise((r) => setImmediate(r));
       const d = new Date();
       const later = await new Promise<number>((r) => setTimeout(() => r(Date.now()), 5));
-      return { now: Date.now(), date: d.getTime(), isDate: d instanceof Date, parsed: Date.parse('2020-01-01T00:00:00Z'), utc: Date.UTC(2020, 0, 1), later };
+      return {
+        now: Date.now(),
+        date: d.getTime(),
+        isDate: d instanceof Date,
+        parsed: Date.parse('2020-01-01T00:00:00Z'),
+        utc: Date.UTC(2020, 0, 1),
+        later,
+      };
     },
   };
   timers.push(new Promise((r) => setTimeout(() => r(Date.now()), 30)));
@@ -94,15 +101,25 @@ describe('the module door under client-clock', () => {
   });
 });
 
-describe('the certificate\'s client clock assumption', () => {
-  it('states the offsets drawn and the door\'s reach, only when client-clock ran', async () => {
+describe("the certificate's client clock assumption", () => {
+  it("states the offsets drawn and the door's reach, only when client-clock ran", async () => {
     const { clientClockField } = await import('../../../src/certify/client-clock-line.ts');
     const { LUA_CLOCK_REACH, MODULE_CLOCK_REACH } = await import('../../../src/impl/client-clock.ts');
     const faults = ['client-clock'] as const;
-    expect(clientClockField({ faults: [...faults], faultSettings: { 'clock-skew': 50, 'clock-step': 2000 } }, { clientClockReach: MODULE_CLOCK_REACH }).clientClocks).toBe(
+    expect(
+      clientClockField(
+        { faults: [...faults], faultSettings: { 'clock-skew': 50, 'clock-step': 2000 } },
+        { clientClockReach: MODULE_CLOCK_REACH },
+      ).clientClocks,
+    ).toBe(
       `each client's clock offset within ±50 ms, one client stepped ±2000 ms in a third of the runs; ${MODULE_CLOCK_REACH}`,
     );
-    expect(clientClockField({ faults: [...faults], faultSettings: { 'clock-skew': 20, 'clock-step': 0 } }, { clientClockReach: LUA_CLOCK_REACH }).clientClocks).toBe(
+    expect(
+      clientClockField(
+        { faults: [...faults], faultSettings: { 'clock-skew': 20, 'clock-step': 0 } },
+        { clientClockReach: LUA_CLOCK_REACH },
+      ).clientClocks,
+    ).toBe(
       "each client's clock offset within ±20 ms; lua: not reached: the lua door's client sends no time (its scripts take none from the client), so client skew cannot reach it",
     );
     expect(clientClockField({ faults: ['node-freeze'] }, { clientClockReach: MODULE_CLOCK_REACH })).toEqual({});

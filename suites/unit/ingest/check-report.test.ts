@@ -46,6 +46,7 @@ describe('check run folder', () => {
   it('prints its help with the formats, models and exit codes', async () => {
     const { code, stdout } = await cli('check', '--help');
     expect(code).toBe(0);
-    for (const word of ['porcupine-etcd', 'porcupine-kv', 'jepsen', 'register', 'kv', 'exit codes']) expect(stdout).toContain(word);
+    for (const word of ['porcupine-etcd', 'porcupine-kv', 'jepsen', 'register', 'kv', 'exit codes'])
+      expect(stdout).toContain(word);
   });
 });

@@ -19,24 +19,53 @@ describe('porcupine-etcd', () => {
   });
 
   it('reads :fail :cas as answering false: legal when the register held another value', async () => {
-    const file = log('0\t:invoke\t:write\t1', '0\t:ok\t:write\t1', '1\t:invoke\t:cas\t[2 3]', '1\t:fail\t:cas\t[2 3]', '0\t:invoke\t:read\tnil', '0\t:ok\t:read\t1');
+    const file = log(
+      '0\t:invoke\t:write\t1',
+      '0\t:ok\t:write\t1',
+      '1\t:invoke\t:cas\t[2 3]',
+      '1\t:fail\t:cas\t[2 3]',
+      '0\t:invoke\t:read\tnil',
+      '0\t:ok\t:read\t1',
+    );
     expect(await verdict(file)).toBe('ok');
   });
 
   it('keeps an :info write open: a later read may see it, or not', async () => {
-    const seen = log('0\t:invoke\t:write\t2', '0\t:info\t:write\t:timed-out', '1\t:invoke\t:read\tnil', '1\t:ok\t:read\t2');
-    const unseen = log('0\t:invoke\t:write\t2', '0\t:info\t:write\t:timed-out', '1\t:invoke\t:read\tnil', '1\t:ok\t:read\tnil');
+    const seen = log(
+      '0\t:invoke\t:write\t2',
+      '0\t:info\t:write\t:timed-out',
+      '1\t:invoke\t:read\tnil',
+      '1\t:ok\t:read\t2',
+    );
+    const unseen = log(
+      '0\t:invoke\t:write\t2',
+      '0\t:info\t:write\t:timed-out',
+      '1\t:invoke\t:read\tnil',
+      '1\t:ok\t:read\tnil',
+    );
     expect(await verdict(seen)).toBe('ok');
     expect(await verdict(unseen)).toBe('ok');
   });
 
   it('still requires a value somebody wrote: a read of a value never written is illegal', async () => {
-    const file = log('0\t:invoke\t:write\t2', '0\t:info\t:write\t:timed-out', '1\t:invoke\t:read\tnil', '1\t:ok\t:read\t7');
+    const file = log(
+      '0\t:invoke\t:write\t2',
+      '0\t:info\t:write\t:timed-out',
+      '1\t:invoke\t:read\tnil',
+      '1\t:ok\t:read\t7',
+    );
     expect(await verdict(file)).toBe('illegal');
   });
 
   it('reads :fail :read :timed-out as a read whose outcome is unknown, which constrains nothing', async () => {
-    const file = log('0\t:invoke\t:write\t1', '0\t:ok\t:write\t1', '1\t:invoke\t:read\tnil', '1\t:fail\t:read\t:timed-out', '1\t:invoke\t:read\tnil', '1\t:ok\t:read\t1');
+    const file = log(
+      '0\t:invoke\t:write\t1',
+      '0\t:ok\t:write\t1',
+      '1\t:invoke\t:read\tnil',
+      '1\t:fail\t:read\t:timed-out',
+      '1\t:invoke\t:read\tnil',
+      '1\t:ok\t:read\t1',
+    );
     expect(await verdict(file)).toBe('ok');
   });
 
@@ -68,7 +97,10 @@ describe('malformed input', () => {
   });
 
   it('refuses an EDN history with a broken map, naming its line', async () => {
-    const file = tempFile('h.edn', '{:process 0, :type :invoke, :f :read, :value nil}\n{:process 0, :type :ok, :f :read, :value 1\n');
+    const file = tempFile(
+      'h.edn',
+      '{:process 0, :type :invoke, :f :read, :value nil}\n{:process 0, :type :ok, :f :read, :value 1\n',
+    );
     const { code, stderr } = await cli('check', file, '--model', 'register', '--no-report');
     expect(code).toBe(2);
     expect(stderr).toMatch(/h\.edn:2: EDN: expected '}' to close the form opened on this line/);
@@ -78,11 +110,15 @@ describe('malformed input', () => {
     const file = tempFile('h.edn', '{:process 0, :type :invoke, :f :read, :value nil}\n');
     const { code, stderr } = await cli('check', file, '--no-report');
     expect(code).toBe(2);
-    expect(stderr).toMatch(/--model is required for the jepsen format \(one of idempotency, lock, ratelimit, semaphore, gcra, register, kv\)/);
+    expect(stderr).toMatch(
+      /--model is required for the jepsen format \(one of idempotency, lock, ratelimit, semaphore, gcra, register, kv\)/,
+    );
   });
 
   it('refuses a file whose format it cannot tell, and an unknown --format', async () => {
-    expect((await cli('check', tempFile('h.txt', 'hello\n'), '--no-report')).stderr).toMatch(/cannot tell the format from its first line/);
+    expect((await cli('check', tempFile('h.txt', 'hello\n'), '--no-report')).stderr).toMatch(
+      /cannot tell the format from its first line/,
+    );
     const named = await cli('check', tempFile('h.txt', 'hello\n'), '--format', 'csv');
     expect(named.code).toBe(2);
     expect(named.stderr).toMatch(/--format must be one of chaoslua, jepsen, porcupine-etcd, porcupine-kv, got 'csv'/);

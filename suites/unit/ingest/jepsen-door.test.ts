@@ -33,7 +33,10 @@ describe('the history door takes what Jepsen writes', () => {
   it.each([
     ['an empty file', ''],
     ['only comments', '; nothing happened\n'],
-    ['only the nemesis', '{:process :nemesis, :type :info, :f :start, :value nil}\n{:process :nemesis, :type :info, :f :start, :value :partitioned}\n'],
+    [
+      'only the nemesis',
+      '{:process :nemesis, :type :info, :f :start, :value nil}\n{:process :nemesis, :type :info, :f :start, :value :partitioned}\n',
+    ],
   ])('judges a history with no client operation valid: %s (verdict ok, exit 0)', async (_, text) => {
     const { code, stdout } = await cli('check', tempFile('h.edn', text), '--model', 'register', '--no-report');
     expect(code).toBe(0);
@@ -48,15 +51,24 @@ describe('the history door takes what Jepsen writes', () => {
   });
 
   it('refuses an :ok whose :time comes before its :invoke, naming the line', async () => {
-    const text = '{:process 0, :type :invoke, :f :write, :value 1, :time 2000000}\n{:process 0, :type :ok, :f :write, :value 1, :time 1000000}\n';
+    const text =
+      '{:process 0, :type :invoke, :f :write, :value 1, :time 2000000}\n{:process 0, :type :ok, :f :write, :value 1, :time 1000000}\n';
     const { code, stderr } = await cli('check', tempFile('h.edn', text), '--model', 'register', '--no-report');
     expect(code).toBe(2);
-    expect(stderr).toMatch(/^chaoslua: check: \S+h\.edn:2: :ok for process 0 at 1 ms comes before its :invoke on line 1 at 2 ms/);
+    expect(stderr).toMatch(
+      /^chaoslua: check: \S+h\.edn:2: :ok for process 0 at 1 ms comes before its :invoke on line 1 at 2 ms/,
+    );
     expect(stderr.trim().split('\n')).toHaveLength(1);
   });
 
   it('still refuses an :ok that comes before any :invoke in the file', async () => {
-    const { code, stderr } = await cli('check', tempFile('h.edn', `${WROTE}\n${WRITE}\n`), '--model', 'register', '--no-report');
+    const { code, stderr } = await cli(
+      'check',
+      tempFile('h.edn', `${WROTE}\n${WRITE}\n`),
+      '--model',
+      'register',
+      '--no-report',
+    );
     expect(code).toBe(2);
     expect(stderr).toMatch(/h\.edn:1: :ok for process 0, which has no open :invoke/);
   });

@@ -47,7 +47,8 @@ describe('Jepsen histories', () => {
   });
 
   it('reads a history written as one vector of maps', () => {
-    const text = '[{:process 0, :type :invoke, :f :get, :key "a", :value nil}\n {:process 0, :type :ok, :f :get, :key "a", :value "x"}]';
+    const text =
+      '[{:process 0, :type :invoke, :f :get, :key "a", :value nil}\n {:process 0, :type :ok, :f :get, :key "a", :value "x"}]';
     const { history } = readHistory(file, text, 'jepsen', 'kv');
     expect(history.ops).toHaveLength(1);
     expect(history.ops[0]).toMatchObject({ key: 'a', input: { op: 'get' }, output: 'x', outcome: 'ok' });

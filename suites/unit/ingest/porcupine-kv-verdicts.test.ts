@@ -22,5 +22,4 @@ describe("Porcupine's kv logs through chaoslua check", () => {
     const file = path.join(FIXTURES, 'kv', `${name}.txt`);
     expect(await verdictOf(file)).toEqual(linearizable ? { code: 0, verdict: 'ok' } : { code: 1, verdict: 'illegal' });
   });
-
 });

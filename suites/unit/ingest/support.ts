@@ -11,7 +11,10 @@ export const FIXTURES = path.join(import.meta.dirname, 'fixtures', 'porcupine');
 export async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const io = { stdout: { write: (s: string) => ((stdout += s), true) }, stderr: { write: (s: string) => ((stderr += s), true) } } as unknown as Io;
+  const io = {
+    stdout: { write: (s: string) => ((stdout += s), true) },
+    stderr: { write: (s: string) => ((stderr += s), true) },
+  } as unknown as Io;
   const code = await main(argv, io);
   return { code, stdout, stderr };
 }

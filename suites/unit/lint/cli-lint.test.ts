@@ -43,8 +43,15 @@ describe('chaoslua lint', () => {
 
   it('gives every rule a severity: what breaks on a cluster or hangs a node is an error, the rest advice', () => {
     expect(Object.fromEntries(RULES.map((r) => [r.id, r.severity]))).toEqual({
-      syntax: 'error', 'server-support': 'error', 'undeclared-key': 'error', 'keyspace-scan': 'error', 'unbounded-loop': 'error', 'global-assignment': 'error',
-      nondeterminism: 'advice', 'owner-check-first': 'advice', 'eval-shebang': 'advice',
+      syntax: 'error',
+      'server-support': 'error',
+      'undeclared-key': 'error',
+      'keyspace-scan': 'error',
+      'unbounded-loop': 'error',
+      'global-assignment': 'error',
+      nondeterminism: 'advice',
+      'owner-check-first': 'advice',
+      'eval-shebang': 'advice',
     });
   });
 
@@ -52,7 +59,14 @@ describe('chaoslua lint', () => {
     const result = await lint('--json', fixture('syntax/broken.lua'));
     expect(result.code).toBe(1);
     expect(JSON.parse(result.stdout)).toEqual([
-      { rule: 'syntax', severity: 'error', file: fixture('syntax/broken.lua'), line: 3, column: 9, message: expect.any(String) },
+      {
+        rule: 'syntax',
+        severity: 'error',
+        file: fixture('syntax/broken.lua'),
+        line: 3,
+        column: 9,
+        message: expect.any(String),
+      },
     ]);
   });
 

@@ -6,11 +6,21 @@
 import { describe, expect, it } from 'vitest';
 import { lintSource } from '../../../src/lint/index.ts';
 
-const shebangFindings = (lines: string[]) => lintSource(lines.join('\n'), 'x.lua').filter((f) => f.rule === 'eval-shebang').map((f) => `${f.severity}@${f.line}:${f.column}`);
+const shebangFindings = (lines: string[]) =>
+  lintSource(lines.join('\n'), 'x.lua')
+    .filter((f) => f.rule === 'eval-shebang')
+    .map((f) => `${f.severity}@${f.line}:${f.column}`);
 
 describe('eval-shebang', () => {
   it('flags a writing script without the line, once, at its first write', () => {
-    const script = ["local v = redis.call('GET', KEYS[1])", "if v == ARGV[1] then", "  redis.call('DEL', KEYS[1])", "  redis.call('DEL', KEYS[1])", 'end', 'return v'];
+    const script = [
+      "local v = redis.call('GET', KEYS[1])",
+      'if v == ARGV[1] then',
+      "  redis.call('DEL', KEYS[1])",
+      "  redis.call('DEL', KEYS[1])",
+      'end',
+      'return v',
+    ];
     expect(shebangFindings(script)).toEqual(['advice@3:3']);
     const [finding] = lintSource(script.join('\n'), 'x.lua').filter((f) => f.rule === 'eval-shebang');
     expect(finding.message).toMatch(/^DEL may write .* start it with '#!lua'/);
@@ -26,11 +36,23 @@ describe('eval-shebang', () => {
   });
 
   it('leaves a read-only script alone: a replica may answer it', () => {
-    expect(shebangFindings(["local v = redis.call('GET', KEYS[1])", "return {v, redis.call('PTTL', KEYS[1]), redis.call('HGETALL', KEYS[2])}"])).toEqual([]);
+    expect(
+      shebangFindings([
+        "local v = redis.call('GET', KEYS[1])",
+        "return {v, redis.call('PTTL', KEYS[1]), redis.call('HGETALL', KEYS[2])}",
+      ]),
+    ).toEqual([]);
   });
 
   it('leaves a Functions library alone: its functions carry their own flags', () => {
-    expect(shebangFindings(['#!lua name=lib', "redis.register_function('w', function(keys) return redis.call('SET', keys[1], 1) end)"])).toEqual([]);
-    expect(shebangFindings(["redis.register_function('w', function(keys) return redis.call('SET', keys[1], 1) end)"])).toEqual([]);
+    expect(
+      shebangFindings([
+        '#!lua name=lib',
+        "redis.register_function('w', function(keys) return redis.call('SET', keys[1], 1) end)",
+      ]),
+    ).toEqual([]);
+    expect(
+      shebangFindings(["redis.register_function('w', function(keys) return redis.call('SET', keys[1], 1) end)"]),
+    ).toEqual([]);
   });
 });

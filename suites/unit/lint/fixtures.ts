@@ -13,7 +13,8 @@ export async function lintFixture(relative: string): Promise<Finding[]> {
   return withoutShebangAdvice(await lintPath(path.join(FIXTURES, relative)));
 }
 
-export const withoutShebangAdvice = (findings: Finding[]): Finding[] => findings.filter((f) => f.rule !== 'eval-shebang');
+export const withoutShebangAdvice = (findings: Finding[]): Finding[] =>
+  findings.filter((f) => f.rule !== 'eval-shebang');
 
 /** `rule@line:col` for each finding: pins both what was found and where. */
 export function located(findings: Finding[]): string[] {

@@ -31,7 +31,15 @@ describe('findings', () => {
 
   it('come with a one-line description for every rule id', () => {
     expect(RULES.map((r) => r.id)).toEqual([
-      'syntax', 'server-support', 'undeclared-key', 'keyspace-scan', 'unbounded-loop', 'nondeterminism', 'global-assignment', 'owner-check-first', 'eval-shebang',
+      'syntax',
+      'server-support',
+      'undeclared-key',
+      'keyspace-scan',
+      'unbounded-loop',
+      'nondeterminism',
+      'global-assignment',
+      'owner-check-first',
+      'eval-shebang',
     ]);
     for (const rule of RULES) expect(rule.description).toMatch(/^[^\n]{10,120}$/);
   });

@@ -50,7 +50,11 @@ describe('owner-check-first', () => {
   });
 
   it("flags a SETNX read as a boolean (0 is truthy), EXISTS of two keys, and HSETNX's 0 (it was already there)", async () => {
-    expect(located(await lintFixture('owner-check-first/created_count_misread.lua'))).toEqual([`${rule}@4:3`, `${rule}@9:1`, `${rule}@11:3`]);
+    expect(located(await lintFixture('owner-check-first/created_count_misread.lua'))).toEqual([
+      `${rule}@4:3`,
+      `${rule}@9:1`,
+      `${rule}@11:3`,
+    ]);
     expect(located(await lintFixture('owner-check-first/exists_of_unpacked_keys.lua'))).toEqual([`${rule}@6:1`]);
   });
 

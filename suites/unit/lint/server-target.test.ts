@@ -10,7 +10,8 @@ const WRITE_WITHOUT = 'return redis.call("SET", KEYS[1], ARGV[1])\n';
 const REDIS_62 = lintTargetOf({ server: 'redis', version: '6.2.5', major: 6 });
 const REDIS_74 = lintTargetOf({ server: 'redis', version: '7.4.1', major: 7 });
 
-const rules = (source: string, target?: Parameters<typeof lintSource>[2]) => lintSource(source, 'x.lua', target).map((f) => `${f.rule}:${f.severity}`);
+const rules = (source: string, target?: Parameters<typeof lintSource>[2]) =>
+  lintSource(source, 'x.lua', target).map((f) => `${f.rule}:${f.severity}`);
 
 describe('lint for a server', () => {
   it("refuses a '#!' first line on Redis 6.2, naming the server", () => {
@@ -27,6 +28,8 @@ describe('lint for a server', () => {
   });
 
   it("makes the line advice when chaoslua's runner runs the scripts (it sends the line as a comment)", () => {
-    expect(rules(WRITE_WITH_SHEBANG, lintTargetOf({ server: 'redis', version: '6.2.5', major: 6 }, true))).toEqual(['server-support:advice']);
+    expect(rules(WRITE_WITH_SHEBANG, lintTargetOf({ server: 'redis', version: '6.2.5', major: 6 }, true))).toEqual([
+      'server-support:advice',
+    ]);
   });
 });

@@ -22,9 +22,16 @@ describe('lua/idempotency/library.lua (Redis Functions) is generated from the fo
     for (const script of idempotencyLibraryScripts()) {
       expect(committed.split(`redis.register_function('${script.functionName}'`)).toHaveLength(2);
       expect(script.source.startsWith('#!lua\n')).toBe(true);
-      expect(committed).toContain(`local function ${script.functionName}(KEYS, ARGV)\n${script.source.replace(/^#!lua\n/, '').trimEnd()}\nend\n`);
+      expect(committed).toContain(
+        `local function ${script.functionName}(KEYS, ARGV)\n${script.source.replace(/^#!lua\n/, '').trimEnd()}\nend\n`,
+      );
     }
-    expect(Object.values(IDEMPOTENCY_FUNCTIONS).sort()).toEqual(['idem_complete', 'idem_register_or_get', 'idem_release', 'idem_renew']);
+    expect(Object.values(IDEMPOTENCY_FUNCTIONS).sort()).toEqual([
+      'idem_complete',
+      'idem_register_or_get',
+      'idem_release',
+      'idem_renew',
+    ]);
   });
 
   it('is valid Lua once the shebang line Redis consumes is removed', () => {
@@ -34,6 +41,8 @@ describe('lua/idempotency/library.lua (Redis Functions) is generated from the fo
 
   it('refuses names that would not be valid in FCALL or Lua', () => {
     expect(() => buildFunctionsLibrary('bad name', [])).toThrow(/libraryName/);
-    expect(() => buildFunctionsLibrary('ok', [{ functionName: 'x-y', fileName: 'x.lua', source: 'return 1' }])).toThrow(/functionName/);
+    expect(() => buildFunctionsLibrary('ok', [{ functionName: 'x-y', fileName: 'x.lua', source: 'return 1' }])).toThrow(
+      /functionName/,
+    );
   });
 });

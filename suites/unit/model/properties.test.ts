@@ -21,9 +21,18 @@ const inputs: Record<keyof typeof models, fc.Arbitrary<unknown>> = {
     fc.record({ op: fc.constant('extend'), token: owner, ttlMs: ms }),
   ),
   // One limit per key, as the model requires (see src/patterns/ratelimit/model.ts).
-  ratelimit: fc.record({ op: fc.constant('hit'), limit: fc.constant(3), windowSeconds: fc.integer({ min: -1, max: 5 }) }),
+  ratelimit: fc.record({
+    op: fc.constant('hit'),
+    limit: fc.constant(3),
+    windowSeconds: fc.integer({ min: -1, max: 5 }),
+  }),
   semaphore: fc.oneof(
-    fc.record({ op: fc.constant('acquire'), token: owner, limit: fc.constant(2), ttlMs: fc.integer({ min: 1, max: 1000 }) }),
+    fc.record({
+      op: fc.constant('acquire'),
+      token: owner,
+      limit: fc.constant(2),
+      ttlMs: fc.integer({ min: 1, max: 1000 }),
+    }),
     fc.record({ op: fc.constant('release'), token: owner }),
     fc.record({ op: fc.constant('refresh'), token: owner, ttlMs: fc.integer({ min: 1, max: 1000 }) }),
   ),

@@ -54,13 +54,24 @@ describe('kv', () => {
       op<KvInput, KvOutput>(2, { op: 'get' }, 40, 50, { output: 'x' as never }, 'b'),
     ];
     const result = check(history(ops), kv);
-    expect(result.keys.map((k) => [k.key, k.verdict])).toEqual([['a', 'ok'], ['b', 'illegal']]);
+    expect(result.keys.map((k) => [k.key, k.verdict])).toEqual([
+      ['a', 'ok'],
+      ['b', 'illegal'],
+    ]);
   });
 });
 
 describe('the registries', () => {
   it('offer register and kv to check, but not to certify and run', () => {
-    expect(Object.keys(checkableModels)).toEqual(['idempotency', 'lock', 'ratelimit', 'semaphore', 'gcra', 'register', 'kv']);
+    expect(Object.keys(checkableModels)).toEqual([
+      'idempotency',
+      'lock',
+      'ratelimit',
+      'semaphore',
+      'gcra',
+      'register',
+      'kv',
+    ]);
     expect(Object.keys(models)).toEqual(['idempotency', 'lock', 'ratelimit', 'semaphore', 'gcra']);
   });
 });

@@ -4,7 +4,13 @@ import { idempotency, lock, ratelimit } from '../../../src/patterns/models.ts';
 
 describe('stepAt: sequential mode with a known clock', () => {
   it('records the deadline of the lease an operation stamps', () => {
-    const { state, output } = stepAt(idempotency, timed(idempotency), { op: 'register', fingerprint: 'f', owner: 'o1', leaseMs: 300 }, 1, 1000);
+    const { state, output } = stepAt(
+      idempotency,
+      timed(idempotency),
+      { op: 'register', fingerprint: 'f', owner: 'o1', leaseMs: 300 },
+      1,
+      1000,
+    );
     expect(output).toEqual(['fresh']);
     expect(state.deadline).toBe(1300);
   });
@@ -18,10 +24,18 @@ describe('stepAt: sequential mode with a known clock', () => {
   });
 
   it('a renew moves the deadline; the old deadline passing then expires nothing', () => {
-    const reg = stepAt(idempotency, timed(idempotency), { op: 'register', fingerprint: 'f', owner: 'o1', leaseMs: 100 }, 1, 0).state;
+    const reg = stepAt(
+      idempotency,
+      timed(idempotency),
+      { op: 'register', fingerprint: 'f', owner: 'o1', leaseMs: 100 },
+      1,
+      0,
+    ).state;
     const renewed = stepAt(idempotency, reg, { op: 'renew', owner: 'o1', leaseMs: 500 }, 2, 50).state;
     expect(renewed.deadline).toBe(550);
-    expect(stepAt(idempotency, renewed, { op: 'complete', owner: 'o1', status: '200', body: '', ttlMs: 100 }, 3, 300).output).toBe(1);
+    expect(
+      stepAt(idempotency, renewed, { op: 'complete', owner: 'o1', status: '200', body: '', ttlMs: 100 }, 3, 300).output,
+    ).toBe(1);
   });
 
   it('a step that keeps the lease keeps the deadline (only the first hit starts a window)', () => {
@@ -34,7 +48,10 @@ describe('stepAt: sequential mode with a known clock', () => {
 
   it('a step that deletes the key clears the deadline', () => {
     const held = stepAt(lock, timed(lock), { op: 'acquire', token: 't1', ttlMs: 100 }, 1, 0).state;
-    expect(stepAt(lock, held, { op: 'release', token: 't1' }, 2, 10).state).toEqual({ state: { kind: 'absent' }, deadline: null });
+    expect(stepAt(lock, held, { op: 'release', token: 't1' }, 2, 10).state).toEqual({
+      state: { kind: 'absent' },
+      deadline: null,
+    });
   });
 
   it('refuses to start from a leased state without a deadline', () => {

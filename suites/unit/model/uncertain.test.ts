@@ -38,9 +38,15 @@ describe('observeStep: sequential mode when each instant is known only within [s
     const hit = { op: 'hit', limit: 3, windowSeconds: 1 } as const;
     const first = observeStep(ratelimit, initialCandidates(ratelimit), hit, 1, at(0, 1, 1)).candidates;
     const ambiguous = observeStep(ratelimit, first, hit, 2, at(997, 1000, 1)).candidates;
-    expect(ambiguous.map((c) => ratelimit.describeState(c.state)).sort()).toEqual(['window(allowed=1, ttl of op 2)', 'window(allowed=2, ttl of op 1)']);
+    expect(ambiguous.map((c) => ratelimit.describeState(c.state)).sort()).toEqual([
+      'window(allowed=1, ttl of op 2)',
+      'window(allowed=2, ttl of op 1)',
+    ]);
     const third = observeStep(ratelimit, ambiguous, hit, 3, at(1010, 1011, 1)).candidates;
-    expect(third.map((c) => ratelimit.describeState(c.state)).sort()).toEqual(['window(allowed=1, ttl of op 3)', 'window(allowed=2, ttl of op 2)']);
+    expect(third.map((c) => ratelimit.describeState(c.state)).sort()).toEqual([
+      'window(allowed=1, ttl of op 3)',
+      'window(allowed=2, ttl of op 2)',
+    ]);
     const fourth = observeStep(ratelimit, third, hit, 4, at(1020, 1021, 1)).candidates;
     // Only the branch where op 1's window had ended before op 2 still has room for a fifth hit.
     const fifth = observeStep(ratelimit, fourth, hit, 5, at(1030, 1031, 1)).candidates;

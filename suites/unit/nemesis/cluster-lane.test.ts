@@ -10,21 +10,50 @@ import type { FaultStep } from '../../../src/plan/schedule.ts';
 // order, and what it records (window, target, lossy). A stand-in that records calls is enough here:
 // this is the lane's own logic, not evidence about Redis (the real-cluster suites are that).
 
-const ref = (index: number): NodeRef => ({ index, name: `n${index}`, announced: `127.0.0.1:${7000 + index}`, client: `127.0.0.1:${8000 + index}` }) as NodeRef;
-const master = (index: number, slots: [number, number]): NodeState => ({ node: ref(index), id: `id${index}`, role: 'master', masterIndex: null, slots: [slots], flags: ['master'] });
-const replica = (index: number, of: number): NodeState => ({ node: ref(index), id: `id${index}`, role: 'replica', masterIndex: of, slots: [], flags: ['slave'] });
+const ref = (index: number): NodeRef =>
+  ({
+    index,
+    name: `n${index}`,
+    announced: `127.0.0.1:${7000 + index}`,
+    client: `127.0.0.1:${8000 + index}`,
+  }) as NodeRef;
+const master = (index: number, slots: [number, number]): NodeState => ({
+  node: ref(index),
+  id: `id${index}`,
+  role: 'master',
+  masterIndex: null,
+  slots: [slots],
+  flags: ['master'],
+});
+const replica = (index: number, of: number): NodeState => ({
+  node: ref(index),
+  id: `id${index}`,
+  role: 'replica',
+  masterIndex: of,
+  slots: [],
+  flags: ['slave'],
+});
 const TOPOLOGY: Topology = {
-  nodes: [master(0, [0, 5460]), master(1, [5461, 10922]), master(2, [10923, 16383]), replica(3, 0), replica(4, 1), replica(5, 2)],
+  nodes: [
+    master(0, [0, 5460]),
+    master(1, [5461, 10922]),
+    master(2, [10923, 16383]),
+    replica(3, 0),
+    replica(4, 1),
+    replica(5, 2),
+  ],
   toString: () => 'n0 master 0-5460 <- n3 | n1 master 5461-10922 <- n4 | n2 master 10923-16383 <- n5',
 };
 
 /** Records every call; `failing` names a method that throws. */
 function standIn(failing?: string) {
   const calls: string[] = [];
-  const record = (name: string) => async (...args: unknown[]) => {
-    calls.push(`${name}(${args.map((a) => (typeof a === 'object' ? JSON.stringify(a) : String(a))).join(', ')})`);
-    if (name === failing) throw new Error(`${name} refused`);
-  };
+  const record =
+    (name: string) =>
+    async (...args: unknown[]) => {
+      calls.push(`${name}(${args.map((a) => (typeof a === 'object' ? JSON.stringify(a) : String(a))).join(', ')})`);
+      if (name === failing) throw new Error(`${name} refused`);
+    };
   const cluster = {
     kind: 'local',
     destructive: true,
@@ -72,7 +101,18 @@ describe('the cluster lane', () => {
       { kind: 'node-freeze', atMs: 0, target: { key: 0, role: 'replica' }, ms: 1 },
       { kind: 'script-flush', atMs: 0 },
     ]);
-    expect(calls).toEqual(['failover(4, force)', 'heal()', 'kill(2)', 'restart(2)', 'heal()', 'freeze(3)', 'thaw(3)', 'heal()', 'scriptFlush()', 'heal()']);
+    expect(calls).toEqual([
+      'failover(4, force)',
+      'heal()',
+      'kill(2)',
+      'restart(2)',
+      'heal()',
+      'freeze(3)',
+      'thaw(3)',
+      'heal()',
+      'scriptFlush()',
+      'heal()',
+    ]);
   });
 
   it('records each fault with its window and whether it may lose acknowledged writes', async () => {
@@ -97,17 +137,26 @@ describe('the cluster lane', () => {
   });
 
   it('a fault that fails to apply is recorded as failed, conservatively lossy, and the cluster is still healed', async () => {
-    const { calls, faults } = await run([{ kind: 'kill-restart', atMs: 0, target: { key: 0, role: 'master' }, downMs: 1 }], 'kill');
+    const { calls, faults } = await run(
+      [{ kind: 'kill-restart', atMs: 0, target: { key: 0, role: 'master' }, downMs: 1 }],
+      'kill',
+    );
     expect(calls).toEqual(['kill(0)', 'heal()']);
     expect(faults).toHaveLength(1);
     expect(faults[0]).toMatchObject({ kind: 'kill-restart', target: '?', lossy: true, cutsConnections: true });
     expect(faults[0].detail).toMatch(/failed: kill refused/);
   });
 
-  it('puts the run\'s slow network back after each heal', async () => {
+  it("puts the run's slow network back after each heal", async () => {
     const { cluster, calls } = standIn();
     const recorder = new Recorder(startClock());
-    await runNemesis([{ kind: 'script-flush', atMs: 0 }], { cluster, recorder, slotOf: () => 0, nodeTimeoutMs: 1000, network: { clientLatencyMs: 40 } });
+    await runNemesis([{ kind: 'script-flush', atMs: 0 }], {
+      cluster,
+      recorder,
+      slotOf: () => 0,
+      nodeTimeoutMs: 1000,
+      network: { clientLatencyMs: 40 },
+    });
     expect(calls[0]).toBe('scriptFlush()');
     expect(calls[1]).toBe('heal()');
     expect(calls.slice(2)).toHaveLength(6); // one latency toxic per node's client link

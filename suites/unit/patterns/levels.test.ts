@@ -14,7 +14,13 @@ const at = (level: string, operation: string, answer: unknown): LeveledAnswer =>
 
 describe('levels: projection and validation', () => {
   it('leaves raw answers to the model: an implementation declaring nothing is judged as before', () => {
-    for (const [expected, observed] of [[1, 1], [null, null], [-1, '-1'], [0, 0]] as const) expect(lock.outputMatches(expected, observed)).toBe(exactLock.outputMatches(expected, observed));
+    for (const [expected, observed] of [
+      [1, 1],
+      [null, null],
+      [-1, '-1'],
+      [0, 0],
+    ] as const)
+      expect(lock.outputMatches(expected, observed)).toBe(exactLock.outputMatches(expected, observed));
     expect(lock.outputMatches(-1, null)).toBe(false);
     expect(lock.outputMatches(1, true)).toBe(false); // a boolean is not an exact answer
   });
@@ -30,7 +36,8 @@ describe('levels: projection and validation', () => {
   });
 
   it('void accepts any answer; a level the operation does not have matches nothing', () => {
-    for (const expected of [1, -1, null] as const) expect(lock.outputMatches(expected, at('void', 'release', null))).toBe(true);
+    for (const expected of [1, -1, null] as const)
+      expect(lock.outputMatches(expected, at('void', 'release', null))).toBe(true);
     expect(lock.outputMatches(1, at('void', 'acquire', null))).toBe(false);
     expect(lock.outputMatches(1, at('outcome', 'release', true))).toBe(false);
   });
@@ -42,10 +49,24 @@ describe('levels: projection and validation', () => {
 
   it('idempotency register outcome: fresh, in-progress without the stored fingerprint, completed with its response', () => {
     expect(idempotency.outputMatches(['fresh'], at('outcome', 'register', ['fresh']))).toBe(true);
-    expect(idempotency.outputMatches(['hit', 'pending', 'f1', '', ''], at('outcome', 'register', ['in-progress']))).toBe(true);
-    expect(idempotency.outputMatches(['hit', 'completed', 'f1', '200', 'ok'], at('outcome', 'register', ['completed', '200', 'ok']))).toBe(true);
-    expect(idempotency.outputMatches(['hit', 'completed', 'f1', '200', 'ok'], at('outcome', 'register', ['completed', '200', 'other']))).toBe(false);
-    expect(idempotency.outputMatches(['hit', 'completed', 'f1', '200', 'ok'], at('outcome', 'register', ['in-progress']))).toBe(false);
+    expect(
+      idempotency.outputMatches(['hit', 'pending', 'f1', '', ''], at('outcome', 'register', ['in-progress'])),
+    ).toBe(true);
+    expect(
+      idempotency.outputMatches(
+        ['hit', 'completed', 'f1', '200', 'ok'],
+        at('outcome', 'register', ['completed', '200', 'ok']),
+      ),
+    ).toBe(true);
+    expect(
+      idempotency.outputMatches(
+        ['hit', 'completed', 'f1', '200', 'ok'],
+        at('outcome', 'register', ['completed', '200', 'other']),
+      ),
+    ).toBe(false);
+    expect(
+      idempotency.outputMatches(['hit', 'completed', 'f1', '200', 'ok'], at('outcome', 'register', ['in-progress'])),
+    ).toBe(false);
     expect(idempotency.outputMatches(['fresh'], at('outcome', 'register', ['in-progress']))).toBe(false);
     expect(idempotency.outputMatches(['fresh'], at('outcome', 'register', 'fresh'))).toBe(false);
     expect(idempotency.outputMatches(1, at('boolean', 'complete', true))).toBe(true);
@@ -67,13 +88,17 @@ describe('levels: projection and validation', () => {
   });
 
   it('describes a coarse answer with its level and handle', () => {
-    expect(lock.describeOutput({ level: 'boolean', op: 'release', answer: true, handle: 'abc' } as never)).toBe('true (release at level boolean, handle abc)');
+    expect(lock.describeOutput({ level: 'boolean', op: 'release', answer: true, handle: 'abc' } as never)).toBe(
+      'true (release at level boolean, handle abc)',
+    );
     expect(lock.describeOutput(-1)).toBe('-1');
-    expect(withLevels(exactLock, {}).describeOutput(at('void', 'release', null) as never)).toBe('null (release at level void)');
+    expect(withLevels(exactLock, {}).describeOutput(at('void', 'release', null) as never)).toBe(
+      'null (release at level void)',
+    );
   });
 });
 
-describe('the checker with coarse answers: the search is the model\'s, only the comparison is projected', () => {
+describe("the checker with coarse answers: the search is the model's, only the comparison is projected", () => {
   const acquire = (token: string) => ({ op: 'acquire' as const, token, ttlMs: 10_000 });
   const release = (token: string) => ({ op: 'release' as const, token });
 
@@ -136,7 +161,10 @@ describe('the holder lookahead reads a coarse answer for what it stands for', ()
     ]);
     expect(check(h, PATTERNS.lock).verdict).toBe('ok');
     // The same keys with b's release at a time when a must hold: illegal, as before.
-    const late = history<unknown, unknown>([op(0, acquire('a'), 0, 1, ok(withHandle(1))), op(1, release('b'), 2, 3, ok(1))]);
+    const late = history<unknown, unknown>([
+      op(0, acquire('a'), 0, 1, ok(withHandle(1))),
+      op(1, release('b'), 2, 3, ok(1)),
+    ]);
     expect(check(late, PATTERNS.lock).verdict).toBe('illegal');
   });
 

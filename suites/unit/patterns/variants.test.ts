@@ -44,18 +44,42 @@ describe('declaring a semantic variant', () => {
       }
       throw new Error('accepted');
     };
-    expect(error({ ...LEVELS, variants: { reacquire: 'refuses' } })).toBe('caps.variants.reacquire: unknown choice "refuses" (reacquire is one of renews, counts; default renews)');
-    expect(error({ ...LEVELS, variants: { reentrant: 'yes' } })).toBe('caps.variants: unknown variant "reentrant" (a semaphore implementation may declare reacquire (renews | counts))');
-    expect(error({ acquire: 'boolean', variants: { reacquire: 'counts' } }, PATTERNS.lock)).toBe('caps.variants: unknown variant "reacquire" (lock has no semantic variants)');
-    expect(error({ ...LEVELS, variants: 'counts' })).toBe('caps.variants: expected an object of variant -> choice, got "counts"');
+    expect(error({ ...LEVELS, variants: { reacquire: 'refuses' } })).toBe(
+      'caps.variants.reacquire: unknown choice "refuses" (reacquire is one of renews, counts; default renews)',
+    );
+    expect(error({ ...LEVELS, variants: { reentrant: 'yes' } })).toBe(
+      'caps.variants: unknown variant "reentrant" (a semaphore implementation may declare reacquire (renews | counts))',
+    );
+    expect(error({ acquire: 'boolean', variants: { reacquire: 'counts' } }, PATTERNS.lock)).toBe(
+      'caps.variants: unknown variant "reacquire" (lock has no semantic variants)',
+    );
+    expect(error({ ...LEVELS, variants: 'counts' })).toBe(
+      'caps.variants: expected an object of variant -> choice, got "counts"',
+    );
     expect(error({ variants: { reacquire: 'counts' } })).toMatch(/^caps: supports no operation/);
-    for (const message of [error({ ...LEVELS, variants: { reacquire: 'refuses' } }), error({ ...LEVELS, variants: { reentrant: 'yes' } })]) expect(message).not.toContain('\n');
+    for (const message of [
+      error({ ...LEVELS, variants: { reacquire: 'refuses' } }),
+      error({ ...LEVELS, variants: { reentrant: 'yes' } }),
+    ])
+      expect(message).not.toContain('\n');
   });
 
   it('in a module, a mistake is a usage error naming the module', () => {
     const factory = () => ({});
-    expect(moduleDeclarations({ factory, capabilities: { semaphore: { ...LEVELS, variants: { reacquire: 'counts' } } } }, 'm.mjs', PATTERNS.semaphore).capabilities.variants).toEqual({ reacquire: 'counts' });
-    expect(() => moduleDeclarations({ factory, capabilities: { semaphore: { ...LEVELS, variants: { reacquire: 'count' } } } }, 'm.mjs', PATTERNS.semaphore)).toThrow(
+    expect(
+      moduleDeclarations(
+        { factory, capabilities: { semaphore: { ...LEVELS, variants: { reacquire: 'counts' } } } },
+        'm.mjs',
+        PATTERNS.semaphore,
+      ).capabilities.variants,
+    ).toEqual({ reacquire: 'counts' });
+    expect(() =>
+      moduleDeclarations(
+        { factory, capabilities: { semaphore: { ...LEVELS, variants: { reacquire: 'count' } } } },
+        'm.mjs',
+        PATTERNS.semaphore,
+      ),
+    ).toThrow(
       /^--impl module:m\.mjs: capabilities\.semaphore\.variants\.reacquire: unknown choice "count" \(reacquire is one of renews, counts; default renews\)$/,
     );
   });
@@ -87,12 +111,22 @@ describe('the recorded input', () => {
       seed: 1,
       options: {},
       schedule: { pattern: 'semaphore', keys: 1, clients: [[{ type: 'op', key: 0, input }]], faults: [] },
-      history: { ops: [{ type: 'op', id: 0, client: 0, key: 'k', input, invokedAt: 0, completedAt: 1, outcome: 'ok', output: 1 }], faults: [], topology: [] },
+      history: {
+        ops: [
+          { type: 'op', id: 0, client: 0, key: 'k', input, invokedAt: 0, completedAt: 1, outcome: 'ok', output: 1 },
+        ],
+        faults: [],
+        topology: [],
+      },
       result: { verdict: 'ok', violations: [], keys: [] },
     });
-    expect(() => validateCounterexample(file({ ...acquire, reacquire: 'counts' }), COUNTEREXAMPLE_VERSION)).not.toThrow();
+    expect(() =>
+      validateCounterexample(file({ ...acquire, reacquire: 'counts' }), COUNTEREXAMPLE_VERSION),
+    ).not.toThrow();
     expect(() => validateCounterexample(file(acquire), COUNTEREXAMPLE_VERSION)).not.toThrow();
-    expect(() => validateCounterexample(file({ ...acquire, reacquire: 'sometimes' }), COUNTEREXAMPLE_VERSION)).toThrow('schedule.clients[0][0].input.reacquire: expected one of renews, counts, got "sometimes"');
+    expect(() => validateCounterexample(file({ ...acquire, reacquire: 'sometimes' }), COUNTEREXAMPLE_VERSION)).toThrow(
+      'schedule.clients[0][0].input.reacquire: expected one of renews, counts, got "sometimes"',
+    );
   });
 });
 
@@ -124,10 +158,32 @@ describe('judged by the promise declared (a runner on a stub cluster, the checke
   const step = (input: Record<string, unknown>) => ({ type: 'op' as const, key: 0, input });
   const acquire = (token: string) => step({ op: 'acquire', token, limit: 2, ttlMs: 60_000 });
   // Two holders fill the set; the second acquires again, then releases.
-  const schedule = { pattern: 'semaphore', keys: 1, clients: [[acquire('a'), acquire('b'), acquire('b'), step({ op: 'release', token: 'b' })]], faults: [] };
+  const schedule = {
+    pattern: 'semaphore',
+    keys: 1,
+    clients: [[acquire('a'), acquire('b'), acquire('b'), step({ op: 'release', token: 'b' })]],
+    faults: [],
+  };
   // Through the one replay path (src/certify/replay.ts): it records each input as the subject declared it.
-  const run = async (subjects: Subject[]) => (await runJudged(schedule, { cluster: new StubCluster().asCluster(), subjects, pattern: PATTERNS.semaphore, nodeTimeoutMs: 1_000, opTimeoutMs: 1_000 }, 'variants')).run;
-  const exact = parseCapabilities(semaphore, { acquire: 'exact', release: 'exact', refresh: 'exact', variants: { reacquire: 'counts' } }, 'caps');
+  const run = async (subjects: Subject[]) =>
+    (
+      await runJudged(
+        schedule,
+        {
+          cluster: new StubCluster().asCluster(),
+          subjects,
+          pattern: PATTERNS.semaphore,
+          nodeTimeoutMs: 1_000,
+          opTimeoutMs: 1_000,
+        },
+        'variants',
+      )
+    ).run;
+  const exact = parseCapabilities(
+    semaphore,
+    { acquire: 'exact', release: 'exact', refresh: 'exact', variants: { reacquire: 'counts' } },
+    'caps',
+  );
 
   it('declared counts: every acquire records the choice, and the refusal of the holder is legal', async () => {
     const { history } = await run(countingSubjects(exact, 1));
@@ -151,7 +207,10 @@ describe('judged by the promise declared (a runner on a stub cluster, the checke
   it('declared counts but renewing the holder anyway: a violation of the promise declared', async () => {
     const renewing = inMemorySubjects(models.semaphore as never, 1).map((s) => ({ ...s, capabilities: exact }));
     // The in-memory reference steps the model with the input it is handed: strip the choice, so it renews.
-    const stripped = renewing.map((s) => ({ ...s, invoke: (key: string, input: unknown) => s.invoke(key, { ...(input as object), reacquire: undefined }) }));
+    const stripped = renewing.map((s) => ({
+      ...s,
+      invoke: (key: string, input: unknown) => s.invoke(key, { ...(input as object), reacquire: undefined }),
+    }));
     const { history } = await run(stripped);
     expect(history.ops.map((o) => o.output)).toEqual([1, 1, 1, 1]);
     const result = check(history, PATTERNS.semaphore);
@@ -166,18 +225,37 @@ describe('the certificate, result, JUnit file and summary name the promise judge
   const job = async (capabilities: Capabilities) => {
     const report = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-variants-'));
     roots.push(report);
-    const options = jobOptions('certify', { pattern: 'semaphore', runs: '1', seed: '5', faults: 'none', clients: '2', keys: '1', report });
+    const options = jobOptions('certify', {
+      pattern: 'semaphore',
+      runs: '1',
+      seed: '5',
+      faults: 'none',
+      clients: '2',
+      keys: '1',
+      report,
+    });
     const quiet = { stdout: { write: () => true }, stderr: { write: () => true } };
     const subjects = inMemorySubjects(models.semaphore as never, 8).map((s) => ({ ...s, capabilities }));
-    const result = await runJob(options, async () => ({ impl: 'in-memory', subjects, capabilities, findings: () => [], close: async () => undefined }), quiet, new StubCluster().asCluster());
+    const result = await runJob(
+      options,
+      async () => ({ impl: 'in-memory', subjects, capabilities, findings: () => [], close: async () => undefined }),
+      quiet,
+      new StubCluster().asCluster(),
+    );
     return { options, result };
   };
 
   it('declared counts: variants in certificate.json and result.json, a JUnit property, a summary line', async () => {
     const { options, result } = await job(countsCaps);
-    expect(certificate(options, { kind: 'cmd', command: 'in-memory' }, result).variants).toEqual({ reacquire: 'counts' });
-    expect(JSON.parse(fs.readFileSync(path.join(result.dir, 'result.json'), 'utf8')).variants).toEqual({ reacquire: 'counts' });
-    expect(fs.readFileSync(path.join(result.dir, 'junit.xml'), 'utf8')).toContain('name="variants.reacquire" value="counts"');
+    expect(certificate(options, { kind: 'cmd', command: 'in-memory' }, result).variants).toEqual({
+      reacquire: 'counts',
+    });
+    expect(JSON.parse(fs.readFileSync(path.join(result.dir, 'result.json'), 'utf8')).variants).toEqual({
+      reacquire: 'counts',
+    });
+    expect(fs.readFileSync(path.join(result.dir, 'junit.xml'), 'utf8')).toContain(
+      'name="variants.reacquire" value="counts"',
+    );
     expect(summaryText(options, result)).toContain(
       '  semantics declared: reacquire counts (a live holder that acquires again is counted: on a full set, itself included, it is refused (0) and not renewed)\n',
     );

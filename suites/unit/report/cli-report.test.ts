@@ -30,7 +30,11 @@ function copyRuns(...names: string[]) {
 function io() {
   const out: string[] = [];
   const err: string[] = [];
-  return { io: { stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) } }, out, err };
+  return {
+    io: { stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) } },
+    out,
+    err,
+  };
 }
 
 async function usageError(argv: string[]): Promise<string> {
@@ -45,7 +49,7 @@ async function usageError(argv: string[]): Promise<string> {
 }
 
 describe('chaoslua report open', () => {
-  it('prints the newest run\'s report.html, writing it and the index first', async () => {
+  it("prints the newest run's report.html, writing it and the index first", async () => {
     copyRuns(OLDER, NEWEST);
     const { io: sink, out } = io();
     expect(await run(['open', '--report', root], sink)).toBe(0);
@@ -71,7 +75,9 @@ describe('chaoslua report open', () => {
     expect(await usageError(['open', '--colour', '--report', root])).toMatch(/report open: .*--colour/);
     expect(await usageError(['open', 'a', 'b', '--report', root])).toMatch(/one run at most/);
     expect(await usageError(['publish'])).toMatch(/unknown subcommand 'publish'/);
-    expect(await usageError(['serve', '--port', '70000', '--report', root])).toMatch(/--port must be an integer in \[0, 65535\]/);
+    expect(await usageError(['serve', '--port', '70000', '--report', root])).toMatch(
+      /--port must be an integer in \[0, 65535\]/,
+    );
     expect(await usageError(['serve', 'extra'])).toMatch(/report serve/);
   });
 

@@ -10,10 +10,35 @@ import { leaseWindows } from '../../../src/report/html/leases.ts';
 
 const model = idempotency as unknown as Model<unknown, unknown, unknown>;
 let nextId = 0;
-function op(client: number, input: Record<string, unknown>, at: [number, number], output: unknown, outcome: OpRecord['outcome'] = 'ok'): OpRecord {
-  return { type: 'op', id: nextId++, client, key: 'k', input, invokedAt: at[0], completedAt: at[1], outcome, ...(outcome === 'ok' ? { output } : { error: 'timeout' }) };
+function op(
+  client: number,
+  input: Record<string, unknown>,
+  at: [number, number],
+  output: unknown,
+  outcome: OpRecord['outcome'] = 'ok',
+): OpRecord {
+  return {
+    type: 'op',
+    id: nextId++,
+    client,
+    key: 'k',
+    input,
+    invokedAt: at[0],
+    completedAt: at[1],
+    outcome,
+    ...(outcome === 'ok' ? { output } : { error: 'timeout' }),
+  };
 }
-const fault = (id: number, kind: FaultRecord['kind'], startedAt: number, endedAt: number): FaultRecord => ({ type: 'fault', id, kind, target: 't', startedAt, endedAt, lossy: false, detail: '' });
+const fault = (id: number, kind: FaultRecord['kind'], startedAt: number, endedAt: number): FaultRecord => ({
+  type: 'fault',
+  id,
+  kind,
+  target: 't',
+  startedAt,
+  endedAt,
+  lossy: false,
+  detail: '',
+});
 const reg = (owner: string, leaseMs = 100) => ({ op: 'register', fingerprint: 'fp', owner, leaseMs });
 
 /**
@@ -50,10 +75,16 @@ describe('coverage', () => {
     expect(t.columns).toEqual([NO_FAULT, 'client-freeze', 'toxic']);
     expect(t.ops).toBe(11);
     expect(t.unexplained).toBe(0);
-    expect(row(t, 'absent → pending by register')).toMatchObject({ total: 5, counts: { [NO_FAULT]: 3, 'client-freeze': 1, toxic: 1 } });
+    expect(row(t, 'absent → pending by register')).toMatchObject({
+      total: 5,
+      counts: { [NO_FAULT]: 3, 'client-freeze': 1, toxic: 1 },
+    });
     expect(row(t, 'pending → completed by complete')).toMatchObject({ total: 1, counts: { [NO_FAULT]: 1 } });
     expect(row(t, 'pending → absent by release')).toMatchObject({ total: 1, counts: { toxic: 1 } });
-    expect(row(t, 'pending → absent by expiry')).toMatchObject({ total: 2, counts: { 'client-freeze': 1, [NO_FAULT]: 1 } });
+    expect(row(t, 'pending → absent by expiry')).toMatchObject({
+      total: 2,
+      counts: { 'client-freeze': 1, [NO_FAULT]: 1 },
+    });
     expect(row(t, 'pending → pending by renew')).toMatchObject({ total: 1, counts: { [NO_FAULT]: 1 } });
     expect(row(t, 'completed → absent by expiry')).toMatchObject({ total: 1, counts: { [NO_FAULT]: 1 } });
     expect(row(t, 'pending → pending by complete (no change)')?.total).toBe(1);
@@ -65,7 +96,11 @@ describe('coverage', () => {
 
   it('does not invent an expiry the observations do not need', () => {
     nextId = 0;
-    const h: History = { ops: [op(0, reg('a'), [0, 1], ['fresh']), op(1, reg('b'), [90, 91], ['hit', 'pending', 'fp', '', ''])], faults: [], topology: [] };
+    const h: History = {
+      ops: [op(0, reg('a'), [0, 1], ['fresh']), op(1, reg('b'), [90, 91], ['hit', 'pending', 'fp', '', ''])],
+      faults: [],
+      topology: [],
+    };
     const t = coverage(h, model, PATTERNS.idempotency.transitions);
     expect(row(t, 'pending → absent by expiry')?.total).toBe(0);
     expect(row(t, 'pending → pending by register (no change)')?.total).toBe(1);
@@ -73,14 +108,25 @@ describe('coverage', () => {
 
   it('counts an op no replay explains (two fresh registers within one lease) as unexplained', () => {
     nextId = 0;
-    const h: History = { ops: [op(0, reg('a', 1000), [0, 1], ['fresh']), op(1, reg('b', 1000), [5, 6], ['fresh'])], faults: [], topology: [] };
+    const h: History = {
+      ops: [op(0, reg('a', 1000), [0, 1], ['fresh']), op(1, reg('b', 1000), [5, 6], ['fresh'])],
+      faults: [],
+      topology: [],
+    };
     expect(coverage(h, model, PATTERNS.idempotency.transitions).unexplained).toBe(1);
   });
 
   it('shows every expected row of another pattern, exercised or not, and merges tables', () => {
     const l = lock as unknown as Model<unknown, unknown, unknown>;
     nextId = 0;
-    const h: History = { ops: [op(0, { op: 'acquire', token: 't', ttlMs: 100 }, [0, 1], 1), op(0, { op: 'release', token: 't' }, [5, 6], 1)], faults: [], topology: [] };
+    const h: History = {
+      ops: [
+        op(0, { op: 'acquire', token: 't', ttlMs: 100 }, [0, 1], 1),
+        op(0, { op: 'release', token: 't' }, [5, 6], 1),
+      ],
+      faults: [],
+      topology: [],
+    };
     const one = coverage(h, l, PATTERNS.lock.transitions);
     expect(one.rows.map((r) => [r.transition, r.total])).toEqual([
       ['absent → held by acquire', 1],
@@ -91,12 +137,21 @@ describe('coverage', () => {
     const both = mergeCoverage([one, one], PATTERNS.lock.transitions);
     expect(both?.histories).toBe(2);
     expect(both?.ops).toBe(4);
-    expect(both?.rows[0]).toMatchObject({ transition: 'absent → held by acquire', total: 2, counts: { [NO_FAULT]: 2 } });
+    expect(both?.rows[0]).toMatchObject({
+      transition: 'absent → held by acquire',
+      total: 2,
+      counts: { [NO_FAULT]: 2 },
+    });
     expect(mergeCoverage([])).toBeUndefined();
   });
 
   it('replays a real shrunk counterexample (suites/report/fixtures, a mutant without the owner check)', () => {
-    const ce = JSON.parse(fs.readFileSync(new URL('../../report/fixtures/20261130-081012-run-7/counterexample.json', import.meta.url), 'utf8')) as Counterexample;
+    const ce = JSON.parse(
+      fs.readFileSync(
+        new URL('../../report/fixtures/20261130-081012-run-7/counterexample.json', import.meta.url),
+        'utf8',
+      ),
+    ) as Counterexample;
     const t = coverage(ce.history, model, PATTERNS.idempotency.transitions);
     // 8 acknowledged ops; the mutant's complete for a non-owner (op 3) is the one the model cannot explain.
     expect(t.ops).toBe(ce.history.ops.filter((o) => o.outcome === 'ok').length);

@@ -19,13 +19,17 @@ describe('report fixtures, re-judged', () => {
     expect(counterexamples.length).toBeGreaterThanOrEqual(2);
   });
 
-  it.each(counterexamples.map((file) => [path.basename(path.dirname(file)), file]))('%s: the same verdict and invariants today', (_, file) => {
-    const ce = readCounterexample(file);
-    const pattern = PATTERNS[ce.pattern as keyof typeof PATTERNS];
-    expect(pattern, `pattern ${ce.pattern}`).toBeDefined();
-    const today = check(ce.history, pattern);
-    expect(today.verdict).toBe(ce.result.verdict);
-    const names = (violations: readonly { invariant: string }[]) => [...new Set(violations.map((v) => v.invariant))].sort();
-    expect(names(today.violations)).toEqual(names(ce.result.violations));
-  });
+  it.each(counterexamples.map((file) => [path.basename(path.dirname(file)), file]))(
+    '%s: the same verdict and invariants today',
+    (_, file) => {
+      const ce = readCounterexample(file);
+      const pattern = PATTERNS[ce.pattern as keyof typeof PATTERNS];
+      expect(pattern, `pattern ${ce.pattern}`).toBeDefined();
+      const today = check(ce.history, pattern);
+      expect(today.verdict).toBe(ce.result.verdict);
+      const names = (violations: readonly { invariant: string }[]) =>
+        [...new Set(violations.map((v) => v.invariant))].sort();
+      expect(names(today.violations)).toEqual(names(ce.result.violations));
+    },
+  );
 });

@@ -13,13 +13,30 @@ afterEach(() => fs.rmSync(root, { recursive: true, force: true }));
 function run(name: string, result: unknown, extra: Record<string, string> = {}): string {
   const dir = path.join(root, name);
   fs.mkdirSync(dir);
-  if (result !== undefined) fs.writeFileSync(path.join(dir, 'result.json'), typeof result === 'string' ? result : JSON.stringify(result));
+  if (result !== undefined)
+    fs.writeFileSync(path.join(dir, 'result.json'), typeof result === 'string' ? result : JSON.stringify(result));
   for (const [file, text] of Object.entries(extra)) fs.writeFileSync(path.join(dir, file), text);
   return dir;
 }
 
-const passed = (seed: number) => ({ command: 'run', passed: true, pattern: 'idempotency', impl: 'reference', seed, runs: 5, operations: 100, seconds: 6.5 });
-const failed = (seed: number) => ({ ...passed(seed), passed: false, invariants: [{ invariant: 'one-winner', passed: true }, { invariant: 'no-stale-overwrite', passed: false }] });
+const passed = (seed: number) => ({
+  command: 'run',
+  passed: true,
+  pattern: 'idempotency',
+  impl: 'reference',
+  seed,
+  runs: 5,
+  operations: 100,
+  seconds: 6.5,
+});
+const failed = (seed: number) => ({
+  ...passed(seed),
+  passed: false,
+  invariants: [
+    { invariant: 'one-winner', passed: true },
+    { invariant: 'no-stale-overwrite', passed: false },
+  ],
+});
 
 describe('reports/index.html', () => {
   it('reads the folder stamp as UTC', () => {
@@ -51,7 +68,10 @@ describe('reports/index.html', () => {
     run('20261130-090000-certify-5', failed(5), { 'counterexample.json': '{}' });
     run('20261130-100000-run-7', '{ not json');
     const html = fs.readFileSync(writeIndex(root), 'utf8');
-    const rows = [...html.matchAll(/<tr class="run" data-run="([^"]+)"><td class="[^"]+">(\w+)<\/td>/g)].map((m) => [m[1], m[2]]);
+    const rows = [...html.matchAll(/<tr class="run" data-run="([^"]+)"><td class="[^"]+">(\w+)<\/td>/g)].map((m) => [
+      m[1],
+      m[2],
+    ]);
     expect(rows).toEqual([
       ['20261130-100000-run-7', 'UNREADABLE'],
       ['20261130-090000-certify-5', 'FAILED'],

@@ -54,7 +54,11 @@ describe('metrics parser', () => {
     const [body] = histogramSeries(metrics, 'idempotency_body_bytes');
     expect(body.labels).toEqual({});
     expect(body.buckets.find((b) => b.le === 65536)?.count).toBe(1);
-    expect(metrics.get('redis_memory_used_bytes')?.samples[0]).toEqual({ name: 'redis_memory_used_bytes', labels: { node: '127.0.0.1:7000' }, value: 2_000_000 });
+    expect(metrics.get('redis_memory_used_bytes')?.samples[0]).toEqual({
+      name: 'redis_memory_used_bytes',
+      labels: { node: '127.0.0.1:7000' },
+      value: 2_000_000,
+    });
   });
 
   it('computes quantiles as Prometheus histogram_quantile does', () => {
@@ -68,8 +72,18 @@ describe('metrics parser', () => {
     expect(histogramQuantile(0.75, buckets)).toBe(1.5);
     expect(histogramQuantile(0.25, buckets)).toBe(0.5);
     // A rank in the +Inf bucket answers the highest finite bound.
-    expect(histogramQuantile(0.99, [{ le: 1, count: 1 }, { le: Infinity, count: 10 }])).toBe(1);
-    expect(histogramQuantile(0.5, [{ le: 1, count: 0 }, { le: Infinity, count: 0 }])).toBeNaN();
+    expect(
+      histogramQuantile(0.99, [
+        { le: 1, count: 1 },
+        { le: Infinity, count: 10 },
+      ]),
+    ).toBe(1);
+    expect(
+      histogramQuantile(0.5, [
+        { le: 1, count: 0 },
+        { le: Infinity, count: 0 },
+      ]),
+    ).toBeNaN();
   });
 
   it('unescapes label values and reads special values', () => {
@@ -107,6 +121,9 @@ describe('metrics.prom', () => {
     expect(reg.count).toBe(3);
     expect(reg.buckets.find((b) => b.le === 15)?.count).toBe(2);
     expect(m.get('redis_memory_used_bytes')?.samples).toHaveLength(1);
-    expect(mergeMetrics([parseMetrics('# TYPE g gauge\ng 1\n'), parseMetrics('# TYPE g gauge\ng 4\n')]).get('g')?.samples[0].value).toBe(4);
+    expect(
+      mergeMetrics([parseMetrics('# TYPE g gauge\ng 1\n'), parseMetrics('# TYPE g gauge\ng 4\n')]).get('g')?.samples[0]
+        .value,
+    ).toBe(4);
   });
 });

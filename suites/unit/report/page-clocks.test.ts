@@ -38,8 +38,22 @@ const register = (id: number, client: number, owner: string, at: [number, number
 
 /** A took the key for 1 s, B took it 300 ms later: legal only because n1's clock jumped a second ahead. */
 function clockLossCounterexample(): Counterexample {
-  const jump: FaultRecord = { type: 'fault', id: 9, kind: 'clock-jump', target: 'node 1 (master of 0-5460)', startedAt: 100, endedAt: 400, lossy: false, detail: '', clockOffsets: [{ at: 100, node: 'n1', offsetMs: 1_000 }] };
-  const history = { ops: [register(0, 1, 'A', [0, 10]), register(1, 2, 'B', [300, 310])], faults: [jump], topology: [] };
+  const jump: FaultRecord = {
+    type: 'fault',
+    id: 9,
+    kind: 'clock-jump',
+    target: 'node 1 (master of 0-5460)',
+    startedAt: 100,
+    endedAt: 400,
+    lossy: false,
+    detail: '',
+    clockOffsets: [{ at: 100, node: 'n1', offsetMs: 1_000 }],
+  };
+  const history = {
+    ops: [register(0, 1, 'A', [0, 10]), register(1, 2, 'B', [300, 310])],
+    faults: [jump],
+    topology: [],
+  };
   const result = check(history, PATTERNS.idempotency);
   expect(result.verdict).toBe('clock-loss');
   return { ...read<Counterexample>('counterexample.json'), history, result } as Counterexample;
@@ -48,8 +62,16 @@ function clockLossCounterexample(): Counterexample {
 describe('the clocks on the report page', () => {
   it("draws each moved node's offset and each skewed client's, beside the operations", () => {
     const ce = read<Counterexample>('counterexample.json');
-    const html = renderReport({ dir: `reports/${CLOCKS}`, result: read<RunSummary>('result.json'), counterexample: ce });
-    expect([...html.matchAll(/<polyline class="clock-line" data-clock-node="(\w+)"/g)].map((m) => m[1])).toEqual(['n2', 'n1', 'n4']);
+    const html = renderReport({
+      dir: `reports/${CLOCKS}`,
+      result: read<RunSummary>('result.json'),
+      counterexample: ce,
+    });
+    expect([...html.matchAll(/<polyline class="clock-line" data-clock-node="(\w+)"/g)].map((m) => m[1])).toEqual([
+      'n2',
+      'n1',
+      'n4',
+    ]);
     expect([...html.matchAll(/data-clock-client="(\d+)"/g)].map((m) => m[1])).toEqual(['0', '1']);
     expect(html).toContain('>n2 +1000 ms from 140.6 ms to 668.4 ms</text>');
     expect(html).toContain('>n1 strobed 0 ↔ −100 ms (10 steps) from 780.3 ms to 1.30 s</text>');
@@ -95,16 +117,27 @@ describe('the clocks on the report page', () => {
       passed: true,
       pattern: 'idempotency',
       clockLosses: 2,
-      clockLossNotes: ["run 3, key k0: one-winner ... Explained by clock loss: n2's clock stepped +1000 ms", 'run 9, key k1: ...'],
-      clocks: ['a server clock may step by up to ±5 s, on a master, on a replica, and on a replica then promoted', 'a server clock may strobe between true and ±1 s every 50 ms'],
+      clockLossNotes: [
+        "run 3, key k0: one-winner ... Explained by clock loss: n2's clock stepped +1000 ms",
+        'run 9, key k1: ...',
+      ],
+      clocks: [
+        'a server clock may step by up to ±5 s, on a master, on a replica, and on a replica then promoted',
+        'a server clock may strobe between true and ±1 s every 50 ms',
+      ],
     };
     const html = renderReport({ dir: 'x', result });
     expect(html).toContain('<dt>clock losses</dt><dd>2</dd>');
     expect(count(html, /<div class="card" id="clock-loss-notes">/g)).toBe(1);
     expect(html).toContain(esc(result.clockLossNotes![0]));
-    expect(html).toMatch(/<ul class="clocks" id="clock-assumption"><li>a server clock may step by up to ±5 s[^<]*<\/li><li>a server clock may strobe[^<]*<\/li><\/ul>/);
-    const skewed = renderReport({ dir: 'x', result: { ...result, clientClocks: "each client's clock offset within ±50 ms; Date.now()" } });
-    expect(skewed).toContain("<li>clients: each client&#39;s clock offset within ±50 ms; Date.now()</li></ul>");
+    expect(html).toMatch(
+      /<ul class="clocks" id="clock-assumption"><li>a server clock may step by up to ±5 s[^<]*<\/li><li>a server clock may strobe[^<]*<\/li><\/ul>/,
+    );
+    const skewed = renderReport({
+      dir: 'x',
+      result: { ...result, clientClocks: "each client's clock offset within ±50 ms; Date.now()" },
+    });
+    expect(skewed).toContain('<li>clients: each client&#39;s clock offset within ±50 ms; Date.now()</li></ul>');
 
     const plain = renderReport({ dir: 'x', result: { command: 'certify', passed: true, pattern: 'idempotency' } });
     expect(plain).not.toContain('clock losses');
@@ -116,7 +149,14 @@ describe('the clocks on the report page', () => {
     const ce = clockLossCounterexample();
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-clock-check-'));
     try {
-      const dir = writeCheckFolder(root, { file: 'h.json', format: 'chaoslua', model: 'idempotency', history: ce.history, result: ce.result, passed: true });
+      const dir = writeCheckFolder(root, {
+        file: 'h.json',
+        format: 'chaoslua',
+        model: 'idempotency',
+        history: ce.history,
+        result: ce.result,
+        passed: true,
+      });
       const html = fs.readFileSync(path.join(dir, 'report.html'), 'utf8');
       expect(html).toMatch(/<h1 id="verdict">PASSED<\/h1>/);
       expect(html).toContain('<dt>clock losses</dt><dd>1</dd>');
@@ -131,7 +171,10 @@ describe('the clocks on the report page', () => {
     try {
       fs.writeFileSync(path.join(root, 'result.json'), JSON.stringify({ command: 'certify', passed: true }));
       expect(readReportData(root).result.clientClocks).toBeUndefined();
-      fs.writeFileSync(path.join(root, 'certificate.json'), JSON.stringify({ clientClocks: 'within ±50 ms; reach: Date.now()' }));
+      fs.writeFileSync(
+        path.join(root, 'certificate.json'),
+        JSON.stringify({ clientClocks: 'within ±50 ms; reach: Date.now()' }),
+      );
       expect(readReportData(root).result.clientClocks).toBe('within ±50 ms; reach: Date.now()');
       fs.writeFileSync(path.join(root, 'certificate.json'), '{ not json');
       expect(readReportData(root).result.clientClocks).toBeUndefined();

@@ -46,9 +46,18 @@ describe('renderReport', () => {
     const ce = data.counterexample!;
     // The fixture predates races: stage one on its first client's second operation, against another client.
     const [holder, contender] = [...new Set(ce.history.ops.map((o) => o.client))];
-    const race = { name: "release at its lease's end", instant: 'lease-end' as const, key: 0, holder, op: 1, contender };
+    const race = {
+      name: "release at its lease's end",
+      instant: 'lease-end' as const,
+      key: 0,
+      holder,
+      op: 1,
+      contender,
+    };
     const html = renderReport({ ...data, counterexample: { ...ce, schedule: { ...ce.schedule, race } } });
-    expect(html).toContain(`Race staged at a critical instant: release at its lease&#39;s end on k0: c${holder}&#39;s operation #1 against c${contender}.`);
+    expect(html).toContain(
+      `Race staged at a critical instant: release at its lease&#39;s end on k0: c${holder}&#39;s operation #1 against c${contender}.`,
+    );
     expect(count(html, /<text class="mark race-mark"[^>]*>⚡<\/text>/g)).toBe(1);
     expect(html).toContain(`client ${holder} (racer)`);
     expect(html).toContain(`client ${contender} (contender)`);
@@ -58,10 +67,15 @@ describe('renderReport', () => {
   it('reads the SRE checklist from metrics.prom and flags nothing it has no number for', () => {
     const html = renderReport(failing());
     expect(html).toContain('data-metric="idempotency_noscript_total"');
-    expect(html).toMatch(/data-metric="idempotency_stale_completion_rejected_total"><h3>[^<]+<\/h3><div class="big" data-value="\d+"/);
+    expect(html).toMatch(
+      /data-metric="idempotency_stale_completion_rejected_total"><h3>[^<]+<\/h3><div class="big" data-value="\d+"/,
+    );
     expect(html).toContain('15 ms alert');
     expect(html).toContain('64 KB alert');
-    const partial = renderReport({ ...failing(), metrics: parseMetrics('# TYPE idempotency_noscript_total counter\nidempotency_noscript_total 3\n') });
+    const partial = renderReport({
+      ...failing(),
+      metrics: parseMetrics('# TYPE idempotency_noscript_total counter\nidempotency_noscript_total 3\n'),
+    });
     expect(partial).toMatch(/data-metric="idempotency_noscript_total"><h3>[^<]+<\/h3><div class="big" data-value="3"/);
     expect(partial).toContain('not recorded (<code>idempotency_body_bytes</code>');
     const none = renderReport({ ...failing(), metrics: undefined });
@@ -70,7 +84,11 @@ describe('renderReport', () => {
   });
 
   it('shows a pass without a timeline and with the re-run command', () => {
-    const html = renderReport({ dir: `reports/${PASSING}`, result: JSON.parse(read(PASSING, 'result.json')) as RunSummary, metrics: parseMetrics(read(PASSING, 'metrics.prom')) });
+    const html = renderReport({
+      dir: `reports/${PASSING}`,
+      result: JSON.parse(read(PASSING, 'result.json')) as RunSummary,
+      metrics: parseMetrics(read(PASSING, 'metrics.prom')),
+    });
     expect(html).toMatch(/<h1 id="verdict">PASSED<\/h1>/);
     expect(html).toContain('chaoslua run --pattern idempotency --seed 1 --runs 5');
     expect(html).not.toContain('id="tl-plot"');

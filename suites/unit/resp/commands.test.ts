@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { breaksPairing, firstKey, isDataCommand, isPlainRead, isPlainWrite, ruleName } from '../../../src/resp/commands.ts';
+import {
+  breaksPairing,
+  firstKey,
+  isDataCommand,
+  isPlainRead,
+  isPlainWrite,
+  ruleName,
+} from '../../../src/resp/commands.ts';
 
 const args = (...words: string[]) => words.map((w) => Buffer.from(w));
 

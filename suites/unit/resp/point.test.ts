@@ -30,19 +30,32 @@ async function setUp() {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   cleanup.push(() => new Promise((resolve) => server.close(resolve)));
-  const points = await RespPoints.start([{ node: 'n0', listen: 0, address: { host: '127.0.0.1', port: (server.address() as net.AddressInfo).port } }]);
+  const points = await RespPoints.start([
+    { node: 'n0', listen: 0, address: { host: '127.0.0.1', port: (server.address() as net.AddressInfo).port } },
+  ]);
   cleanup.push(() => points.close());
   const open = async () => {
     const client = net.connect(points.address(0).port, '127.0.0.1');
     cleanup.push(() => client.destroy());
     const received: string[] = [];
     const state = { ended: false };
-    client.on('data', (d: Buffer) => received.push(...d.toString().split('\r\n').filter((s) => s !== '')));
+    client.on('data', (d: Buffer) =>
+      received.push(
+        ...d
+          .toString()
+          .split('\r\n')
+          .filter((s) => s !== ''),
+      ),
+    );
     client.on('end', () => (state.ended = true));
     client.on('error', () => undefined);
     await new Promise((resolve) => client.once('connect', resolve));
     const send = (...commands: string[][]) =>
-      client.write(commands.map((args) => `*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('')}`).join(''));
+      client.write(
+        commands
+          .map((args) => `*${args.length}\r\n${args.map((a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`).join('')}`)
+          .join(''),
+      );
     return { received, send, isEnded: () => state.ended };
   };
   const first = await open();
@@ -102,7 +115,12 @@ describe('a RESP point on a pipelined connection', () => {
     await rule.settled();
     // The server saw three commands and numbered its replies 1-3; the refused SET was answered in its place.
     expect(seen).toEqual(['GET a', 'GET a', 'SET a 2']);
-    expect(received).toEqual([':1', '-BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.', ':2', ':3']);
+    expect(received).toEqual([
+      ':1',
+      '-BUSY Redis is busy running a script. You can only call SCRIPT KILL or SHUTDOWN NOSAVE.',
+      ':2',
+      ':3',
+    ]);
   });
 
   it('answers a refused command after a held reply before it, never ahead of it', async () => {
@@ -122,7 +140,14 @@ describe('a RESP point on a pipelined connection', () => {
     const { points, seen, received, send, until, open } = await setUp();
     const ttls: Record<string, number> = { expired: 0, forever: -1 };
     const ttlOf = async (_node: string, key: Buffer) => ttls[key.toString()];
-    const rule = points.arm({ action: 'delay-reply', names: ['GET'], holdMs: HOLD_MS, pastExpiryMs: 0, ttlOf, limit: 2 });
+    const rule = points.arm({
+      action: 'delay-reply',
+      names: ['GET'],
+      holdMs: HOLD_MS,
+      pastExpiryMs: 0,
+      ttlOf,
+      limit: 2,
+    });
     send(['GET', 'expired']);
     await until('the GET caught and answered by the server', () => rule.caught.length === 1 && seen.length === 1);
     expect(received).toEqual([]);
@@ -141,7 +166,13 @@ describe('a RESP point on a pipelined connection', () => {
   it('catches only the named command, on the given slot, up to its limit', async () => {
     const { points, received, send, until } = await setUp();
     // {a} and {b} hash to different slots; only a GET of {b}... is caught, and only once.
-    const rule = points.arm({ action: 'delay-reply', names: ['GET'], slot: keySlot('{b}x'), holdMs: HOLD_MS, limit: 1 });
+    const rule = points.arm({
+      action: 'delay-reply',
+      names: ['GET'],
+      slot: keySlot('{b}x'),
+      holdMs: HOLD_MS,
+      limit: 1,
+    });
     send(['GET', '{a}x'], ['GET', '{b}x'], ['GET', '{b}y']);
     await until('the first reply', () => received.length >= 1);
     expect(rule.caught.map((c) => c.key)).toEqual(['{b}x']);
@@ -149,10 +180,16 @@ describe('a RESP point on a pipelined connection', () => {
     await until('every reply', () => received.length === 3);
   });
 
-  it('never catches a command on the excepted slot (a staged race\'s key is left to its own hold)', async () => {
+  it("never catches a command on the excepted slot (a staged race's key is left to its own hold)", async () => {
     const { points, received, send, until } = await setUp();
     // {a} is excepted: the GET of {a}x goes by, the GET of {b}x behind it is the one caught.
-    const rule = points.arm({ action: 'delay-reply', names: ['GET'], exceptSlot: keySlot('{a}x'), holdMs: HOLD_MS, limit: 1 });
+    const rule = points.arm({
+      action: 'delay-reply',
+      names: ['GET'],
+      exceptSlot: keySlot('{a}x'),
+      holdMs: HOLD_MS,
+      limit: 1,
+    });
     send(['GET', '{a}x'], ['GET', '{b}x']);
     await until('the first reply', () => received.length >= 1);
     expect(rule.caught.map((c) => c.key)).toEqual(['{b}x']);
@@ -163,7 +200,13 @@ describe('a RESP point on a pipelined connection', () => {
   it('catches the first data command of any name under "*", holding the side its name calls for', async () => {
     const { points, seen, received, send, until } = await setUp();
     // PING is connection control, never caught; the SET is, and a write is held before Redis sees it.
-    const rule = points.arm({ action: 'delay-reply', names: [ANY_DATA_COMMAND], sideFor: (name) => (name === 'GET' ? 'delay-reply' : 'delay-request'), holdMs: HOLD_MS, limit: 1 });
+    const rule = points.arm({
+      action: 'delay-reply',
+      names: [ANY_DATA_COMMAND],
+      sideFor: (name) => (name === 'GET' ? 'delay-reply' : 'delay-request'),
+      holdMs: HOLD_MS,
+      limit: 1,
+    });
     send(['PING'], ['SET', '{b}x', '1'], ['GET', '{b}y']);
     await until('the PING reply', () => received.length >= 1);
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -64,7 +64,11 @@ export class StubCluster {
  * runs each call to completion), expiring when its lease runs out on the wall clock. Correct by
  * construction for schedules without faults, which is all these tests need of it.
  */
-export function inMemorySubjects(model: Model<unknown, unknown, unknown>, count: number, redisKey?: (key: string) => string): Subject[] {
+export function inMemorySubjects(
+  model: Model<unknown, unknown, unknown>,
+  count: number,
+  redisKey?: (key: string) => string,
+): Subject[] {
   const keys = new Map<string, { state: unknown; expiresAt: number }>();
   const subject: Subject = {
     name: `in-memory ${model.name}`,
@@ -72,11 +76,17 @@ export function inMemorySubjects(model: Model<unknown, unknown, unknown>, count:
       const now = performance.now();
       let entry = keys.get(key) ?? { state: model.init(), expiresAt: Infinity };
       const tag = model.leaseTag(entry.state);
-      if (tag !== null && now >= entry.expiresAt) entry = { state: model.expire(entry.state, tag), expiresAt: Infinity };
+      if (tag !== null && now >= entry.expiresAt)
+        entry = { state: model.expire(entry.state, tag), expiresAt: Infinity };
       const id = Math.floor(Math.random() * 2 ** 31);
       const step = model.step(entry.state, input, id);
       const ms = model.expiryMs(input);
-      const expiresAt = model.leaseTag(step.state) === id && ms !== undefined ? now + ms : model.leaseTag(step.state) === null ? Infinity : entry.expiresAt;
+      const expiresAt =
+        model.leaseTag(step.state) === id && ms !== undefined
+          ? now + ms
+          : model.leaseTag(step.state) === null
+            ? Infinity
+            : entry.expiresAt;
       keys.set(key, { state: step.state, expiresAt });
       return step.output;
     },

@@ -1,13 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { EnvironmentError } from '../../../src/cluster/errors.ts';
 import type { LocalCluster } from '../../../src/cluster/local.ts';
-import { histogramBucketQuantile, metricSum, runScenario, withoutRemediation, type ClusterPool, type Scenario } from '../../../src/scenario/index.ts';
+import {
+  histogramBucketQuantile,
+  metricSum,
+  runScenario,
+  withoutRemediation,
+  type ClusterPool,
+  type Scenario,
+} from '../../../src/scenario/index.ts';
 
 // How a scenario's result is decided, without a cluster: the variants here return observations
 // directly, and the "cluster" only counts heals. The real scenarios against a real cluster are
 // suites/scenarios (cli.test.ts in npm test, the whole table in test:full).
 
-interface Seen { readonly duplicates: number }
+interface Seen {
+  readonly duplicates: number;
+}
 
 function poolWith(heal: () => Promise<void> = async () => undefined) {
   const heals: string[] = [];
@@ -15,7 +24,11 @@ function poolWith(heal: () => Promise<void> = async () => undefined) {
   return { pool: { get: async () => cluster } as unknown as ClusterPool, heals };
 }
 
-function scenario(broken: () => Promise<Seen>, remediated: () => Promise<Seen>, documented: (o: Seen) => string[] = () => []): Scenario<Seen> {
+function scenario(
+  broken: () => Promise<Seen>,
+  remediated: () => Promise<Seen>,
+  documented: (o: Seen) => string[] = () => [],
+): Scenario<Seen> {
   return {
     name: 'double-charge',
     title: 'a retried request runs twice',
@@ -49,21 +62,32 @@ describe('runScenario decides a scenario from its two slots', () => {
     const held = await runScenario(scenario(observe(0), observe(0)), { pool: poolWith().pool, seed: 1 });
     expect(held.passed).toBe(false);
     expect(held.problems).toEqual(['the broken variant did not fail: 0 duplicate(s)']);
-    const quiet = await runScenario(scenario(observe(1), observe(0), (o) => (o.duplicates >= 2 ? [] : ['only one duplicate'])), { pool: poolWith().pool, seed: 1 });
+    const quiet = await runScenario(
+      scenario(observe(1), observe(0), (o) => (o.duplicates >= 2 ? [] : ['only one duplicate'])),
+      { pool: poolWith().pool, seed: 1 },
+    );
     expect(quiet.problems).toEqual(['the broken variant did not show the documented symptom: only one duplicate']);
   });
 
   it('not as documented when the remediation does not hold, or with it taken out', async () => {
     const r = await runScenario(scenario(observe(2), observe(1)), { pool: poolWith().pool, seed: 1 });
     expect(r.problems).toEqual(['the remediation did not hold: 1 duplicate(s)']);
-    const removed = await runScenario(withoutRemediation(scenario(observe(2), observe(0))), { pool: poolWith().pool, seed: 1 });
+    const removed = await runScenario(withoutRemediation(scenario(observe(2), observe(0))), {
+      pool: poolWith().pool,
+      seed: 1,
+    });
     expect(removed.passed).toBe(false);
     expect(removed.remediated.variant).toBe('broken');
   });
 
   it('a crashing step is a problem of the scenario, still followed by a heal', async () => {
     const { pool, heals } = poolWith();
-    const r = await runScenario(scenario(async () => { throw new Error('boom'); }, observe(0)), { pool, seed: 1 });
+    const r = await runScenario(
+      scenario(async () => {
+        throw new Error('boom');
+      }, observe(0)),
+      { pool, seed: 1 },
+    );
     expect(r.passed).toBe(false);
     expect(r.problems).toEqual(['the broken variant crashed: Error: boom']);
     expect(r.broken.metric.value).toBeNull();
@@ -71,10 +95,16 @@ describe('runScenario decides a scenario from its two slots', () => {
   });
 
   it('an environment failure is thrown, never reported as a scenario result', async () => {
-    const env = scenario(async () => { throw new EnvironmentError('no cluster'); }, observe(0));
+    const env = scenario(async () => {
+      throw new EnvironmentError('no cluster');
+    }, observe(0));
     await expect(runScenario(env, { pool: poolWith().pool, seed: 1 })).rejects.toBeInstanceOf(EnvironmentError);
-    const unhealed = poolWith(async () => { throw new Error('slots unassigned'); });
-    await expect(runScenario(scenario(observe(2), observe(0)), { pool: unhealed.pool, seed: 1 })).rejects.toThrow(/did not recover after double-charge \(broken\): slots unassigned/);
+    const unhealed = poolWith(async () => {
+      throw new Error('slots unassigned');
+    });
+    await expect(runScenario(scenario(observe(2), observe(0)), { pool: unhealed.pool, seed: 1 })).rejects.toThrow(
+      /did not recover after double-charge \(broken\): slots unassigned/,
+    );
   });
 });
 

@@ -7,8 +7,20 @@ import { UnexpectedReplyError, zeroOrOne } from '../../../src/scripts/replies.ts
 describe('parseRegistration', () => {
   it('reads fresh and both kinds of hit', () => {
     expect(parseRegistration(['fresh'])).toEqual({ kind: 'fresh' });
-    expect(parseRegistration(['hit', 'pending', 'fp', '', ''])).toEqual({ kind: 'hit', state: 'pending', fingerprint: 'fp', status: null, body: '' });
-    expect(parseRegistration(['hit', 'completed', 'fp', '201', '{"id":1}'])).toEqual({ kind: 'hit', state: 'completed', fingerprint: 'fp', status: 201, body: '{"id":1}' });
+    expect(parseRegistration(['hit', 'pending', 'fp', '', ''])).toEqual({
+      kind: 'hit',
+      state: 'pending',
+      fingerprint: 'fp',
+      status: null,
+      body: '',
+    });
+    expect(parseRegistration(['hit', 'completed', 'fp', '201', '{"id":1}'])).toEqual({
+      kind: 'hit',
+      state: 'completed',
+      fingerprint: 'fp',
+      status: 201,
+      body: '{"id":1}',
+    });
   });
 
   it('refuses off-contract replies with the reply in the message', () => {
@@ -32,7 +44,9 @@ describe('answerHit', () => {
   });
 
   it('reports a pending record of the same request as in progress', () => {
-    expect(answerHit({ ...completed, state: 'pending', status: null, body: '' }, 'fp-a')).toEqual({ kind: 'in-progress' });
+    expect(answerHit({ ...completed, state: 'pending', status: null, body: '' }, 'fp-a')).toEqual({
+      kind: 'in-progress',
+    });
   });
 });
 
@@ -45,7 +59,12 @@ describe('small replies', () => {
   });
 
   it('parseMatchReply maps nil, -1, 0, 1', () => {
-    expect([null, -1, 0, 1].map((r) => parseMatchReply('remove_if_matches', r))).toEqual(['absent', 'other-token', 'no-effect', 'done']);
+    expect([null, -1, 0, 1].map((r) => parseMatchReply('remove_if_matches', r))).toEqual([
+      'absent',
+      'other-token',
+      'no-effect',
+      'done',
+    ]);
     expect(() => parseMatchReply('remove_if_matches', 2)).toThrow(UnexpectedReplyError);
   });
 });

@@ -23,7 +23,10 @@ class FakeCluster {
   readonly slots: string[][] = [];
   evalshaCalls = 0;
   failWith: Error | undefined;
-  constructor(readonly nodesList: FakeNode[], readonly options: { natMap?: Record<string, { host: string; port: number }> } = {}) {}
+  constructor(
+    readonly nodesList: FakeNode[],
+    readonly options: { natMap?: Record<string, { host: string; port: number }> } = {},
+  ) {}
   /** Slots 0-8191 on the first node, the rest on the second; `announced` keys as CLUSTER SLOTS would give them. */
   assign(keys: [string, string]): void {
     for (let s = 0; s < 16384; s++) this.slots[s] = [s < 8192 ? keys[0] : keys[1]];
@@ -48,7 +51,9 @@ class FakeCluster {
 
 function setup(natMapped = false) {
   const nodes = [new FakeNode({ host: '127.0.0.1', port: 7000 }), new FakeNode({ host: '127.0.0.1', port: 7001 })];
-  const natMap = natMapped ? { '10.0.0.1:6379': { host: '127.0.0.1', port: 7000 }, '10.0.0.2:6379': { host: '127.0.0.1', port: 7001 } } : undefined;
+  const natMap = natMapped
+    ? { '10.0.0.1:6379': { host: '127.0.0.1', port: 7000 }, '10.0.0.2:6379': { host: '127.0.0.1', port: 7001 } }
+    : undefined;
   const cluster = new FakeCluster(nodes, { natMap });
   cluster.assign(natMapped ? ['10.0.0.1:6379', '10.0.0.2:6379'] : ['127.0.0.1:7000', '127.0.0.1:7001']);
   return { nodes, cluster };

@@ -12,23 +12,54 @@ const ROOT = path.resolve(import.meta.dirname, '../../..');
 
 function cert(server: string, version: string, certified: boolean): Certificate {
   return {
-    version: 1, certified, pattern: 'lock', implementation: { spec: `lua:${ROOT}/lua/lock`, sha256: 'a' },
-    redis: { version, server, allocator: 'libc', features: { functions: true, shebangFlags: true, evictsScripts: version >= '7.4', frozenTime: false }, topology: '', cluster: 'local' },
-    seed: 9, runs: 20, operations: 1500, faults: {}, replicationLosses: 0, issuedAt: '', seconds: 31.6,
-    invariants: [{ invariant: 'one-holder', passed: certified, violations: certified ? [] : [{ invariant: 'one-holder', message: 'x' }] }],
+    version: 1,
+    certified,
+    pattern: 'lock',
+    implementation: { spec: `lua:${ROOT}/lua/lock`, sha256: 'a' },
+    redis: {
+      version,
+      server,
+      allocator: 'libc',
+      features: { functions: true, shebangFlags: true, evictsScripts: version >= '7.4', frozenTime: false },
+      topology: '',
+      cluster: 'local',
+    },
+    seed: 9,
+    runs: 20,
+    operations: 1500,
+    faults: {},
+    replicationLosses: 0,
+    issuedAt: '',
+    seconds: 31.6,
+    invariants: [
+      {
+        invariant: 'one-holder',
+        passed: certified,
+        violations: certified ? [] : [{ invariant: 'one-holder', message: 'x' }],
+      },
+    ],
     findings: certified ? [] : ['noscript-unhandled: NOSCRIPT reached the caller'],
   };
 }
 
 describe('the servers table', () => {
   it('has a column per server in the table order, the probes above, and a cell per verdict', () => {
-    const m = matrixCertificate(cert('redis', '7.0.15', true), [matrixServer('valkey-8.1', cert('valkey', '8.1.8', false), 'v.json'), matrixServer('redis-7.0', cert('redis', '7.0.15', true), 'r.json')], 70);
+    const m = matrixCertificate(
+      cert('redis', '7.0.15', true),
+      [
+        matrixServer('valkey-8.1', cert('valkey', '8.1.8', false), 'v.json'),
+        matrixServer('redis-7.0', cert('redis', '7.0.15', true), 'r.json'),
+      ],
+      70,
+    );
     const table = renderTable([{ file: 'lock.json', matrix: m }]);
     const lines = table.split('\n');
     expect(lines[0]).toBe('| probed on the running node | `redis-7.0` | `valkey-8.1` |');
     expect(lines[2]).toBe('| server (allocator) | Redis 7.0.15 (libc) | Valkey 8.1.8 (libc) |');
     expect(lines).toContain('| evicts EVAL-loaded scripts | no | yes |');
-    expect(lines.at(-1)).toBe('| `lua:lua/lock` (lock) | 20, 9, default (all) | certified (1500 ops, 32 s) | **not certified**: broke one-holder (1); noscript-unhandled | **not certified**, 70 s ([lock.json](../bench/results/servers/lock.json)) |');
+    expect(lines.at(-1)).toBe(
+      '| `lua:lua/lock` (lock) | 20, 9, default (all) | certified (1500 ops, 32 s) | **not certified**: broke one-holder (1); noscript-unhandled | **not certified**, 70 s ([lock.json](../bench/results/servers/lock.json)) |',
+    );
   });
 
   it('docs/servers.md holds the table the kept matrices make', () => {

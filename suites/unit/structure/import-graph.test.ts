@@ -31,21 +31,46 @@ const show = (e: ImportEdge) => `${e.from} imports ${e.to}${e.typeOnly ? ' (type
 
 /** Imports from files of `folder` (all but `except`) into any of `forbidden`. */
 function crossing(folder: string, forbidden: readonly string[], except: readonly string[] = []): string[] {
-  return edges.filter((e) => folderOf(e.from) === folder && !except.includes(e.from) && forbidden.includes(folderOf(e.to))).map(show);
+  return edges
+    .filter((e) => folderOf(e.from) === folder && !except.includes(e.from) && forbidden.includes(folderOf(e.to)))
+    .map(show);
 }
 
 /** Imports from files of `folder` into anything but `allowed` (and itself). */
 function outside(folder: string, allowed: readonly string[], except: readonly string[] = []): string[] {
-  return edges.filter((e) => folderOf(e.from) === folder && !except.includes(e.from) && folderOf(e.to) !== folder && !allowed.includes(folderOf(e.to))).map(show);
+  return edges
+    .filter(
+      (e) =>
+        folderOf(e.from) === folder &&
+        !except.includes(e.from) &&
+        folderOf(e.to) !== folder &&
+        !allowed.includes(folderOf(e.to)),
+    )
+    .map(show);
 }
 
 /** The pipeline's folders: the stages, the vocabularies they share, and the plugins they read. */
-const PIPELINE = ['plan', 'history', 'cluster', 'resp', 'faults', 'generator', 'process-protocol', 'subject', 'nemesis', 'runner', 'checker', 'report'];
+const PIPELINE = [
+  'plan',
+  'history',
+  'cluster',
+  'resp',
+  'faults',
+  'generator',
+  'process-protocol',
+  'subject',
+  'nemesis',
+  'runner',
+  'checker',
+  'report',
+];
 
 /** Imports between different folders of `among`, as edges between the folders. */
 function folderEdges(among: readonly string[], all: readonly ImportEdge[] = edges): ImportEdge[] {
   return all
-    .filter((e) => among.includes(folderOf(e.from)) && among.includes(folderOf(e.to)) && folderOf(e.from) !== folderOf(e.to))
+    .filter(
+      (e) => among.includes(folderOf(e.from)) && among.includes(folderOf(e.to)) && folderOf(e.from) !== folderOf(e.to),
+    )
     .map((e) => ({ ...e, from: folderOf(e.from), to: folderOf(e.to) }));
 }
 
@@ -62,11 +87,39 @@ describe('the import graph of src', () => {
     // Guards the parser: a regular expression that stopped matching would make every rule pass.
     expect(files.length).toBeGreaterThan(150);
     expect(edges.length).toBeGreaterThan(500);
-    for (const folder of ['plan', 'history', 'faults', 'process-protocol', 'generator', 'runner', 'nemesis', 'checker', 'report', 'certify', 'patterns', 'scripts', 'subject', 'cli']) {
-      expect(files.some((f) => folderOf(f) === folder), folder).toBe(true);
+    for (const folder of [
+      'plan',
+      'history',
+      'faults',
+      'process-protocol',
+      'generator',
+      'runner',
+      'nemesis',
+      'checker',
+      'report',
+      'certify',
+      'patterns',
+      'scripts',
+      'subject',
+      'cli',
+    ]) {
+      expect(
+        files.some((f) => folderOf(f) === folder),
+        folder,
+      ).toBe(true);
     }
-    expect(edges).toContainEqual({ from: 'src/generator/index.ts', to: 'src/plan/schedule.ts', typeOnly: true, dynamic: false });
-    expect(edges).toContainEqual({ from: 'src/runner/run.ts', to: 'src/nemesis/nemesis.ts', typeOnly: false, dynamic: false });
+    expect(edges).toContainEqual({
+      from: 'src/generator/index.ts',
+      to: 'src/plan/schedule.ts',
+      typeOnly: true,
+      dynamic: false,
+    });
+    expect(edges).toContainEqual({
+      from: 'src/runner/run.ts',
+      to: 'src/nemesis/nemesis.ts',
+      typeOnly: false,
+      dynamic: false,
+    });
   });
 
   it('has no cycle, type-only imports included', () => {
@@ -96,52 +149,159 @@ describe('the import graph of src', () => {
   });
 
   it('runs the flow one way: no stage imports a later one', () => {
-    expect(crossing('generator', ['runner', 'nemesis', 'history', 'checker', 'report', 'certify', 'cli', 'cluster', 'subject'])).toEqual([]);
+    expect(
+      crossing('generator', [
+        'runner',
+        'nemesis',
+        'history',
+        'checker',
+        'report',
+        'certify',
+        'cli',
+        'cluster',
+        'subject',
+      ]),
+    ).toEqual([]);
     expect(crossing('runner', ['generator', 'checker', 'report', 'certify', 'cli'])).toEqual([]);
     expect(crossing('nemesis', ['runner', 'generator', 'checker', 'report', 'certify', 'cli'])).toEqual([]);
-    expect(crossing('checker', ['generator', 'runner', 'nemesis', 'faults', 'cluster', 'subject', 'process-protocol', 'report', 'certify', 'cli'])).toEqual([]);
-    expect(crossing('report', ['generator', 'runner', 'nemesis', 'faults', 'cluster', 'subject', 'process-protocol', 'certify', 'cli'])).toEqual([]);
+    expect(
+      crossing('checker', [
+        'generator',
+        'runner',
+        'nemesis',
+        'faults',
+        'cluster',
+        'subject',
+        'process-protocol',
+        'report',
+        'certify',
+        'cli',
+      ]),
+    ).toEqual([]);
+    expect(
+      crossing('report', [
+        'generator',
+        'runner',
+        'nemesis',
+        'faults',
+        'cluster',
+        'subject',
+        'process-protocol',
+        'certify',
+        'cli',
+      ]),
+    ).toEqual([]);
   });
 
-  it('keeps the fault descriptors plugins the stages read: they know the plan, the history and the cluster\'s interface (types), no stage', () => {
-    expect(crossing('faults', ['generator', 'runner', 'nemesis', 'checker', 'report', 'certify', 'cli', 'patterns', 'subject', 'scripts'])).toEqual([]);
+  it("keeps the fault descriptors plugins the stages read: they know the plan, the history and the cluster's interface (types), no stage", () => {
+    expect(
+      crossing('faults', [
+        'generator',
+        'runner',
+        'nemesis',
+        'checker',
+        'report',
+        'certify',
+        'cli',
+        'patterns',
+        'subject',
+        'scripts',
+      ]),
+    ).toEqual([]);
     // The generator reads the descriptors: their apply halves act on a cluster through its interface only,
     // so drawing a schedule loads no cluster code.
-    expect(edges.filter((e) => folderOf(e.from) === 'faults' && folderOf(e.to) === 'cluster' && !e.typeOnly).map(show)).toEqual([]);
+    expect(
+      edges.filter((e) => folderOf(e.from) === 'faults' && folderOf(e.to) === 'cluster' && !e.typeOnly).map(show),
+    ).toEqual([]);
   });
 
   it('hands the pattern down as a value: no stage imports the pattern registry, or any pattern', () => {
     // A stage is given the pattern (a SessionSource, a CheckSpec, a declared-input hook); looking one
     // up by name is the edge's (cli, certify, check, replay) and nobody else's.
-    const stages = ['checker', 'model', 'generator', 'runner', 'nemesis', 'faults', 'cluster', 'resp', 'plan', 'history', 'subject', 'scripts', 'lint'];
+    const stages = [
+      'checker',
+      'model',
+      'generator',
+      'runner',
+      'nemesis',
+      'faults',
+      'cluster',
+      'resp',
+      'plan',
+      'history',
+      'subject',
+      'scripts',
+      'lint',
+    ];
     for (const stage of stages) expect(crossing(stage, ['patterns']), stage).toEqual([]);
   });
 
-  it('keeps patterns plugins: a pattern knows the stages\' vocabulary, not their machinery', () => {
+  it("keeps patterns plugins: a pattern knows the stages' vocabulary, not their machinery", () => {
     expect(crossing('patterns', ['runner', 'nemesis', 'cluster', 'report', 'certify', 'cli'])).toEqual([]);
   });
 
   it('writes the built-in patterns on the public pattern API: a built-in imports its own folder and chaoslua/pattern, nothing a team cannot', () => {
     for (const name of BUILT_INS) {
-      expect(edges.some((e) => e.from.startsWith(`src/patterns/${name}/`) && e.to === PATTERN_API), name).toBe(true);
+      expect(
+        edges.some((e) => e.from.startsWith(`src/patterns/${name}/`) && e.to === PATTERN_API),
+        name,
+      ).toBe(true);
     }
     expect(pastThePublicApi(edges)).toEqual([]);
   });
 
   it('catches a built-in pattern that reaches past the public pattern API (the check can fail)', () => {
-    const inside: ImportEdge = { from: 'src/patterns/lock/model.ts', to: 'src/model/types.ts', typeOnly: true, dynamic: false };
-    const sibling: ImportEdge = { from: 'src/patterns/gcra/races.ts', to: 'src/patterns/time-scale.ts', typeOnly: false, dynamic: false };
-    const otherBuiltIn: ImportEdge = { from: 'src/patterns/semaphore/index.ts', to: 'src/patterns/lock/levels.ts', typeOnly: false, dynamic: false };
-    const own: ImportEdge = { from: 'src/patterns/lock/index.ts', to: 'src/patterns/lock/model.ts', typeOnly: false, dynamic: false };
-    expect(pastThePublicApi([...edges, inside, sibling, otherBuiltIn, own])).toEqual([show(inside), show(sibling), show(otherBuiltIn)]);
+    const inside: ImportEdge = {
+      from: 'src/patterns/lock/model.ts',
+      to: 'src/model/types.ts',
+      typeOnly: true,
+      dynamic: false,
+    };
+    const sibling: ImportEdge = {
+      from: 'src/patterns/gcra/races.ts',
+      to: 'src/patterns/time-scale.ts',
+      typeOnly: false,
+      dynamic: false,
+    };
+    const otherBuiltIn: ImportEdge = {
+      from: 'src/patterns/semaphore/index.ts',
+      to: 'src/patterns/lock/levels.ts',
+      typeOnly: false,
+      dynamic: false,
+    };
+    const own: ImportEdge = {
+      from: 'src/patterns/lock/index.ts',
+      to: 'src/patterns/lock/model.ts',
+      typeOnly: false,
+      dynamic: false,
+    };
+    expect(pastThePublicApi([...edges, inside, sibling, otherBuiltIn, own])).toEqual([
+      show(inside),
+      show(sibling),
+      show(otherBuiltIn),
+    ]);
   });
 
   it('keeps the script runtime below the clients that use it', () => {
-    expect(crossing('scripts', ['patterns', 'subject', 'generator', 'runner', 'nemesis', 'checker', 'report', 'certify', 'cli'])).toEqual([]);
+    expect(
+      crossing('scripts', [
+        'patterns',
+        'subject',
+        'generator',
+        'runner',
+        'nemesis',
+        'checker',
+        'report',
+        'certify',
+        'cli',
+      ]),
+    ).toEqual([]);
   });
 
   it('keeps the Subject adapters apart from the stages that drive them', () => {
-    expect(crossing('subject', ['generator', 'runner', 'nemesis', 'faults', 'checker', 'report', 'certify', 'cli'])).toEqual([]);
+    expect(
+      crossing('subject', ['generator', 'runner', 'nemesis', 'faults', 'checker', 'report', 'certify', 'cli']),
+    ).toEqual([]);
   });
 
   it('keeps the process protocol below the Subject adapter that speaks it: it knows the plan and the patterns only', () => {
@@ -149,19 +309,28 @@ describe('the import graph of src', () => {
   });
 
   it('keeps the job options below the CLI that parses strings into them', () => {
-    expect(edges.filter((e) => e.from === 'src/certify/options.ts' && ['cli', 'cluster', 'runner', 'subject'].includes(folderOf(e.to))).map(show)).toEqual([]);
+    expect(
+      edges
+        .filter(
+          (e) =>
+            e.from === 'src/certify/options.ts' && ['cli', 'cluster', 'runner', 'subject'].includes(folderOf(e.to)),
+        )
+        .map(show),
+    ).toEqual([]);
   });
 
-  it('keeps a job\'s options at the edge: no file below cli/ and certify/ names JobOptions, every stage takes its own narrow input', () => {
+  it("keeps a job's options at the edge: no file below cli/ and certify/ names JobOptions, every stage takes its own narrow input", () => {
     // The job (certify/job.ts) hands each step its part: the environment its spec, the run a RunStep
     // with ChaosOptions, the judge a JudgeInput, the write its record; the runner, nemesis, checker and
     // report never see the 29 fields. The barrel (src/index.ts) re-exports the type for the API.
-    const naming = files.filter((f) => /\bJobOptions\b/.test(fs.readFileSync(path.join(ROOT, f), 'utf8').replace(/\/\/.*|\/\*[\s\S]*?\*\//g, '')));
+    const naming = files.filter((f) =>
+      /\bJobOptions\b/.test(fs.readFileSync(path.join(ROOT, f), 'utf8').replace(/\/\/.*|\/\*[\s\S]*?\*\//g, '')),
+    );
     expect(naming.length).toBeGreaterThan(3); // guards the pattern: the edge itself names it
     expect(naming.filter((f) => !['certify', 'cli', '(src)'].includes(folderOf(f)))).toEqual([]);
   });
 
-  it('has no cycle between the pipeline\'s folders either: the stages and their vocabularies form one order', () => {
+  it("has no cycle between the pipeline's folders either: the stages and their vocabularies form one order", () => {
     expect(cycles(PIPELINE, folderEdges(PIPELINE))).toEqual([]);
   });
 
@@ -172,17 +341,25 @@ describe('the import graph of src', () => {
 
   it('finds a cycle between folders when there is one (the check can fail)', () => {
     const back: ImportEdge = { from: 'src/plan/x.ts', to: 'src/report/y.ts', typeOnly: true, dynamic: false };
-    expect(cycles(PIPELINE, folderEdges(PIPELINE, [...edges, back])).flat()).toEqual(expect.arrayContaining(['plan', 'report']));
+    expect(cycles(PIPELINE, folderEdges(PIPELINE, [...edges, back])).flat()).toEqual(
+      expect.arrayContaining(['plan', 'report']),
+    );
   });
 
-  it('keeps the fault names in the descriptors: no other file lists them (the steps\' and records\' own kinds aside)', () => {
+  it("keeps the fault names in the descriptors: no other file lists them (the steps' and records' own kinds aside)", () => {
     const names = FAULT_DESCRIPTORS.map((f) => f.name);
     // The plan's step kinds, the history's record kinds and the counterexample file's schema of the
     // steps share some words with the fault names; they are their own vocabularies.
     const ownKinds = ['src/plan/schedule.ts', 'src/history/types.ts', 'src/report/counterexample-schema.ts'];
     const lists = files
       .filter((f) => folderOf(f) !== 'faults' && !ownKinds.includes(f))
-      .map((f) => [f, names.filter((n) => new RegExp(`['"\`]${n}['"\`]`).test(fs.readFileSync(path.join(ROOT, f), 'utf8')))] as const)
+      .map(
+        (f) =>
+          [
+            f,
+            names.filter((n) => new RegExp(`['"\`]${n}['"\`]`).test(fs.readFileSync(path.join(ROOT, f), 'utf8'))),
+          ] as const,
+      )
       .filter(([, found]) => found.length > 3)
       .map(([f, found]) => `${f} names ${found.join(', ')}`);
     expect(lists).toEqual([]);

@@ -35,7 +35,12 @@ export function importGraph(dir = 'src'): { files: string[]; edges: ImportEdge[]
     const text = fs.readFileSync(path.join(ROOT, from), 'utf8');
     const add = (specifier: string, typeOnly: boolean, dynamic: boolean) => {
       if (!specifier.startsWith('.')) return; // packages and node: builtins
-      edges.push({ from, to: path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier)), typeOnly, dynamic });
+      edges.push({
+        from,
+        to: path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier)),
+        typeOnly,
+        dynamic,
+      });
     };
     for (const m of text.matchAll(STATIC)) add(m[3], m[2] !== undefined, false);
     for (const m of text.matchAll(DYNAMIC)) add(m[1], false, true);

@@ -19,7 +19,7 @@ function reportingFactory(seen: StoreFactoryOptions[]) {
       return 1;
     };
     return {
-      registerOrGet: async (_key: string, _f: string, owner: string) => ((await answer(owner, 20)), ['fresh']),
+      registerOrGet: async (_key: string, _f: string, owner: string) => (await answer(owner, 20), ['fresh']),
       complete: (_key: string, owner: string) => answer(owner, 5),
       release: (_key: string, owner: string) => answer(owner, 1),
       renew: (_key: string, owner: string) => answer(owner, 10),
@@ -27,16 +27,30 @@ function reportingFactory(seen: StoreFactoryOptions[]) {
   };
 }
 
-describe('module: durability in createStore\'s options, acknowledged(n) pinned on the call that made it', () => {
+describe("module: durability in createStore's options, acknowledged(n) pinned on the call that made it", () => {
   it('createStore is told replicas and timeout only when asked; concurrent calls each get their own count', async () => {
     const seen: StoreFactoryOptions[] = [];
-    const plain = await moduleSubject(reportingFactory(seen), 'store.ts', PATTERNS.idempotency, {} as IORedisCluster, 'ns');
+    const plain = await moduleSubject(
+      reportingFactory(seen),
+      'store.ts',
+      PATTERNS.idempotency,
+      {} as IORedisCluster,
+      'ns',
+    );
     expect(seen[0].durability).toBeUndefined();
     const receipt: Receipt = {};
     await plain.invoke('k', { op: 'release', owner: 'r1' }, receipt);
     expect(receipt).toEqual({});
 
-    const subject = await moduleSubject(reportingFactory(seen), 'store.ts', PATTERNS.idempotency, {} as IORedisCluster, 'ns', undefined, { replicas: 1, timeoutMs: 100 });
+    const subject = await moduleSubject(
+      reportingFactory(seen),
+      'store.ts',
+      PATTERNS.idempotency,
+      {} as IORedisCluster,
+      'ns',
+      undefined,
+      { replicas: 1, timeoutMs: 100 },
+    );
     expect(seen[1].durability).toMatchObject({ replicas: 1, timeoutMs: 100 });
     const receipts: Receipt[] = [{}, {}, {}, {}];
     await Promise.all([
@@ -50,7 +64,15 @@ describe('module: durability in createStore\'s options, acknowledged(n) pinned o
 
   it('a count that is not an integer >= 0 is ignored, not recorded', async () => {
     const seen: StoreFactoryOptions[] = [];
-    const subject = await moduleSubject(reportingFactory(seen), 'store.ts', PATTERNS.idempotency, {} as IORedisCluster, 'ns', undefined, { replicas: 1, timeoutMs: 100 });
+    const subject = await moduleSubject(
+      reportingFactory(seen),
+      'store.ts',
+      PATTERNS.idempotency,
+      {} as IORedisCluster,
+      'ns',
+      undefined,
+      { replicas: 1, timeoutMs: 100 },
+    );
     const receipt: Receipt = {};
     await subject.invoke('k', { op: 'release', owner: 'r-1' }, receipt);
     expect(receipt.acknowledgedReplicas).toBeUndefined();
@@ -59,7 +81,9 @@ describe('module: durability in createStore\'s options, acknowledged(n) pinned o
 
 describe('process protocol: acknowledgedReplicas on a response', () => {
   it('is optional, and read when it is an integer >= 0', () => {
-    expect(parseProgramLine('{"type":"response","id":1,"ok":true,"result":1}')).toEqual({ message: { type: 'response', id: 1, ok: true, result: 1 } });
+    expect(parseProgramLine('{"type":"response","id":1,"ok":true,"result":1}')).toEqual({
+      message: { type: 'response', id: 1, ok: true, result: 1 },
+    });
     expect(parseProgramLine('{"type":"response","id":2,"ok":true,"result":1,"acknowledgedReplicas":1}')).toEqual({
       message: { type: 'response', id: 2, ok: true, result: 1, acknowledgedReplicas: 1 },
     });
@@ -67,6 +91,8 @@ describe('process protocol: acknowledgedReplicas on a response', () => {
 
   it.each(['-1', '1.5', '"1"', 'null'])('acknowledgedReplicas %s is a malformed response', (value) => {
     const parsed = parseProgramLine(`{"type":"response","id":3,"ok":true,"result":1,"acknowledgedReplicas":${value}}`);
-    expect(parsed).toMatchObject({ problem: expect.stringMatching(/^response 3 has acknowledgedReplicas that is not an integer >= 0/) });
+    expect(parsed).toMatchObject({
+      problem: expect.stringMatching(/^response 3 has acknowledgedReplicas that is not an integer >= 0/),
+    });
   });
 });

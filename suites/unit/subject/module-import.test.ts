@@ -46,18 +46,32 @@ describe('module: implementations load wherever they sit', () => {
   });
 
   it('a default export only, under a CommonJS package', () => {
-    expect(load(moduleIn('default', 'export default async function (): Promise<string> { return "made"; }\n', {}))).toBe('factory function made');
+    expect(
+      load(moduleIn('default', 'export default async function (): Promise<string> { return "made"; }\n', {})),
+    ).toBe('factory function made');
   });
 
   it('.mts and .mjs files under a CommonJS package', () => {
-    expect(load(moduleIn('mts', IMPORTS_THE_HARNESS, { type: 'commonjs' }, 'store.mts'))).toBe('factory function function');
-    expect(load(moduleIn('mjs', 'export async function createStore() { return "mjs"; }\n', { type: 'commonjs' }, 'store.mjs'))).toBe('factory function mjs');
+    expect(load(moduleIn('mts', IMPORTS_THE_HARNESS, { type: 'commonjs' }, 'store.mts'))).toBe(
+      'factory function function',
+    );
+    expect(
+      load(
+        moduleIn('mjs', 'export async function createStore() { return "mjs"; }\n', { type: 'commonjs' }, 'store.mjs'),
+      ),
+    ).toBe('factory function mjs');
   });
 
   it('what cannot load as CommonJS (top-level await) names the package.json and the fix', () => {
-    const file = moduleIn('tla', 'const x = await Promise.resolve("tla");\nexport async function createStore() { return x; }\n', { type: 'commonjs' });
+    const file = moduleIn(
+      'tla',
+      'const x = await Promise.resolve("tla");\nexport async function createStore() { return x; }\n',
+      { type: 'commonjs' },
+    );
     expect(load(file)).toMatch(
-      new RegExp(`^error --impl module:${file} could not be loaded: .*; it loads as CommonJS because ${path.join(tmp, 'tla', 'package.json')} does not say "type": "module": add "type": "module" there, or rename it to store\\.mts$`),
+      new RegExp(
+        `^error --impl module:${file} could not be loaded: .*; it loads as CommonJS because ${path.join(tmp, 'tla', 'package.json')} does not say "type": "module": add "type": "module" there, or rename it to store\\.mts$`,
+      ),
     );
   });
 });

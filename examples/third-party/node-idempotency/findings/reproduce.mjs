@@ -15,7 +15,13 @@ const server = await standalone();
 const storage = new RedisStorageAdapter({ url: `redis://127.0.0.1:${server.port}` });
 await storage.connect();
 const idempotency = new Idempotency(storage);
-const request = () => ({ headers: { 'idempotency-key': 'order-42' }, method: 'POST', path: '/orders', body: { item: 'book' }, options: { cacheTTLMS: 1000 } });
+const request = () => ({
+  headers: { 'idempotency-key': 'order-42' },
+  method: 'POST',
+  path: '/orders',
+  body: { item: 'book' },
+  options: { cacheTTLMS: 1000 },
+});
 const outcome = async () => {
   try {
     const replay = await idempotency.onRequest(request());
@@ -30,9 +36,16 @@ try {
   const second = await outcome();
   await idempotency.onResponse(request(), { body: 'response of request 1', additional: { status: 201 } });
   const third = await outcome();
-  console.log(`request 1: ${first}; 1100 ms later request 2: ${second}; after request 1's onResponse, request 3: ${third}`);
-  const reproduced = first === 'let through' && second === 'let through' && third === 'replayed "response of request 1"';
-  console.log(reproduced ? 'REPRODUCED: request 1 stored its response after request 2 took the key over (its onResponse checks no owner)' : 'not reproduced');
+  console.log(
+    `request 1: ${first}; 1100 ms later request 2: ${second}; after request 1's onResponse, request 3: ${third}`,
+  );
+  const reproduced =
+    first === 'let through' && second === 'let through' && third === 'replayed "response of request 1"';
+  console.log(
+    reproduced
+      ? 'REPRODUCED: request 1 stored its response after request 2 took the key over (its onResponse checks no owner)'
+      : 'not reproduced',
+  );
   process.exitCode = reproduced ? 1 : 0;
 } finally {
   await storage.disconnect();

@@ -22,12 +22,20 @@ try {
     await store.init({ windowMs: 60_000 });
     const failures = [];
     for (let i = 0; i < 30; i++) {
-      await store.increment(`client-${round}-${i}`).catch((error) => failures.push(String(error.message ?? error).split('\n')[0]));
+      await store
+        .increment(`client-${round}-${i}`)
+        .catch((error) => failures.push(String(error.message ?? error).split('\n')[0]));
     }
-    console.log(`round ${round}: 30 hits on 30 keys spread over 3 masters: ${failures.length} failed${failures.length ? `, e.g. ${failures[0]}` : ''}`);
+    console.log(
+      `round ${round}: 30 hits on 30 keys spread over 3 masters: ${failures.length} failed${failures.length ? `, e.g. ${failures[0]}` : ''}`,
+    );
     reproduced = failures.some((f) => f.startsWith('NOSCRIPT'));
   }
-  console.log(reproduced ? 'REPRODUCED: the script was loaded on one master only; hits on the others fail with NOSCRIPT' : `not reproduced in ${ROUNDS} rounds`);
+  console.log(
+    reproduced
+      ? 'REPRODUCED: the script was loaded on one master only; hits on the others fail with NOSCRIPT'
+      : `not reproduced in ${ROUNDS} rounds`,
+  );
   process.exitCode = reproduced ? 1 : 0;
 } finally {
   client.disconnect();

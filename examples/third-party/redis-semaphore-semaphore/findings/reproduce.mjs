@@ -12,7 +12,8 @@ import { sleep, standalone } from '../../support/redis-servers.mjs';
 const { Semaphore } = semaphore;
 const server = await standalone();
 const redis = new Redis({ port: server.port, lazyConnect: false });
-const caller = (identifier, lockTimeout) => new Semaphore(redis, 'pool', 2, { identifier, lockTimeout, refreshInterval: 0, acquireAttemptsLimit: 1 });
+const caller = (identifier, lockTimeout) =>
+  new Semaphore(redis, 'pool', 2, { identifier, lockTimeout, refreshInterval: 0, acquireAttemptsLimit: 1 });
 try {
   const aCalled = Date.now();
   const a = await caller('A', 2000).tryAcquire();
@@ -21,10 +22,14 @@ try {
   const c = await caller('C', 2000).tryAcquire();
   const aHeldFor = Date.now() - aCalled; // an upper bound on how long A has held its place
   const stored = await redis.zrange('semaphore:pool', 0, -1);
-  console.log(`A (lockTimeout 2000) acquired: ${a}; 300 ms later B (250): ${b}; then C (2000): ${c}, at most ${aHeldFor} ms after A`);
+  console.log(
+    `A (lockTimeout 2000) acquired: ${a}; 300 ms later B (250): ${b}; then C (2000): ${c}, at most ${aHeldFor} ms after A`,
+  );
   console.log(`members stored: ${stored.join(', ')} (A, still within its 2000 ms, believes it holds a place too)`);
   const reproduced = a && b && c && aHeldFor < 2000;
-  console.log(reproduced ? 'REPRODUCED: three callers hold a place of a semaphore of two (at-most-limit)' : 'not reproduced');
+  console.log(
+    reproduced ? 'REPRODUCED: three callers hold a place of a semaphore of two (at-most-limit)' : 'not reproduced',
+  );
   process.exitCode = reproduced ? 1 : 0;
 } finally {
   redis.disconnect();

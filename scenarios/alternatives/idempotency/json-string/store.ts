@@ -37,8 +37,10 @@ export function createStore(redis: Cluster) {
     call[name] = (key, ...args) => command.call(redis, key, ...args);
   }
   return {
-    registerOrGet: (key: string, fingerprint: string, owner: string, leaseMs: number) => call.idemJsonRegister(key, fingerprint, owner, leaseMs),
-    complete: (key: string, owner: string, status: string, body: string, ttlMs: number) => call.idemJsonComplete(key, owner, status, body, ttlMs),
+    registerOrGet: (key: string, fingerprint: string, owner: string, leaseMs: number) =>
+      call.idemJsonRegister(key, fingerprint, owner, leaseMs),
+    complete: (key: string, owner: string, status: string, body: string, ttlMs: number) =>
+      call.idemJsonComplete(key, owner, status, body, ttlMs),
     release: (key: string, owner: string) => call.idemJsonRelease(key, owner),
     renew: (key: string, owner: string, leaseMs: number) => call.idemJsonRenew(key, owner, leaseMs),
   };

@@ -12,7 +12,8 @@ export function createStore(redis: Cluster) {
   const release = referenceCommand(redis, 'idempotency', 'release');
   const renew = referenceCommand(redis, 'idempotency', 'renew');
   return {
-    registerOrGet: (key: string, fingerprint: string, owner: string, leaseMs: number) => register(key, fingerprint, owner, leaseMs),
+    registerOrGet: (key: string, fingerprint: string, owner: string, leaseMs: number) =>
+      register(key, fingerprint, owner, leaseMs),
     async complete(key: string, owner: string, status: string, body: string, ttlMs: number) {
       if ((await redis.hget(key, 'owner')) !== owner) return 0;
       await redis.multi().hset(key, 'state', 'completed', 'status', status, 'body', body).pexpire(key, ttlMs).exec();

@@ -19,10 +19,13 @@ export async function createStore(redis: Cluster) {
     // With no key the script is compiled and cached, then fails at its first KEYS[1]: loaded, nothing written.
     for (const master of redis.nodes('master')) await master.eval(source, 0).catch(() => undefined);
   }
-  const call = (script: (typeof SCRIPTS)[number], key: string, ...args: (string | number)[]) => redis.evalsha(sha[script], 1, key, ...args);
+  const call = (script: (typeof SCRIPTS)[number], key: string, ...args: (string | number)[]) =>
+    redis.evalsha(sha[script], 1, key, ...args);
   return {
-    registerOrGet: (key: string, fingerprint: string, owner: string, leaseMs: number) => call('register_or_get', key, fingerprint, owner, leaseMs),
-    complete: (key: string, owner: string, status: string, body: string, ttlMs: number) => call('complete', key, owner, status, body, ttlMs),
+    registerOrGet: (key: string, fingerprint: string, owner: string, leaseMs: number) =>
+      call('register_or_get', key, fingerprint, owner, leaseMs),
+    complete: (key: string, owner: string, status: string, body: string, ttlMs: number) =>
+      call('complete', key, owner, status, body, ttlMs),
     release: (key: string, owner: string) => call('release', key, owner),
     renew: (key: string, owner: string, leaseMs: number) => call('renew', key, owner, leaseMs),
   };

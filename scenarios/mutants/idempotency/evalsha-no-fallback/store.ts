@@ -12,12 +12,16 @@ const SCRIPTS = ['register_or_get', 'complete', 'release', 'renew'] as const;
 export async function createStore(redis: Cluster) {
   const sha: Record<string, string> = {};
   for (const script of SCRIPTS) {
-    for (const master of redis.nodes('master')) sha[script] = (await master.script('LOAD', referenceSource('idempotency', script))) as string;
+    for (const master of redis.nodes('master'))
+      sha[script] = (await master.script('LOAD', referenceSource('idempotency', script))) as string;
   }
-  const call = (script: (typeof SCRIPTS)[number], key: string, ...args: (string | number)[]) => redis.evalsha(sha[script], 1, key, ...args);
+  const call = (script: (typeof SCRIPTS)[number], key: string, ...args: (string | number)[]) =>
+    redis.evalsha(sha[script], 1, key, ...args);
   return {
-    registerOrGet: (key: string, fingerprint: string, owner: string, leaseMs: number) => call('register_or_get', key, fingerprint, owner, leaseMs),
-    complete: (key: string, owner: string, status: string, body: string, ttlMs: number) => call('complete', key, owner, status, body, ttlMs),
+    registerOrGet: (key: string, fingerprint: string, owner: string, leaseMs: number) =>
+      call('register_or_get', key, fingerprint, owner, leaseMs),
+    complete: (key: string, owner: string, status: string, body: string, ttlMs: number) =>
+      call('complete', key, owner, status, body, ttlMs),
     release: (key: string, owner: string) => call('release', key, owner),
     renew: (key: string, owner: string, leaseMs: number) => call('renew', key, owner, leaseMs),
   };

@@ -50,9 +50,12 @@ export function createStore(redis: Cluster) {
   const complete = referenceCommand(redis, 'idempotency', 'complete');
   const release = referenceCommand(redis, 'idempotency', 'release');
   return {
-    registerOrGet: (key: string, fingerprint: string, owner: string, leaseMs: number) => commands.registerClientLease.call(redis, key, fingerprint, owner, leaseMs, Date.now()),
-    complete: (key: string, owner: string, status: string, body: string, ttlMs: number) => complete(key, owner, status, body, ttlMs),
+    registerOrGet: (key: string, fingerprint: string, owner: string, leaseMs: number) =>
+      commands.registerClientLease.call(redis, key, fingerprint, owner, leaseMs, Date.now()),
+    complete: (key: string, owner: string, status: string, body: string, ttlMs: number) =>
+      complete(key, owner, status, body, ttlMs),
     release: (key: string, owner: string) => release(key, owner),
-    renew: (key: string, owner: string, leaseMs: number) => commands.renewClientLease.call(redis, key, owner, leaseMs, Date.now()),
+    renew: (key: string, owner: string, leaseMs: number) =>
+      commands.renewClientLease.call(redis, key, owner, leaseMs, Date.now()),
   };
 }

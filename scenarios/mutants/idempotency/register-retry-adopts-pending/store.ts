@@ -34,7 +34,8 @@ export function createStore(redis: Cluster) {
         }
       }
     },
-    complete: (key: string, owner: string, status: string, body: string, ttlMs: number) => complete(key, owner, status, body, ttlMs),
+    complete: (key: string, owner: string, status: string, body: string, ttlMs: number) =>
+      complete(key, owner, status, body, ttlMs),
     release: (key: string, owner: string) => release(key, owner),
     renew: (key: string, owner: string, leaseMs: number) => renew(key, owner, leaseMs),
   };

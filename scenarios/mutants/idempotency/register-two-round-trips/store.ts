@@ -16,10 +16,15 @@ export function createStore(redis: Cluster) {
       if (Object.keys(record).length > 0) {
         return ['hit', record.state ?? '', record.fingerprint ?? '', record.status ?? '', record.body ?? ''];
       }
-      await redis.multi().hset(key, 'state', 'pending', 'fingerprint', fingerprint, 'owner', owner).pexpire(key, leaseMs).exec();
+      await redis
+        .multi()
+        .hset(key, 'state', 'pending', 'fingerprint', fingerprint, 'owner', owner)
+        .pexpire(key, leaseMs)
+        .exec();
       return ['fresh'];
     },
-    complete: (key: string, owner: string, status: string, body: string, ttlMs: number) => complete(key, owner, status, body, ttlMs),
+    complete: (key: string, owner: string, status: string, body: string, ttlMs: number) =>
+      complete(key, owner, status, body, ttlMs),
     release: (key: string, owner: string) => release(key, owner),
     renew: (key: string, owner: string, leaseMs: number) => renew(key, owner, leaseMs),
   };

@@ -12,8 +12,10 @@ export function createStore(redis: Cluster) {
   const complete = referenceCommand(redis, 'idempotency', 'complete');
   const renew = referenceCommand(redis, 'idempotency', 'renew');
   return {
-    registerOrGet: (key: string, fingerprint: string, owner: string, leaseMs: number) => register(key, fingerprint, owner, leaseMs),
-    complete: (key: string, owner: string, status: string, body: string, ttlMs: number) => complete(key, owner, status, body, ttlMs),
+    registerOrGet: (key: string, fingerprint: string, owner: string, leaseMs: number) =>
+      register(key, fingerprint, owner, leaseMs),
+    complete: (key: string, owner: string, status: string, body: string, ttlMs: number) =>
+      complete(key, owner, status, body, ttlMs),
     async release(key: string, owner: string) {
       const [storedOwner, state] = await redis.hmget(key, 'owner', 'state');
       if (storedOwner !== owner || state !== 'pending') return 0;

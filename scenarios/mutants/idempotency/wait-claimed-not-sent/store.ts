@@ -26,8 +26,10 @@ export function createStore(redis: Cluster, options: { durability?: Durability }
     return answer;
   };
   return {
-    registerOrGet: (key: string, fingerprint: string, owner: string, leaseMs: number) => claimed(register(key, fingerprint, owner, leaseMs)),
-    complete: (key: string, owner: string, status: string, body: string, ttlMs: number) => claimed(complete(key, owner, status, body, ttlMs)),
+    registerOrGet: (key: string, fingerprint: string, owner: string, leaseMs: number) =>
+      claimed(register(key, fingerprint, owner, leaseMs)),
+    complete: (key: string, owner: string, status: string, body: string, ttlMs: number) =>
+      claimed(complete(key, owner, status, body, ttlMs)),
     release: (key: string, owner: string) => claimed(release(key, owner)),
     renew: (key: string, owner: string, leaseMs: number) => claimed(renew(key, owner, leaseMs)),
   };

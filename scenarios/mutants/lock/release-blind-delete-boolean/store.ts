@@ -19,7 +19,9 @@ export function createStore(redis: Cluster) {
   const acquire = referenceCommand(redis, 'lock', 'acquire');
   const extend = referenceCommand(redis, 'lock', 'extend_if_matches');
   redis.defineCommand('mutant_lock_blind_release', { numberOfKeys: 1, lua: BLIND_RELEASE });
-  const release = (redis as unknown as Record<string, (key: string) => Promise<unknown>>).mutant_lock_blind_release.bind(redis);
+  const release = (
+    redis as unknown as Record<string, (key: string) => Promise<unknown>>
+  ).mutant_lock_blind_release.bind(redis);
   return {
     acquire: async (key: string, token: string, ttlMs: number) => (await acquire(key, token, ttlMs)) === 1,
     release: async (key: string, _token: string) => (await release(key)) === 1,

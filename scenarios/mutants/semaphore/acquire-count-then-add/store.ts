@@ -16,7 +16,12 @@ export function createStore(redis: Cluster) {
       const live = await redis.zrangebyscore(key, `(${now}`, '+inf');
       if (!live.includes(token) && live.length >= limit) return 0;
       const deadline = now + ttlMs;
-      await redis.multi().zremrangebyscore(key, '-inf', now).zadd(key, deadline, token).pexpireat(key, Math.max(deadline, ...(await lastDeadline(redis, key)))).exec();
+      await redis
+        .multi()
+        .zremrangebyscore(key, '-inf', now)
+        .zadd(key, deadline, token)
+        .pexpireat(key, Math.max(deadline, ...(await lastDeadline(redis, key))))
+        .exec();
       return 1;
     },
     release: (key: string, token: string) => release(key, token),

@@ -60,8 +60,10 @@ export function createStore(redis: Cluster) {
   redis.defineCommand('releaseByClientClock', { numberOfKeys: 1, lua: RELEASE });
   const commands = redis as unknown as Record<string, Command>;
   return {
-    acquire: (key: string, token: string, limit: number, ttlMs: number) => commands.acquireByClientClock.call(redis, key, token, limit, ttlMs, Date.now()),
+    acquire: (key: string, token: string, limit: number, ttlMs: number) =>
+      commands.acquireByClientClock.call(redis, key, token, limit, ttlMs, Date.now()),
     release: (key: string, token: string) => commands.releaseByClientClock.call(redis, key, token, Date.now()),
-    refresh: (key: string, token: string, ttlMs: number) => commands.refreshByClientClock.call(redis, key, token, ttlMs, Date.now()),
+    refresh: (key: string, token: string, ttlMs: number) =>
+      commands.refreshByClientClock.call(redis, key, token, ttlMs, Date.now()),
   };
 }

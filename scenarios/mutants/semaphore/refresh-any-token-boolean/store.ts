@@ -25,9 +25,12 @@ export function createStore(redis: Cluster) {
   const acquire = referenceCommand(redis, 'semaphore', 'acquire');
   const release = referenceCommand(redis, 'semaphore', 'release');
   redis.defineCommand('mutant_semaphore_refresh_anyone', { numberOfKeys: 1, lua: REFRESH_ANYONE });
-  const refresh = (redis as unknown as Record<string, (key: string, token: string, ttlMs: number) => Promise<unknown>>).mutant_semaphore_refresh_anyone.bind(redis);
+  const refresh = (
+    redis as unknown as Record<string, (key: string, token: string, ttlMs: number) => Promise<unknown>>
+  ).mutant_semaphore_refresh_anyone.bind(redis);
   return {
-    acquire: async (key: string, token: string, limit: number, ttlMs: number) => (await acquire(key, token, limit, ttlMs)) === 1,
+    acquire: async (key: string, token: string, limit: number, ttlMs: number) =>
+      (await acquire(key, token, limit, ttlMs)) === 1,
     release: async (key: string, token: string) => (await release(key, token)) === 1,
     refresh: async (key: string, token: string, ttlMs: number) => (await refresh(key, token, ttlMs)) === 1,
   };

@@ -21,7 +21,10 @@ export function createStore(redis: Cluster) {
       if (!live.some(([name]) => name === token)) return 0;
       const rest = live.filter(([name]) => name !== token);
       const write = redis.multi().del(key);
-      if (rest.length) write.zadd(key, ...rest.flatMap(([name, deadline]) => [deadline, name])).pexpireat(key, Math.max(...rest.map(([, d]) => d)));
+      if (rest.length)
+        write
+          .zadd(key, ...rest.flatMap(([name, deadline]) => [deadline, name]))
+          .pexpireat(key, Math.max(...rest.map(([, d]) => d)));
       await write.exec();
       return 1;
     },

@@ -10,8 +10,23 @@ import { drawsFor, ownsDraw, type Shard } from '../../../../src/runner/shard.ts'
  * chaos loop (src/certify/chaos.ts) takes them: every fresh draw counted, only its own run, fast-check
  * asked for drawsFor(runs + allowance) draws of the real generator.
  */
-export async function drawn(pattern: PatternName, seed: number, runs: number, shard?: Shard, settings?: Record<string, number>): Promise<string[]> {
-  const options = jobChaosOptions({ runs, seed, faults: FAULT_NAMES, timeLimitMs: 1, shrinkRuns: 0, nodeTimeoutMs: 1_000, shard, settings });
+export async function drawn(
+  pattern: PatternName,
+  seed: number,
+  runs: number,
+  shard?: Shard,
+  settings?: Record<string, number>,
+): Promise<string[]> {
+  const options = jobChaosOptions({
+    runs,
+    seed,
+    faults: FAULT_NAMES,
+    timeLimitMs: 1,
+    shrinkRuns: 0,
+    nodeTimeoutMs: 1_000,
+    shard,
+    settings,
+  });
   const taken: string[] = [];
   let draws = 0;
   await fc.check(

@@ -10,7 +10,13 @@ import { live, type Store } from './simulate.ts';
 
 export type IdemInput =
   | { readonly op: 'register'; readonly fingerprint: string; readonly owner: string; readonly leaseMs: number }
-  | { readonly op: 'complete'; readonly owner: string; readonly status: string; readonly body: string; readonly ttlMs: number }
+  | {
+      readonly op: 'complete';
+      readonly owner: string;
+      readonly status: string;
+      readonly body: string;
+      readonly ttlMs: number;
+    }
   | { readonly op: 'release'; readonly owner: string }
   | { readonly op: 'renew'; readonly owner: string; readonly leaseMs: number };
 
@@ -37,7 +43,12 @@ export function idempotencyStore(): Store<IdemInput> {
       switch (input.op) {
         case 'register': {
           if (record) return ['hit', record.state, record.fingerprint, record.status ?? '', record.body ?? ''];
-          const created: Record = { state: 'pending', fingerprint: input.fingerprint, owner: input.owner, deadline: Infinity };
+          const created: Record = {
+            state: 'pending',
+            fingerprint: input.fingerprint,
+            owner: input.owner,
+            deadline: Infinity,
+          };
           keys.set(key, created);
           expireIn(key, created, input.leaseMs, now);
           return ['fresh'];
@@ -66,6 +77,7 @@ export function idempotencyStore(): Store<IdemInput> {
  * for an owner no register ever stored (only a register stores an owner, and these act only for it).
  */
 export function corruptIdempotency(op: OpRecord<IdemInput, unknown>): OpRecord<IdemInput, unknown> {
-  if (op.input.op === 'register') return { ...op, output: ['hit', 'completed', op.input.fingerprint, '200', 'a body nobody stored'] };
+  if (op.input.op === 'register')
+    return { ...op, output: ['hit', 'completed', op.input.fingerprint, '200', 'a body nobody stored'] };
   return { ...op, input: { ...op.input, owner: 'an owner nobody registered' }, output: 1 };
 }

@@ -116,7 +116,10 @@ function planned({ rnd, int, pick }: Draws, clients: number, target: number): St
     const ttlMs = pick([250, 500]);
     const session: Step[] = [];
     const add = (input: LockOpInput, pauseMs: number) => session.push({ client, input, pauseMs });
-    add({ op: 'acquire', token: own, ttlMs }, attempt === 0 ? (rnd() < 0.5 ? int(0, 400) : int(ttlMs - 60, ttlMs)) : int(0, 60));
+    add(
+      { op: 'acquire', token: own, ttlMs },
+      attempt === 0 ? (rnd() < 0.5 ? int(0, 400) : int(ttlMs - 60, ttlMs)) : int(0, 60),
+    );
     if (rnd() < 0.3) {
       for (let r = int(0, 4); r > 0; r--) add({ op: 'acquire', token: own, ttlMs }, int(10, 80));
     } else {
@@ -234,12 +237,23 @@ function lockStep(held: Held, input: LockOpInput, now: number): [Held, unknown] 
   if (input.op === 'acquire') return held ? [held, 0] : [{ token: input.token, deadline: now + input.ttlMs }, 1];
   if (!held) return [held, null];
   if (held.token !== input.token) return [held, -1];
-  return [input.op === 'release' || input.ttlMs <= 0 ? undefined : { token: held.token, deadline: now + input.ttlMs }, 1];
+  return [
+    input.op === 'release' || input.ttlMs <= 0 ? undefined : { token: held.token, deadline: now + input.ttlMs },
+    1,
+  ];
 }
 
 function opRecords(ops: readonly Planned[], outputs: ReadonlyMap<number, unknown>): OpRecord<LockOpInput, unknown>[] {
   const records: OpRecord<LockOpInput, unknown>[] = ops.map((op) => {
-    const base = { type: 'op' as const, id: op.id, client: op.client, key: KEY, input: op.input, invokedAt: op.invokedAt, completedAt: op.completedAt };
+    const base = {
+      type: 'op' as const,
+      id: op.id,
+      client: op.client,
+      key: KEY,
+      input: op.input,
+      invokedAt: op.invokedAt,
+      completedAt: op.completedAt,
+    };
     if (op.outcome === 'ok') return { ...base, outcome: 'ok', output: outputs.get(op.id) };
     if (op.outcome === 'fail') return { ...base, outcome: 'fail', error: 'refused' };
     return { ...base, outcome: 'info', error: 'timed out' };
@@ -261,7 +275,17 @@ function faultRecords(firstId: number, cuts: readonly Cut[], lossyFault: Cut | u
     detail: 'timeout on the client link',
   }));
   if (lossyFault) {
-    faults.push({ type: 'fault', id: faultId++, kind: 'failover-force', target: 'node 0', startedAt: lossyFault.from, endedAt: lossyFault.to, lossy: true, cutsConnections: true, detail: 'forced failover' });
+    faults.push({
+      type: 'fault',
+      id: faultId++,
+      kind: 'failover-force',
+      target: 'node 0',
+      startedAt: lossyFault.from,
+      endedAt: lossyFault.to,
+      lossy: true,
+      cutsConnections: true,
+      detail: 'forced failover',
+    });
   }
   return faults;
 }

@@ -31,12 +31,17 @@ export function ratelimitStore(): Store<HitInput> {
  * the key before it, and fewer than `limit` other hits (whatever their outcome but refused) were
  * even invoked before it replied. Undefined when no allowed hit qualifies.
  */
-export function corruptRatelimit(ops: readonly OpRecord<HitInput, unknown>[]): { corrupted: OpRecord<HitInput, unknown>; original: OpRecord<HitInput, unknown> } | undefined {
+export function corruptRatelimit(
+  ops: readonly OpRecord<HitInput, unknown>[],
+): { corrupted: OpRecord<HitInput, unknown>; original: OpRecord<HitInput, unknown> } | undefined {
   const original = ops.find(
     (op) =>
       op.outcome === 'ok' &&
       op.output === 1 &&
-      ops.filter((other) => other !== op && other.key === op.key && other.outcome !== 'fail' && other.invokedAt <= op.completedAt).length < op.input.limit,
+      ops.filter(
+        (other) =>
+          other !== op && other.key === op.key && other.outcome !== 'fail' && other.invokedAt <= op.completedAt,
+      ).length < op.input.limit,
   );
   return original && { original, corrupted: { ...original, output: 0 } };
 }

@@ -10,7 +10,13 @@ import type { OpRecord } from '../../../../src/history/types.ts';
 import type { Store } from './simulate.ts';
 
 export type SemInput =
-  | { readonly op: 'acquire'; readonly token: string; readonly limit: number; readonly ttlMs: number; readonly reacquire?: 'counts' }
+  | {
+      readonly op: 'acquire';
+      readonly token: string;
+      readonly limit: number;
+      readonly ttlMs: number;
+      readonly reacquire?: 'counts';
+    }
   | { readonly op: 'release'; readonly token: string }
   | { readonly op: 'refresh'; readonly token: string; readonly ttlMs: number };
 
@@ -23,7 +29,12 @@ export function semaphoreStore(): Store<SemInput> {
       for (const [token, deadline] of holders) if (deadline <= now) holders.delete(token);
       switch (input.op) {
         case 'acquire':
-          if (input.reacquire === 'counts' ? holders.size >= input.limit : !holders.has(input.token) && holders.size >= input.limit) return 0;
+          if (
+            input.reacquire === 'counts'
+              ? holders.size >= input.limit
+              : !holders.has(input.token) && holders.size >= input.limit
+          )
+            return 0;
           holders.set(input.token, now + input.ttlMs);
           return 1;
         case 'refresh':

@@ -72,14 +72,24 @@ export function simulate<I>(store: Store<I>, steps: readonly Step<I>[], options:
 
   const outputs = new Map<number, unknown>();
   const tookEffectAt = new Map<number, number>();
-  const effects = timed.filter((t) => t.step.outcome === 'ok' || t.step.outcome === 'info-applied').sort((a, b) => a.at - b.at || a.id - b.id);
+  const effects = timed
+    .filter((t) => t.step.outcome === 'ok' || t.step.outcome === 'info-applied')
+    .sort((a, b) => a.at - b.at || a.id - b.id);
   for (const t of effects) {
     outputs.set(t.id, store.apply(t.step.key, t.step.input, t.at));
     tookEffectAt.set(t.id, t.at);
   }
 
   const ops = timed.map(({ step, id, invokedAt, completedAt }): OpRecord<I, unknown> => {
-    const base = { type: 'op' as const, id, client: step.client, key: step.key, input: step.input, invokedAt, completedAt };
+    const base = {
+      type: 'op' as const,
+      id,
+      client: step.client,
+      key: step.key,
+      input: step.input,
+      invokedAt,
+      completedAt,
+    };
     if (step.outcome === 'ok') return { ...base, outcome: 'ok', output: outputs.get(id) };
     if (step.outcome === 'fail') return { ...base, outcome: 'fail', error: 'refused' };
     return { ...base, outcome: 'info', error: 'timed out' };

@@ -11,7 +11,8 @@ export type AppendOutput = 'ok' | string;
 export const appendLog: Model<string, AppendInput, AppendOutput> = {
   name: 'append-log',
   init: () => '',
-  step: (state, input) => (input.op === 'append' ? { state: state + input.letter, output: 'ok' } : { state, output: state }),
+  step: (state, input) =>
+    input.op === 'append' ? { state: state + input.letter, output: 'ok' } : { state, output: state },
   expire: (state) => state,
   leaseTag: () => null,
   expiryMs: () => undefined,

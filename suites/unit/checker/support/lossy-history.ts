@@ -38,8 +38,10 @@ export function lossyHistory<S, I, O>(model: Model<S, I, O>, plan: LossyPlan<I>)
     }
     const step = model.step(state, planned.input, id);
     const newTag = model.leaseTag(step.state);
-    const newDeadline = newTag === null ? Infinity : newTag === id ? planned.at + (model.expiryMs(planned.input) ?? Infinity) : deadline;
-    if (model.hashState(step.state) !== model.hashState(state)) lineage.push({ state: step.state, deadline: newDeadline });
+    const newDeadline =
+      newTag === null ? Infinity : newTag === id ? planned.at + (model.expiryMs(planned.input) ?? Infinity) : deadline;
+    if (model.hashState(step.state) !== model.hashState(state))
+      lineage.push({ state: step.state, deadline: newDeadline });
     ops.push({
       type: 'op',
       id,
@@ -52,6 +54,15 @@ export function lossyHistory<S, I, O>(model: Model<S, I, O>, plan: LossyPlan<I>)
       output: step.output,
     });
   }
-  const fault: FaultRecord = { type: 'fault', id: 1_000, kind: 'failover-takeover', target: 'node 0', startedAt, endedAt, lossy: true, detail: '' };
+  const fault: FaultRecord = {
+    type: 'fault',
+    id: 1_000,
+    kind: 'failover-takeover',
+    target: 'node 0',
+    startedAt,
+    endedAt,
+    lossy: true,
+    detail: '',
+  };
   return { ops, faults: [fault], topology: [] };
 }

@@ -25,7 +25,16 @@ export function history<I, O>(ops: OpRecord<I, O>[], faults: FaultRecord[] = [])
 }
 
 export function fault(kind: FaultRecord['kind'], startedAt: number, endedAt: number, lossy: boolean): FaultRecord {
-  return { type: 'fault', id: nextId++, kind, target: 'node 1 (master of 0-5460)', startedAt, endedAt, lossy, detail: '' };
+  return {
+    type: 'fault',
+    id: nextId++,
+    kind,
+    target: 'node 1 (master of 0-5460)',
+    startedAt,
+    endedAt,
+    lossy,
+    detail: '',
+  };
 }
 
 export function keyVerdict(result: CheckResult, key = 'k'): KeyVerdict {

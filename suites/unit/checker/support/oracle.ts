@@ -13,7 +13,13 @@ import type { Model } from '../../../../src/model/types.ts';
 type Entry<I, O> =
   | { readonly kind: 'op'; readonly op: OpRecord<I, O>; readonly call: number; readonly ret: number }
   | { readonly kind: 'second-run'; readonly op: OpRecord<I, O>; readonly call: number; readonly ret: number }
-  | { readonly kind: 'expire'; readonly parent: number; readonly tag: number; readonly call: number; readonly ret: number }
+  | {
+      readonly kind: 'expire';
+      readonly parent: number;
+      readonly tag: number;
+      readonly call: number;
+      readonly ret: number;
+    }
   | { readonly kind: 'fault'; readonly call: number; readonly ret: number };
 
 export function bruteForceLegal<S, I, O>(
@@ -27,7 +33,9 @@ export function bruteForceLegal<S, I, O>(
   const touchesCut = (from: number, to: number) => cuts.some((cut) => cut.startedAt <= to && cut.endedAt >= from);
   for (const recorded of ops) {
     const op: OpRecord<I, O> =
-      recorded.outcome === 'fail' && touchesCut(recorded.invokedAt, recorded.completedAt) ? { ...recorded, outcome: 'info' } : recorded;
+      recorded.outcome === 'fail' && touchesCut(recorded.invokedAt, recorded.completedAt)
+        ? { ...recorded, outcome: 'info' }
+        : recorded;
     if (op.outcome === 'fail') continue;
     const ret = op.outcome === 'ok' ? op.completedAt : Infinity;
     const runs: ('op' | 'second-run')[] = touchesCut(op.invokedAt, ret) ? ['op', 'second-run'] : ['op'];
@@ -83,7 +91,10 @@ export function bruteForceLegal<S, I, O>(
     if (entry.kind === 'second-run') {
       // It ran again (only the last reply is seen, so any output), or it did not.
       const step = model.step(state, entry.op.input, entry.op.id);
-      return [[step.state, extend(lineage, step.state)], [state, lineage]];
+      return [
+        [step.state, extend(lineage, step.state)],
+        [state, lineage],
+      ];
     }
     if (entry.kind === 'expire') {
       const next = model.expire(state, entry.tag);

@@ -19,8 +19,24 @@ export function verdictsByOrder<S, I, O>(
 ): Record<ScanOrder, 'ok' | 'illegal' | 'unknown'> {
   const spec = specOf(checkable);
   // As check() prepares them: a refusal overlapping a cut may have run; any other refusal did not.
-  const prepared = ops.flatMap((op) => (op.outcome !== 'fail' ? [op] : cuts.some((c) => overlaps(c, op.invokedAt, op.completedAt)) ? [{ ...op, outcome: 'info' as const }] : []));
+  const prepared = ops.flatMap((op) =>
+    op.outcome !== 'fail'
+      ? [op]
+      : cuts.some((c) => overlaps(c, op.invokedAt, op.completedAt))
+        ? [{ ...op, outcome: 'info' as const }]
+        : [],
+  );
   const verdictIn = (order: ScanOrder) =>
-    searchKey(buildKeyProblem(spec.model, prepared, eps, lossy, cuts), 1_000_000, lossy.length > 0, Infinity, spec.pruning ?? MODEL_PRUNING, [order]).verdict;
-  return Object.fromEntries(SCAN_ORDERS.map((order) => [order, verdictIn(order)])) as Record<ScanOrder, 'ok' | 'illegal' | 'unknown'>;
+    searchKey(
+      buildKeyProblem(spec.model, prepared, eps, lossy, cuts),
+      1_000_000,
+      lossy.length > 0,
+      Infinity,
+      spec.pruning ?? MODEL_PRUNING,
+      [order],
+    ).verdict;
+  return Object.fromEntries(SCAN_ORDERS.map((order) => [order, verdictIn(order)])) as Record<
+    ScanOrder,
+    'ok' | 'illegal' | 'unknown'
+  >;
 }

@@ -11,7 +11,10 @@ const queue = (extra: object = {}) =>
     definePattern<Queue, any, number>({
       name: 'places',
       operations: {
-        take: { args: { n: arg.integer({ min: 1, max: 3 }) }, lease: { ms: (input) => [100, input.n * 100], maxMs: 300 } },
+        take: {
+          args: { n: arg.integer({ min: 1, max: 3 }) },
+          lease: { ms: (input) => [100, input.n * 100], maxMs: 300 },
+        },
         mark: { args: { n: arg.integer({ min: 1, max: 3 }) }, lease: { ms: (input) => input.n * 1000, maxMs: 3000 } },
       },
       model: {
@@ -34,7 +37,8 @@ describe('a spec lease as the checker reads it', () => {
   });
 
   it('the lease a one-lease reader follows: the smallest tag, or the model firstLease', () => {
-    const placed = (model: ReturnType<typeof queue>['model']) => model.step(model.step(model.init(), { op: 'take', n: 1 }, 5).state, { op: 'take', n: 1 }, 3).state;
+    const placed = (model: ReturnType<typeof queue>['model']) =>
+      model.step(model.step(model.init(), { op: 'take', n: 1 }, 5).state, { op: 'take', n: 1 }, 3).state;
     const plain = queue().model;
     expect(plain.leaseTag(placed(plain))).toBe(3);
     const first = queue({ firstLease: (state: Queue) => state.places[0] ?? null }).model;

@@ -47,7 +47,8 @@ describe('the gcra model', () => {
 });
 
 describe('the checker on GCRA histories', () => {
-  const at = (client: number, t: number, output: GcraOutput) => op<GcraInput, GcraOutput>(client, hit, t, t + 2, ok(output));
+  const at = (client: number, t: number, output: GcraOutput) =>
+    op<GcraInput, GcraOutput>(client, hit, t, t + 2, ok(output));
 
   it('explains a queue that drains one interval at a time: a burst, a refusal, one more each interval', () => {
     const ops = [at(1, 0, 1), at(2, 5, 1), at(3, 10, 0), at(1, 205, 1), at(2, 215, 0), at(3, 405, 1)];
@@ -62,7 +63,10 @@ describe('the checker on GCRA histories', () => {
   });
 
   it('refuses a place freed sooner than one interval after its hit', () => {
-    const result = check(history([at(1, 0, 1), at(2, 5, 1), at(3, 100, 1)]), PATTERNS.gcra, { eps: 5, minimise: false });
+    const result = check(history([at(1, 0, 1), at(2, 5, 1), at(3, 100, 1)]), PATTERNS.gcra, {
+      eps: 5,
+      minimise: false,
+    });
     expect(result.verdict).toBe('illegal');
   });
 
@@ -71,8 +75,15 @@ describe('the checker on GCRA histories', () => {
     // the client resent it, so three places were taken by 943 ms and the hit at 992 was refused. Its
     // two places end one after the other, so the hit at 1218 found the burst full again.
     const three: GcraInput = { op: 'hit', burst: 3, rate: 5, periodMs: 1000 };
-    const h = (client: number, from: number, to: number, output: GcraOutput) => op<GcraInput, GcraOutput>(client, three, from, to, ok(output));
-    const ops = [h(1, 831.9, 941.9, 1), h(1, 942.4, 943.1, 1), h(3, 992.1, 992.9, 0), h(3, 1097.3, 1098.4, 1), h(3, 1218.0, 1218.5, 0)];
+    const h = (client: number, from: number, to: number, output: GcraOutput) =>
+      op<GcraInput, GcraOutput>(client, three, from, to, ok(output));
+    const ops = [
+      h(1, 831.9, 941.9, 1),
+      h(1, 942.4, 943.1, 1),
+      h(3, 992.1, 992.9, 0),
+      h(3, 1097.3, 1098.4, 1),
+      h(3, 1218.0, 1218.5, 0),
+    ];
     const cut = { ...fault('reply-loss', 734.6, 833.0, false), cutsConnections: true };
     const result = check(history(ops, [cut]), PATTERNS.gcra, { minimise: false });
     expect(result.violations).toEqual([]);

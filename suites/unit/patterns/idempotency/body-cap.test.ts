@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { BodyTooLargeError, MAX_BODY_BYTES, bodyBytes, checkBodySize } from '../../../../src/patterns/idempotency/body-cap.ts';
+import {
+  BodyTooLargeError,
+  MAX_BODY_BYTES,
+  bodyBytes,
+  checkBodySize,
+} from '../../../../src/patterns/idempotency/body-cap.ts';
 
 describe('body cap', () => {
   it('is 64 KiB', () => {

@@ -43,7 +43,9 @@ describe('IdempotencyStore options', () => {
     expect(() => store(1, { ttlMs: -1 })).toThrow(/IdempotencyStore: ttlMs must be a positive integer, got -1/);
     expect(() => store(1, { instanceId: '' })).toThrow(/instanceId/);
     expect(() => store(1, { leaseMS: 5 })).toThrow(/unknown option 'leaseMS'/);
-    await expect(store(1).store.complete('k', 'o', { status: 200, body: '' }, { ttlMs: 0 })).rejects.toThrow(/complete: ttlMs/);
+    await expect(store(1).store.complete('k', 'o', { status: 200, body: '' }, { ttlMs: 0 })).rejects.toThrow(
+      /complete: ttlMs/,
+    );
   });
 
   it('makes owner tokens from its instance id', () => {
@@ -55,7 +57,9 @@ describe('IdempotencyStore options', () => {
 describe('IdempotencyStore policy on every path', () => {
   it('checks the body cap before calling Redis', async () => {
     const { runner, store: s } = store(1);
-    await expect(s.complete('k', 'o', { status: 200, body: 'x'.repeat(65_537) })).rejects.toBeInstanceOf(BodyTooLargeError);
+    await expect(s.complete('k', 'o', { status: 200, body: 'x'.repeat(65_537) })).rejects.toBeInstanceOf(
+      BodyTooLargeError,
+    );
     await expect(s.calls.complete('k', 'o', 200, 'x'.repeat(65_537), 1000)).rejects.toBeInstanceOf(BodyTooLargeError);
     expect(runner.calls).toEqual([]);
   });
@@ -70,7 +74,7 @@ describe('IdempotencyStore policy on every path', () => {
     expect(text).toMatch(/^idempotency_stale_completion_rejected_total\{script="release"\} 1$/m);
   });
 
-  it('passes the arguments in the order of the scripts\' ARGV', async () => {
+  it("passes the arguments in the order of the scripts' ARGV", async () => {
     const { runner, store: s } = store(1);
     await s.calls.registerOrGet('k', 'fp', 'o', 100);
     await s.calls.complete('k', 'o', 201, 'b', 200);

@@ -10,10 +10,14 @@ describe('scopedKey', () => {
 
   it('is injective: different (credential, route, key) never share a record', () => {
     fc.assert(
-      fc.property(fc.tuple(fc.string({ minLength: 1 }), fc.string({ minLength: 1 }), fc.string({ minLength: 1 })), fc.tuple(fc.string({ minLength: 1 }), fc.string({ minLength: 1 }), fc.string({ minLength: 1 })), (a, b) => {
-        fc.pre(JSON.stringify(a) !== JSON.stringify(b));
-        expect(scopedKey(...a)).not.toBe(scopedKey(...b));
-      }),
+      fc.property(
+        fc.tuple(fc.string({ minLength: 1 }), fc.string({ minLength: 1 }), fc.string({ minLength: 1 })),
+        fc.tuple(fc.string({ minLength: 1 }), fc.string({ minLength: 1 }), fc.string({ minLength: 1 })),
+        (a, b) => {
+          fc.pre(JSON.stringify(a) !== JSON.stringify(b));
+          expect(scopedKey(...a)).not.toBe(scopedKey(...b));
+        },
+      ),
     );
     expect(scopedKey('a:b', 'c', 'd')).not.toBe(scopedKey('a', 'b:c', 'd'));
   });

@@ -1,8 +1,24 @@
 import { describe, it, expect } from 'vitest';
-import { idempotency, type IdempotencyInput, type IdempotencyOutput, type IdempotencyState } from '../../../../src/patterns/models.ts';
+import {
+  idempotency,
+  type IdempotencyInput,
+  type IdempotencyOutput,
+  type IdempotencyState,
+} from '../../../../src/patterns/models.ts';
 
-const reg = (owner: string, fingerprint = 'fp1', leaseMs = 1000): IdempotencyInput => ({ op: 'register', fingerprint, owner, leaseMs });
-const complete = (owner: string, status = '201', body = '{"id":1}', ttlMs = 5000): IdempotencyInput => ({ op: 'complete', owner, status, body, ttlMs });
+const reg = (owner: string, fingerprint = 'fp1', leaseMs = 1000): IdempotencyInput => ({
+  op: 'register',
+  fingerprint,
+  owner,
+  leaseMs,
+});
+const complete = (owner: string, status = '201', body = '{"id":1}', ttlMs = 5000): IdempotencyInput => ({
+  op: 'complete',
+  owner,
+  status,
+  body,
+  ttlMs,
+});
 const release = (owner: string): IdempotencyInput => ({ op: 'release', owner });
 const renew = (owner: string, leaseMs = 2000): IdempotencyInput => ({ op: 'renew', owner, leaseMs });
 
@@ -56,7 +72,14 @@ describe('idempotency model: register, complete, release and renew transitions',
   it('complete by the same owner on a completed key re-completes with the new response and TTL', () => {
     const { state, outputs } = run([reg('o1'), complete('o1', '200', 'first'), complete('o1', '409', 'second')]);
     expect(outputs.slice(1)).toEqual([1, 1]);
-    expect(state).toEqual({ kind: 'completed', fingerprint: 'fp1', owner: 'o1', status: '409', body: 'second', tag: 3 });
+    expect(state).toEqual({
+      kind: 'completed',
+      fingerprint: 'fp1',
+      owner: 'o1',
+      status: '409',
+      body: 'second',
+      tag: 3,
+    });
   });
 
   it('complete by another owner on a completed key returns 0', () => {
@@ -86,13 +109,19 @@ describe('idempotency model: register, complete, release and renew transitions',
   it('renew by another owner, of an absent key, or of a completed key returns 0 and keeps the tag', () => {
     expect(run([reg('o1'), renew('o2')])).toMatchObject({ outputs: [['fresh'], 0], state: { tag: 1 } });
     expect(run([renew('o1')]).outputs).toEqual([0]);
-    expect(run([reg('o1'), complete('o1'), renew('o1')])).toMatchObject({ outputs: [['fresh'], 1, 0], state: { kind: 'completed', tag: 2 } });
+    expect(run([reg('o1'), complete('o1'), renew('o1')])).toMatchObject({
+      outputs: [['fresh'], 1, 0],
+      state: { kind: 'completed', tag: 2 },
+    });
   });
 
   it('a non-positive lease or TTL deletes the key at once (PEXPIRE semantics) but still succeeds', () => {
     expect(run([reg('o1', 'fp', 0)])).toMatchObject({ outputs: [['fresh']], state: { kind: 'absent' } });
     expect(run([reg('o1'), renew('o1', -5)])).toMatchObject({ outputs: [['fresh'], 1], state: { kind: 'absent' } });
-    expect(run([reg('o1'), complete('o1', '200', 'b', 0)])).toMatchObject({ outputs: [['fresh'], 1], state: { kind: 'absent' } });
+    expect(run([reg('o1'), complete('o1', '200', 'b', 0)])).toMatchObject({
+      outputs: [['fresh'], 1],
+      state: { kind: 'absent' },
+    });
   });
 
   it('rejects a lease that is not an integer: the script would fail after writing', () => {
@@ -166,8 +195,14 @@ describe('idempotency model: outputMatches', () => {
 
 describe('idempotency model: descriptions', () => {
   it('describes inputs, outputs and states so that a counterexample reads without the code', () => {
-    expect(idempotency.describeInput(complete('o1', '201', 'a b', 500))).toBe('complete(owner="o1", status="201", body="a b", ttl=500ms)');
-    expect(idempotency.describeOutput(['hit', 'pending', 'fp1', '', ''])).toBe('hit(pending, fingerprint="fp1", status="", body="")');
-    expect(idempotency.describeState(run([reg('o1')]).state)).toBe('pending(fingerprint="fp1", owner="o1", lease of op 1)');
+    expect(idempotency.describeInput(complete('o1', '201', 'a b', 500))).toBe(
+      'complete(owner="o1", status="201", body="a b", ttl=500ms)',
+    );
+    expect(idempotency.describeOutput(['hit', 'pending', 'fp1', '', ''])).toBe(
+      'hit(pending, fingerprint="fp1", status="", body="")',
+    );
+    expect(idempotency.describeState(run([reg('o1')]).state)).toBe(
+      'pending(fingerprint="fp1", owner="o1", lease of op 1)',
+    );
   });
 });

@@ -63,7 +63,12 @@ describe('lock model: expiry', () => {
   it('after the holder lease expires another token can acquire, and the old holder gets nil then -1', () => {
     const expired = lock.expire(run([acquire('t1')]).state, 1);
     expect(expired.kind).toBe('absent');
-    expect(run([release('t1'), acquire('t2'), release('t1'), extend('t1')], expired).outputs).toEqual([null, 1, -1, -1]);
+    expect(run([release('t1'), acquire('t2'), release('t1'), extend('t1')], expired).outputs).toEqual([
+      null,
+      1,
+      -1,
+      -1,
+    ]);
   });
 
   it('an extend replaces the tag: the expiry of the acquire lease is then a no-op', () => {

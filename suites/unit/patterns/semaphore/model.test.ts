@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { classifySemaphore } from '../../../../src/patterns/semaphore/invariants.ts';
-import { semaphore, type SemaphoreInput, type SemaphoreOutput, type SemaphoreState } from '../../../../src/patterns/semaphore/model.ts';
+import {
+  semaphore,
+  type SemaphoreInput,
+  type SemaphoreOutput,
+  type SemaphoreState,
+} from '../../../../src/patterns/semaphore/model.ts';
 import type { OpRecord } from '../../../../src/history/types.ts';
 
 const acquire = (token: string, limit = 2, ttlMs = 1000): SemaphoreInput => ({ op: 'acquire', token, limit, ttlMs });
@@ -30,7 +35,10 @@ describe('semaphore model: places', () => {
   it('a live holder acquiring again is renewed (1, a new lease tag), even when full, and takes no second place', () => {
     const { state, outputs } = run([acquire('a'), acquire('b'), acquire('a')]);
     expect(outputs).toEqual([1, 1, 1]);
-    expect(state.holders).toEqual([{ token: 'a', tag: 3 }, { token: 'b', tag: 2 }]);
+    expect(state.holders).toEqual([
+      { token: 'a', tag: 3 },
+      { token: 'b', tag: 2 },
+    ]);
   });
 
   it('release frees the place of a live holder (1) and answers 0 to anyone else', () => {
@@ -76,7 +84,7 @@ describe('semaphore model: each holder its own lease', () => {
     expect(run([refresh('a'), release('a'), acquire('b', 1)], expired).outputs).toEqual([0, 0, 1]);
   });
 
-  it('a refresh replaces the holder\'s tag: the expiry of its acquire is then a no-op', () => {
+  it("a refresh replaces the holder's tag: the expiry of its acquire is then a no-op", () => {
     const refreshed = run([acquire('a'), refresh('a')]).state;
     expect(semaphore.expire(refreshed, 1)).toBe(refreshed);
     expect(semaphore.expire(refreshed, 2)).toEqual(semaphore.init());
@@ -99,9 +107,27 @@ describe('semaphore model: each holder its own lease', () => {
 
 describe('semaphore classifier', () => {
   const op = (input: SemaphoreInput, output: unknown): OpRecord<SemaphoreInput, SemaphoreOutput> =>
-    ({ type: 'op', id: 9, client: 1, key: 'k', input, invokedAt: 10, completedAt: 20, outcome: 'ok', output }) as OpRecord<SemaphoreInput, SemaphoreOutput>;
+    ({
+      type: 'op',
+      id: 9,
+      client: 1,
+      key: 'k',
+      input,
+      invokedAt: 10,
+      completedAt: 20,
+      outcome: 'ok',
+      output,
+    }) as OpRecord<SemaphoreInput, SemaphoreOutput>;
   const classify = (state: SemaphoreState, input: SemaphoreInput, output: unknown) =>
-    classifySemaphore({ model: semaphore, key: 'k', op: op(input, output), state, expected: semaphore.step(state, input, 9).output, holder: undefined, holderLeaseFloor: undefined });
+    classifySemaphore({
+      model: semaphore,
+      key: 'k',
+      op: op(input, output),
+      state,
+      expected: semaphore.step(state, input, 9).output,
+      holder: undefined,
+      holderLeaseFloor: undefined,
+    });
   const full = run([acquire('a'), acquire('b')]).state;
 
   it('an acquire granted past the limit breaks at-most-limit', () => {
@@ -120,15 +146,30 @@ describe('semaphore classifier', () => {
 });
 
 describe('semaphore model: reacquire, the semantic variant of a holder acquiring again', () => {
-  const counts = (token: string, limit = 2): SemaphoreInput => ({ op: 'acquire', token, limit, ttlMs: 1000, reacquire: 'counts' });
-  const renews = (token: string, limit = 2): SemaphoreInput => ({ op: 'acquire', token, limit, ttlMs: 1000, reacquire: 'renews' });
+  const counts = (token: string, limit = 2): SemaphoreInput => ({
+    op: 'acquire',
+    token,
+    limit,
+    ttlMs: 1000,
+    reacquire: 'counts',
+  });
+  const renews = (token: string, limit = 2): SemaphoreInput => ({
+    op: 'acquire',
+    token,
+    limit,
+    ttlMs: 1000,
+    reacquire: 'renews',
+  });
   const full = run([acquire('a'), acquire('b')]).state;
 
   it('renews (the default, and what an input without the field means): a holder on a full set is renewed (1, new tag)', () => {
     for (const input of [acquire('a'), renews('a')]) {
       const step = semaphore.step(full, input, 7);
       expect(step.output).toBe(1);
-      expect(step.state.holders).toEqual([{ token: 'a', tag: 7 }, { token: 'b', tag: 2 }]);
+      expect(step.state.holders).toEqual([
+        { token: 'a', tag: 7 },
+        { token: 'b', tag: 2 },
+      ]);
     }
   });
 
@@ -136,7 +177,10 @@ describe('semaphore model: reacquire, the semantic variant of a holder acquiring
     const step = semaphore.step(full, counts('a'), 7);
     expect(step.output).toBe(0);
     expect(step.state).toBe(full);
-    expect(step.state.holders).toEqual([{ token: 'a', tag: 1 }, { token: 'b', tag: 2 }]);
+    expect(step.state.holders).toEqual([
+      { token: 'a', tag: 1 },
+      { token: 'b', tag: 2 },
+    ]);
     // A mutex (limit 1) held by the asker is full too.
     const mutex = run([acquire('a', 1)]).state;
     expect(semaphore.step(mutex, counts('a', 1), 5)).toEqual({ state: mutex, output: 0 });
@@ -146,7 +190,10 @@ describe('semaphore model: reacquire, the semantic variant of a holder acquiring
     const roomy = run([acquire('a', 3), acquire('b', 3)]).state;
     const step = semaphore.step(roomy, counts('a', 3), 7);
     expect(step.output).toBe(1);
-    expect(step.state.holders).toEqual([{ token: 'a', tag: 7 }, { token: 'b', tag: 2 }]);
+    expect(step.state.holders).toEqual([
+      { token: 'a', tag: 7 },
+      { token: 'b', tag: 2 },
+    ]);
   });
 
   it('counts: a newcomer is judged as ever (a place when there is room, 0 on a full set)', () => {
@@ -159,10 +206,40 @@ describe('semaphore model: reacquire, the semantic variant of a holder acquiring
 
   it('a holder granted renewal on a full set against its promise (counts) is model-conformance, not at-most-limit: it took no new place', () => {
     const expected = semaphore.step(full, counts('a'), 9).output;
-    const op = { type: 'op', id: 9, client: 1, key: 'k', input: counts('a'), invokedAt: 10, completedAt: 20, outcome: 'ok', output: 1 } as OpRecord<SemaphoreInput, SemaphoreOutput>;
-    expect(classifySemaphore({ model: semaphore, key: 'k', op, state: full, expected, holder: undefined, holderLeaseFloor: undefined })).toBeUndefined();
+    const op = {
+      type: 'op',
+      id: 9,
+      client: 1,
+      key: 'k',
+      input: counts('a'),
+      invokedAt: 10,
+      completedAt: 20,
+      outcome: 'ok',
+      output: 1,
+    } as OpRecord<SemaphoreInput, SemaphoreOutput>;
+    expect(
+      classifySemaphore({
+        model: semaphore,
+        key: 'k',
+        op,
+        state: full,
+        expected,
+        holder: undefined,
+        holderLeaseFloor: undefined,
+      }),
+    ).toBeUndefined();
     // A newcomer granted on a full set is still a breach of the limit, whatever the variant.
     const newcomer = { ...op, input: counts('c') };
-    expect(classifySemaphore({ model: semaphore, key: 'k', op: newcomer, state: full, expected: 0, holder: undefined, holderLeaseFloor: undefined })?.invariant).toBe('at-most-limit');
+    expect(
+      classifySemaphore({
+        model: semaphore,
+        key: 'k',
+        op: newcomer,
+        state: full,
+        expected: 0,
+        holder: undefined,
+        holderLeaseFloor: undefined,
+      })?.invariant,
+    ).toBe('at-most-limit');
   });
 });
