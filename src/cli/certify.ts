@@ -47,8 +47,8 @@ Certify an implementation of a pattern against the model, under random concurren
 faults on a real cluster. Exit 0 certified, 1 not certified, 2 usage error, 3 environment failure.
 
 SPEC:
-  lua:DIR            scripts named as in the seed (idempotency: register_or_get.lua, complete.lua,
-                     release.lua, renew.lua), called through the reference client
+  lua:DIR            the pattern's scripts, DIR/<script>.lua (idempotency: register_or_get.lua, complete.lua,
+                     release.lua, renew.lua; a pattern file's: one per operation), called through the reference client
   module:PATH        a JS/TS module whose createStore (or default) export builds the store
   cmd:'COMMAND ARGS' a program speaking the process protocol (docs/process-protocol.md)
 

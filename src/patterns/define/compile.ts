@@ -3,7 +3,9 @@
  * (leases mapped onto its expiry operations), the sessions and races the generator draws, the
  * reference client a `lua:DIR` implementation runs under, and the defaults of every opt-in group.
  */
+import fc from 'fast-check';
 import fs from 'node:fs';
+import type { SessionContext } from '../../generator/sessions/common.ts';
 import path from 'node:path';
 import type { Model } from '../../model/types.ts';
 import { opPhrase } from '../../checker/describe.ts';
@@ -14,7 +16,7 @@ import type { AnyPattern, ArgType, Operation } from '../types.ts';
 import { replyMatches, describeReply } from './replies.ts';
 import { derivedRaces } from './races.ts';
 import { ScriptedSubject, type ScriptCalls } from './scripted-subject.ts';
-import { defaultSession } from './session.ts';
+import { defaultSession, inputArbitrary } from './session.ts';
 import type { PatternSpec } from './spec.ts';
 import { validatePatternSpec } from './validate.ts';
 
@@ -98,6 +100,31 @@ function compileModel(spec: PatternSpec): Model<unknown, Input, unknown> {
   };
 }
 
+/**
+ * Does `op` take a lease on a key nobody touched? Stepped from the model's initial state on a few of
+ * its inputs, drawn as a session draws them: an acquire does, an extend or a renew does not (it
+ * keeps a lease someone took). A model that throws here is left to the dry run to report: yes.
+ */
+function takesFromFresh(spec: PatternSpec, model: Model<unknown, Input, unknown>, op: string): boolean {
+  const settings = Object.fromEntries(
+    Object.entries({ ...leaseSettings, ...(spec.settings ?? {}) }).map(([k, v]) => [k, v.default]),
+  );
+  const options = { faults: new Set<never>(), leasesMs: [250, 500], maxSessionsPerClient: 1, settings };
+  const session = { client: 0, clients: 2, keys: 1, options } as unknown as SessionContext;
+  try {
+    const inputs = fc.sample(inputArbitrary(op, spec.operations[op].args, { own: 'c0a0', session }), {
+      seed: 1,
+      numRuns: 8,
+    });
+    return inputs.some((input) => {
+      const { state } = model.step(model.init(), input, 1);
+      return (model.leaseTags?.(state) ?? []).length > 0;
+    });
+  } catch {
+    return true;
+  }
+}
+
 function classifier(spec: PatternSpec): Classifier<unknown, Input, unknown> {
   if (spec.classify) return spec.classify;
   const invariants = Object.entries(spec.invariants ?? {});
@@ -154,7 +181,7 @@ export function compilePattern(given: unknown, source?: PatternSource): AnyPatte
     levels,
     settings: { ...(leases ? leaseSettings : {}), ...(spec.settings ?? {}) },
     session: spec.session ?? defaultSession(spec.operations, longestLease(spec)),
-    races: spec.races ?? derivedRaces(spec.operations),
+    races: spec.races ?? derivedRaces(spec.operations, (op) => takesFromFresh(spec, model, op)),
     invariants,
     witnesses: Object.fromEntries(Object.entries(spec.invariants ?? {}).map(([name, inv]) => [name, inv.witnesses])),
     classify: classifier(spec),

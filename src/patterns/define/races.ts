@@ -1,6 +1,7 @@
 /**
  * Critical instants derived from the declared leases, for a pattern that names none: for every
- * operation that sets a lease (the take) and every other operation that names a holder (the
+ * operation that can take a lease on a key nobody touched (the take: an acquire, a claim, a campaign;
+ * not an extend or a renew, which only keep one) and every other operation that names a holder (the
  * victim, which reads the holder and then writes), a race at the lease's end: the holder takes,
  * sends the victim just before its lease runs out, and a contender takes again and again from just
  * after. A holder whose victim's read goes stale under it then acts on a key that is another's.
@@ -42,11 +43,18 @@ function parts(
 const leasesFor = (ctx: RaceContext, spec: OperationSpec): readonly number[] | undefined =>
   typeof spec.lease === 'string' && spec.args[spec.lease].kind === 'lease' ? leasesOf(ctx.options) : undefined;
 
-export function derivedRaces(operations: Readonly<Record<string, OperationSpec>>): RaceSource<Input>[] {
+/**
+ * `takes(op)`: can the operation take a lease on a key nobody touched (the model, stepped from its
+ * initial state on a few drawn inputs, then holds one)? Only a lease whose length is an argument can
+ * be staged to a chosen length.
+ */
+export function derivedRaces(
+  operations: Readonly<Record<string, OperationSpec>>,
+  takes: (op: string) => boolean,
+): RaceSource<Input>[] {
   const races: RaceSource<Input>[] = [];
   for (const [take, takeSpec] of Object.entries(operations)) {
-    // Only a lease whose length is an argument can be staged to a chosen length.
-    if (typeof takeSpec.lease !== 'string' || holderArgs(takeSpec).length === 0) continue;
+    if (typeof takeSpec.lease !== 'string' || holderArgs(takeSpec).length === 0 || !takes(take)) continue;
     for (const [victim, victimSpec] of Object.entries(operations)) {
       if (victim === take || holderArgs(victimSpec).length === 0) continue;
       races.push({
