@@ -20,9 +20,25 @@ function certify(impl: string, seed: number, runs: number): Promise<{ code: numb
   const report = fs.mkdtempSync(path.join(os.tmpdir(), 'chaoslua-leader-lease-'));
   roots.push(report);
   const args = ['certify', '--pattern', `${EXAMPLE}/pattern.mjs`, '--impl', `lua:${EXAMPLE}/${impl}`];
-  args.push('--seed', String(seed), '--runs', String(runs), '--clusters', '1', '--shrink-runs', '0', '--no-corpus', '--report', report);
+  args.push(
+    '--seed',
+    String(seed),
+    '--runs',
+    String(runs),
+    '--clusters',
+    '1',
+    '--shrink-runs',
+    '0',
+    '--no-corpus',
+    '--report',
+    report,
+  );
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['bin/chaoslua.mjs', ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], timeout: 300_000 });
+    const child = spawn(process.execPath, ['bin/chaoslua.mjs', ...args], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 300_000,
+    });
     let out = '';
     child.stdout.on('data', (chunk) => (out += chunk));
     child.stderr.on('data', (chunk) => (out += chunk));

@@ -14,8 +14,17 @@ export default definePattern({
   name: 'leader-lease',
   description: 'a leader lease with fencing tokens: campaign, renew, resign',
   operations: {
-    campaign: { args: { candidate: arg.holder(), ttlMs: arg.lease() }, lease: 'ttlMs', answer: 'the fencing token (>= 1) | 0 another leader is live', weight: 2 },
-    renew: { args: { candidate: arg.holder(), ttlMs: arg.lease() }, lease: 'ttlMs', answer: '1 renewed | 0 not the live leader' },
+    campaign: {
+      args: { candidate: arg.holder(), ttlMs: arg.lease() },
+      lease: 'ttlMs',
+      answer: 'the fencing token (>= 1) | 0 another leader is live',
+      weight: 2,
+    },
+    renew: {
+      args: { candidate: arg.holder(), ttlMs: arg.lease() },
+      lease: 'ttlMs',
+      answer: '1 renewed | 0 not the live leader',
+    },
     resign: { args: { candidate: arg.holder() }, answer: '1 resigned | 0 not the live leader' },
   },
   model: {
@@ -26,25 +35,43 @@ export default definePattern({
       const leads = state.leader !== null && state.leader === input.candidate;
       switch (input.op) {
         case 'campaign':
-          if (state.leader === null) return { state: { kind: 'led', leader: input.candidate, tag: id, term: state.term + 1 }, output: state.term + 1 };
+          if (state.leader === null)
+            return {
+              state: { kind: 'led', leader: input.candidate, tag: id, term: state.term + 1 },
+              output: state.term + 1,
+            };
           if (leads) return { state: { ...state, tag: id }, output: state.term };
           return { state, output: 0 };
         case 'renew':
           return leads ? { state: { ...state, tag: id }, output: 1 } : { state, output: 0 };
         case 'resign':
-          return leads ? { state: { kind: 'vacant', leader: null, tag: null, term: state.term }, output: 1 } : { state, output: 0 };
+          return leads
+            ? { state: { kind: 'vacant', leader: null, tag: null, term: state.term }, output: 1 }
+            : { state, output: 0 };
       }
       throw new Error(`unknown operation ${input.op}`);
     },
     leases: (state) => (state.leader === null ? [] : [state.tag]),
     // The lease ran out: nobody leads, and the term stays.
-    expire: (state, tag) => (state.leader !== null && state.tag === tag ? { kind: 'vacant', leader: null, tag: null, term: state.term } : state),
-    describe: (state) => (state.leader === null ? `vacant, last token ${state.term}` : `led by ${JSON.stringify(state.leader)} with token ${state.term}`),
+    expire: (state, tag) =>
+      state.leader !== null && state.tag === tag
+        ? { kind: 'vacant', leader: null, tag: null, term: state.term }
+        : state,
+    describe: (state) =>
+      state.leader === null
+        ? `vacant, last token ${state.term}`
+        : `led by ${JSON.stringify(state.leader)} with token ${state.term}`,
   },
   // Opt-in: the transitions a certificate must have seen, so a job that never saw a lease run out,
   // a resignation or a renewal is not certified by default (the default requires none).
   coverage: {
-    transitions: ['vacant → led by campaign', 'led → led by campaign', 'led → led by renew', 'led → vacant by resign', 'led → vacant by expiry'],
+    transitions: [
+      'vacant → led by campaign',
+      'led → led by campaign',
+      'led → led by renew',
+      'led → vacant by resign',
+      'led → vacant by expiry',
+    ],
     required: [
       { transition: 'vacant → led by campaign', needs: ['campaign'] },
       { transition: 'led → led by campaign', needs: ['campaign'] },
@@ -77,7 +104,9 @@ export default definePattern({
     'only-leader-acts': {
       witnesses: ['renew', 'resign'],
       broken: ({ state, input, observed, phrase }) =>
-        answer(observed) === 1 && state.leader !== input.candidate ? `${phrase} answered 1 although ${who(state.leader)}` : undefined,
+        answer(observed) === 1 && state.leader !== input.candidate
+          ? `${phrase} answered 1 although ${who(state.leader)}`
+          : undefined,
     },
   },
 });
