@@ -1,0 +1,105 @@
+// A job queue with visibility timeouts, as a team keeping it in Redis Lua would declare it for
+// chaoslua: three operations, a model of a few pure functions, three named invariants. Every
+// operation is one script on one key (KEYS[1], the whole queue), so a step is atomic and the model
+// is a function of the queue's state and the operation's arguments.
+//
+// A claim leases the job to its worker for visibilityMs (on the server's clock); the lease is
+// declared on the operation, so the checker lets it run out wherever the history's timing allows,
+// and the model never reads a clock.
+import { definePattern, arg } from 'chaoslua/pattern';
+
+const JOBS = ['j1', 'j2', 'j3', 'j4'];
+
+// The state: the jobs the queue knows, in enqueue order (the order claims serve them in), each
+// { id, st: 'ready' | 'claimed' | 'acked' } and, while claimed, { worker, tag } where tag is the
+// id of the claim whose lease it is. An expired claim is 'ready' again: expire() makes it so.
+const find = (state, id) => state.jobs.find((j) => j.id === id);
+const withJob = (state, id, job) => ({ jobs: state.jobs.map((j) => (j.id === id ? job : j)) });
+const ready = (id) => ({ id, st: 'ready' });
+const held = (job) => `${JSON.stringify(job.id)} (claimed by ${JSON.stringify(job.worker)})`;
+const named = (observed) => (typeof observed === 'string' ? observed : Buffer.isBuffer(observed) ? observed.toString() : undefined);
+
+export default definePattern({
+  name: 'job-queue',
+  description: 'a job queue with visibility timeouts: enqueue, claim (leased to a worker), ack',
+  operations: {
+    enqueue: { args: { job: arg.oneOf(JOBS) }, answer: '1 queued | 0 already known (queued, claimed or acked)' },
+    claim: {
+      args: { worker: arg.holder(), visibilityMs: arg.lease() },
+      lease: 'visibilityMs',
+      answer: 'the oldest available job (ready, or its lease ran out), now leased to the worker | nil none',
+    },
+    ack: { args: { worker: arg.holder(), job: arg.oneOf(JOBS) }, answer: '1 acked | -1 not claimed by this worker (or its lease ran out) | nil unknown job' },
+  },
+  model: {
+    init: () => ({ jobs: [] }),
+    step(state, input, id) {
+      switch (input.op) {
+        case 'enqueue':
+          return find(state, input.job) ? { state, output: 0 } : { state: { jobs: [...state.jobs, ready(input.job)] }, output: 1 };
+        case 'claim': {
+          const next = state.jobs.find((j) => j.st === 'ready');
+          if (!next) return { state, output: null };
+          return { state: withJob(state, next.id, { id: next.id, st: 'claimed', worker: input.worker, tag: id }), output: next.id };
+        }
+        case 'ack': {
+          const job = find(state, input.job);
+          if (!job) return { state, output: null };
+          if (job.st !== 'claimed' || job.worker !== input.worker) return { state, output: -1 };
+          return { state: withJob(state, job.id, { id: job.id, st: 'acked' }), output: 1 };
+        }
+      }
+      throw new Error(`unknown operation ${input.op}`);
+    },
+    leases: (state) => state.jobs.flatMap((j) => (j.st === 'claimed' ? [j.tag] : [])),
+    expire: (state, tag) => {
+      const job = state.jobs.find((j) => j.st === 'claimed' && j.tag === tag);
+      return job ? withJob(state, job.id, ready(job.id)) : state;
+    },
+    // Coverage rows by the mix of states the queue holds: "empty", "ready", "claimed+ready", ...
+    kind: (state) => [...new Set(state.jobs.map((j) => j.st))].sort().join('+') || 'empty',
+    describe: (state) => (state.jobs.length ? state.jobs.map((j) => (j.st === 'claimed' ? `${j.id}:claimed by ${j.worker}` : `${j.id}:${j.st}`)).join(', ') : 'empty'),
+  },
+  invariants: {
+    // Claim is the witness; ack too: an ack answered 1 for a worker without a live claim means a
+    // second worker settled a job the first still holds (or one whose lease ran out and was handed on).
+    'one-worker-per-job': {
+      witnesses: ['claim', 'ack'],
+      broken(stuck) {
+        if (stuck.input.op === 'claim') {
+          const job = find(stuck.state, named(stuck.observed));
+          return job?.st === 'claimed' ? `${stuck.phrase} was handed ${held(job)} while that lease was still live` : undefined;
+        }
+        const job = find(stuck.state, stuck.input.job);
+        if (Number(stuck.observed) !== 1 || !job || job.st === 'acked') return undefined;
+        return job.st === 'claimed'
+          ? `${stuck.phrase} acked ${held(job)}, a job another worker holds`
+          : `${stuck.phrase} acked ${JSON.stringify(job.id)}, whose claim had run out: the job may be handed to another worker too`;
+      },
+    },
+    'acked-never-redelivered': {
+      witnesses: ['claim'],
+      broken(stuck) {
+        const job = find(stuck.state, named(stuck.observed));
+        return job?.st === 'acked' ? `${stuck.phrase} was handed ${JSON.stringify(job.id)}, which had been acked: the job runs twice` : undefined;
+      },
+    },
+    // A job the queue accepted must stay until it is acked: a claim that finds nothing while one
+    // is ready, an ack that no longer knows the job, or an enqueue accepting it anew all show it lost.
+    'no-job-lost': {
+      witnesses: ['claim', 'ack', 'enqueue'],
+      broken(stuck) {
+        const { op } = stuck.input;
+        if (op === 'claim') {
+          const waiting = stuck.state.jobs.find((j) => j.st === 'ready');
+          return stuck.observed == null && waiting ? `${stuck.phrase} found no job while ${JSON.stringify(waiting.id)} was ready (or its lease had run out)` : undefined;
+        }
+        const job = find(stuck.state, stuck.input.job);
+        if (!job) return undefined;
+        if (op === 'ack' && stuck.observed == null) return `${stuck.phrase} answered "unknown job" for ${JSON.stringify(job.id)}, which the queue held (${job.st})`;
+        if (op === 'enqueue' && Number(stuck.observed) === 1) return `${stuck.phrase} queued ${JSON.stringify(job.id)} anew while the queue held it (${job.st}): the queue had lost it`;
+        return undefined;
+      },
+    },
+  },
+});
