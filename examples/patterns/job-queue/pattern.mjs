@@ -6,7 +6,7 @@
 // A claim leases the job to its worker for visibilityMs (on the server's clock); the lease is
 // declared on the operation, so the checker lets it run out wherever the history's timing allows,
 // and the model never reads a clock.
-import { definePattern, arg } from 'chaoslua/pattern';
+import { definePattern, arg, leaseEndRace, leasesOf } from 'chaoslua/pattern';
 
 const JOBS = ['j1', 'j2', 'j3', 'j4'];
 
@@ -60,6 +60,26 @@ export default definePattern({
     kind: (state) => [...new Set(state.jobs.map((j) => j.st))].sort().join('+') || 'empty',
     describe: (state) => (state.jobs.length ? state.jobs.map((j) => (j.st === 'claimed' ? `${j.id}:claimed by ${j.worker}` : `${j.id}:${j.st}`)).join(', ') : 'empty'),
   },
+  // Opt-in: the default race (derived from claim's lease: claim, then ack just before the lease runs
+  // out, while a contender claims from just after) is staged on a key of its own that nobody
+  // enqueued to, so every claim in it finds nothing. This one enqueues the job first: the holder
+  // claims it, its ack is sent at the lease's end, and the contender claims the job as it comes back,
+  // then acks it. An ack held past the lease must not settle the contender's job.
+  races: [
+    {
+      name: "ack at the end of its claim's lease",
+      instant: 'lease-end',
+      victim: 'ack',
+      needs: ['enqueue', 'claim', 'ack'],
+      draw: (ctx) =>
+        leaseEndRace(ctx, {
+          leases: leasesOf(ctx.options),
+          take: (worker, visibilityMs) => ({ op: 'claim', worker, visibilityMs }),
+          victim: (worker) => ({ op: 'ack', worker, job: 'j1' }),
+          finish: (worker) => [{ op: 'ack', worker, job: 'j1' }],
+        }).map((race) => ({ ...race, holder: [{ type: 'op', key: ctx.key, input: { op: 'enqueue', job: 'j1' } }, ...race.holder], aim: race.aim + 1 })),
+    },
+  ],
   invariants: {
     // Claim is the witness; ack too: an ack answered 1 for a worker without a live claim means a
     // second worker settled a job the first still holds (or one whose lease ran out and was handed on).
@@ -77,27 +97,38 @@ export default definePattern({
           : `${stuck.phrase} acked ${JSON.stringify(job.id)}, whose claim had run out: the job may be handed to another worker too`;
       },
     },
+    // Claim is the witness; enqueue too: a queue that accepts an acked job's id anew has forgotten
+    // it was done, and a producer's retry runs it again.
     'acked-never-redelivered': {
-      witnesses: ['claim'],
+      witnesses: ['claim', 'enqueue'],
       broken(stuck) {
+        if (stuck.input.op === 'enqueue') {
+          const job = find(stuck.state, stuck.input.job);
+          return job?.st === 'acked' && Number(stuck.observed) === 1 ? `${stuck.phrase} queued ${JSON.stringify(job.id)} anew after it was acked: the job runs twice` : undefined;
+        }
         const job = find(stuck.state, named(stuck.observed));
         return job?.st === 'acked' ? `${stuck.phrase} was handed ${JSON.stringify(job.id)}, which had been acked: the job runs twice` : undefined;
       },
     },
-    // A job the queue accepted must stay until it is acked: a claim that finds nothing while one
-    // is ready, an ack that no longer knows the job, or an enqueue accepting it anew all show it lost.
+    // A job the queue accepted must stay, and be served in its turn, until it is acked: a claim that
+    // finds nothing or a younger job while one is ready, an ack that no longer knows the job, or an
+    // enqueue accepting it anew while it is queued or claimed all show it lost.
     'no-job-lost': {
       witnesses: ['claim', 'ack', 'enqueue'],
       broken(stuck) {
         const { op } = stuck.input;
         if (op === 'claim') {
           const waiting = stuck.state.jobs.find((j) => j.st === 'ready');
-          return stuck.observed == null && waiting ? `${stuck.phrase} found no job while ${JSON.stringify(waiting.id)} was ready (or its lease had run out)` : undefined;
+          if (!waiting) return undefined;
+          if (stuck.observed == null) return `${stuck.phrase} found no job while ${JSON.stringify(waiting.id)} was ready (or its lease had run out)`;
+          // Handed a younger ready job: the older one was passed over (an expired lease not honoured).
+          const given = find(stuck.state, named(stuck.observed));
+          return given?.st === 'ready' && given.id !== waiting.id ? `${stuck.phrase} was handed ${JSON.stringify(given.id)} and passed over the older ${JSON.stringify(waiting.id)}, ready (or its lease had run out)` : undefined;
         }
         const job = find(stuck.state, stuck.input.job);
         if (!job) return undefined;
         if (op === 'ack' && stuck.observed == null) return `${stuck.phrase} answered "unknown job" for ${JSON.stringify(job.id)}, which the queue held (${job.st})`;
-        if (op === 'enqueue' && Number(stuck.observed) === 1) return `${stuck.phrase} queued ${JSON.stringify(job.id)} anew while the queue held it (${job.st}): the queue had lost it`;
+        if (op === 'enqueue' && Number(stuck.observed) === 1 && job.st !== 'acked') return `${stuck.phrase} queued ${JSON.stringify(job.id)} anew while the queue held it (${job.st}): the queue had lost it`;
         return undefined;
       },
     },
