@@ -97,22 +97,25 @@ export default definePattern({
           : `${stuck.phrase} acked ${JSON.stringify(job.id)}, whose claim had run out: the job may be handed to another worker too`;
       },
     },
-    // Claim is the witness; enqueue too: a queue that accepts an acked job's id anew has forgotten
-    // it was done, and a producer's retry runs it again.
+    // Claim is the witness; enqueue and ack too: a queue that accepts an acked job's id anew, or no
+    // longer knows it, has forgotten it was done, and a producer's retried enqueue runs it again.
     'acked-never-redelivered': {
-      witnesses: ['claim', 'enqueue'],
+      witnesses: ['claim', 'enqueue', 'ack'],
       broken(stuck) {
-        if (stuck.input.op === 'enqueue') {
+        if (stuck.input.op !== 'claim') {
           const job = find(stuck.state, stuck.input.job);
-          return job?.st === 'acked' && Number(stuck.observed) === 1 ? `${stuck.phrase} queued ${JSON.stringify(job.id)} anew after it was acked: the job runs twice` : undefined;
+          if (job?.st !== 'acked') return undefined;
+          if (stuck.input.op === 'enqueue' && Number(stuck.observed) === 1) return `${stuck.phrase} queued ${JSON.stringify(job.id)} anew after it was acked: the job runs twice`;
+          if (stuck.input.op === 'ack' && stuck.observed == null) return `${stuck.phrase} answered "unknown job" for ${JSON.stringify(job.id)}, which had been acked: the queue forgot it, and a retried enqueue would run it again`;
+          return undefined;
         }
         const job = find(stuck.state, named(stuck.observed));
         return job?.st === 'acked' ? `${stuck.phrase} was handed ${JSON.stringify(job.id)}, which had been acked: the job runs twice` : undefined;
       },
     },
     // A job the queue accepted must stay, and be served in its turn, until it is acked: a claim that
-    // finds nothing or a younger job while one is ready, an ack that no longer knows the job, or an
-    // enqueue accepting it anew while it is queued or claimed all show it lost.
+    // finds nothing or a younger job while one is ready, or an ack that no longer knows the job, or
+    // an enqueue accepting it anew, while it is queued or claimed, all show it lost.
     'no-job-lost': {
       witnesses: ['claim', 'ack', 'enqueue'],
       broken(stuck) {
@@ -127,7 +130,7 @@ export default definePattern({
         }
         const job = find(stuck.state, stuck.input.job);
         if (!job) return undefined;
-        if (op === 'ack' && stuck.observed == null) return `${stuck.phrase} answered "unknown job" for ${JSON.stringify(job.id)}, which the queue held (${job.st})`;
+        if (op === 'ack' && stuck.observed == null && job.st !== 'acked') return `${stuck.phrase} answered "unknown job" for ${JSON.stringify(job.id)}, which the queue held (${job.st})`;
         if (op === 'enqueue' && Number(stuck.observed) === 1 && job.st !== 'acked') return `${stuck.phrase} queued ${JSON.stringify(job.id)} anew while the queue held it (${job.st}): the queue had lost it`;
         return undefined;
       },
