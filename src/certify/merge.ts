@@ -40,6 +40,11 @@ export function mergeCertificates(
     if (!c.shard) throw new MergeError(`${file}: not a shard's certificate (certify --shard k/n writes one)`);
     if (c.pattern !== first.pattern)
       throw new MergeError(`${file}: pattern ${c.pattern}, but ${inputs[0].file} is ${first.pattern}`);
+    // A pattern a team declared: the shards must have run the same file's bytes.
+    if (c.patternFile?.sha256 !== first.patternFile?.sha256)
+      throw new MergeError(
+        `${file}: pattern file sha256 ${c.patternFile?.sha256.slice(0, 12) ?? 'none'}…, but ${inputs[0].file} has ${first.patternFile?.sha256.slice(0, 12) ?? 'none'}… (shards of different pattern files)`,
+      );
     if (c.implementation.sha256 !== first.implementation.sha256) {
       throw new MergeError(
         `${file}: implementation sha256 ${c.implementation.sha256.slice(0, 12)}…, but ${inputs[0].file} has ${first.implementation.sha256.slice(0, 12)}… (shards of different code)`,
@@ -96,6 +101,7 @@ export function mergeCertificates(
     version: 1,
     certified: everyShardCertified && evidence.missing.length === 0,
     pattern: first.pattern,
+    ...(first.patternFile ? { patternFile: first.patternFile } : {}),
     implementation: first.implementation,
     redis: first.redis,
     seed: first.seed,

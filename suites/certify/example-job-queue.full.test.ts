@@ -91,6 +91,6 @@ describe.concurrent('examples/patterns/job-queue through the CLI', () => {
     expect(r.code, r.out).toBe(1);
     expect(r.out).toMatch(/^chaoslua certify: FAILED — job-queue/m);
     // A violation of the model, named: not an error of the harness or the environment.
-    expect(r.out).toMatch(/^  FAIL (one-worker-per-job|acked-never-redelivered|no-job-lost|model-conformance): /m);
+    expect(r.out).toMatch(/^ {2}FAIL (one-worker-per-job|acked-never-redelivered|no-job-lost|model-conformance): /m);
   });
 });

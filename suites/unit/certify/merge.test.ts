@@ -84,6 +84,19 @@ describe('merging shard certificates', () => {
     expect(mergeCertificates(files([shard(0, 2), shard(1, 2)])).durability).toBeUndefined();
   });
 
+  it("carries a team's pattern file and its digest, and refuses shards of different pattern files", () => {
+    const file = { file: 'patterns/queue.mjs', sha256: 'a'.repeat(64) };
+    const merged = mergeCertificates(files([shard(0, 2, { patternFile: file }), shard(1, 2, { patternFile: file })]));
+    expect(merged.patternFile).toEqual(file);
+    const edited = { ...file, sha256: 'b'.repeat(64) };
+    expect(() =>
+      mergeCertificates(files([shard(0, 2, { patternFile: file }), shard(1, 2, { patternFile: edited })])),
+    ).toThrow(
+      /shard-1\.json: pattern file sha256 bbbbbbbbbbbb…, but shard-0\.json has aaaaaaaaaaaa… \(shards of different pattern files\)/,
+    );
+    expect(mergeCertificates(files([shard(0, 2), shard(1, 2)])).patternFile).toBeUndefined();
+  });
+
   it("carries the shards' settings, and merges a certificate written before settings with one naming the defaults", () => {
     const rl = (index: number, settings?: Record<string, number>) =>
       shard(index, 2, { pattern: 'ratelimit', ...(settings ? { settings } : {}) });
