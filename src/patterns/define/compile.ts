@@ -69,7 +69,11 @@ function compileModel(spec: PatternSpec): Model<unknown, Input, unknown> {
     expire: (state, tag) => (m.expire ? m.expire(state, tag) : state),
     leaseTag: m.firstLease
       ? (state) => m.firstLease!(state)
-      : (state) => (leases ? (leases(state).length ? Math.min(...leases(state)) : null) : null),
+      : (state) => {
+          // The model's lease list is asked once: it may build a fresh array each time.
+          const tags = leases ? leases(state) : [];
+          return tags.length ? Math.min(...tags) : null;
+        },
     ...(leases ? { leaseTags: leases } : {}),
     // One length where a range is known: its shortest (LeaseRule).
     expiryMs: (input) => {
