@@ -101,7 +101,10 @@ function loadEveryMutant(): Mutant[] {
   const mutants: Mutant[] = [];
   for (const pattern of PATTERNS) {
     const root = path.join(MUTANTS_ROOT, pattern);
-    for (const name of readdirSync(root).sort()) mutants.push(parseMutant(path.join(root, name), pattern));
+    // A dot folder is not a mutant: a certify run from one leaves its corpus (.chaoslua/) beside it.
+    for (const name of readdirSync(root).sort()) {
+      if (!name.startsWith('.')) mutants.push(parseMutant(path.join(root, name), pattern));
+    }
   }
   return mutants;
 }

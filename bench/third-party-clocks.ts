@@ -1,0 +1,102 @@
+// Each third-party library of examples/third-party re-judged under the server clock faults: the
+// pinned configuration of suites/certify/support/third-party-pins.ts (its seed, settings, runs), with
+// its faults plus `clocks` (clock-jump, clock-strobe, clock-drift on the cluster's nodes). Prints, per
+// library, the kept verdict (the default faults) beside the verdict under clocks, the invariants
+// named, the clock losses explained and the seconds, and a markdown table to paste into
+// bench/results/third-party-clocks.md.
+// Run: npx tsx bench/third-party-clocks.ts [lanes=4] [folder-filter]
+import path from 'node:path';
+import { runJob } from '../src/certify/job.ts';
+import { cmdOpener } from '../src/certify/openers/cmd.ts';
+import { moduleOpener } from '../src/certify/openers/module.ts';
+import { projectRoot } from '../src/cluster/binaries.ts';
+import { PATTERNS } from '../src/patterns/index.ts';
+import { certifyOptions, quietIo, removeReportRoots } from '../suites/certify/fixtures/process/job.ts';
+import { PINNED, type Pinned, THIRD_PARTY } from '../suites/certify/support/third-party-pins.ts';
+import { clusterLanes } from '../suites/support/cluster-lanes.ts';
+
+const laneCount = Number(process.argv[2] ?? 4);
+const filter = process.argv[3] ?? '';
+if (!Number.isInteger(laneCount) || laneCount < 1)
+  throw new RangeError(`lanes must be a whole number ≥ 1, got ${process.argv[2]}`);
+
+const kept = (p: Pinned) =>
+  p.verdict === 'certified'
+    ? 'certified'
+    : 'invariant' in p.verdict
+      ? `rejected (${p.verdict.invariant.join(' or ')})`
+      : `not certified (${p.verdict.finding})`;
+
+interface Row {
+  readonly pin: Pinned;
+  readonly verdict: string;
+  readonly clockLosses: number;
+  readonly lossNote: string;
+  readonly seconds: number;
+  readonly runs: number;
+}
+
+const lanes = clusterLanes(laneCount);
+const pins = PINNED.filter((p) => `${p.folder}/${p.module}`.includes(filter));
+console.log(
+  `npx tsx bench/third-party-clocks.ts ${laneCount}${filter ? ` ${filter}` : ''}: ${pins.length} pins, ${laneCount} clusters at once`,
+);
+const rows: Row[] = [];
+try {
+  await Promise.all(
+    pins.map(async (pin) => {
+      const faults = [...(pin.faults ?? ['all']), 'clocks'].join(',');
+      const options = certifyOptions({
+        pattern: pin.pattern,
+        seed: String(pin.seed),
+        'shrink-runs': '0',
+        faults,
+        ...(pin.set ? { set: [...pin.set] } : {}),
+        ...(pin.timeLimit ? { 'time-limit': pin.timeLimit } : {}),
+        ...(pin.runs ? { runs: String(pin.runs) } : {}),
+      });
+      const opener =
+        pin.command === undefined
+          ? moduleOpener(PATTERNS[pin.pattern], path.join(THIRD_PARTY, pin.folder, pin.module))
+          : cmdOpener(PATTERNS[pin.pattern], pin.command, { cwd: projectRoot });
+      const started = performance.now();
+      const result = await lanes.run((cluster) => runJob(options, opener, quietIo, cluster));
+      const violated = result.invariants.filter((s) => s.violations.length > 0).map((s) => s.invariant);
+      const verdict = result.passed
+        ? 'certified'
+        : violated.length > 0
+          ? `rejected (${violated.join(', ')})`
+          : `not certified (${result.findings.map((f) => f.split(':')[0]).join(', ')})`;
+      const tally = result.outcome.tally;
+      const row: Row = {
+        pin,
+        verdict,
+        clockLosses: tally.clockLosses ?? 0,
+        lossNote: tally.clockLossNotes?.[0] ?? '',
+        seconds: (performance.now() - started) / 1000,
+        runs: tally.runs,
+      };
+      rows.push(row);
+      console.log(
+        `${pin.folder}/${pin.module} seed ${pin.seed} --faults ${faults}: ${verdict} (kept: ${kept(pin)}); ${row.runs} runs, ${row.clockLosses} clock losses, ${row.seconds.toFixed(0)} s`,
+      );
+      if (!result.passed) console.log(`    ${result.findings.concat(violated).join(' | ').slice(0, 400)}`);
+      if (row.lossNote) console.log(`    first clock loss: ${row.lossNote.slice(0, 400)}`);
+    }),
+  );
+} finally {
+  await lanes.dispose();
+  removeReportRoots();
+}
+
+rows.sort((a, b) => PINNED.indexOf(a.pin) - PINNED.indexOf(b.pin));
+console.log(
+  '\n| library (pin) | pattern | seed | kept verdict (default faults) | under + clocks | runs | clock losses | seconds |',
+);
+console.log('| --- | --- | ---: | --- | --- | ---: | ---: | ---: |');
+for (const r of rows) {
+  const name = `${r.pin.folder}/${r.pin.module}${r.pin.set ? ` --set ${r.pin.set.join(' --set ')}` : ''}`;
+  console.log(
+    `| ${name} | ${r.pin.pattern} | ${r.pin.seed} | ${kept(r.pin)} | ${r.verdict} | ${r.runs} | ${r.clockLosses} | ${r.seconds.toFixed(0)} |`,
+  );
+}
