@@ -21,8 +21,8 @@ import { ClusterPool, describeSoak, soak, type SoakFigures } from './support/soa
 // counterexample to reports/. CHAOSLUA_SOAK_RUNS, CHAOSLUA_SOAK_LANES (clusters per pattern) and
 // CHAOSLUA_SOAK_CLUSTERS (clusters at once, at most) change them; CHAOSLUA_SOAK_SEED (the first
 // pattern's seed, the others the next ones) soaks other schedules than CI's, to hunt false alarms.
-// CHAOSLUA_SOAK_FAULTS (a --faults list; CI's is all) soaks under others: all,clocks adds the server
-// clock faults (the longer run whose figures are bench/results/soak-clocks.md).
+// CHAOSLUA_SOAK_FAULTS (a --faults list; CI's is all,clocks: the server clock faults too, since
+// 2026-12-07, bench/results/soak-clocks.md) soaks under others.
 
 // A pattern can be quarantined, visibly (a skipped case, never a pass), with
 // CHAOSLUA_SOAK_QUARANTINE=lock[,...]: for a soak that found a false alarm while its cause is being
