@@ -100,6 +100,12 @@ describe('cmd: with client-clock', () => {
     const go = path.join(dir, 'adapter');
     fs.writeFileSync(go, elf({ interpreter: true, sections: ['.text', '.go.buildinfo'] }), { mode: 0o755 });
     const plan = cmdClockPlan(`${go} --verbose`);
+    // What a shell runs in the end cannot be told: a process per client, and the line says it may not reach.
+    const shell = cmdClockPlan(`sh -c '${go}'`);
+    expect(shell.perClient).toBe(true);
+    expect(shell.reach).toBe(
+      "cmd: a process per client under the clock preload (CLOCK_REALTIME, gettimeofday, time); whether it reaches the program's clock cannot be told: sh (a shell: what it runs in the end cannot be told)",
+    );
     expect(plan.perClient).toBe(false);
     expect(plan.reach).toBe(
       `cmd: not reached: ${go}, a Go program (its ELF has a .go.buildinfo section): Go reads the wall clock through the kernel's vDSO, not the C library, so no preload can move it; one process serves every client`,
