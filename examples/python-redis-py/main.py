@@ -35,7 +35,7 @@ class ReferenceScripts(Adapter):
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lua-dir", type=Path, default=HERE.parent.parent / "lua", help="the project's lua/ folder")
-    parser.add_argument("--mutant", choices=["complete-skips-owner-check"], help="inject a known bug (for testing the harness)")
+    parser.add_argument("--mutant", choices=["complete-skips-owner-check", "lease-by-client-clock"], help="inject a known bug (for testing the harness)")
     options = parser.parse_args()
     return serve(ReferenceScripts(options.lua_dir, options.mutant))
 

@@ -142,7 +142,7 @@ export async function run(argv: string[], io: Io = processIo): Promise<number> {
     try {
       result = await runJob(
         { ...job, implSpec: describeImpl(impl), corpus },
-        openerFor(job.pattern, impl, job.durability),
+        openerFor(job.pattern, impl, job.durability, job.faults.includes('client-clock')),
         jobIo,
       );
     } catch (error) {

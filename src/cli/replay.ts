@@ -166,8 +166,14 @@ async function rerunSchedule(ce: Counterexample, clusterSpec: string, reruns: nu
     local: { nodeTimeoutMs, ...(server ? { redisServer: server.binary } : {}) },
     ...(topology ? { topology } : {}),
   });
-  // A counterexample found with --durability is re-run with it: its verdict may rest on WAIT's answers.
-  const opened = await openerFor(pattern, spec, recordedDurability(ce.options))(cluster, ce.schedule.clients.length);
+  // A counterexample found with --durability is re-run with it: its verdict may rest on WAIT's answers;
+  // one whose clients' clocks were offset gets them again (a cmd: program: a process per client).
+  const opened = await openerFor(
+    pattern,
+    spec,
+    recordedDurability(ce.options),
+    ce.schedule.clientClocks !== undefined,
+  )(cluster, ce.schedule.clients.length);
   try {
     const replay = await replaySchedule(
       ce.schedule,

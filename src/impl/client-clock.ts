@@ -11,6 +11,7 @@
  * time another way (`performance.timeOrigin + performance.now()`, process.hrtime, Redis's TIME).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { ProgramClock } from './program-clock.ts';
 
 /** One logical client's clock: the offset its calls read, set between runs. */
 export class ClientClockCell {
@@ -75,8 +76,31 @@ export const LUA_CLOCK_REACH =
   "lua: not reached: the lua door's client sends no time (its scripts take none from the client), so client skew cannot reach it";
 
 /**
- * The cmd door runs one program for every logical client (chaoslua-process/1), so no client can run
- * under a clock of its own; a process per client under the clock preload is what it would take.
+ * Without client-clock in the fault set the cmd door runs one program for every logical client
+ * (chaoslua-process/1), so no client runs under a clock of its own.
  */
 export const CMD_CLOCK_REACH =
-  'cmd: not reached: one program serves every logical client, so no client runs under a clock of its own (client skew would need a process per client under the clock preload)';
+  'cmd: not reached: one program serves every logical client, so no client runs under a clock of its own';
+
+/** What the preload moves (native/clockshift.c), named in every cmd: line that relies on it. */
+const PRELOAD = 'the clock preload (CLOCK_REALTIME, gettimeofday, time)';
+
+/**
+ * The cmd door with client-clock in the set: a process per logical client under its own clock where
+ * the program reads the C library's clock, or one process and why not (a Go or static program).
+ */
+export function cmdClockReach(program: ProgramClock): string {
+  switch (program.reads) {
+    case 'c-library':
+      return `cmd: a process per client under ${PRELOAD}: ${program.what}`;
+    case 'unknown':
+      return `cmd: a process per client under ${PRELOAD}; whether it reaches the program's clock cannot be told: ${program.what}`;
+    case 'not-reached':
+      return `cmd: not reached: ${program.what}; one process serves every client`;
+  }
+}
+
+/** The cmd door where the preload cannot be built (no C compiler): one process, the true clock. */
+export function cmdClockUnbuilt(why: string): string {
+  return `cmd: not reached: ${PRELOAD} cannot be built here (${why}); one process serves every client`;
+}

@@ -54,8 +54,16 @@ function installExitHook(): void {
   });
 }
 
-/** Start `command` through /bin/sh (so quoting, flags and `cd x && y` work), stderr into `stderrFile`. */
-export function spawnProgram(command: string, stderrFile: string, cwd?: string): ProgramProcess {
+/**
+ * Start `command` through /bin/sh (so quoting, flags and `cd x && y` work), stderr into `stderrFile`;
+ * `env`, when given, is added to the harness's environment (the clock preload of one client's process).
+ */
+export function spawnProgram(
+  command: string,
+  stderrFile: string,
+  cwd?: string,
+  env?: Readonly<Record<string, string>>,
+): ProgramProcess {
   installExitHook();
   const shell = ['/bin/sh', '-c', command];
   const [file, ...args] = hasSetpriv ? [SETPRIV, '--pdeathsig', 'SIGKILL', '--', ...shell] : shell;
@@ -63,11 +71,12 @@ export function spawnProgram(command: string, stderrFile: string, cwd?: string):
   let child: ChildProcessByStdio<Writable, Readable, null>;
   try {
     // detached: the child leads a new process group, so the group can be killed as one.
-    child = spawn(file, args, { cwd, detached: true, stdio: ['pipe', 'pipe', stderr] }) as ChildProcessByStdio<
-      Writable,
-      Readable,
-      null
-    >;
+    child = spawn(file, args, {
+      cwd,
+      detached: true,
+      stdio: ['pipe', 'pipe', stderr],
+      ...(env ? { env: { ...process.env, ...env } } : {}),
+    }) as ChildProcessByStdio<Writable, Readable, null>;
   } finally {
     fs.closeSync(stderr);
   }

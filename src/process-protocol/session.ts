@@ -28,10 +28,13 @@ export interface ProcessSessionOptions {
   readonly natMap: Readonly<Record<string, Address>>;
   /** `--topology masters`: each independent master's address, sent in the hello as `masters`. */
   readonly masters?: readonly Address[];
+  /** How many logical clients this process serves at once (the hello's options.clients; 1 with a process per client). */
   readonly clients: number;
   /** Where the program's stderr goes (appended). */
   readonly stderrFile: string;
   readonly cwd?: string;
+  /** Added to the program's environment (a client's own clock: the preload and its page). */
+  readonly env?: Readonly<Record<string, string>>;
   /** Longest wait for the hello reply (the program connects and loads its scripts first). */
   readonly handshakeTimeoutMs: number;
   /** Longest wait for one response before the program counts as hung. */
@@ -165,7 +168,7 @@ export class ProcessSession {
   private async start(): Promise<void> {
     const { options } = this;
     try {
-      this.program = spawnProgram(options.command, options.stderrFile, options.cwd);
+      this.program = spawnProgram(options.command, options.stderrFile, options.cwd, options.env);
     } catch (error) {
       this.fail(`start: could not run ${JSON.stringify(options.command)}: ${(error as Error).message}`);
       this.markExited();

@@ -3,12 +3,13 @@ import os from 'node:os';
 import path from 'node:path';
 import type { AnyPattern } from '../../patterns/types.ts';
 import { ProcessSession } from '../../process-protocol/session.ts';
-import { processSubjects } from '../../impl/process-subjects.ts';
+import { perClientProcessSubjects, processSubjects } from '../../impl/process-subjects.ts';
 import { HANDSHAKE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../chaos-options.ts';
 import type { OpenedImpl } from '../types.ts';
 import type { Durability } from '../../plan/durability.ts';
 import type { Cluster } from '../../cluster/types.ts';
 import { CMD_CLOCK_REACH } from '../../impl/client-clock.ts';
+import { cmdClockPlan, openClientProcesses, type ClientProcesses } from './cmd-clients.ts';
 
 /** What a caller may set on a cmd: implementation; every field is optional. */
 export interface CmdOpenerConstraints {
@@ -26,6 +27,9 @@ export interface CmdOpenerConstraints {
   shutdownTimeoutMs?: number;
   /** `--durability wait:N:T`, handed to the program in its hello. */
   durability?: Durability;
+  /** client-clock is in the fault set: a process per logical client, each under its own clock
+   *  (./cmd-clients.ts), where the program reads the C library's clock. Default false: one process. */
+  clientClocks?: boolean;
 }
 
 /** The opened program: an OpenedImpl that also says where the program's stderr went. */
@@ -44,7 +48,7 @@ function ms(name: string, value: number | undefined, fallback: number): number {
 
 /**
  * cmd:'COMMAND ARGS' — one program speaking chaoslua-process/1 (docs/process-protocol.md) serves
- * every logical client. Its misbehaviour (refused handshake, garbage, crash, hang) is reported by
+ * every logical client; with `clientClocks`, a process of it per client where its clock can be moved. Its misbehaviour (refused handshake, garbage, crash, hang) is reported by
  * findings(), which fails the job; it never throws for it.
  */
 export function cmdOpener(
@@ -62,32 +66,45 @@ export function cmdOpener(
     const stderrFile = constraints.stderrFile ?? path.join(tempDir!, 'stderr.log');
     fs.mkdirSync(path.dirname(stderrFile), { recursive: true });
     let savedTo: string | undefined;
-    const session = await ProcessSession.open({
+    const options = {
       command,
       pattern,
       seeds: cluster.seeds(),
       natMap: cluster.natMap(),
       // Independent masters: every master's address, in node order (the hello's `masters`).
       ...(cluster.topologyKind === 'masters' ? { masters: cluster.seeds() } : {}),
-      clients,
       stderrFile,
       cwd: constraints.cwd,
       handshakeTimeoutMs,
       requestTimeoutMs,
       shutdownTimeoutMs,
       durability: constraints.durability,
-    });
+    };
+    const plan = constraints.clientClocks ? cmdClockPlan(command, constraints.cwd) : undefined;
+    // A process per client shares the one stderr file (each appends), so saveStderr keeps all of it.
+    let perClient: ClientProcesses | undefined;
+    let session: ProcessSession;
+    if (plan?.perClient) {
+      perClient = await openClientProcesses(options, clients, plan.preload);
+      session = perClient.processes[0].session;
+    } else session = await ProcessSession.open({ ...options, clients });
     const who = session.implementation;
     const impl = `cmd:${command}${who ? ` (${who.name} ${who.version})` : ''}`;
+    const reach = plan?.reach ?? CMD_CLOCK_REACH;
     return {
       impl,
-      subjects: processSubjects(session, pattern, clients, impl),
+      subjects: perClient
+        ? perClientProcessSubjects(perClient.processes, pattern, impl, reach)
+        : processSubjects(session, pattern, clients, impl),
       ...(session.capabilities ? { capabilities: session.capabilities } : {}),
       ...(session.keys ? { keyMapping: session.keys.description } : {}),
-      findings: () => session.findings(),
-      clientClockReach: CMD_CLOCK_REACH,
+      findings: () =>
+        perClient
+          ? perClient.processes.flatMap(({ session: s }, c) => s.findings().map((f) => `${f} (client c${c}'s process)`))
+          : session.findings(),
+      clientClockReach: reach,
       async close() {
-        await session.close();
+        await (perClient ? perClient.close() : session.close());
         // What the program wrote while shutting down belongs in the report's copy too; then the
         // temp copy has served its purpose. Unsaved (the job never reached its report), it stays.
         if (savedTo) fs.copyFileSync(stderrFile, savedTo);
