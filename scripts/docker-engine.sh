@@ -3,8 +3,9 @@
 # Debian's dockerd on a socket of its own, images built here from the packaged servers (no pull), and
 # nothing left behind. It never touches the host's firewall or forwarding (no iptables rules, no NAT,
 # no ip_forward), and its state lives in one folder that goes away with it.
-#   install        docker.io from Debian's packages when dockerd is missing (apt-get, as root), and the
-#                  compose CLI plugin built from Go modules into .tools/docker/cli-plugins when missing
+#   install [engine|compose]  docker.io from Debian's packages when dockerd is missing (apt-get, as root),
+#                  and the compose CLI plugin built from Go modules into .tools/docker/cli-plugins when
+#                  missing (both unless one is named)
 #   run [--] CMD   start an engine in a temp folder, build the images, run CMD with DOCKER_HOST,
 #                  DOCKER_CONFIG, CHAOSLUA_REDIS_IMAGE and CHAOSLUA_TOXIPROXY_IMAGE set, then take it all
 #                  down (also on Ctrl-C, SIGTERM, or if this script is killed: a watchdog does it); exits as CMD
@@ -30,6 +31,12 @@ usage() { echo "docker-engine: $*" >&2; exit 2; }
 
 # --- install -----------------------------------------------------------------------------------
 install_engine() {
+  local what="${1:-both}"
+  [ "$what" = compose ] || install_dockerd
+  [ "$what" = engine ] || install_compose
+}
+
+install_dockerd() {
   if ! command -v dockerd >/dev/null || ! command -v containerd >/dev/null; then
     [ "$(id -u)" = 0 ] || die "dockerd is missing and installing it needs root: apt-get install docker.io"
     command -v apt-get >/dev/null || die "dockerd is missing: install Docker Engine (Debian's docker.io, or docs.docker.com)"
@@ -40,6 +47,9 @@ install_engine() {
       || die "apt-get install docker.io failed; run it to see why"
   fi
   say "dockerd: $(dockerd --version | sed 's/,.*//')"
+}
+
+install_compose() {
   local plugin="$DOCKER_CONFIG_DIR/cli-plugins/docker-compose"
   if [ -x "$plugin" ] && [ "$(cat "$plugin.version" 2>/dev/null)" = "$COMPOSE_VERSION" ]; then
     say "compose plugin: $COMPOSE_VERSION ($plugin)"
@@ -74,7 +84,7 @@ run_daemon() {
     --log-level warn
 }
 
-cgroup_name() { echo "chaoslua-docker-$(basename "$1")"; }
+cgroup_name() { local base; base="$(basename "$1")"; echo "chaoslua-docker-${base#chaoslua-docker-}"; }
 
 # --- images ------------------------------------------------------------------------------------
 # Copy each program and the shared libraries it loads (ldd) into a root folder, at the same paths.
@@ -131,6 +141,7 @@ undo() {
   local dir="$1" cg pid mnt
   [ -n "$dir" ] && [ "$dir" != / ] || usage "undo needs the engine's folder"
   cg="$(cgroup_name "$dir")"
+  [ ! -s "$dir/cmd.pgid" ] || kill -KILL -- "-$(cat "$dir/cmd.pgid")" 2>/dev/null || true
   # dockerd and containerd (the harness kills them first; again here for a direct call), then the
   # shims, whose command lines name the folder, then every process left in the engine's cgroups.
   for pid in $(cat "$dir/dockerd.pid" "$dir/exec/containerd/containerd.pid" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null || true; done
@@ -203,9 +214,11 @@ run_with_engine() {
   while IFS= read -r line; do export "${line?}"; done <<<"$images"
   say "engine at $DOCKER_HOST; images $CHAOSLUA_REDIS_IMAGE, $CHAOSLUA_TOXIPROXY_IMAGE"
   # CMD in the background so that a signal reaches this script at once and is passed on (as SIGTERM:
-  # a background job of a script ignores SIGINT); CMD dies with this script if it is killed outright.
-  setpriv --pdeathsig SIGKILL -- "$@" &
+  # a background job of a script ignores SIGINT). In a process group of its own, which `undo` kills
+  # whole: whatever CMD started and left running goes with the engine, even if this script is killed.
+  setsid setpriv --pdeathsig SIGKILL -- "$@" &
   CMD_PID=$!
+  echo "$CMD_PID" > "$dir/cmd.pgid"
   trap 'stop_cmd 130' INT
   trap 'stop_cmd 143' TERM
   trap 'stop_cmd 129' HUP
@@ -215,7 +228,8 @@ run_with_engine() {
 }
 
 case "${1:-}" in
-  install) install_engine ;;
+  install)
+    case "${2:-both}" in engine|compose|both) install_engine "${2:-both}" ;; *) usage "install takes engine or compose, not '$2'" ;; esac ;;
   daemon) [ -n "${2:-}" ] || usage "daemon needs a folder"; run_daemon "$2" ;;
   images) build_images ;;
   undo) undo "${2:-}" ;;
