@@ -148,7 +148,8 @@ undo() {
   for pid in $(grep -l -F -- "$dir/" /proc/[0-9]*/cmdline 2>/dev/null | cut -d/ -f3); do
     [ "$pid" = $$ ] || kill -KILL "$pid" 2>/dev/null || true
   done
-  for pid in $(cat /sys/fs/cgroup/*/"$cg"/*/cgroup.procs /sys/fs/cgroup/*/"$cg"/cgroup.procs 2>/dev/null | sort -u); do
+  # cgroup v1 has a tree per controller (/sys/fs/cgroup/pids/...), v2 one tree (/sys/fs/cgroup/...).
+  for pid in $(cat /sys/fs/cgroup/"$cg"/*/cgroup.procs /sys/fs/cgroup/*/"$cg"/*/cgroup.procs /sys/fs/cgroup/*/"$cg"/cgroup.procs 2>/dev/null | sort -u); do
     kill -KILL "$pid" 2>/dev/null || true
   done
   # The bridges of the engine's networks (br- and the network id's first 12 digits), which outlive a
@@ -162,9 +163,15 @@ undo() {
       umount -l "$mnt" 2>/dev/null || true
     done
   done
-  for c in /sys/fs/cgroup/*/"$cg"; do
-    [ -d "$c" ] || continue
-    find "$c" -depth -type d -exec rmdir {} + 2>/dev/null || true
+  # A cgroup goes once its killed processes have exited (SIGKILL is delivered, not awaited): 2 s at most.
+  local tries=0
+  while [ "$tries" -lt 20 ]; do
+    for c in /sys/fs/cgroup/"$cg" /sys/fs/cgroup/*/"$cg"; do
+      [ ! -d "$c" ] || find "$c" -depth -type d -exec rmdir {} + 2>/dev/null || true
+    done
+    ls -d /sys/fs/cgroup/"$cg" /sys/fs/cgroup/*/"$cg" >/dev/null 2>&1 || break
+    tries=$((tries + 1))
+    sleep 0.1
   done
   rm -rf "$dir"
 }

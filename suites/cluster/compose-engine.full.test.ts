@@ -81,8 +81,9 @@ async function leftBy(dir: string, bridgesBefore: string[]): Promise<string[]> {
         /* gone meanwhile */
       }
     }
-    for (const c of fs.readdirSync('/sys/fs/cgroup'))
-      if (fs.existsSync(`/sys/fs/cgroup/${c}/${cgroup}`)) left.push(`cgroup ${c}/${cgroup}`);
+    // cgroup v1: one tree per controller; v2: one tree.
+    for (const c of ['', ...fs.readdirSync('/sys/fs/cgroup')])
+      if (fs.existsSync(path.join('/sys/fs/cgroup', c, cgroup))) left.push(`cgroup ${path.join(c, cgroup)}`);
     for (const line of fs.readFileSync('/proc/self/mountinfo', 'utf8').split('\n'))
       if (line.split(' ')[4]?.startsWith(dir)) left.push(`mount ${line.split(' ')[4]}`);
     for (const b of bridges()) if (!bridgesBefore.includes(b)) left.push(`bridge ${b}`);
