@@ -11,7 +11,8 @@
 #                  down (also on Ctrl-C, SIGTERM, or if this script is killed: a watchdog does it); exits as CMD
 # The parts `run` is made of, for a harness that owns the engine's lifetime itself:
 #   daemon DIR     exec dockerd with its data, exec root, socket and cgroup under DIR (foreground)
-#   images         build chaoslua-local/redis and chaoslua-local/toxiproxy on DOCKER_HOST; prints their names
+#   images         build chaoslua-local/redis (valkey for a Valkey server) and chaoslua-local/toxiproxy on
+#                  DOCKER_HOST from redis-server on PATH (or CHAOSLUA_REDIS_SERVER); prints their names
 #   undo DIR       kill whatever the engine left (containers, shims), unmount, delete its bridges, remove DIR
 #   env DIR        print the environment a client of the engine in DIR needs, NAME=value a line
 # Exit codes: 0 done, 2 usage, 3 something could not be installed or started (one line says what).
@@ -103,18 +104,22 @@ build_images() {
   [ -n "${DOCKER_HOST:-}" ] || usage "images: DOCKER_HOST must point at the engine"
   [ -x "$REDIS_BIN" ] || die "redis-server is missing: run scripts/bootstrap.sh"
   [ -x "$TOXIPROXY_BIN" ] || die "toxiproxy-server is missing: run scripts/bootstrap.sh"
-  local redis_version toxiproxy_version tmp
+  local redis_version redis_name toxiproxy_version tmp
   redis_version="$("$REDIS_BIN" --version | sed -n 's/.* v=\([0-9.]*\) .*/\1/p')"
+  # "Redis server v=..." or "Valkey server v=...": the image is named after what it runs.
+  redis_name="$("$REDIS_BIN" --version | awk '{print tolower($1)}')"
   toxiproxy_version="$(cat "$TOXIPROXY_BIN.version" 2>/dev/null || echo v0)"
-  local redis_image="chaoslua-local/redis:$redis_version" toxi_image="chaoslua-local/toxiproxy:${toxiproxy_version#v}"
+  local redis_image="chaoslua-local/$redis_name:$redis_version" toxi_image="chaoslua-local/toxiproxy:${toxiproxy_version#v}"
   tmp="$(mktemp -d)"
   trap 'rm -rf "$tmp"' RETURN
   # Redis: what the compose file's commands use (sh, getent, awk, sleep, redis-cli) and an entrypoint
   # of the official image's name that runs its arguments, in /data as the official image does.
   mkdir -p "$tmp/redis/data" "$tmp/redis/tmp" "$tmp/redis/etc" "$tmp/redis/usr/local/bin"
-  pack "$tmp/redis" /bin/sh /usr/bin/getent /bin/sleep "$(readlink -f /usr/bin/awk)" "$REDIS_BIN" "$(command -v redis-cli)"
+  pack "$tmp/redis" /bin/sh /usr/bin/getent /bin/sleep "$(readlink -f /usr/bin/awk)" "$(readlink -f "$REDIS_BIN")" "$(command -v redis-cli)"
   [ -e "$tmp/redis/usr/bin/awk" ] || ln -s "$(basename "$(readlink -f /usr/bin/awk)")" "$tmp/redis/usr/bin/awk"
-  [ "$REDIS_BIN" = /usr/bin/redis-server ] || cp -L "$REDIS_BIN" "$tmp/redis/usr/bin/redis-server"
+  # Under the name the compose file runs, pointing at the binary's own path (a library it finds beside
+  # itself, $ORIGIN, is then found in the image too).
+  [ "$(readlink -f "$REDIS_BIN")" = /usr/bin/redis-server ] || ln -sf "$(readlink -f "$REDIS_BIN")" "$tmp/redis/usr/bin/redis-server"
   echo 'hosts: files dns' > "$tmp/redis/etc/nsswitch.conf"
   printf '#!/bin/sh\nexec "$@"\n' > "$tmp/redis/usr/local/bin/docker-entrypoint.sh"
   chmod 755 "$tmp/redis/usr/local/bin/docker-entrypoint.sh"
@@ -242,6 +247,6 @@ case "${1:-}" in
   undo) undo "${2:-}" ;;
   env) [ -n "${2:-}" ] || usage "env needs a folder"; engine_env "$2" ;;
   run) shift; [ "${1:-}" != -- ] || shift; run_with_engine "$@" ;;
-  -h|--help|"") sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ] || exit 2 ;;
+  -h|--help|"") sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; [ -n "${1:-}" ] || exit 2 ;;
   *) usage "unknown command '$1' (try --help)" ;;
 esac

@@ -118,7 +118,7 @@ describe('the compose backend on a private Docker engine', () => {
         expect(cert.certified, `${pattern}: ${JSON.stringify(cert).slice(0, 300)}`).toBe(true);
         expect(cert.redis.cluster).toBe('compose');
         // The image the engine ran names the packaged server's version, which the node itself reports.
-        expect(cert.redis.image).toBe(`chaoslua-local/redis:${cert.redis.version}`);
+        expect(cert.redis.image).toBe(`chaoslua-local/${cert.redis.server}:${cert.redis.version}`);
         expect(Object.keys(cert.faults).length, JSON.stringify(cert.faults)).toBeGreaterThan(2);
       }
       fs.rmSync(reports, { recursive: true, force: true });
