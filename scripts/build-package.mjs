@@ -51,6 +51,9 @@ copy('docker-compose.cluster.yml');
 copy('native/clockshift.c');
 copy('scripts/install-tools.sh');
 fs.chmodSync(path.join(dist, 'scripts/install-tools.sh'), 0o755);
+// A private Docker engine for --cluster compose where there is none (docs/clusters.md), beside the compose file.
+copy('scripts/docker-engine.sh');
+fs.chmodSync(path.join(dist, 'scripts/docker-engine.sh'), 0o755);
 
 const files = (dir) =>
   fs

@@ -54,6 +54,7 @@ export async function runJobOn(environment: JobEnvironment, options: JobOptions,
   const context = {
     redisVersion: server?.version ?? (await cluster.redisVersion()),
     server,
+    ...(cluster.image ? { image: cluster.image } : {}),
     topology: String(topology),
     skippedFaults,
     capabilities: opened.capabilities ?? exactCapabilities(pattern),

@@ -88,7 +88,12 @@ export function refusedClockFaults(kind: string, asked: readonly FaultName[]): s
   const named = asked.filter((f) => CLOCK_FAULT_NAMES.includes(f));
   if (named.length === 0) return undefined;
   if (!CLOCKED_BACKENDS.includes(kind)) {
-    return `--faults ${named.join(', ')} needs --cluster local or netns (${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} cluster's servers are not started by chaoslua, so their clocks cannot be moved)`;
+    // Compose's servers are started by chaoslua, but inside images, where the preload is not.
+    const why =
+      kind === 'compose'
+        ? "a compose cluster's servers run in their images without the clock preload"
+        : `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind} cluster's servers are not started by chaoslua`;
+    return `--faults ${named.join(', ')} needs --cluster local or netns (${why}, so their clocks cannot be moved)`;
   }
   try {
     clockLibrary();

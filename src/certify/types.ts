@@ -99,6 +99,8 @@ export interface JobResult extends Omit<Judgement, 'unknown'> {
   readonly redisVersion: string;
   /** What the running server said it is and can do (src/cluster/features.ts); absent when no node answered the probes. */
   readonly server?: ServerInfo;
+  /** The nodes' container image, on the compose backend (Cluster.image). */
+  readonly image?: string;
   readonly topology: string;
   readonly counterexampleFile?: string;
   /** Faults asked (the default `all`) that an external cluster does not run. */

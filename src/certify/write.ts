@@ -26,6 +26,7 @@ import type { Io, JobOptions, JobResult, OpenedImpl } from './types.ts';
 export interface JobContext {
   readonly redisVersion: string;
   readonly server: JobResult['server'];
+  readonly image?: string;
   readonly topology: string;
   readonly skippedFaults: JobResult['skippedFaults'];
   readonly capabilities: JobResult['capabilities'];

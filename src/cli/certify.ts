@@ -186,6 +186,7 @@ export function certificate(options: JobOptions, spec: ImplSpec, r: JobResult): 
     redis: {
       version: r.redisVersion,
       ...(r.server ? { server: r.server.name, allocator: r.server.allocator, features: r.server.features } : {}),
+      ...(r.image ? { image: r.image } : {}),
       ...(options.server ? { asked: options.server.asked } : {}),
       topology: r.topology,
       cluster: options.cluster,

@@ -101,6 +101,7 @@ export class ComposeCluster extends PlaneCluster implements Cluster {
     private readonly environment: StartedDockerComposeEnvironment,
     private readonly toxiproxy: Toxiproxy,
     private readonly composeNodes: readonly ComposeNode[],
+    readonly image: string,
   ) {
     super();
     this.plane = new RemotePlane(
@@ -162,7 +163,9 @@ export class ComposeCluster extends PlaneCluster implements Cluster {
         };
       });
       const toxiproxy = Toxiproxy.attach(toxi.getMappedPort(L.apiPort));
-      const cluster = new ComposeCluster(options, started, toxiproxy, nodes);
+      // The image as the engine ran it (the compose file's setting, resolved), for the certificate.
+      const image = (await nodes[0].container.inspect()).Config.Image;
+      const cluster = new ComposeCluster(options, started, toxiproxy, nodes, image);
       await cluster.waitReady().catch((e: Error) => {
         throw new Error(`${e.message} (the ${L.createService} service's log says whether the cluster was formed)`);
       });
@@ -294,7 +297,7 @@ export class ComposeCluster extends PlaneCluster implements Cluster {
   }
 
   override toString(): string {
-    return `compose cluster ${COMPOSE_LAYOUT.masters}+${COMPOSE_LAYOUT.masters * COMPOSE_LAYOUT.replicasPerMaster} (${path.basename(this.options.composeFile)}, node timeout ${this.options.nodeTimeoutMs} ms)`;
+    return `compose cluster ${COMPOSE_LAYOUT.masters}+${COMPOSE_LAYOUT.masters * COMPOSE_LAYOUT.replicasPerMaster} (${path.basename(this.options.composeFile)}, ${this.image}, node timeout ${this.options.nodeTimeoutMs} ms)`;
   }
 
   private node(index: number): ComposeNode {

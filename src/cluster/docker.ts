@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import path from 'node:path';
+import { projectRoot } from './binaries.ts';
 import { EnvironmentError } from './errors.ts';
 
 export type DockerStatus = { readonly available: true } | { readonly available: false; readonly reason: string };
@@ -80,9 +82,9 @@ function composeVersion(): Promise<true | string> {
 /** Where we looked, so the skip line tells the user what to fix. */
 function where(): string {
   if (process.env.DOCKER_HOST) return `DOCKER_HOST=${process.env.DOCKER_HOST}`;
-  return fs.existsSync('/var/run/docker.sock')
-    ? '/var/run/docker.sock exists but does not answer'
-    : 'DOCKER_HOST unset, no /var/run/docker.sock';
+  if (fs.existsSync('/var/run/docker.sock')) return '/var/run/docker.sock exists but does not answer';
+  // No engine at all: the way to run one for this command alone, images built here (docs/clusters.md).
+  return `DOCKER_HOST unset, no /var/run/docker.sock; bash ${path.relative(process.cwd(), path.join(projectRoot, 'scripts/docker-engine.sh')) || '.'} run -- <this command> starts a private one`;
 }
 
 function oneLine(text: string): string {

@@ -76,6 +76,9 @@ export interface Cluster extends AsyncDisposable {
    * and `masterClients()` gives one client per master. Optional, so the cluster backends say nothing.
    */
   readonly topologyKind?: 'cluster' | 'masters';
+  /** The container image the nodes run, on a backend that runs them in containers (compose): the
+   *  certificate names it beside the server's version, since the tag alone may not say where it came from. */
+  readonly image?: string;
   /** One standalone client per master, in node order, through its client link (topologyKind 'masters' only). The caller quits them. */
   masterClients?(options?: RedisOptions): Redis[];
   /** Run a command directly on one node (control plane; bypasses proxies). */

@@ -14,6 +14,7 @@ export interface Certificate {
    * `clusters`: how many local clusters the runs were dealt to (--clusters), when more than one; the topology is the first's.
    * `version` (valkey_version on Valkey), `server` (redis or valkey), `allocator` and `features` are probed on a running
    * node (docs/servers.md); `asked` is `--server` as given, when given. Certificates before these fields have only `version`.
+   * `image`: the container image the nodes ran, on the compose backend.
    */
   readonly redis: {
     readonly version: string;
@@ -26,6 +27,7 @@ export interface Certificate {
       readonly frozenTime: boolean;
     };
     readonly asked?: string;
+    readonly image?: string;
     readonly topology: string;
     readonly cluster: string;
     readonly clusters?: number;

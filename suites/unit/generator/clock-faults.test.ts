@@ -62,5 +62,8 @@ describe('clock faults', () => {
     );
     expect(refusedClockFaults('local', ['clock-jump'])).toBeUndefined();
     expect(refusedClockFaults('compose', ['latency'])).toBeUndefined();
+    expect(refusedClockFaults('compose', ['clock-drift'])).toBe(
+      "--faults clock-drift needs --cluster local or netns (a compose cluster's servers run in their images without the clock preload, so their clocks cannot be moved)",
+    );
   });
 });
