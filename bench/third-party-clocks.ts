@@ -4,7 +4,7 @@
 // library, the kept verdict (the default faults) beside the verdict under clocks, the invariants
 // named, the clock losses explained and the seconds, and a markdown table to paste into
 // bench/results/third-party-clocks.md.
-// Run: npx tsx bench/third-party-clocks.ts [lanes=4] [folder-filter]
+// Run: npx tsx bench/third-party-clocks.ts [lanes=4] [folder-filter[,filter...]]
 import path from 'node:path';
 import { runJob } from '../src/certify/job.ts';
 import { cmdOpener } from '../src/certify/openers/cmd.ts';
@@ -37,7 +37,8 @@ interface Row {
 }
 
 const lanes = clusterLanes(laneCount);
-const pins = PINNED.filter((p) => `${p.folder}/${p.module}`.includes(filter));
+const filters = filter.split(',');
+const pins = PINNED.filter((p) => filters.some((f) => `${p.folder}/${p.module}`.includes(f)));
 console.log(
   `npx tsx bench/third-party-clocks.ts ${laneCount}${filter ? ` ${filter}` : ''}: ${pins.length} pins, ${laneCount} clusters at once`,
 );
@@ -58,9 +59,17 @@ try {
       const opener =
         pin.command === undefined
           ? moduleOpener(PATTERNS[pin.pattern], path.join(THIRD_PARTY, pin.folder, pin.module))
-          : cmdOpener(PATTERNS[pin.pattern], pin.command, { cwd: projectRoot });
-      const started = performance.now();
-      const result = await lanes.run((cluster) => runJob(options, opener, quietIo, cluster));
+          : // As certify opens a program: a process per client under the clock preload when client-clock is
+            // drawn and the program's clock can be moved (a Go program keeps one process, not reached).
+            cmdOpener(PATTERNS[pin.pattern], pin.command, {
+              cwd: projectRoot,
+              clientClocks: options.faults.includes('client-clock'),
+            });
+      let started = 0;
+      const result = await lanes.run((cluster) => {
+        started = performance.now();
+        return runJob(options, opener, quietIo, cluster);
+      });
       const violated = result.invariants.filter((s) => s.violations.length > 0).map((s) => s.invariant);
       const verdict = result.passed
         ? 'certified'
@@ -80,6 +89,7 @@ try {
       console.log(
         `${pin.folder}/${pin.module} seed ${pin.seed} --faults ${faults}: ${verdict} (kept: ${kept(pin)}); ${row.runs} runs, ${row.clockLosses} clock losses, ${row.seconds.toFixed(0)} s`,
       );
+      if (result.clientClockReach) console.log(`    client clocks: ${result.clientClockReach}`);
       if (!result.passed) console.log(`    ${result.findings.concat(violated).join(' | ').slice(0, 400)}`);
       if (row.lossNote) console.log(`    first clock loss: ${row.lossNote.slice(0, 400)}`);
     }),
