@@ -157,6 +157,16 @@ describe('chaoslua install', () => {
     });
   });
 
+  it('holds the server CHAOSLUA_REDIS_SERVER names to 6.2 or later, as --server: an older one is exit 3', async () => {
+    const old = fakeServer(tempDir(), 'redis-server', 'Redis server v=6.0.9 sha=0 malloc=libc bits=64');
+    vi.stubEnv('CHAOSLUA_REDIS_SERVER', old);
+    expect(await cli(['install', '--quiet'])).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: `chaoslua install: CHAOSLUA_REDIS_SERVER=${old}: redis 6.0.9 is older than 6.2, the oldest a cluster here runs on\n`,
+    });
+  });
+
   it('refuses an unknown --server name before installing anything, exit 2', async () => {
     const r = await cli(['install', '--server', 'redis-6.2,redis-5.0']);
     expect(r.code).toBe(2);
