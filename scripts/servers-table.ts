@@ -61,9 +61,10 @@ function inRepository(p: string): string {
   return p;
 }
 
-function cell(s: MatrixServer | undefined, evicts: boolean): string {
+function cell(s: MatrixServer | undefined, faultsAsked: readonly string[] | undefined): string {
   if (!s) return 'not run';
-  // Under script-evict, how many ran: the fault shares its class with script-flush, so a seed may draw few.
+  // Where script-evict was in the set (named, or in the default on a server that evicts), how many ran.
+  const evicts = faultsAsked ? faultsAsked.includes('script-evict') : s.features?.evictsScripts === true;
   const evictions = evicts ? `, script-evict ${s.faults?.['script-evict'] ?? 0}` : '';
   if (s.verdict === 'certified') return `certified (${s.operations} ops${evictions}, ${s.seconds.toFixed(0)} s)`;
   const why = [...s.failed.map((f) => `broke ${f}`), ...s.findings.map((f) => f.split(':')[0])].slice(0, 2).join('; ');
@@ -104,7 +105,7 @@ export function renderTable(matrices: readonly { file: string; matrix: MatrixCer
         .map((a) =>
           cell(
             m.servers.find((s) => s.asked === a),
-            m.faultsAsked?.includes('script-evict') ?? false,
+            m.faultsAsked,
           ),
         )
         .join(' | ')} | ${verdict}, ${m.seconds.toFixed(0)} s ([${file}](../${RESULTS}/${file})) |`;
@@ -141,7 +142,7 @@ class TableError extends Error {
 /** A matrix.json of certify --servers kept in bench/results/servers/: the matrix and its servers' certificates, paths made relative. */
 function importMatrix(file: string, dir = path.join(REPOSITORY, RESULTS)): string {
   const matrix = validateMatrix(JSON.parse(fs.readFileSync(file, 'utf8')));
-  // A pattern's matrix under other faults than the default is kept beside it: lock-all-script-evict.json.
+  // A pattern's matrix under other faults than the default is kept beside it: lock-script-evict.json.
   const name =
     matrix.pattern +
     (matrix.faultsAsked

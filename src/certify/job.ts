@@ -13,6 +13,7 @@ import { exactCapabilities, supportedOperations } from '../patterns/capabilities
 import { jobChaosOptions } from './chaos-options.ts';
 import { openEnvironment, type JobEnvironment } from './environment.ts';
 import { externalFaultsFor } from './external-faults.ts';
+import { faultsForServer } from './partition-faults.ts';
 import { judgeJob } from './judge.ts';
 import { progressReporter } from './progress.ts';
 import { runSchedules } from './run.ts';
@@ -37,19 +38,19 @@ export async function runJob(options: JobOptions, open: ImplOpener, io: Io, clus
 export async function runJobOn(environment: JobEnvironment, options: JobOptions, io: Io): Promise<JobResult> {
   const [{ cluster, opened }, ...moreLanes] = environment.lanes;
   const { pattern } = options;
+  // Probed on the running node, never taken from --server's name; a cluster that cannot be probed
+  // (a stand-in in tests) still says its version.
+  const server = await probeServer(cluster).catch(() => undefined);
   const { faults, skipped: skippedFaults } = externalFaultsFor(
     cluster.kind === 'external',
     cluster.destructive,
-    options.faults,
+    faultsForServer(options.faults, options.allFaults ?? false, server?.features, options.topology),
   );
   if (skippedFaults.length && !options.json) {
     io.stderr.write(
       `chaoslua: on an external cluster these faults are not run: ${skippedFaults.join(', ')}${cluster.destructive ? '' : ' (--allow-destructive allows script-flush, busy-script and failovers)'}\n`,
     );
   }
-  // Probed on the running node, never taken from --server's name; a cluster that cannot be probed
-  // (a stand-in in tests) still says its version.
-  const server = await probeServer(cluster).catch(() => undefined);
   const topology = await cluster.topology();
   const context = {
     redisVersion: server?.version ?? (await cluster.redisVersion()),

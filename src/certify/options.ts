@@ -27,6 +27,9 @@ export interface JobConstraints {
   path?: string;
   /** Default: every fault `all` means (FAULT_NAMES). */
   faults?: readonly FaultName[];
+  /** The faults are `all` (`--faults all`, or none given): the job adds what `all` takes on the server
+   *  it probes (script-evict where scripts are evicted). Default: true when `faults` is not given. */
+  allFaults?: boolean;
   /** Stop starting runs after this long. Default 5 min. */
   timeLimitMs?: number;
   /** Logical clients per schedule. Default: drawn from DRAWN_CLIENTS. */
@@ -174,6 +177,7 @@ export function jobOptionsFrom(command: JobOptions['command'], c: JobConstraints
     seed,
     path: c.path,
     faults,
+    ...((c.allFaults ?? c.faults === undefined) ? { allFaults: true } : {}),
     timeLimitMs,
     clients,
     keys,

@@ -1,10 +1,12 @@
 /**
- * Which faults a job may run where: the one place that decides it, from the backend (`--cluster`)
- * and the topology (`--topology`). Partitions need the netns backend, clock faults a backend whose
- * servers run under the clock preload, and independent masters run only what has a meaning there.
+ * Which faults a job may run where: the one place that decides it, from the backend (`--cluster`),
+ * the topology (`--topology`) and the server (what the job probes on it). Partitions need the netns
+ * backend, clock faults a backend whose servers run under the clock preload, independent masters run
+ * only what has a meaning there, and `all` takes script eviction only on a server that evicts.
  */
 import { clockLibrary, ClockLibraryError } from '../clock/library.ts';
-import { CLOCKS_MOVE, LINK_MISBEHAVES, NODE_STOPS, SCRIPTS_FORGOTTEN } from '../faults/classes.ts';
+import type { ServerFeatures } from '../cluster/features.ts';
+import { CLOCKS_MOVE, LINK_MISBEHAVES, NODE_STOPS, SCRIPTS_EVICTED, SCRIPTS_FORGOTTEN } from '../faults/classes.ts';
 import { CLOCK_FAULT_NAMES, FAULT_DESCRIPTORS, type FaultName } from '../faults/index.ts';
 import type { FaultClass } from '../faults/types.ts';
 import { CLUSTER_TOPOLOGY, describeTopology, type TopologySpec } from '../plan/topology.ts';
@@ -16,11 +18,17 @@ const NETNS_ONLY: readonly FaultName[] = FAULT_DESCRIPTORS.filter((f) => f.backe
  * What independent masters can run, by what a fault does (its lane and class, from its descriptor):
  * the clients' own faults and the run's network profile; a node that stops and comes back (a master
  * frozen, or killed and restarted empty); a link that misbehaves (Toxiproxy on a master's client
- * link, the only link it has); scripts forgotten (SCRIPT FLUSH); clocks that move. Not a shard
+ * link, the only link it has); scripts forgotten (SCRIPT FLUSH) or evicted; clocks that move. Not a shard
  * changing master (no replica), Redis refusing (busy scripts, aimed at a key's shard), nodes cut off
  * (no netns) or the command faults (aimed by a key's shard, which these masters do not have: each holds every key).
  */
-const MASTERS_CLASSES: readonly FaultClass[] = [NODE_STOPS, LINK_MISBEHAVES, SCRIPTS_FORGOTTEN, CLOCKS_MOVE];
+const MASTERS_CLASSES: readonly FaultClass[] = [
+  NODE_STOPS,
+  LINK_MISBEHAVES,
+  SCRIPTS_FORGOTTEN,
+  CLOCKS_MOVE,
+  SCRIPTS_EVICTED,
+];
 const MASTERS_RUN: readonly FaultName[] = FAULT_DESCRIPTORS.filter((f) =>
   f.draw.lane === 'cluster'
     ? f.backends !== 'netns' && MASTERS_CLASSES.includes(f.draw.class)
@@ -48,6 +56,36 @@ export function faultsForBackend(
   if (topology.kind === 'masters') return asked.filter((f) => MASTERS_RUN.includes(f));
   const all = (list ?? 'all').trim() === 'all';
   return kind === 'netns' && all ? [...new Set([...asked, ...NETNS_ONLY])] : [...asked];
+}
+
+/** The faults only a server that evicts EVAL-loaded scripts gives a meaning to, by their descriptors. */
+const EVICTING_ONLY: readonly FaultName[] = FAULT_DESCRIPTORS.filter((f) => f.backends === 'evicting').map(
+  (f) => f.name,
+);
+
+/** Whether a --faults list (absent: the default, `all`) asks for `all`, alone or with what it leaves out. */
+export const asksAll = (list: string | undefined): boolean =>
+  (list ?? 'all')
+    .split(',')
+    .map((s) => s.trim())
+    .includes('all');
+
+/**
+ * The faults a job runs on the server it has probed: `all` takes script-evict where the server evicts
+ * EVAL-loaded scripts (Redis 7.4+, Valkey 8), so that every implementation's NOSCRIPT path meets an
+ * eviction with no flush, restart or failover; where it keeps them (6.2, 7.0), or was not probed, the
+ * set is the one asked, and every schedule is drawn as before. Independent masters take it as well:
+ * they run script-evict when it is named.
+ */
+export function faultsForServer(
+  asked: readonly FaultName[],
+  all: boolean,
+  features: ServerFeatures | undefined,
+  topology: TopologySpec = CLUSTER_TOPOLOGY,
+): FaultName[] {
+  if (!all || !features?.evictsScripts) return [...asked];
+  const runs = (f: FaultName) => topology.kind !== 'masters' || MASTERS_RUN.includes(f);
+  return [...new Set([...asked, ...EVICTING_ONLY.filter(runs)])];
 }
 
 /** Every refusal of a fault list on a backend and topology, the first that applies: one line, or undefined. */

@@ -26,6 +26,9 @@ export interface JobOptions {
   readonly seed: number;
   readonly path?: string;
   readonly faults: readonly FaultName[];
+  /** `--faults all` (or no --faults): on a server that evicts scripts the job adds script-evict, once
+   *  it has probed the server (src/certify/partition-faults.ts). Absent: the faults as listed. */
+  readonly allFaults?: boolean;
   readonly timeLimitMs: number;
   readonly clients?: number;
   readonly keys?: number;

@@ -1,5 +1,5 @@
 import { refusedExternalFaults } from '../certify/external-faults.ts';
-import { faultsForBackend, refusedBackendFaults } from '../certify/partition-faults.ts';
+import { asksAll, faultsForBackend, refusedBackendFaults } from '../certify/partition-faults.ts';
 import { parseTopologySpec, TopologySpecError } from '../plan/topology.ts';
 import { autoClusters, capacityProblem, MOST_AUTO_CLUSTERS } from '../cluster/capacity.ts';
 import { parseClusterSpec } from '../cluster/select.ts';
@@ -68,6 +68,7 @@ export const CHAOS_FLAGS_HELP = `  --pattern P        ${PATTERN_NAMES.join(' | '
   --faults LIST      comma list of ${FAULT_NAMES.join(', ')}; or all | none (default all);
                      with --cluster netns also ${PARTITION_FAULT_NAMES.join(', ')} (in all there);
                      clocks = ${CLOCK_FAULT_NAMES.join(', ')} (server clocks; named, e.g. all,clocks)
+                     on a server that evicts scripts (Redis 7.4+, Valkey 8), all also takes script-evict
   --time-limit T     stop starting runs after T (e.g. 90s, 5m; default ${JOB_DEFAULTS.timeLimitMs / 60_000}m)
   --clients N        logical clients per schedule, ${JOB_INTEGERS.clients.min}-${JOB_INTEGERS.clients.max} (default: drawn from ${DRAWN_CLIENTS.join('-')})
   --keys N           logical keys per schedule, ${JOB_INTEGERS.keys.min}-${JOB_INTEGERS.keys.max} (default: drawn from ${DRAWN_KEYS.join('-')})
@@ -108,7 +109,7 @@ ${FAULT_DESCRIPTORS.map((f) => {
       : f.backends === 'clocks'
         ? ' [local and netns; named, not in all]'
         : f.backends === 'evicting'
-          ? ' [named, not in all; evicts only on 7.4+]'
+          ? ' [in all on a server that evicts: Redis 7.4+, Valkey 8]'
           : f.external === 'client'
             ? ' [any cluster]'
             : f.external === 'destructive'
@@ -132,6 +133,7 @@ const FLAG_OF: Readonly<Record<keyof JobConstraints, string>> = {
   seed: 'seed',
   path: 'path',
   faults: 'faults',
+  allFaults: 'faults',
   timeLimitMs: 'time-limit',
   clients: 'clients',
   keys: 'keys',
@@ -189,6 +191,7 @@ export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
     seed: integer(v.seed),
     path: v.path,
     faults,
+    allFaults: asksAll(v.faults),
     timeLimitMs:
       v['time-limit'] === undefined
         ? undefined

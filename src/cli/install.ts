@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import { INSTALLER, TOOLS_BIN } from '../cluster/binaries.ts';
-import { binaryVersion, SERVER_NAMES } from '../cluster/servers.ts';
+import { binaryVersion, INSTALLER, TOOLS_BIN, tooOld } from '../cluster/binaries.ts';
+import { SERVER_NAMES } from '../cluster/servers.ts';
 import { parse } from './args.ts';
 import { EXIT, UsageError } from './exit-codes.ts';
 import { helpFooter } from './help.ts';
@@ -65,6 +65,8 @@ function checkNamedProgram(
     const v = binaryVersion(file);
     if ('problem' in v)
       return { code: EXIT.environment, line: `chaoslua install: ${variable}=${file} does not run: ${v.problem}` };
+    const old = tooOld(v);
+    if (old) return { code: EXIT.environment, line: `chaoslua install: ${variable}=${file}: ${old}` };
     return { ok: `chaoslua: redis-server: ${v.server} ${v.version} (${variable}=${file})` };
   }
   const r = spawnSync(file, ['-version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 10_000 });

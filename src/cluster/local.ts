@@ -1,5 +1,4 @@
-import { redisServerBinary, toxiproxyBinary } from './binaries.ts';
-import { binaryVersion } from './servers.ts';
+import { binaryVersion, redisServerBinary, toxiproxyBinary } from './binaries.ts';
 import { localClusterOptions, type LocalClusterConstraints, type LocalClusterOptions } from './options.ts';
 import { freePorts, isPortFree } from './ports.ts';
 import { ProcessCluster, type NodeAddress } from './process-cluster.ts';

@@ -1,7 +1,10 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { INSTALLER, projectRoot, redisServerBinary } from './binaries.ts';
+import { binaryVersion, INSTALLER, projectRoot, redisServer, tooOld, type BinaryVersion } from './binaries.ts';
+
+// Read where a server's `--version` is read, re-exported for the callers that know servers by this module.
+export { binaryVersion, parseVersionLine, type BinaryVersion } from './binaries.ts';
 import { ClusterUsageError, EnvironmentError } from './errors.ts';
 
 /**
@@ -27,33 +30,13 @@ export const SERVERS_DIR = path.join(projectRoot, '.tools', 'servers');
 
 /**
  * What `--server` said: nothing (the default: $CHAOSLUA_REDIS_SERVER, else redis-server on PATH, else
- * Debian's installed, any version from 7), a name of the table, or a path to a redis-server or
+ * Debian's installed, any version from 6.2), a name of the table, or a path to a redis-server or
  * valkey-server binary.
  */
 export type ServerSpec =
   | { readonly kind: 'default' }
   | { readonly kind: 'name'; readonly name: ServerName }
   | { readonly kind: 'path'; readonly path: string };
-
-/** What a binary says of itself with `--version`: enough to start it right, not what a certificate names (that is probed from the running node). */
-export interface BinaryVersion {
-  readonly server: 'redis' | 'valkey';
-  readonly version: string;
-  readonly major: number;
-  readonly minor: number;
-}
-
-/** `Redis server v=7.0.15 sha=...` or `Valkey server v=8.1.8 sha=...`; undefined for anything else. */
-export function parseVersionLine(text: string): BinaryVersion | undefined {
-  const m = text.match(/\b(Redis|Valkey) server v=(\d+)\.(\d+)\.(\d+)/i);
-  if (!m) return undefined;
-  return {
-    server: m[1].toLowerCase() as 'redis' | 'valkey',
-    version: `${m[2]}.${m[3]}.${m[4]}`,
-    major: Number(m[2]),
-    minor: Number(m[3]),
-  };
-}
 
 const FORMS = `${SERVER_NAMES.join(', ')}, or a path to a redis-server or valkey-server`;
 
@@ -82,28 +65,6 @@ export function installedServer(name: Exclude<ServerName, 'redis-7.0'>, dir = SE
   return ['redis-server', 'valkey-server'].map((b) => path.join(dir, name, 'bin', b)).find((p) => fs.existsSync(p));
 }
 
-/** `--version` of a binary: its parsed line, or why it does not answer one. */
-export function binaryVersion(bin: string): BinaryVersion | { readonly problem: string; readonly ran: boolean } {
-  let out: string;
-  try {
-    out = execFileSync(bin, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 10_000 });
-  } catch (error) {
-    const e = error as { status?: number | null; signal?: string | null; stderr?: string; code?: string };
-    const how = e.code && !e.status ? e.code : e.signal ? `killed by ${e.signal}` : `exit ${e.status}`;
-    const said = e.stderr?.trim().split('\n').pop()?.slice(0, 200);
-    return { problem: `\`--version\` failed (${how}${said ? `: ${JSON.stringify(said)}` : ''})`, ran: false };
-  }
-  return (
-    parseVersionLine(out) ?? {
-      problem: `\`--version\` answered ${JSON.stringify(out.trim().split('\n')[0]?.slice(0, 120) ?? '')}, not a Redis or Valkey server's line`,
-      ran: true,
-    }
-  );
-}
-
-/** The oldest server a cluster of the harness can run on (6.2: no cluster-port; the local backend copes). */
-const OLDEST = { major: 6, minor: 2 };
-
 /**
  * The binary of a server spec, installing a named one on first use (one line on standard error), and
  * its `--version`. Errors: ClusterUsageError (exit 2) for a path that is no Redis/Valkey server or one
@@ -114,9 +75,11 @@ export function resolveServer(
   options: { dir?: string; log?: (line: string) => void } = {},
 ): { readonly binary: string; readonly version: BinaryVersion } {
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  // The default's version is read and checked where it is found (./binaries.ts), as a path's is here.
+  if (spec.kind === 'default') return redisServer();
   let binary: string;
   if (spec.kind === 'path') binary = spec.path;
-  else if (spec.kind === 'default' || spec.name === 'redis-7.0') binary = redisServerBinary();
+  else if (spec.name === 'redis-7.0') return pinned(spec.name, redisServer());
   else binary = installedServer(spec.name, options.dir) ?? installNamed(spec.name, options.dir ?? SERVERS_DIR, log);
   const version = binaryVersion(binary);
   if ('problem' in version) {
@@ -125,19 +88,20 @@ export function resolveServer(
       `${spec.kind === 'name' ? spec.name : 'redis-server'} ${binary} does not run: ${version.problem}`,
     );
   }
-  if (spec.kind === 'default') return { binary, version };
-  if (spec.kind === 'path') {
-    if (version.major < OLDEST.major || (version.major === OLDEST.major && version.minor < OLDEST.minor)) {
-      throw new ClusterUsageError(
-        `--server ${spec.path}: ${version.server} ${version.version} is older than 6.2, the oldest a cluster here runs on`,
-      );
-    }
-  } else if (!PINNED_VERSION[spec.name].test(version.version)) {
-    throw new EnvironmentError(
-      `${spec.name}: ${binary} reports ${version.server} ${version.version}, not the pinned version; run \`npx chaoslua install --server ${spec.name}\` again, or pass --server PATH`,
-    );
-  }
+  if (spec.kind === 'name') return pinned(spec.name, { binary, version });
+  const old = tooOld(version);
+  if (old) throw new ClusterUsageError(`--server ${spec.path}: ${old}`);
   return { binary, version };
+}
+
+/** A named server as found, if its `--version` is the installer's pin; else one line saying what to run. */
+function pinned(name: ServerName, found: { readonly binary: string; readonly version: BinaryVersion }) {
+  const { binary, version } = found;
+  if (!PINNED_VERSION[name].test(version.version))
+    throw new EnvironmentError(
+      `${name}: ${binary} reports ${version.server} ${version.version}, not the pinned version; run \`npx chaoslua install --server ${name}\` again, or pass --server PATH`,
+    );
+  return found;
 }
 
 /** A named server installed now by scripts/install-tools.sh; not with CHAOSLUA_NO_INSTALL=1. */

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import { randomBytes } from 'node:crypto';
 import { parseInfo } from '../resp/info.ts';
 import { describeFault, type FaultStep } from '../plan/schedule.ts';
-import { SCRIPTS_FORGOTTEN } from './classes.ts';
+import { SCRIPTS_EVICTED } from './classes.ts';
 import { healCluster } from './heal.ts';
 import { defineFault } from './types.ts';
 
@@ -34,7 +34,7 @@ export const scriptEvict = defineFault({
   recordedAs: 'script-evict',
   draw: {
     lane: 'cluster',
-    class: SCRIPTS_FORGOTTEN,
+    class: SCRIPTS_EVICTED,
     step: ({ at }) =>
       fc.record({ kind: fc.constant('script-evict' as const), atMs: at, scripts: fc.constant(SCRIPTS) }),
   },

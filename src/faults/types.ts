@@ -139,7 +139,8 @@ export interface FaultDescriptor<N extends string = string, S extends FaultStep 
   /** `netns`: only a backend that can cut nodes off from each other runs it; `--faults all` leaves it
    *  out elsewhere and takes it there. `clocks`: only a backend whose servers run under the clock
    *  preload (local, netns) runs it; named, not in `all` (`--faults all,clocks` adds them). `evicting`:
-   *  it does something only on a server that evicts EVAL-loaded scripts (7.4+); named, not in `all`. */
+   *  it does something only on a server that evicts EVAL-loaded scripts (Redis 7.4+, Valkey 8): in `all`
+   *  there, once the job has probed the server (src/certify/partition-faults.ts); elsewhere only named. */
   readonly backends: 'any' | 'netns' | 'clocks' | 'evicting';
   /** On an external cluster: `client` needs nothing but a client; `destructive` runs only with
    *  --allow-destructive (flushes scripts, blocks a master, moves slots); `never` needs the nodes'

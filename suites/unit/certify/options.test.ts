@@ -27,6 +27,8 @@ describe('jobOptionsFrom', () => {
       seed: 5,
       path: undefined,
       faults: [...FAULT_NAMES],
+      // No --faults: all, which takes script-evict on a server that evicts (src/certify/partition-faults.ts).
+      allFaults: true,
       settings: { lease: 250, lease2: 500, ttl: 800, ttl2: 3_000 },
       faultSettings: { 'clock-skew': 50, 'clock-step': 2_000 },
       timeLimitMs: 300_000,

@@ -71,6 +71,22 @@ describe('--server NAME|PATH, checked at the edge', () => {
     );
   });
 
+  it('holds the default, CHAOSLUA_REDIS_SERVER, to what a path is held to: 6.2 runs, 6.0 is refused in the same words (exit 3: the environment)', () => {
+    const dir = tempDir();
+    vi.stubEnv('CHAOSLUA_REDIS_SERVER', fakeServer(dir, 'a/redis-server', 'Redis server v=6.2.5 sha=0 malloc=libc'));
+    expect(resolveServer({ kind: 'default' }).version).toMatchObject({ server: 'redis', version: '6.2.5', major: 6 });
+    const old = fakeServer(dir, 'b/redis-server', 'Redis server v=6.0.9 sha=0 malloc=libc bits=64');
+    vi.stubEnv('CHAOSLUA_REDIS_SERVER', old);
+    expect(() => resolveServer({ kind: 'default' })).toThrow(
+      new EnvironmentError(`redis-server at ${old}: redis 6.0.9 is older than 6.2, the oldest a cluster here runs on`),
+    );
+    // --server redis-7.0 names Debian's 7.0 package: a 6.2 the variable names is not that.
+    vi.stubEnv('CHAOSLUA_REDIS_SERVER', path.join(dir, 'a/redis-server'));
+    expect(() => resolveServer({ kind: 'name', name: 'redis-7.0' })).toThrow(
+      /^redis-7.0: \S+ reports redis 6.2.5, not the pinned version/,
+    );
+  });
+
   it('resolves an installed name only at its pinned version; a missing one with installing off says what to run (exit 3)', () => {
     const dir = tempDir();
     fakeServer(dir, 'valkey-8.1/bin/valkey-server', 'Valkey server v=8.1.8 sha=0 malloc=libc bits=64');
@@ -138,6 +154,16 @@ describe('chaoslua install', () => {
       code: 2,
       stdout: '',
       stderr: 'chaoslua install: CHAOSLUA_TOXIPROXY=/nonexistent/toxiproxy-server: no such file\n',
+    });
+  });
+
+  it('holds the server CHAOSLUA_REDIS_SERVER names to 6.2 or later, as --server: an older one is exit 3', async () => {
+    const old = fakeServer(tempDir(), 'redis-server', 'Redis server v=6.0.9 sha=0 malloc=libc bits=64');
+    vi.stubEnv('CHAOSLUA_REDIS_SERVER', old);
+    expect(await cli(['install', '--quiet'])).toEqual({
+      code: 3,
+      stdout: '',
+      stderr: `chaoslua install: CHAOSLUA_REDIS_SERVER=${old}: redis 6.0.9 is older than 6.2, the oldest a cluster here runs on\n`,
     });
   });
 

@@ -62,6 +62,25 @@ describe('the servers table', () => {
     );
   });
 
+  it('counts script-evict in a default cell where the server evicts (all takes it there), and nowhere else', () => {
+    const evicting = { ...cert('valkey', '8.1.8', true), faults: { 'script-evict': 4 } };
+    const m = matrixCertificate(
+      cert('redis', '7.0.15', true),
+      [
+        matrixServer('redis-7.0', cert('redis', '7.0.15', true), 'r.json'),
+        matrixServer('valkey-8.1', evicting, 'v.json'),
+      ],
+      70,
+    );
+    expect(
+      renderTable([{ file: 'lock.json', matrix: m }])
+        .split('\n')
+        .at(-1),
+    ).toBe(
+      '| `lua:lua/lock` (lock) | 20, 9, default (all) | certified (1500 ops, 32 s) | certified (1500 ops, script-evict 4, 32 s) | certified, 70 s ([lock.json](../bench/results/servers/lock.json)) |',
+    );
+  });
+
   it('docs/servers.md holds the table the kept matrices make', () => {
     const page = fs.readFileSync(path.join(ROOT, 'docs/servers.md'), 'utf8');
     expect(page).toContain(START);
