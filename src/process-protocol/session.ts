@@ -28,6 +28,8 @@ export interface ProcessSessionOptions {
   readonly natMap: Readonly<Record<string, Address>>;
   /** `--topology masters`: each independent master's address, sent in the hello as `masters`. */
   readonly masters?: readonly Address[];
+  /** `--topology sentinel`: the Sentinels and the primary's name, sent in the hello as `sentinel`. */
+  readonly sentinel?: HelloMessage['sentinel'];
   readonly clients: number;
   /** Where the program's stderr goes (appended). */
   readonly stderrFile: string;
@@ -198,6 +200,7 @@ export class ProcessSession {
       seeds: options.seeds,
       natMap: options.natMap,
       ...(options.masters ? { masters: options.masters } : {}),
+      ...(options.sentinel ? { sentinel: options.sentinel } : {}),
       operations: Object.entries(options.pattern.operations).map(([name, op]) => ({
         name,
         args: Object.keys(op.args),
