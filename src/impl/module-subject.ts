@@ -198,9 +198,9 @@ export async function moduleSubject(
     givesHandles(declared.capabilities)
       ? masters
         ? masterLinkDrops(masters)
-        : first.isCluster
-          ? linkDrops(first as IORedisCluster)
-          : masterLinkDrops([first as Redis])
+        : first.isCluster === false
+          ? masterLinkDrops([first as Redis])
+          : linkDrops(first as IORedisCluster)
       : undefined,
   );
   const handed = (key: string) => pattern.redisKey(namespace, key);

@@ -15,7 +15,7 @@ export async function whenReady(redis: IORedisCluster): Promise<void> {
  * src/certify/openers/sentinel.ts): ioredis says which it is (`isCluster`), and then it is its one master.
  */
 const standalone = (redis: IORedisCluster): Redis | undefined =>
-  redis.isCluster ? undefined : (redis as unknown as Redis);
+  redis.isCluster === false ? (redis as unknown as Redis) : undefined;
 
 export async function masters(redis: IORedisCluster): Promise<Redis[]> {
   await whenReady(redis);
