@@ -74,8 +74,11 @@ export async function sentinelReadiness<N extends ReadyNode, S>(
   // 600-800 ms): until each replica has acknowledged an offset, a write is not on its way to it.
   for (let i = 0; i < nodes.length - 1; i++) {
     const line = info[`slave${i}`] ?? '';
-    if (!/state=online/.test(line) || !(Number(/offset=(\d+)/.exec(line)?.[1]) > 0))
+    if (!/state=online/.test(line) || !(Number(/offset=(\d+)/.exec(line)?.[1]) > 0)) {
+      // Something in the stream to acknowledge (a PUBLISH replicates), rather than waiting for the Sentinels' next hello.
+      if (Number(info.master_repl_offset) === 0) await direct(primary, 'PUBLISH', 'chaoslua:ready', '1');
       return `${primary.ref.name}'s replica ${i} has not acknowledged the stream yet (${line})`;
+    }
   }
   for (const node of nodes) {
     if ((await clientPing(node).catch((e: Error) => e.message)) !== 'PONG')
