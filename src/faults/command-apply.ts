@@ -117,7 +117,7 @@ export function describeCaught(caught: readonly CaughtCommand[], ctx: NemesisCon
  * A wait that is cleared once a race is decided: a window left running (seconds, when the rule filled
  * at once) kept the process alive after the job, measured at 12-13 s after certify wrote its report.
  */
-function timer(ms: number): { done: Promise<void>; clear(): void } {
+export function timer(ms: number): { done: Promise<void>; clear(): void } {
   let handle: NodeJS.Timeout | undefined;
   const done = new Promise<void>((resolve) => (handle = setTimeout(resolve, ms)));
   return { done, clear: () => clearTimeout(handle) };
