@@ -1,6 +1,6 @@
 // The reference lock on a primary with two replicas under three Sentinels, through the real CLI:
 // certified under the default faults (Sentinel's own failover among them), and the blind-delete lock
-// mutant (its release deletes whoever holds the key) rejected there, so the judge can fail on it too.
+// mutant (its release deletes whoever holds the key) rejected there, so the judge can fail on it too. About 38 s.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
