@@ -57,7 +57,8 @@ export interface ModuleDurability extends Durability {
 }
 
 /**
- * `redis`: the cluster client. On independent masters it is the first master's standalone client
+ * `redis`: the cluster client. Under Sentinel it is a standalone client that found the primary through
+ * the Sentinels (`options.sentinel` says where they are). On independent masters it is the first master's standalone client
  * (`options.masters` holds them all); the type stays the cluster's so the stores typed against the
  * contract keep compiling, and a store that reads only `redis` runs as one instance on that master.
  */
