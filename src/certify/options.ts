@@ -38,7 +38,7 @@ export interface JobConstraints {
   keys?: number;
   /** Cluster spec (local | compose | netns | redis://...). Default local. */
   cluster?: string;
-  /** `--topology`: a Redis Cluster (default) or independent masters (local only; the lock pattern only). */
+  /** `--topology`: a Redis Cluster (default), independent masters (local only; the lock pattern only) or a primary under Sentinel (local only). */
   topology?: TopologySpec;
   /** Local clusters the runs are dealt to, side by side (./lanes.ts). Default 1; the CLI's default is the machine's (src/cluster/capacity.ts). */
   clusters?: number;
@@ -168,6 +168,7 @@ export function jobOptionsFrom(command: JobOptions['command'], c: JobConstraints
   if (c.durability && !durabilityInLimits(c.durability))
     throw new JobOptionError('durability', DURABILITY_PROBLEM, c.durability);
   if (c.topology?.kind === 'masters') checkMasters(c, pattern, c.topology);
+  if (c.topology?.kind === 'sentinel') checkSentinel(c, c.topology);
   const faults = [...(c.faults ?? JOB_DEFAULTS.faults)];
   const { settings, faultSettings } = jobSettings(pattern, faults, c.settings);
   return {
@@ -182,7 +183,7 @@ export function jobOptionsFrom(command: JobOptions['command'], c: JobConstraints
     clients,
     keys,
     cluster: c.cluster ?? JOB_DEFAULTS.cluster,
-    ...(c.topology?.kind === 'masters' ? { topology: c.topology } : {}),
+    ...(c.topology && c.topology.kind !== 'cluster' ? { topology: c.topology } : {}),
     clusters,
     reportRoot: path.resolve(c.reportRoot ?? JOB_DEFAULTS.reportRoot),
     json: c.json ?? false,
@@ -213,6 +214,23 @@ function checkMasters(c: JobConstraints, pattern: AnyPattern, topology: Topology
       given,
     );
   if (c.durability) throw new JobOptionError('topology', 'masters has no replicas for --durability to wait for', given);
+}
+
+/**
+ * A Sentinel deployment is started here too. --durability is not offered there yet: its WAIT is
+ * sent on a cluster node's connection (src/subject/durable-reference.ts), which a client that finds
+ * the primary through the Sentinels does not have. One line saying so.
+ */
+function checkSentinel(c: JobConstraints, topology: TopologySpec): void {
+  const given = describeTopology(topology);
+  if (!['', 'local'].includes((c.cluster ?? JOB_DEFAULTS.cluster).trim()))
+    throw new JobOptionError('topology', 'sentinel needs --cluster local (the harness starts the Sentinels)', given);
+  if (c.durability)
+    throw new JobOptionError(
+      'topology',
+      "sentinel does not take --durability yet (its WAIT is a cluster client's)",
+      given,
+    );
 }
 
 /** The pattern a name stands for (resolved here once: everything below is handed the value). */

@@ -1,8 +1,9 @@
 /**
  * Which faults a job may run where: the one place that decides it, from the backend (`--cluster`),
  * the topology (`--topology`) and the server (what the job probes on it). Partitions need the netns
- * backend, clock faults a backend whose servers run under the clock preload, independent masters run
- * only what has a meaning there, and `all` takes script eviction only on a server that evicts.
+ * backend, clock faults a backend whose servers run under the clock preload, independent masters and
+ * Sentinel run only what has a meaning there, and `all` takes script eviction only on a server that
+ * evicts.
  */
 import { clockLibrary, ClockLibraryError } from '../clock/library.ts';
 import type { ServerFeatures } from '../cluster/features.ts';
@@ -35,6 +36,17 @@ const MASTERS_RUN: readonly FaultName[] = FAULT_DESCRIPTORS.filter((f) =>
     : f.draw.lane !== 'command',
 ).map((f) => f.name);
 
+/**
+ * What a primary with replicas under Sentinel can run: every fault of a Redis Cluster but the two
+ * failovers Sentinel has no form of (FORCE and TAKEOVER are CLUSTER FAILOVER's; `failover` there is
+ * SENTINEL FAILOVER, src/cluster/sentinel.ts) and the partitions (no netns). Aimed at a key's shard,
+ * a fault lands on the primary (it holds every slot) or a replica; the Sentinels are never a target.
+ */
+const SENTINEL_REFUSED: readonly FaultName[] = ['failover-force', 'failover-takeover'];
+const SENTINEL_RUN: readonly FaultName[] = FAULT_DESCRIPTORS.filter(
+  (f) => f.backends !== 'netns' && !SENTINEL_REFUSED.includes(f.name),
+).map((f) => f.name);
+
 /** The names a --faults list gives one by one (not through all, clocks or none). */
 const namedIn = (list: string | undefined): string[] =>
   (list ?? 'all')
@@ -54,6 +66,7 @@ export function faultsForBackend(
   topology: TopologySpec = CLUSTER_TOPOLOGY,
 ): FaultName[] {
   if (topology.kind === 'masters') return asked.filter((f) => MASTERS_RUN.includes(f));
+  if (topology.kind === 'sentinel') return asked.filter((f) => SENTINEL_RUN.includes(f));
   const all = (list ?? 'all').trim() === 'all';
   return kind === 'netns' && all ? [...new Set([...asked, ...NETNS_ONLY])] : [...asked];
 }
@@ -102,6 +115,11 @@ export function refusedBackendFaults(
 
 /** A fault named one by one that the topology cannot run (it would run without it): which, and why. */
 export function refusedTopologyFaults(topology: TopologySpec, list: string | undefined): string | undefined {
+  if (topology.kind === 'sentinel') {
+    const named = namedIn(list).filter((n) => !SENTINEL_RUN.includes(n as FaultName));
+    if (named.length === 0) return undefined;
+    return `--faults ${named.join(', ')} cannot run on --topology ${describeTopology(topology)} (Sentinel has one failover, SENTINEL FAILOVER, which is --faults failover there; partitions need --cluster netns)`;
+  }
   if (topology.kind !== 'masters') return undefined;
   const named = namedIn(list).filter((n) => !MASTERS_RUN.includes(n as FaultName));
   if (named.length === 0) return undefined;

@@ -11,6 +11,7 @@ import { gateLines } from './gate-summary.ts';
 import { duplicatesLine } from './duplicates.ts';
 import { describeDurability } from '../plan/durability.ts';
 import { describeSettings } from '../plan/settings.ts';
+import { describeTopology } from '../plan/topology.ts';
 import { clockAssumptions } from './clock-assumption.ts';
 
 /** result.json: the job's outcome, machine-readable. */
@@ -105,7 +106,7 @@ export function summaryText(options: JobOptions, r: JobResult): string {
           `  the environment ended the job: ${t.runs} of ${options.runs} runs finished, kept as evidence in the report folder`,
         ]
       : []),
-    `  runs ${t.runs}${r.outcome.interrupted ? ` (time limit reached before ${options.runs})` : ''}${t.shrinks ? ` + ${t.shrinks} shrinking` : ''}${t.discarded ? ` judged (${t.discarded} more discarded and replaced: ${t.discardCauses[0]})` : ''} · operations ${t.ops} · ${(r.outcome.ms / 1000).toFixed(1)} s · seed ${r.outcome.seed} · ${r.server ? serverText(r.server) : `Redis ${r.redisVersion}`}${r.lanes > 1 ? ` · ${r.lanes} clusters` : ''}`,
+    `  runs ${t.runs}${r.outcome.interrupted ? ` (time limit reached before ${options.runs})` : ''}${t.shrinks ? ` + ${t.shrinks} shrinking` : ''}${t.discarded ? ` judged (${t.discarded} more discarded and replaced: ${t.discardCauses[0]})` : ''} · operations ${t.ops} · ${(r.outcome.ms / 1000).toFixed(1)} s · seed ${r.outcome.seed} · ${r.server ? serverText(r.server) : `Redis ${r.redisVersion}`}${options.topology ? ` · ${describeTopology(options.topology)}` : ''}${r.lanes > 1 ? ` · ${r.lanes} clusters` : ''}`,
     `  faults: ${faults}${r.skippedFaults.length ? ` · not run on this cluster: ${r.skippedFaults.join(', ')}` : ''}`,
     `  evidence: transitions ${Object.values(r.evidence.transitions).filter((n) => n > 0).length}/${Object.keys(r.evidence.transitions).length} witnessed; answers per operation (${r.evidence.minOkPerOperation} ok needed each):`,
     ...r.evidence.operations.map((o) => `    ${answersText(o)}`),

@@ -77,7 +77,9 @@ export const CHAOS_FLAGS_HELP = `  --pattern P        ${PATTERN_NAMES.join(' | '
   --topology T       cluster | masters | masters:N (default cluster; masters: N independent standalone masters,
                      5 by default, Redlock's deployment, on --cluster local; the lock pattern: lua: through the
                      reference Redlock client, module: and cmd: handed every master (options.masters, the hello's
-                     masters); faults: what independent masters can run, docs/clusters.md)
+                     masters); faults: what independent masters can run, docs/clusters.md) | sentinel |
+                     sentinel:R (a primary with R replicas, 2 by default, under 3 Sentinels, on --cluster local;
+                     clients find the primary through the Sentinels; failover is SENTINEL FAILOVER)
   --clusters N       local clusters the runs are dealt to, side by side, 1-${JOB_INTEGERS.clusters.max} or auto (default auto:
                      two per core, at most ${MOST_AUTO_CLUSTERS}, as memory allows; here ${autoClusters()}; CHAOSLUA_CLUSTERS sets
                      the default); a seed names the same schedules whatever N is
@@ -219,6 +221,10 @@ export function jobOptions(command: 'run' | 'certify', v: Values): JobOptions {
   if (durable.durability && topology.kind === 'masters')
     throw new UsageError(
       `${command}: --durability cannot apply on --topology masters (independent masters have no replicas to wait for)`,
+    );
+  if (durable.durability && topology.kind === 'sentinel')
+    throw new UsageError(
+      `${command}: --durability is not offered on --topology sentinel yet (its WAIT is sent on a cluster client's node connection)`,
     );
   // Resolved last, once every other flag is known good: a named server may be installed here.
   const server = serverFlag(command, v.server, cluster.kind);

@@ -5,7 +5,7 @@ import { loadPatternFile } from './pattern-file.ts';
 import { check } from '../checker/index.ts';
 import type { CheckResult } from '../checker/types.ts';
 import { parseClusterSpec, startCluster } from '../cluster/select.ts';
-import type { TopologySpec } from '../plan/topology.ts';
+import { describeTopology, type TopologySpec } from '../plan/topology.ts';
 import { serverFlag } from './server-flag.ts';
 import { checkableSpec, isCheckableModel } from '../patterns/checkable.ts';
 import { isPatternName, patternNamed } from '../patterns/index.ts';
@@ -132,12 +132,13 @@ function recordedServer(options: unknown): string | undefined {
   return typeof asked === 'string' && asked !== '' ? asked : undefined;
 }
 
-/** The independent masters a counterexample's job ran on, if its options record them; else a Redis Cluster. */
+/** The independent masters or Sentinel deployment a counterexample's job ran on, if its options record them; else a Redis Cluster. */
 function recordedTopology(options: unknown): TopologySpec | undefined {
-  const t = (options as { topology?: { kind?: unknown; count?: unknown } } | undefined)?.topology;
-  return t?.kind === 'masters' && Number.isSafeInteger(t.count)
-    ? { kind: 'masters', count: t.count as number }
-    : undefined;
+  const t = (options as { topology?: { kind?: unknown; count?: unknown; replicas?: unknown } } | undefined)?.topology;
+  if (t?.kind === 'masters' && Number.isSafeInteger(t.count)) return { kind: 'masters', count: t.count as number };
+  if (t?.kind === 'sentinel' && Number.isSafeInteger(t.replicas))
+    return { kind: 'sentinel', replicas: t.replicas as number };
+  return undefined;
 }
 
 async function rerunSchedule(ce: Counterexample, clusterSpec: string, reruns: number, serverAsked?: string) {
@@ -181,10 +182,7 @@ async function rerunSchedule(ce: Counterexample, clusterSpec: string, reruns: nu
       reruns,
       `replay-${randomBytes(3).toString('hex')}`,
     );
-    const on = [
-      server ? `--server ${server.asked}` : '',
-      topology?.kind === 'masters' ? `masters:${topology.count}` : '',
-    ]
+    const on = [server ? `--server ${server.asked}` : '', topology ? describeTopology(topology) : '']
       .filter(Boolean)
       .join(', ');
     return { attempts: replay.attempts, result: replay.last.result, failedAgain: replay.failing !== undefined, on };

@@ -4,6 +4,7 @@ import { ExternalCluster, parseSeeds, type ExternalClusterConstraints } from './
 import { LocalCluster } from './local.ts';
 import { MastersCluster } from './masters.ts';
 import type { TopologySpec } from '../plan/topology.ts';
+import { SentinelCluster } from './sentinel.ts';
 import { NetnsCluster } from './netns/cluster.ts';
 import type { LocalClusterConstraints } from './options.ts';
 import type { Cluster } from './types.ts';
@@ -35,7 +36,7 @@ export interface StartClusterOptions {
   local?: LocalClusterConstraints;
   compose?: ComposeClusterConstraints;
   external?: Omit<ExternalClusterConstraints, 'seeds'>;
-  /** `--topology`: absent or cluster, a Redis Cluster; masters, independent masters on this machine (local only). */
+  /** `--topology`: absent or cluster, a Redis Cluster; masters, independent masters on this machine (local only); sentinel, a primary with replicas under Sentinel (local only). */
   topology?: TopologySpec;
 }
 
@@ -55,6 +56,18 @@ export async function startCluster(
     const l = options.local ?? {};
     return MastersCluster.start({
       count: options.topology.count,
+      nodeTimeoutMs: l.nodeTimeoutMs,
+      readyTimeoutMs: l.readyTimeoutMs,
+      seed: l.seed,
+      redisServer: l.redisServer,
+    });
+  }
+  if (options.topology?.kind === 'sentinel') {
+    if (parsed.kind !== 'local')
+      throw new ClusterUsageError(`--topology sentinel runs on --cluster local only, not --cluster ${parsed.kind}`);
+    const l = options.local ?? {};
+    return SentinelCluster.start({
+      replicas: options.topology.replicas,
       nodeTimeoutMs: l.nodeTimeoutMs,
       readyTimeoutMs: l.readyTimeoutMs,
       seed: l.seed,

@@ -70,7 +70,8 @@ export abstract class ServerProcess {
     return this.process?.pid;
   }
 
-  private args(): string[] {
+  /** The server's arguments; a Sentinel (./sentinel-nodes.ts) has its own. */
+  protected args(): string[] {
     const o = this.options;
     const a = this.address;
     const args = [
@@ -89,6 +90,7 @@ export abstract class ServerProcess {
       // Persistence off: a restarted node comes back empty, exactly the hazard the kill fault exercises.
       ...noPersistenceArgs(this.snapshotFile),
       ...(this.clustered ? this.clusterArgs() : []),
+      ...this.roleArgs(),
       // Full syncs start at once instead of waiting 5 s for more replicas to batch with.
       '--repl-diskless-sync',
       'yes',
@@ -103,6 +105,11 @@ export abstract class ServerProcess {
 
   /** In cluster mode (both cluster backends); a standalone master (./masters.ts) says false. */
   protected readonly clustered: boolean = true;
+
+  /** What a standalone node is told of its role each time it starts (a replica under Sentinel: whom it replicates). */
+  protected roleArgs(): string[] {
+    return [];
+  }
 
   private clusterArgs(): string[] {
     const a = this.address;

@@ -73,14 +73,24 @@ export interface Cluster extends AsyncDisposable {
   /**
    * The deployment's shape. Absent or 'cluster': a Redis Cluster. 'masters': independent standalone
    * masters (Redlock's deployment, ./masters.ts), each holding every key, where `connect()` is refused
-   * and `masterClients()` gives one client per master. Optional, so the cluster backends say nothing.
+   * and `masterClients()` gives one client per master. 'sentinel': a primary with replicas under
+   * Sentinel (./sentinel.ts), where `connect()` is refused and `sentinelClient()` finds the primary.
+   * Optional, so the cluster backends say nothing.
    */
-  readonly topologyKind?: 'cluster' | 'masters';
+  readonly topologyKind?: 'cluster' | 'masters' | 'sentinel';
   /** The container image the nodes run, on a backend that runs them in containers (compose): the
    *  certificate names it beside the server's version, since the tag alone may not say where it came from. */
   readonly image?: string;
   /** One standalone client per master, in node order, through its client link (topologyKind 'masters' only). The caller quits them. */
   masterClients?(options?: RedisOptions): Redis[];
+  /** topologyKind 'sentinel' (./sentinel.ts): the Sentinels' addresses and the name they watch the primary by. */
+  sentinels?(): { host: string; port: number }[];
+  readonly sentinelName?: string;
+  /** A client finding the primary through the Sentinels (ioredis `{ sentinels, name }`, natMap set). The caller quits it. */
+  sentinelClient?(options?: RedisOptions): Redis;
+  /** How many times the primary has been failed over so far (Sentinel's config epoch): a fault across
+   *  which it rose may have lost acknowledged writes, whatever the fault was. Absent: not tracked. */
+  failoverEpoch?(): Promise<number>;
   /** Run a command directly on one node (control plane; bypasses proxies). */
   command(node: number, ...args: (string | number)[]): Promise<unknown>;
   topology(): Promise<Topology>;

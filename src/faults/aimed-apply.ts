@@ -1,7 +1,6 @@
 import { describeFault, type AimedDelayStep } from '../plan/schedule.ts';
 import { ANY_DATA_COMMAND } from '../resp/index.ts';
-import { sleep } from '../history/clock.ts';
-import { describeCaught, SETTLE_GRACE_MS, sideToHold, ttlReader } from './command-apply.ts';
+import { describeCaught, SETTLE_GRACE_MS, sideToHold, timer, ttlReader } from './command-apply.ts';
 import type { Applied, NemesisContext } from './types.ts';
 
 /**
@@ -45,10 +44,9 @@ export async function applyAimedDelay(fault: AimedDelayStep, ctx: NemesisContext
   } finally {
     armed.disarm();
   }
-  const settled = await Promise.race([
-    armed.settled().then(() => true),
-    sleep(fault.holdMs + SETTLE_GRACE_MS).then(() => false),
-  ]);
+  const grace = timer(fault.holdMs + SETTLE_GRACE_MS);
+  const settled = await Promise.race([armed.settled().then(() => true), grace.done.then(() => false)]);
+  grace.clear();
   if (!settled) points.reset();
   const caught = armed.caught[0];
   const held = !caught

@@ -48,16 +48,17 @@ export async function applyCommandFault(fault: CommandFaultStep, ctx: NemesisCon
           ...(fault.pastExpiryMs === undefined ? {} : { pastExpiryMs: fault.pastExpiryMs, ttlOf: ttlReader(ctx) }),
         };
   const armed = points.arm(rule);
+  const window = timer(Math.max(0, windowEnd - performance.now()));
   try {
-    await Promise.race([sleep(Math.max(0, windowEnd - performance.now())), armed.full]);
+    await Promise.race([window.done, armed.full]);
   } finally {
+    window.clear();
     armed.disarm();
   }
   // The fault lasts until what it caught has played out: the record's window must cover every cut.
-  const settled = await Promise.race([
-    armed.settled().then(() => true),
-    sleep((fault.kind === 'command-delay' ? fault.holdMs : 0) + SETTLE_GRACE_MS).then(() => false),
-  ]);
+  const grace = timer((fault.kind === 'command-delay' ? fault.holdMs : 0) + SETTLE_GRACE_MS);
+  const settled = await Promise.race([armed.settled().then(() => true), grace.done.then(() => false)]);
+  grace.clear();
   if (!settled) points.reset();
   const target = `${fault.key === undefined ? 'every client link' : `client links, slot ${slot} (k${fault.key})`}`;
   return {
@@ -110,4 +111,14 @@ export function describeCaught(caught: readonly CaughtCommand[], ctx: NemesisCon
         `${c.name} ${c.key ?? '(no key)'} on ${c.node} connection ${c.connection} at ${Math.round(c.at - offset)}ms`,
     )
     .join(', ');
+}
+
+/**
+ * A wait that is cleared once a race is decided: a window left running (seconds, when the rule filled
+ * at once) kept the process alive after the job, measured at 12-13 s after certify wrote its report.
+ */
+export function timer(ms: number): { done: Promise<void>; clear(): void } {
+  let handle: NodeJS.Timeout | undefined;
+  const done = new Promise<void>((resolve) => (handle = setTimeout(resolve, ms)));
+  return { done, clear: () => clearTimeout(handle) };
 }

@@ -32,6 +32,20 @@ export interface StoreFactoryOptions {
    * as a Redlock user holds them (docs/module-contract.md). The first argument is then `masters[0]`.
    */
   readonly masters?: readonly Redis[];
+  /**
+   * Only on `--topology sentinel`: where the Sentinels are and the name they watch the primary by,
+   * with the natMap from the addresses they announce to the ones a client dials, so a store may build
+   * its own client (ioredis `{ sentinels, name, natMap }`). The first argument is then a ready
+   * standalone client that found the primary through them (docs/module-contract.md).
+   */
+  readonly sentinel?: SentinelAccess;
+}
+
+/** The Sentinels of a `--topology sentinel` deployment, as a client is given them. */
+export interface SentinelAccess {
+  readonly sentinels: readonly { readonly host: string; readonly port: number }[];
+  readonly name: string;
+  readonly natMap: Readonly<Record<string, { readonly host: string; readonly port: number }>>;
 }
 
 /**
@@ -43,7 +57,8 @@ export interface ModuleDurability extends Durability {
 }
 
 /**
- * `redis`: the cluster client. On independent masters it is the first master's standalone client
+ * `redis`: the cluster client. Under Sentinel it is a standalone client that found the primary through
+ * the Sentinels (`options.sentinel` says where they are). On independent masters it is the first master's standalone client
  * (`options.masters` holds them all); the type stays the cluster's so the stores typed against the
  * contract keep compiling, and a store that reads only `redis` runs as one instance on that master.
  */
@@ -149,6 +164,7 @@ export async function moduleSubject(
   namespace: string,
   handles: HandleTable = new HandleTable(),
   durability?: Durability,
+  sentinel?: SentinelAccess,
 ): Promise<Subject> {
   const module: LoadedModule = typeof loaded === 'function' ? { factory: loaded } : loaded;
   const declared = moduleDeclarations(module, file, pattern);
@@ -160,6 +176,7 @@ export async function moduleSubject(
     namespace,
     ...(durability ? { durability: moduleDurability(durability) } : {}),
     ...(masters ? { masters } : {}),
+    ...(sentinel ? { sentinel } : {}),
   };
   // The client's clock cell is entered around createStore too: what it starts (a refresh timer) reads the client's clock.
   const clock = new ClientClockCell();
@@ -182,7 +199,9 @@ export async function moduleSubject(
     givesHandles(declared.capabilities)
       ? masters
         ? masterLinkDrops(masters)
-        : linkDrops(first as IORedisCluster)
+        : first.isCluster === false
+          ? masterLinkDrops([first as Redis])
+          : linkDrops(first as IORedisCluster)
       : undefined,
   );
   const handed = (key: string) => pattern.redisKey(namespace, key);

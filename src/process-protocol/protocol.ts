@@ -38,6 +38,14 @@ export interface HelloMessage {
    */
   readonly masters?: readonly Address[];
   /**
+   * Only on `--topology sentinel`: the Sentinels' addresses and the name they watch the primary by
+   * (ioredis `{ sentinels, name }`, redis-py's Sentinel(...).master_for(name), go-redis's
+   * NewFailoverClient). The Sentinels name the primary by its announced address: dial what `natMap`
+   * maps it to. There is no Redis Cluster then: `seeds` lists every data node's client address. An
+   * optional field, so still chaoslua-process/1.
+   */
+  readonly sentinel?: { readonly sentinels: readonly Address[]; readonly name: string };
+  /**
    * The pattern's operations, in its order: each one's name, its arguments' names in the order the
    * pattern declares them (requests carry them by name) and its answer in words. A program serving a
    * pattern a team declared learns its operations here. An optional field, so still chaoslua-process/1.

@@ -28,6 +28,8 @@ export interface ProcessSessionOptions {
   readonly natMap: Readonly<Record<string, Address>>;
   /** `--topology masters`: each independent master's address, sent in the hello as `masters`. */
   readonly masters?: readonly Address[];
+  /** `--topology sentinel`: the Sentinels and the primary's name, sent in the hello as `sentinel`. */
+  readonly sentinel?: HelloMessage['sentinel'];
   /** How many logical clients this process serves at once (the hello's options.clients; 1 with a process per client). */
   readonly clients: number;
   /** Where the program's stderr goes (appended). */
@@ -201,6 +203,7 @@ export class ProcessSession {
       seeds: options.seeds,
       natMap: options.natMap,
       ...(options.masters ? { masters: options.masters } : {}),
+      ...(options.sentinel ? { sentinel: options.sentinel } : {}),
       operations: Object.entries(options.pattern.operations).map(([name, op]) => ({
         name,
         args: Object.keys(op.args),

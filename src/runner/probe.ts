@@ -39,7 +39,11 @@ export async function probeTtls(
       keys,
       recorder,
     );
-  const redis = quiet(cluster.connect({ redisOptions: { commandTimeout: 2_000 } }));
+  // Under Sentinel, read where the clients write: the primary the Sentinels name (no Cluster to route by).
+  const redis =
+    cluster.topologyKind === 'sentinel' && cluster.sentinelClient
+      ? (cluster.sentinelClient({ commandTimeout: 2_000 }) as unknown as IORedisCluster)
+      : quiet(cluster.connect({ redisOptions: { commandTimeout: 2_000 } }));
   try {
     for (const key of keys) {
       // A declared key mapping is the implementation's word on where its state lives: read exactly
@@ -119,7 +123,8 @@ async function probeDeclared(
 /** Every key on any master whose name ends with `text` (SCAN with a glob, special characters escaped). */
 async function namesEndingWith(redis: IORedisCluster, text: string): Promise<string[]> {
   const pattern = `*${text.replace(/[*?[\]\\]/g, '\\$&')}`;
-  const masters = typeof redis.nodes === 'function' ? redis.nodes('master') : [];
+  const masters: Pick<IORedisCluster, 'scan'>[] =
+    redis.isCluster === false ? [redis] : typeof redis.nodes === 'function' ? redis.nodes('master') : [];
   const found = new Set<string>();
   for (const master of masters) {
     let cursor = '0';

@@ -10,9 +10,17 @@ export async function whenReady(redis: IORedisCluster): Promise<void> {
   if (redis.status !== 'ready') await redis.ping();
 }
 
+/**
+ * A standalone client handed where a Cluster client is expected (a primary found through Sentinel,
+ * src/certify/openers/sentinel.ts): ioredis says which it is (`isCluster`), and then it is its one master.
+ */
+const standalone = (redis: IORedisCluster): Redis | undefined =>
+  redis.isCluster === false ? (redis as unknown as Redis) : undefined;
+
 export async function masters(redis: IORedisCluster): Promise<Redis[]> {
   await whenReady(redis);
-  return redis.nodes('master');
+  const one = standalone(redis);
+  return one ? [one] : redis.nodes('master');
 }
 
 /**
@@ -21,6 +29,8 @@ export async function masters(redis: IORedisCluster): Promise<Redis[]> {
  * so the announced address is looked up through natMap as well.
  */
 export function masterForSlot(redis: IORedisCluster, slot: number): Redis | undefined {
+  const one = standalone(redis);
+  if (one) return one;
   const key = redis.slots[slot]?.[0];
   if (key === undefined) return undefined;
   const candidates = new Set([key]);

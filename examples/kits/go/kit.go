@@ -49,10 +49,18 @@ type Hello struct {
 	NatMap   map[string]Address `json:"natMap"`
 	// Masters is sent only on --topology masters: every independent master, in node order (MasterClients).
 	Masters []Address `json:"masters,omitempty"`
-	Options struct {
+	// Sentinel is sent only on --topology sentinel: the Sentinels and the primary's name (SentinelClient).
+	Sentinel *SentinelHello `json:"sentinel,omitempty"`
+	Options  struct {
 		Clients          int `json:"clients"`
 		RequestTimeoutMs int `json:"requestTimeoutMs"`
 	} `json:"options"`
+}
+
+// SentinelHello is where the Sentinels are and the name they watch the primary by.
+type SentinelHello struct {
+	Sentinels []Address `json:"sentinels"`
+	Name      string    `json:"name"`
 }
 
 // Declares is what an adapter says of one pattern in its hello (each optional).
@@ -191,6 +199,39 @@ func MasterClients(hello Hello, tune func(*redis.Options)) []*redis.Client {
 		clients[i] = redis.NewClient(opts)
 	}
 	return clients
+}
+
+// SentinelClient is a client of the primary the hello's Sentinels name (nil when the hello has none):
+// go-redis's failover client, every address it is told (the Sentinels name the primary by its
+// announced address) dialled through natMap, the same timeouts as Client and no retry inside go-redis
+// (MaxRetries -1), for the same reason. tune may change the options.
+func SentinelClient(hello Hello, tune func(*redis.FailoverOptions)) *redis.Client {
+	if hello.Sentinel == nil {
+		return nil
+	}
+	sentinels := make([]string, len(hello.Sentinel.Sentinels))
+	for i, s := range hello.Sentinel.Sentinels {
+		sentinels[i] = s.String()
+	}
+	dialer := &net.Dialer{Timeout: time.Second}
+	opts := &redis.FailoverOptions{
+		MasterName:    hello.Sentinel.Name,
+		SentinelAddrs: sentinels,
+		Dialer: func(ctx context.Context, network, addr string) (net.Conn, error) {
+			if to, ok := hello.NatMap[addr]; ok {
+				addr = to.String()
+			}
+			return dialer.DialContext(ctx, network, addr)
+		},
+		MaxRetries:   -1,
+		ReadTimeout:  2 * time.Second,
+		WriteTimeout: 2 * time.Second,
+		PoolSize:     4 * max(hello.Options.Clients, 1),
+	}
+	if tune != nil {
+		tune(opts)
+	}
+	return redis.NewFailoverClient(opts)
 }
 
 type request struct {

@@ -123,3 +123,22 @@ func TestHandlesComeBackLive(t *testing.T) {
 		t.Fatalf("release without: %v", stranger)
 	}
 }
+
+func TestSentinelHello(t *testing.T) {
+	var hello Hello
+	line := `{"type":"hello","natMap":{"127.0.0.1:7001":{"host":"127.0.0.1","port":8001}},"sentinel":{"sentinels":[{"host":"127.0.0.1","port":26379},{"host":"127.0.0.1","port":26380}],"name":"chaoslua"}}`
+	if err := json.Unmarshal([]byte(line), &hello); err != nil {
+		t.Fatal(err)
+	}
+	if hello.Sentinel == nil || hello.Sentinel.Name != "chaoslua" || len(hello.Sentinel.Sentinels) != 2 {
+		t.Fatalf("sentinel not read: %+v", hello.Sentinel)
+	}
+	client := SentinelClient(hello, nil)
+	if client == nil {
+		t.Fatal("no client for a hello with Sentinels")
+	}
+	client.Close()
+	if SentinelClient(Hello{}, nil) != nil {
+		t.Fatal("a client for a hello without Sentinels")
+	}
+}

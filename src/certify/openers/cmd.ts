@@ -73,6 +73,10 @@ export function cmdOpener(
       natMap: cluster.natMap(),
       // Independent masters: every master's address, in node order (the hello's `masters`).
       ...(cluster.topologyKind === 'masters' ? { masters: cluster.seeds() } : {}),
+      // A primary under Sentinel: where the Sentinels are and the name they know it by (the hello's `sentinel`).
+      ...(cluster.topologyKind === 'sentinel' && cluster.sentinels && cluster.sentinelName
+        ? { sentinel: { sentinels: cluster.sentinels(), name: cluster.sentinelName } }
+        : {}),
       stderrFile,
       cwd: constraints.cwd,
       handshakeTimeoutMs,

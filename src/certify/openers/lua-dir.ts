@@ -9,6 +9,7 @@ import type { Durability } from '../../plan/durability.ts';
 import { LUA_CLOCK_REACH } from '../../impl/client-clock.ts';
 import { durableReference } from '../../subject/durable-reference.ts';
 import { openOnMasters } from './masters.ts';
+import { openOnSentinel } from './sentinel.ts';
 
 /** The project's own scripts of a pattern (lua/<name>). */
 /** The reference scripts of a pattern: a built-in's under lua/, a team's where its pattern file says (its `scripts` folder). */
@@ -26,6 +27,7 @@ export function luaDirOpener(
 ): ImplOpener {
   return async (cluster, clients) => {
     if (cluster.topologyKind === 'masters') return openOnMasters(pattern, scriptsDir, label, cluster, clients);
+    if (cluster.topologyKind === 'sentinel') return openOnSentinel(pattern, scriptsDir, label, cluster, clients);
     const connections: IORedisCluster[] = [];
     try {
       const subjects: ReferenceSubject<unknown, unknown>[] = [];

@@ -4,7 +4,7 @@ import { waitForClientReady } from '../../subject/ready-client.ts';
 import type { Cluster as IORedisCluster, Redis } from 'ioredis';
 import type { AnyPattern } from '../../patterns/types.ts';
 import { ImplSpecError } from '../../impl/impl-spec.ts';
-import { loadModule, moduleSubject } from '../../impl/module-subject.ts';
+import { loadModule, moduleSubject, type SentinelAccess } from '../../impl/module-subject.ts';
 import type { Subject } from '../../subject/types.ts';
 import { HARNESS_REDIS_OPTIONS } from '../../impl/reference.ts';
 import { HANDSHAKE_TIMEOUT_MS, REQUEST_TIMEOUT_MS } from '../chaos-options.ts';
@@ -85,6 +85,13 @@ async function readyClients(
   cluster: Cluster,
   connections: (IORedisCluster | Redis)[],
 ): Promise<IORedisCluster | Redis[]> {
+  // Under Sentinel: a standalone client that found the primary through the Sentinels, typed as the contract's.
+  if (cluster.topologyKind === 'sentinel' && cluster.sentinelClient) {
+    const redis = cluster.sentinelClient(HARNESS_REDIS_OPTIONS.redisOptions);
+    connections.push(redis);
+    await redis.ping();
+    return redis as unknown as IORedisCluster;
+  }
   if (cluster.topologyKind === 'masters' && cluster.masterClients) {
     const masters = cluster.masterClients(HARNESS_REDIS_OPTIONS.redisOptions);
     connections.push(...masters);
@@ -116,7 +123,16 @@ export function moduleOpener(pattern: AnyPattern, file: string, constraints: Mod
       for (let c = 0; c < clients; c++) {
         const redis = await readyClients(cluster, connections);
         const subject = await within(
-          moduleSubject(loaded, file, pattern, redis, 'chaoslua', handles, constraints.durability),
+          moduleSubject(
+            loaded,
+            file,
+            pattern,
+            redis,
+            'chaoslua',
+            handles,
+            constraints.durability,
+            sentinelAccess(cluster),
+          ),
           createMs,
           () =>
             new OpenFailure('module-create-store', `module:${file}: createStore did not resolve within ${createMs} ms`),
@@ -141,4 +157,10 @@ export function moduleOpener(pattern: AnyPattern, file: string, constraints: Mod
       keyMapping: declared?.keyMapping,
     };
   };
+}
+
+/** What a store is told of the Sentinels (options.sentinel), on a Sentinel deployment only. */
+function sentinelAccess(cluster: Cluster): SentinelAccess | undefined {
+  if (cluster.topologyKind !== 'sentinel' || !cluster.sentinels || !cluster.sentinelName) return undefined;
+  return { sentinels: cluster.sentinels(), name: cluster.sentinelName, natMap: cluster.natMap() };
 }

@@ -4,6 +4,7 @@ import { ComposeCluster } from '../../../src/cluster/compose.ts';
 import { EnvironmentError } from '../../../src/cluster/errors.ts';
 import { ExternalCluster } from '../../../src/cluster/external.ts';
 import { LocalCluster } from '../../../src/cluster/local.ts';
+import { SentinelCluster } from '../../../src/cluster/sentinel.ts';
 
 /**
  * Every way a command starts or reaches a cluster, replaced by a counter that refuses: a test of
@@ -18,6 +19,7 @@ export function forbidClusters() {
   vi.spyOn(LocalCluster, 'start').mockImplementation(refuse('local'));
   vi.spyOn(ComposeCluster, 'start').mockImplementation(refuse('compose'));
   vi.spyOn(ExternalCluster, 'connect').mockImplementation(refuse('external'));
+  vi.spyOn(SentinelCluster, 'start').mockImplementation(refuse('sentinel'));
   return attempts;
 }
 

@@ -4,7 +4,12 @@ import { MastersCluster } from '../../../src/cluster/masters.ts';
 import { EnvironmentError } from '../../../src/cluster/errors.ts';
 import { CLOCK_FAULT_NAMES, FAULT_NAMES } from '../../../src/faults/index.ts';
 import { parseFaultList } from '../../../src/generator/index.ts';
-import { CLUSTER_TOPOLOGY, parseTopologySpec, TopologySpecError } from '../../../src/plan/topology.ts';
+import {
+  CLUSTER_TOPOLOGY,
+  describeTopology,
+  parseTopologySpec,
+  TopologySpecError,
+} from '../../../src/plan/topology.ts';
 import { expectUsage as usage, forbidClusters } from './support.ts';
 
 // --topology is checked once at the edge, and which faults independent masters run is decided in
@@ -32,7 +37,7 @@ describe('--topology, parsed once', () => {
     expect(parseTopologySpec(' cluster ')).toEqual(CLUSTER_TOPOLOGY);
     expect(MASTERS).toEqual({ kind: 'masters', count: 5 });
     expect(parseTopologySpec('masters:3')).toEqual({ kind: 'masters', count: 3 });
-    for (const bad of ['masters:0', 'masters:17', 'masters:x', 'sentinel', 'masters:'])
+    for (const bad of ['masters:0', 'masters:17', 'masters:x', 'sentinels', 'masters:', 'sentinel:0', 'sentinel:5'])
       expect(() => parseTopologySpec(bad), bad).toThrow(TopologySpecError);
   });
 });
@@ -84,8 +89,8 @@ describe('--topology, refused at the edge', () => {
   const lock = ['--pattern', 'lock', '--impl', 'lua:lua/lock', '--runs', '1'];
   it('an unknown value or a count out of its limits', async () => {
     await expectUsage(
-      ['certify', ...lock, '--topology', 'sentinel'],
-      /^chaoslua: certify: --topology unknown value 'sentinel' \(expected cluster, masters or masters:N\)\n$/,
+      ['certify', ...lock, '--topology', 'sentinels'],
+      /^chaoslua: certify: --topology unknown value 'sentinels' \(expected cluster, masters, masters:N, sentinel or sentinel:R\)\n$/,
     );
     await expectUsage(
       ['run', '--pattern', 'lock', '--topology', 'masters:40'],
@@ -126,6 +131,69 @@ describe('--topology, refused at the edge', () => {
         'failover',
       ],
       /^chaoslua: certify: --faults failover cannot run on --topology masters:5/,
+    );
+  });
+});
+
+const SENTINEL = parseTopologySpec('sentinel');
+const sentinelLock = ['--pattern', 'lock', '--impl', 'lua:lua/lock', '--runs', '1'];
+
+describe('--topology sentinel[:R]', () => {
+  it('two replicas by default, 1-4 given; described as sentinel:R', () => {
+    expect(SENTINEL).toEqual({ kind: 'sentinel', replicas: 2 });
+    expect(parseTopologySpec(' sentinel:4 ')).toEqual({ kind: 'sentinel', replicas: 4 });
+    expect(describeTopology(parseTopologySpec('sentinel:1'))).toBe('sentinel:1');
+    expect(() => parseTopologySpec('sentinel:5')).toThrow(
+      /sentinel:5: the replica count must be an integer in \[1, 4\]/,
+    );
+  });
+
+  it("all means every fault but CLUSTER FAILOVER's FORCE and TAKEOVER and the partitions; failover is Sentinel's", () => {
+    const faults = faultsForBackend('local', parseFaultList('all,clocks'), 'all,clocks', SENTINEL);
+    expect(faults).toEqual(
+      expect.arrayContaining([
+        'failover',
+        'node-freeze',
+        'kill-restart',
+        'latency',
+        'timeout',
+        'script-flush',
+        'busy-script',
+        'client-freeze',
+        ...CLOCK_FAULT_NAMES,
+      ]),
+    );
+    for (const never of ['failover-force', 'failover-takeover', 'partition-one', 'partition-primaries'])
+      expect(faults).not.toContain(never);
+    expect(refusedBackendFaults('local', SENTINEL, parseFaultList('all,clocks'), 'all,clocks')).toBeUndefined();
+    expect(
+      refusedBackendFaults(
+        'local',
+        SENTINEL,
+        parseFaultList('failover,failover-takeover'),
+        'failover,failover-takeover',
+      ),
+    ).toMatch(
+      /^--faults failover-takeover cannot run on --topology sentinel:2 \(Sentinel has one failover, SENTINEL FAILOVER/,
+    );
+  });
+
+  it('refused at the edge in one line: a bad count, a cluster it does not start, --durability, a failover it has not', async () => {
+    await expectUsage(
+      ['certify', ...sentinelLock, '--topology', 'sentinel:9'],
+      /^chaoslua: certify: --topology sentinel:9: the replica count must be an integer in \[1, 4\]\n$/,
+    );
+    await expectUsage(
+      ['certify', ...sentinelLock, '--topology', 'sentinel', '--cluster', 'redis://127.0.0.1:7000'],
+      /--topology sentinel needs --cluster local/,
+    );
+    await expectUsage(
+      ['certify', ...sentinelLock, '--topology', 'sentinel', '--durability', 'wait:1:100'],
+      /^chaoslua: certify: --durability is not offered on --topology sentinel yet/,
+    );
+    await expectUsage(
+      ['certify', ...sentinelLock, '--topology', 'sentinel:1', '--faults', 'failover-force'],
+      /^chaoslua: certify: --faults failover-force cannot run on --topology sentinel:1/,
     );
   });
 });

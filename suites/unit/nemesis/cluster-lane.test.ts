@@ -163,3 +163,43 @@ describe('the cluster lane', () => {
     expect(calls.slice(2).every((c) => c.startsWith('toxic(') && c.includes('"latency":40'))).toBe(true);
   });
 });
+
+describe('a primary failed over by Sentinel (failoverEpoch)', () => {
+  /** A stand-in whose failover epoch rises by `rise` across the fault (read once before, once after its heal). */
+  async function across(rise: number, fault: FaultStep) {
+    const { cluster } = standIn();
+    let epoch = 4;
+    Object.assign(cluster, {
+      failoverEpoch: async () => epoch,
+      heal: async () => {
+        epoch += rise;
+      },
+    });
+    const recorder = new Recorder(startClock());
+    await runNemesis([fault], { cluster, recorder, slotOf: () => 100, nodeTimeoutMs: 1000 });
+    return recorder.history().faults;
+  }
+
+  it('marks lossy, and says so, any fault across which the epoch rose, whatever the fault', async () => {
+    const toxic: FaultStep = {
+      kind: 'toxic',
+      atMs: 0,
+      target: { key: 0, role: 'master' },
+      link: 'internal',
+      toxic: 'timeout',
+      ms: 1,
+    };
+    const [moved] = await across(1, toxic);
+    expect(moved).toMatchObject({ kind: 'toxic', lossy: true });
+    expect(moved.detail).toMatch(/; Sentinel failed the primary over$/);
+    const [twice] = await across(2, { kind: 'failover', atMs: 0, key: 0, mode: 'default' });
+    expect(twice).toMatchObject({ kind: 'failover-default', lossy: true });
+    expect(twice.detail).toMatch(/Sentinel failed the primary over 2 times$/);
+  });
+
+  it('leaves a fault across which it did not rise as its descriptor says', async () => {
+    const [flush] = await across(0, { kind: 'script-flush', atMs: 0 });
+    expect(flush).toMatchObject({ kind: 'script-flush', lossy: false });
+    expect(flush.detail).not.toMatch(/Sentinel/);
+  });
+});
