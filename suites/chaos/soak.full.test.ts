@@ -35,7 +35,9 @@ import { ClusterPool, describeSoak, soak, type SoakFigures } from './support/soa
 // replays that history).
 const QUARANTINED = (process.env.CHAOSLUA_SOAK_QUARANTINE ?? '').split(',').filter(Boolean);
 const SOAKED = PATTERN_NAMES.filter((p) => !QUARANTINED.includes(p));
-const RUNS = Number(process.env.CHAOSLUA_SOAK_RUNS ?? 300);
+// 250 in CI since the clock faults joined it (2026-12-07), to keep .ci/run inside its hour; the
+// longer run, 300 a pattern, is CHAOSLUA_SOAK_RUNS=300 (bench/results/soak-clocks.md).
+const RUNS = Number(process.env.CHAOSLUA_SOAK_RUNS ?? 250);
 const LANES = Number(process.env.CHAOSLUA_SOAK_LANES ?? 2);
 const CLUSTERS = Number(process.env.CHAOSLUA_SOAK_CLUSTERS ?? SOAKED.length * LANES);
 const SEED = Number(process.env.CHAOSLUA_SOAK_SEED ?? 20_261_201);
