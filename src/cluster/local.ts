@@ -1,16 +1,12 @@
 import { binaryVersion, redisServerBinary, toxiproxyBinary } from './binaries.ts';
 import { localClusterOptions, type LocalClusterConstraints, type LocalClusterOptions } from './options.ts';
-import { freePorts, isPortFree } from './ports.ts';
+import { freePorts, isPortFree, startOnFreePorts } from './ports.ts';
 import { ProcessCluster, type NodeAddress } from './process-cluster.ts';
 import { reapedDir, type ReapedDir } from './reaper.ts';
 import { RedisNode } from './redis-node.ts';
 import { Toxiproxy } from './toxiproxy.ts';
 import type { Link, ToxicSpec } from './types.ts';
 import { RespPoints } from '../resp/point.ts';
-
-/** A child (Toxiproxy, redis-server) found its port taken between our choosing it and its bind. */
-const PORT_CLASH = /address already in use|EADDRINUSE|Failed listening on port/i;
-const PORT_CLASH_ATTEMPTS = 4;
 
 /**
  * Redis before 7.0 has no `cluster-port`: its bus listens on its port + 10000, whatever it is told
@@ -58,13 +54,7 @@ export class LocalCluster extends ProcessCluster<RedisNode> {
    */
   static async start(constraints: LocalClusterConstraints = {}): Promise<LocalCluster> {
     const options = localClusterOptions(constraints);
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await LocalCluster.startOnce(options);
-      } catch (error) {
-        if (attempt >= PORT_CLASH_ATTEMPTS || !PORT_CLASH.test((error as Error).message)) throw error;
-      }
-    }
+    return startOnFreePorts(() => LocalCluster.startOnce(options));
   }
 
   private static startOnce(options: LocalClusterOptions): Promise<LocalCluster> {

@@ -16,7 +16,7 @@ import { Redis, type RedisOptions } from 'ioredis';
 import { redisServerBinary, toxiproxyBinary } from './binaries.ts';
 import { ClusterUsageError } from './errors.ts';
 import { localClusterOptions, type LocalClusterOptions } from './options.ts';
-import { freePorts } from './ports.ts';
+import { freePorts, startOnFreePorts } from './ports.ts';
 import { ProcessCluster, type NodeAddress } from './process-cluster.ts';
 import { reapedDir, type ReapedDir } from './reaper.ts';
 import { ServerProcess, type ServerAddress } from './server-process.ts';
@@ -27,8 +27,6 @@ import { RespPoints } from '../resp/point.ts';
 import { MASTERS } from '../plan/topology.ts';
 
 const SLOTS = 16384;
-const PORT_CLASH = /address already in use|EADDRINUSE|Failed listening on port/i;
-const PORT_CLASH_ATTEMPTS = 4;
 
 /** What a caller may set on independent masters; checked once, here. */
 export interface MastersConstraints {
@@ -110,13 +108,7 @@ export class MastersCluster extends ProcessCluster<MasterNode> {
       masters: count,
       replicasPerMaster: 0,
     });
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await MastersCluster.startOnce(options);
-      } catch (error) {
-        if (attempt >= PORT_CLASH_ATTEMPTS || !PORT_CLASH.test((error as Error).message)) throw error;
-      }
-    }
+    return startOnFreePorts(() => MastersCluster.startOnce(options));
   }
 
   private static startOnce(options: LocalClusterOptions): Promise<MastersCluster> {

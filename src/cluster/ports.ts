@@ -34,3 +34,21 @@ export function isPortFree(port: number, host = '127.0.0.1'): Promise<boolean> {
     server.listen(port, host, () => server.close(() => resolve(true)));
   });
 }
+
+/** A child (Toxiproxy, redis-server) found its port taken between our choosing it and its bind. */
+const PORT_CLASH = /address already in use|EADDRINUSE|Failed listening on port/i;
+const PORT_CLASH_ATTEMPTS = 4;
+
+/**
+ * A backend's start on free ports, tried again from the start (new ports) when a child met a port
+ * taken meanwhile: the window freePorts() leaves. Any other failure is the start's.
+ */
+export async function startOnFreePorts<T>(startOnce: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce();
+    } catch (error) {
+      if (attempt >= PORT_CLASH_ATTEMPTS || !PORT_CLASH.test((error as Error).message)) throw error;
+    }
+  }
+}

@@ -19,7 +19,7 @@ import { Redis, type RedisOptions } from 'ioredis';
 import { redisServerBinary, toxiproxyBinary } from './binaries.ts';
 import { ClusterUsageError } from './errors.ts';
 import { localClusterOptions, type LocalClusterOptions } from './options.ts';
-import { freePorts } from './ports.ts';
+import { freePorts, startOnFreePorts } from './ports.ts';
 import { ProcessCluster, type NodeAddress } from './process-cluster.ts';
 import { reapedDir, type ReapedDir } from './reaper.ts';
 import {
@@ -38,8 +38,6 @@ import { RespPoints } from '../resp/point.ts';
 import { SENTINEL_REPLICAS, SENTINELS } from '../plan/topology.ts';
 
 const SLOTS = 16384;
-const PORT_CLASH = /address already in use|EADDRINUSE|Failed listening on port/i;
-const PORT_CLASH_ATTEMPTS = 4;
 
 /** What a caller may set on a Sentinel deployment; checked once, here. */
 export interface SentinelConstraints {
@@ -86,13 +84,7 @@ export class SentinelCluster extends ProcessCluster<SentinelDataNode> {
       masters: 1,
       replicasPerMaster: replicas,
     });
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await SentinelCluster.startOnce(options);
-      } catch (error) {
-        if (attempt >= PORT_CLASH_ATTEMPTS || !PORT_CLASH.test((error as Error).message)) throw error;
-      }
-    }
+    return startOnFreePorts(() => SentinelCluster.startOnce(options));
   }
 
   private static startOnce(options: LocalClusterOptions): Promise<SentinelCluster> {
