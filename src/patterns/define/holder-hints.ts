@@ -1,0 +1,390 @@
+/**
+ * The search's holder lookahead (the `search` group's requires, grants, holdsIdentity, holderOf,
+ * requiresVacant, mayEnd, excludes, answerLeaves) derived for a pattern that names holders
+ * (`arg.holder()`, the `holder` group) and declares no `search` group. Without it a team's lock
+ * searched up to 6,000 times the states of the built-in on polling histories (bench/results/pattern-parity.md).
+ *
+ * Derived by stepping the model, as the races are: from its initial state, on a few inputs of each
+ * operation drawn as a session draws them, with three probe holders. Where a granting step puts its
+ * holder in the state is where a state's holder is read (a path such as `token`); what each answer
+ * shows of the holder is read from the explored states in which the model gives that answer. Every
+ * contract the checker relies on (src/model/types.ts) is then checked on every explored state, and
+ * again for each new input seen while checking; a model that breaks one (two holders at once, an
+ * operation changing another's hold) gets no lookahead: a plain search, the same verdicts, slower.
+ * It assumes what a step does not show on a few states: that holder names are opaque to the model.
+ */
+import fc from 'fast-check';
+import type { SessionContext } from '../../generator/sessions/common.ts';
+import { liveLeaseTags } from '../../model/leases.ts';
+import type { Model } from '../../model/types.ts';
+import { leaseSettings } from '../time-scale.ts';
+import type { SearchHints } from './groups.ts';
+import { inputArbitrary } from './session.ts';
+import type { PatternSpec } from './spec.ts';
+
+type Input = { readonly op: string } & Readonly<Record<string, unknown>>;
+type Path = readonly string[];
+
+/** Holder names the probes use: the first is the probed input's own. */
+const PROBES = ['chaoslua-probe-0', 'chaoslua-probe-1', 'chaoslua-probe-2'] as const;
+const OWN = PROBES[0];
+/** The id of a probe step at depth d is ID + d, so a state's lease tags stay few. */
+const ID = 1_000_000;
+const DEPTH = 3;
+const MAX_STATES = 400;
+
+/** A few inputs of `op`, drawn as a session draws them (seeded: the same pattern gives the same ones). */
+export function sampleInputs(spec: PatternSpec, op: string, own: string, numRuns = 8): Input[] {
+  const settings = Object.fromEntries(
+    Object.entries({ ...leaseSettings, ...(spec.settings ?? {}) }).map(([k, v]) => [k, v.default]),
+  );
+  const options = { faults: new Set<never>(), leasesMs: [250, 500], maxSessionsPerClient: 1, settings };
+  const session = { client: 0, clients: 2, keys: 1, options } as unknown as SessionContext;
+  return fc.sample(inputArbitrary(op, spec.operations[op].args, { own, session }), { seed: 1, numRuns });
+}
+
+/** Per operation, the argument naming its holder (undefined: none); undefined if one names two. */
+function holderArgs(spec: PatternSpec): Map<string, string | undefined> | undefined {
+  const byOp = new Map<string, string | undefined>();
+  for (const [op, o] of Object.entries(spec.operations)) {
+    const names = Object.entries(o.args).flatMap(([name, a]) =>
+      a.kind === 'holder' || name === spec.holder?.arg ? [name] : [],
+    );
+    if (names.length > 1) return undefined;
+    byOp.set(op, names[0]);
+  }
+  return [...byOp.values()].some((a) => a !== undefined) ? byOp : undefined;
+}
+
+const isPlain = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && (Object.getPrototypeOf(v) === Object.prototype || Array.isArray(v));
+
+function valueAt(state: unknown, path: Path): unknown {
+  let v = state;
+  for (const k of path) {
+    if (!isPlain(v)) return undefined;
+    v = (v as Record<string, unknown>)[k];
+  }
+  return v;
+}
+
+/** The paths of `state` holding the string `name` (a few levels deep). */
+function pathsTo(state: unknown, name: string, prefix: string[] = [], out: string[][] = []): string[][] {
+  if (state === name) out.push(prefix);
+  else if (isPlain(state) && prefix.length < 4)
+    for (const [k, v] of Object.entries(state)) pathsTo(v, name, [...prefix, k], out);
+  return out;
+}
+
+/** `state` with the string `from` made `to`, values and keys; undefined if it is not plain data. */
+function renamed(state: unknown, from: string, to: string): unknown {
+  if (state === from) return to;
+  if (typeof state !== 'object' || state === null) return state;
+  if (!isPlain(state)) return undefined;
+  if (Array.isArray(state)) {
+    const items = state.map((v) => renamed(v, from, to));
+    return items.some((v, i) => v === undefined && state[i] !== undefined) ? undefined : items;
+  }
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(state)) {
+    const r = renamed(v, from, to);
+    if (r === undefined && v !== undefined) return undefined;
+    out[k === from ? to : k] = r;
+  }
+  return out;
+}
+
+interface Shape {
+  readonly op: string;
+  readonly arg: string | undefined;
+  readonly input: Input;
+}
+
+const withHolder = (shape: Shape, name: string): Input =>
+  shape.arg === undefined ? shape.input : { ...shape.input, [shape.arg]: name };
+
+/** What an answer of one input shows, from the explored states in which the model gives it. */
+interface Answer {
+  readonly requires: boolean;
+  readonly vacant: boolean;
+  readonly excludes: boolean;
+  readonly grants: boolean;
+  /** An explored state giving the answer (-1: none). */
+  readonly from: number;
+  /** Does it leave the same state from every explored state that gives it? */
+  readonly leaves: boolean;
+}
+
+/** What the explored states say of one input (its holder the probe's own). */
+interface Reading {
+  /** The model's step from each explored state: its answer and the state it leaves. */
+  readonly steps: readonly ({ readonly output: unknown; readonly state: unknown; readonly hash: string } | undefined)[];
+  readonly mayEnd: boolean;
+}
+
+class Derivation<S> {
+  private readonly readings = new Map<string, Reading | null>();
+  private readonly byAnswer = new Map<string, Answer>();
+  private readonly hashes: string[];
+  /** A new input broke a contract: every hook says the least it may from then on. */
+  poisoned = false;
+
+  constructor(
+    private readonly model: Model<S, Input, unknown>,
+    private readonly states: readonly S[],
+    private readonly path: Path,
+    private readonly args: ReadonlyMap<string, string | undefined>,
+  ) {
+    this.hashes = states.map((s) => model.hashState(s));
+  }
+
+  holder(state: unknown): string | undefined {
+    const v = valueAt(state, this.path);
+    return typeof v === 'string' ? v : undefined;
+  }
+
+  /** Does an input shape, stepped from every explored state with each probe holder, keep the contracts? */
+  check(shape: Shape): boolean {
+    const { model, states } = this;
+    const positive = (x: Input) => {
+      const range = model.expiryRangeMs?.(x);
+      const ms = range ? range[0] : model.expiryMs(x);
+      return ms !== undefined && ms > 0;
+    };
+    for (let i = 0; i < states.length; i++) {
+      const s = states[i];
+      const before = this.holder(s);
+      for (const name of PROBES) {
+        const x = withHolder(shape, name);
+        let left: S;
+        try {
+          left = model.step(s, x, ID).state;
+        } catch {
+          continue;
+        }
+        const after = this.holder(left);
+        const changed = model.hashState(left) !== this.hashes[i];
+        // grants: only an operation's own holder becomes current by its step.
+        if (after !== undefined && after !== before && (shape.arg === undefined || after !== name)) return false;
+        // mayEnd: a hold changes only by its own holder's operations.
+        if (before !== undefined && before !== name && changed) return false;
+        if (before !== undefined && shape.arg === undefined && changed) return false;
+        // answerLeaves: its own holder's step leaves no holder, or it holding the lease the step set,
+        // and ends the hold only when that lease is not positive.
+        if (before === name && changed) {
+          if (after !== undefined && (after !== name || !liveLeaseTags(model, left).includes(ID))) return false;
+          if (after === undefined && positive(x)) return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** Expiries: the end of a lease a held state does not hold changes nothing; none makes a holder. */
+  checkExpiries(): boolean {
+    const { model, states } = this;
+    const tags = new Set(states.flatMap((s) => liveLeaseTags(model, s)));
+    for (let i = 0; i < states.length; i++) {
+      const before = this.holder(states[i]);
+      const live = liveLeaseTags(model, states[i]);
+      for (const tag of tags) {
+        const left = model.expire(states[i], tag);
+        const after = this.holder(left);
+        if (after !== undefined && after !== before) return false;
+        if (before !== undefined && !live.includes(tag) && model.hashState(left) !== this.hashes[i]) return false;
+      }
+    }
+    return true;
+  }
+
+  private reading(input: Input): { shape: Shape; reading: Reading | null } {
+    const arg = this.args.get(input.op);
+    const shape: Shape = { op: input.op, arg, input: arg === undefined ? input : { ...input, [arg]: OWN } };
+    const key = JSON.stringify(shape.input);
+    let reading = this.readings.get(key);
+    if (reading === undefined) {
+      reading = this.args.has(input.op) && this.check(shape) ? this.read(shape) : null;
+      if (reading === null) this.poisoned = true;
+      this.readings.set(key, reading);
+    }
+    return { shape, reading };
+  }
+
+  private read(shape: Shape): Reading {
+    let mayEnd = false;
+    const steps = this.states.map((s, i) => {
+      try {
+        const r = this.model.step(s, shape.input, ID);
+        const hash = this.model.hashState(r.state);
+        if (shape.arg !== undefined && this.holder(s) === OWN && hash !== this.hashes[i]) mayEnd = true;
+        return { output: r.output, state: r.state, hash };
+      } catch {
+        return undefined;
+      }
+    });
+    return { steps, mayEnd };
+  }
+
+  /** What an answer of this input shows, from the explored states in which the model gives it. */
+  classify(input: Input, observed: unknown, answered: boolean): Answer {
+    const { shape, reading } = this.reading(input);
+    const none: Answer = { requires: false, vacant: false, excludes: false, grants: false, from: -1, leaves: false };
+    if (reading === null) return { ...none, grants: true };
+    const cacheKey = `${answered ? JSON.stringify(observed) : '?'}\u0000${JSON.stringify(shape.input)}`;
+    const cached = this.byAnswer.get(cacheKey);
+    if (cached !== undefined) return cached;
+    let outs = 0;
+    let requires = true;
+    let vacant = true;
+    let excludes = true;
+    let grants = false;
+    let from = -1;
+    let leaves = true;
+    reading.steps.forEach((step, i) => {
+      if (step === undefined || (answered && !this.model.outputMatches(step.output, observed))) return;
+      const before = this.holder(this.states[i]);
+      outs++;
+      if (before !== OWN) requires = false;
+      if (before !== undefined) vacant = false;
+      if (before === OWN) excludes = false;
+      if (before !== OWN && this.holder(step.state) === OWN) grants = true;
+      if (from === -1) from = i;
+      else if (reading.steps[from]!.hash !== step.hash) leaves = false;
+    });
+    const has = shape.arg !== undefined;
+    const result: Answer =
+      outs === 0
+        ? none
+        : { requires: has && requires, vacant, excludes: has && excludes, grants: has && grants, from, leaves };
+    this.byAnswer.set(cacheKey, result);
+    return result;
+  }
+
+  mayEnd(input: Input): string | undefined {
+    const { shape, reading } = this.reading(input);
+    return reading?.mayEnd && shape.arg !== undefined ? (input[shape.arg] as string) : undefined;
+  }
+
+  /** The state this answer leaves whatever the state before, the input's own holder and id in it. */
+  leaves(input: Input, observed: unknown, id: number): S | undefined {
+    const c = this.classify(input, observed, true);
+    if (this.poisoned || !c.leaves || c.from === -1) return undefined;
+    const arg = this.args.get(input.op);
+    const before = this.states[c.from];
+    let left: S;
+    try {
+      left = this.model.step(before, withHolder({ op: input.op, arg, input }, OWN), id).state;
+    } catch {
+      return undefined;
+    }
+    const text = JSON.stringify(left) ?? '';
+    if (PROBES.some((p) => p !== OWN && text.includes(p))) return undefined;
+    if (arg === undefined) return text.includes(OWN) ? undefined : left;
+    return renamed(left, OWN, input[arg] as string) as S | undefined;
+  }
+}
+
+/** The states reachable from the initial one in a few probe steps and expiries. */
+function explore<S>(model: Model<S, Input, unknown>, shapes: readonly Shape[]): S[] {
+  const seen = new Map<string, S>();
+  const init = model.init();
+  seen.set(model.hashState(init), init);
+  let frontier = [init];
+  for (let depth = 0; depth < DEPTH && frontier.length > 0; depth++) {
+    const next: S[] = [];
+    const add = (s: S) => {
+      const h = model.hashState(s);
+      if (seen.has(h) || seen.size >= MAX_STATES) return;
+      seen.set(h, s);
+      next.push(s);
+    };
+    for (const s of frontier) {
+      for (const tag of liveLeaseTags(model, s)) add(model.expire(s, tag));
+      for (const shape of shapes)
+        for (const name of PROBES) {
+          try {
+            add(model.step(s, withHolder(shape, name), ID + depth).state);
+          } catch {
+            // An input this state refuses (a model that throws) leads nowhere.
+          }
+        }
+    }
+    frontier = next;
+  }
+  return [...seen.values()];
+}
+
+/** Where granting steps put their holder: the candidate paths, the most often seen first. */
+function candidatePaths<S>(model: Model<S, Input, unknown>, states: readonly S[], shapes: readonly Shape[]): Path[] {
+  const count = new Map<string, number>();
+  for (const s of states)
+    for (const shape of shapes) {
+      if (shape.arg === undefined) continue;
+      try {
+        const left = model.step(s, withHolder(shape, OWN), ID).state;
+        for (const p of pathsTo(left, OWN)) {
+          if (valueAt(s, p) === OWN) continue;
+          const key = JSON.stringify(p);
+          count.set(key, (count.get(key) ?? 0) + 1);
+        }
+      } catch {
+        // as in explore
+      }
+    }
+  return [...count.entries()].sort((a, b) => b[1] - a[1]).map(([key]) => JSON.parse(key) as Path);
+}
+
+/**
+ * The holder lookahead for a pattern that names holders and declares no `search` group, or
+ * undefined when the model shows none it can rely on (see the file's comment).
+ */
+export function deriveHolderHints<S>(
+  spec: PatternSpec,
+  model: Model<S, Input, unknown>,
+): SearchHints<S, Input> | undefined {
+  const args = holderArgs(spec);
+  if (args === undefined) return undefined;
+  const shapes: Shape[] = [];
+  const seenShapes = new Set<string>();
+  for (const [op, arg] of args) {
+    let inputs: Input[];
+    try {
+      inputs = sampleInputs(spec, op, OWN);
+    } catch {
+      return undefined;
+    }
+    for (const input of inputs) {
+      const shape = { op, arg, input: withHolder({ op, arg, input }, OWN) };
+      const key = JSON.stringify(shape.input);
+      if (!seenShapes.has(key)) seenShapes.add(key), shapes.push(shape);
+    }
+  }
+  let states: S[];
+  try {
+    states = explore(model, shapes);
+  } catch {
+    return undefined;
+  }
+  const d = candidatePaths(model, states, shapes)
+    .map((path) => new Derivation(model, states, path, args))
+    .find(
+      (c) => states.some((s) => c.holder(s) !== undefined) && c.checkExpiries() && shapes.every((sh) => c.check(sh)),
+    );
+  if (d === undefined) return undefined;
+  const ownHolder = (input: Input): string => input[args.get(input.op)!] as string;
+  return {
+    requires: (input, output) =>
+      !d.poisoned && d.classify(input, output, true).requires ? ownHolder(input) : undefined,
+    grants: (input, output) =>
+      d.classify(input, output, output !== undefined).grants && args.get(input.op) !== undefined
+        ? ownHolder(input)
+        : undefined,
+    holdsIdentity: (state, identity) => d.poisoned || d.holder(state) === identity,
+    holderOf: (state) => (d.poisoned ? undefined : d.holder(state)),
+    requiresVacant: (input, output) => !d.poisoned && d.classify(input, output, true).vacant,
+    mayEnd: (input) => d.mayEnd(input),
+    excludes: (input, output) =>
+      !d.poisoned && d.classify(input, output, true).excludes ? ownHolder(input) : undefined,
+    answerLeaves: (input, output, id) => d.leaves(input, output, id),
+  };
+}
