@@ -61,9 +61,10 @@ const isPlain = (v: unknown): v is Record<string, unknown> =>
 
 function valueAt(state: unknown, path: Path): unknown {
   let v = state;
-  for (const k of path) {
-    if (!isPlain(v)) return undefined;
-    v = (v as Record<string, unknown>)[k];
+  for (let i = 0; i < path.length; i++) {
+    // Asked at every configuration the search enters (holderOf, holdsIdentity): no more than a walk.
+    if (typeof v !== 'object' || v === null) return undefined;
+    v = (v as Record<string, unknown>)[path[i]];
   }
   return v;
 }
@@ -125,6 +126,12 @@ interface Reading {
 class Derivation<S> {
   private readonly readings = new Map<string, Reading | null>();
   private readonly byAnswer = new Map<string, Answer>();
+  /**
+   * The same, by the history's input object: the search asks of each entry again in every pass and
+   * scan order, and making the key text each time was most of the derived lookahead's cost.
+   */
+  private readonly readingOf = new WeakMap<Input, { shape: Shape; reading: Reading | null }>();
+  private readonly answersOf = new WeakMap<Input, Map<unknown, Answer>>();
   private readonly hashes: string[];
   /** A new input broke a contract: every hook says the least it may from then on. */
   poisoned = false;
@@ -198,6 +205,12 @@ class Derivation<S> {
   }
 
   private reading(input: Input): { shape: Shape; reading: Reading | null } {
+    let known = this.readingOf.get(input);
+    if (known === undefined) this.readingOf.set(input, (known = this.readingByShape(input)));
+    return known;
+  }
+
+  private readingByShape(input: Input): { shape: Shape; reading: Reading | null } {
     const arg = this.args.get(input.op);
     const shape: Shape = { op: input.op, arg, input: arg === undefined ? input : { ...input, [arg]: OWN } };
     const key = JSON.stringify(shape.input);
@@ -227,6 +240,21 @@ class Derivation<S> {
 
   /** What an answer of this input shows, from the explored states in which the model gives it. */
   classify(input: Input, observed: unknown, answered: boolean): Answer {
+    // A raw reply (a number, a string, nil) is its own key; an envelope or a list is not kept.
+    const simple = observed === null || typeof observed !== 'object';
+    const key = answered ? observed : this.readingOf;
+    let answers = this.answersOf.get(input);
+    const known = simple ? answers?.get(key) : undefined;
+    if (known !== undefined) return known;
+    const answer = this.classifyByShape(input, observed, answered);
+    if (simple) {
+      if (answers === undefined) this.answersOf.set(input, (answers = new Map()));
+      answers.set(key, answer);
+    }
+    return answer;
+  }
+
+  private classifyByShape(input: Input, observed: unknown, answered: boolean): Answer {
     const { shape, reading } = this.reading(input);
     const none: Answer = { requires: false, vacant: false, excludes: false, grants: false, from: -1, leaves: false };
     if (reading === null) return { ...none, grants: true };
