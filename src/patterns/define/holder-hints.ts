@@ -123,15 +123,23 @@ interface Reading {
   readonly mayEnd: boolean;
 }
 
+/** One input shape (its holder the probe's own) and what its answers show, as far as asked. */
+interface Known {
+  readonly shape: Shape;
+  readonly reading: Reading | null;
+  /** By raw reply (a number, a string, nil); the unseen answer under UNSEEN. */
+  readonly answers: Map<unknown, Answer>;
+}
+
+const UNSEEN = Symbol('unseen');
+
 class Derivation<S> {
-  private readonly readings = new Map<string, Reading | null>();
-  private readonly byAnswer = new Map<string, Answer>();
+  private readonly byShape = new Map<string, Known>();
   /**
    * The same, by the history's input object: the search asks of each entry again in every pass and
    * scan order, and making the key text each time was most of the derived lookahead's cost.
    */
-  private readonly readingOf = new WeakMap<Input, { shape: Shape; reading: Reading | null }>();
-  private readonly answersOf = new WeakMap<Input, Map<unknown, Answer>>();
+  private readonly byInput = new WeakMap<Input, Known>();
   private readonly hashes: string[];
   /** A new input broke a contract: every hook says the least it may from then on. */
   poisoned = false;
@@ -204,23 +212,23 @@ class Derivation<S> {
     return true;
   }
 
-  private reading(input: Input): { shape: Shape; reading: Reading | null } {
-    let known = this.readingOf.get(input);
-    if (known === undefined) this.readingOf.set(input, (known = this.readingByShape(input)));
+  private known(input: Input): Known {
+    let known = this.byInput.get(input);
+    if (known === undefined) this.byInput.set(input, (known = this.knownByShape(input)));
     return known;
   }
 
-  private readingByShape(input: Input): { shape: Shape; reading: Reading | null } {
+  private knownByShape(input: Input): Known {
     const arg = this.args.get(input.op);
     const shape: Shape = { op: input.op, arg, input: arg === undefined ? input : { ...input, [arg]: OWN } };
     const key = JSON.stringify(shape.input);
-    let reading = this.readings.get(key);
-    if (reading === undefined) {
-      reading = this.args.has(input.op) && this.check(shape) ? this.read(shape) : null;
+    let known = this.byShape.get(key);
+    if (known === undefined) {
+      const reading = this.args.has(input.op) && this.check(shape) ? this.read(shape) : null;
       if (reading === null) this.poisoned = true;
-      this.readings.set(key, reading);
+      this.byShape.set(key, (known = { shape, reading, answers: new Map() }));
     }
-    return { shape, reading };
+    return known;
   }
 
   private read(shape: Shape): Reading {
@@ -240,27 +248,20 @@ class Derivation<S> {
 
   /** What an answer of this input shows, from the explored states in which the model gives it. */
   classify(input: Input, observed: unknown, answered: boolean): Answer {
-    // A raw reply (a number, a string, nil) is its own key; an envelope or a list is not kept.
-    const simple = observed === null || typeof observed !== 'object';
-    const key = answered ? observed : this.readingOf;
-    let answers = this.answersOf.get(input);
-    const known = simple ? answers?.get(key) : undefined;
-    if (known !== undefined) return known;
-    const answer = this.classifyByShape(input, observed, answered);
-    if (simple) {
-      if (answers === undefined) this.answersOf.set(input, (answers = new Map()));
-      answers.set(key, answer);
+    const known = this.known(input);
+    // A raw reply is its own key; an envelope or a list is read again each time.
+    const key = !answered ? UNSEEN : observed === null || typeof observed !== 'object' ? observed : undefined;
+    let answer = key === undefined ? undefined : known.answers.get(key);
+    if (answer === undefined) {
+      answer = this.classifyAnew(known, observed, answered);
+      if (key !== undefined) known.answers.set(key, answer);
     }
     return answer;
   }
 
-  private classifyByShape(input: Input, observed: unknown, answered: boolean): Answer {
-    const { shape, reading } = this.reading(input);
+  private classifyAnew({ shape, reading }: Known, observed: unknown, answered: boolean): Answer {
     const none: Answer = { requires: false, vacant: false, excludes: false, grants: false, from: -1, leaves: false };
     if (reading === null) return { ...none, grants: true };
-    const cacheKey = `${answered ? JSON.stringify(observed) : '?'}\u0000${JSON.stringify(shape.input)}`;
-    const cached = this.byAnswer.get(cacheKey);
-    if (cached !== undefined) return cached;
     let outs = 0;
     let requires = true;
     let vacant = true;
@@ -284,12 +285,11 @@ class Derivation<S> {
       outs === 0
         ? none
         : { requires: has && requires, vacant, excludes: has && excludes, grants: has && grants, from, leaves };
-    this.byAnswer.set(cacheKey, result);
     return result;
   }
 
   mayEnd(input: Input): string | undefined {
-    const { shape, reading } = this.reading(input);
+    const { shape, reading } = this.known(input);
     return reading?.mayEnd && shape.arg !== undefined ? (input[shape.arg] as string) : undefined;
   }
 
