@@ -70,6 +70,7 @@ class Derivation<S> {
    */
   private readonly byInput = new WeakMap<Input, Known>();
   private readonly hashes: string[];
+  private readonly reachable: ReadonlySet<string>;
   /** A new input broke a contract: every hook says the least it may from then on. */
   poisoned = false;
 
@@ -80,6 +81,7 @@ class Derivation<S> {
     private readonly args: ReadonlyMap<string, string | undefined>,
   ) {
     this.hashes = states.map((s) => model.hashState(s));
+    this.reachable = new Set(this.hashes);
   }
 
   holder(state: unknown): string | undefined {
@@ -106,8 +108,11 @@ class Derivation<S> {
         } catch {
           continue;
         }
+        const hash = model.hashState(left);
+        // Closed: an input never drawn must not lead out of the states its answers are read from.
+        if (!this.reachable.has(hash)) return false;
         const after = this.holder(left);
-        const changed = model.hashState(left) !== this.hashes[i];
+        const changed = hash !== this.hashes[i];
         // grants: only an operation's own holder becomes current by its step.
         if (after !== undefined && after !== before && (shape.arg === undefined || after !== name)) return false;
         // mayEnd: a hold changes only by its own holder's operations.
@@ -266,12 +271,13 @@ export function deriveHolderHints<S>(
       if (!seenShapes.has(key)) seenShapes.add(key), shapes.push(shape);
     }
   }
-  let states: S[];
+  let states: S[] | undefined;
   try {
     states = explore(model, shapes);
   } catch {
     return undefined;
   }
+  if (states === undefined) return undefined;
   const d = candidatePaths(model, states, shapes)
     .map((path) => new Derivation(model, states, path, args))
     .find(

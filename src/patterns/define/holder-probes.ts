@@ -17,9 +17,9 @@ export type Path = readonly string[];
 /** Holder names the probes use: the first is the probed input's own. */
 export const PROBES = ['chaoslua-probe-0', 'chaoslua-probe-1', 'chaoslua-probe-2'] as const;
 export const OWN = PROBES[0];
-/** The id of a probe step at depth d is ID + d, so a state's lease tags stay few. */
-export const ID = 1_000_000;
-const DEPTH = 3;
+/** The ids probe steps take (a step's id tags the lease it sets): two, so an old lease's end can be told from the live one's. */
+export const IDS = [1_000_000, 1_000_001] as const;
+export const ID = IDS[0];
 const MAX_STATES = 400;
 
 /** A few inputs of `op`, drawn as a session draws them (seeded: the same pattern gives the same ones). */
@@ -93,30 +93,38 @@ export interface Shape {
 export const withHolder = (shape: Shape, name: string): Input =>
   shape.arg === undefined ? shape.input : { ...shape.input, [shape.arg]: name };
 
-/** The states reachable from the initial one in a few probe steps and expiries. */
-export function explore<S>(model: Model<S, Input, unknown>, shapes: readonly Shape[]): S[] {
+/**
+ * Every state reachable from the initial one by probe steps (each with one of IDS as its id) and
+ * expiries, or undefined when they do not close within MAX_STATES. Only a closed set says what an
+ * answer shows: a leader lease's term grows with every win, so any bounded set of its states misses
+ * the vacant state a fresh win answered 4 came from, and read "4" as the leader's own re-campaign
+ * (false alarms on legal histories before closure was required).
+ */
+export function explore<S>(model: Model<S, Input, unknown>, shapes: readonly Shape[]): S[] | undefined {
   const seen = new Map<string, S>();
   const init = model.init();
   seen.set(model.hashState(init), init);
   let frontier = [init];
-  for (let depth = 0; depth < DEPTH && frontier.length > 0; depth++) {
+  while (frontier.length > 0) {
     const next: S[] = [];
     const add = (s: S) => {
       const h = model.hashState(s);
-      if (seen.has(h) || seen.size >= MAX_STATES) return;
+      if (seen.has(h)) return;
       seen.set(h, s);
       next.push(s);
     };
     for (const s of frontier) {
       for (const tag of liveLeaseTags(model, s)) add(model.expire(s, tag));
       for (const shape of shapes)
-        for (const name of PROBES) {
-          try {
-            add(model.step(s, withHolder(shape, name), ID + depth).state);
-          } catch {
-            // An input this state refuses (a model that throws) leads nowhere.
+        for (const name of PROBES)
+          for (const id of IDS) {
+            try {
+              add(model.step(s, withHolder(shape, name), id).state);
+            } catch {
+              // An input this state refuses (a model that throws) leads nowhere.
+            }
           }
-        }
+      if (seen.size > MAX_STATES) return undefined;
     }
     frontier = next;
   }

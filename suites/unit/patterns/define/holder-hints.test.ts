@@ -114,6 +114,29 @@ describe('the holder lookahead derived from a model that names holders', () => {
     expect(pool.model.holdsIdentity).toBeUndefined();
   });
 
+  it('a model whose states never close (a term that grows with every win) gets no lookahead', () => {
+    // Read from a bounded set of its states, a win answered with a term past them looked like the
+    // leader's own re-campaign: legal histories of the leader-lease example were called illegal.
+    const lease = compilePattern(
+      definePattern<{ leader: string | null; term: number; tag: number | null }, any, number>({
+        name: 'terms',
+        operations: { campaign: { args: { who: arg.holder(), ttlMs: arg.lease() }, lease: 'ttlMs' } },
+        model: {
+          init: () => ({ leader: null, term: 0, tag: null }),
+          step: (state, input, id) =>
+            state.leader === null
+              ? { state: { leader: input.who, term: state.term + 1, tag: id }, output: state.term + 1 }
+              : state.leader === input.who
+                ? { state: { ...state, tag: id }, output: state.term }
+                : { state, output: 0 },
+          leases: (state) => (state.tag === null ? [] : [state.tag]),
+          expire: (state, tag) => (state.tag === tag ? { leader: null, term: state.term, tag: null } : state),
+        },
+      }),
+    );
+    expect(lease.model.holdsIdentity).toBeUndefined();
+  });
+
   it('an input never drawn that hands the hold to another holder turns the lookahead off', () => {
     const sly = compilePattern({
       ...teamLock,
