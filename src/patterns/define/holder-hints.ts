@@ -5,7 +5,8 @@
  * searched up to 6,000 times the states of the built-in on polling histories (bench/results/pattern-parity.md).
  *
  * Derived by stepping the model, as the races are: from its initial state, on a few inputs of each
- * operation drawn as a session draws them, with three probe holders. Where a granting step puts its
+ * operation drawn as a session draws them, with three probe holders, to every state they reach (which
+ * must be few: a model whose states keep growing gets none). Where a granting step puts its
  * holder in the state is where a state's holder is read (a path such as `token`); what each answer
  * shows of the holder is read from the explored states in which the model gives that answer. Every
  * contract the checker relies on (src/model/types.ts) is then checked on every explored state, and
