@@ -2,13 +2,14 @@
  * Is a team's pattern as cheap as a built-in of the same shape? (issue 41, item 7.) The built-in
  * `lock` (src/patterns/lock, written by hand with every search hint) against the team-lock fixture
  * (suites/fixtures/patterns/team-lock.mjs: the same compare-and-delete lock through the pattern API's
- * core, no hints), and against Porcupine on the same model written for it.
+ * core, its holder lookahead derived from the model), and against Porcupine on the same model written for it.
  *
  * Run: npx tsx bench/pattern-parity.ts [--parts check,porcupine] [--seeds 300] [--rounds 3]
  *        [--ops 20000] [--keys 200] [--runs 5] [--limit 600] [--indeterminate 0.02] [--certify-seeds 3] [--certify-runs 20]
  *
- * 1. check: the same histories checked by the built-in lock, by team-lock, and by team-lock with the
- *    built-in model's `search:` hints (pattern-parity/sides.ts), in one process, minimise off. Two
+ * 1. check: the same histories checked by the built-in lock, by team-lock, by team-lock with the
+ *    built-in model's `search:` hints, and by team-lock with `search: {}` (a plain search;
+ *    pattern-parity/sides.ts), in one process, minimise off. Two
  *    workloads, made without the checker: --seeds one-key histories from the polling-lock oracle
  *    (suites/unit/checker/oracle/polling-lock.ts, the shape of the soak's hardest runs: polling
  *    contenders, leases running out, client-link cuts and resends, a third with a lossy rollback),

@@ -1,8 +1,10 @@
 /**
- * The three checkers bench/pattern-parity.ts compares, one lock state machine each: the built-in
- * lock (src/patterns/lock, written by hand with every search hint), the team-lock fixture as a team
- * writes it (the pattern API's core only, no hints), and the same fixture with the `search:` opt-in
- * group the built-in model has (its holder lookahead members, rewritten for the fixture's states).
+ * The checkers bench/pattern-parity.ts compares, one lock state machine each: the built-in lock
+ * (src/patterns/lock, written by hand with every search hint), the team-lock fixture as a team
+ * writes it (the pattern API's core only: its holder lookahead derived from the model,
+ * src/patterns/define/holder-hints.ts), the same fixture with the `search:` opt-in group the
+ * built-in model has (its holder lookahead members, rewritten for the fixture's states), and the
+ * fixture with `search: {}` (a plain search, what team-lock was before the lookahead was derived).
  */
 import type { Checkable } from '../../src/checker/index.ts';
 import {
@@ -48,6 +50,7 @@ export const SIDES = {
   'built-in lock': PATTERNS.lock,
   'team-lock': compilePattern(teamLock),
   'team-lock + search hints': compilePattern({ ...teamLock, search: lockSearchHints }),
+  'team-lock, plain search': compilePattern({ ...teamLock, search: {} }),
 } as const satisfies Record<string, Checkable>;
 
 export type SideName = keyof typeof SIDES;

@@ -1,6 +1,6 @@
 /**
  * Part 3 of bench/pattern-parity.ts: the lock checked by chaoslua (the team-lock fixture compiled,
- * and the built-in lock beside it) and by Porcupine v1.3.1 (bench/porcupine/lock.go) on the same
+ * the built-in lock, and team-lock with a plain search beside it) and by Porcupine v1.3.1 (bench/porcupine/lock.go) on the same
  * files of JSON lines, each side in its own process, alternated run by run (order rotated each
  * round), medians. Porcupine's model has no clock, so every lease in these files (60,000 ms) outlasts
  * every key's span (about 1 s): no lease runs out, and chaoslua's expiry search cannot change a
@@ -55,6 +55,8 @@ export async function versusPorcupine(w: LockWorkload, runs: number, limitMs: nu
     pacedSide('Porcupine (lock.go)', binary, ['-format', 'lock', '-runs', String(runs), '-paced', ...files], limitMs),
     pacedSide('chaoslua, team-lock', process.execPath, chaoslua('team-lock'), limitMs),
     pacedSide('chaoslua, built-in lock', process.execPath, chaoslua('built-in lock'), limitMs),
+    // team-lock as it was before its holder lookahead was derived: what the lookahead costs where nothing is hard.
+    pacedSide('chaoslua, team-lock plain', process.execPath, chaoslua('team-lock, plain search'), limitMs),
   ];
   for (let round = 0; round < runs; round++) {
     for (let k = 0; k < sides.length; k++) await sides[(round + k) % sides.length].run();

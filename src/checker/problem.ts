@@ -81,14 +81,20 @@ export function buildKeyProblem<S, I, O>(
     const end = op.outcome === 'ok' ? op.completedAt : Infinity;
     if (cuts.some((c) => overlaps(c, op.invokedAt, end))) ghosts.push(i);
   }
+  // A lease that cannot run out before the last answer was given changes nothing any answer saw:
+  // its expiry entry is left out (a history of long leases then costs what one without leases does).
+  let lastAnswer = -Infinity;
+  for (const op of ops) if (op.outcome === 'ok') lastAnswer = Math.max(lastAnswer, op.invokedAt, op.completedAt);
+  const endsInTime = (op: OpRecord<I, O>, ms: readonly [number, number]) =>
+    op.invokedAt + ms[0] - eps - clockSlackMs <= lastAnswer;
   const expiring: { entry: number; op: number; ms: readonly [number, number] }[] = [];
   for (let i = 0; i < ops.length; i++) {
     const ms = leaseMs(model, ops[i].input);
-    if (ms !== undefined) expiring.push({ entry: i, op: i, ms });
+    if (ms !== undefined && endsInTime(ops[i], ms)) expiring.push({ entry: i, op: i, ms });
   }
   ghosts.forEach((op, g) => {
     const ms = leaseMs(model, ops[op].input);
-    if (ms !== undefined) expiring.push({ entry: ops.length + g, op, ms });
+    if (ms !== undefined && endsInTime(ops[op], ms)) expiring.push({ entry: ops.length + g, op, ms });
   });
   const firstExpiry = ops.length + ghosts.length;
   const n = firstExpiry + expiring.length + faults.length;

@@ -132,6 +132,8 @@ function holderHooks<S, I, O>(model: Model<S, I, O>, levels: LevelTable): Partia
   };
   /** What `read` says of every answer, when they agree; else `otherwise`. */
   const agreed = <T>(observed: unknown, read: (exact: unknown) => T, otherwise: T): T => {
+    // A raw answer stands for itself: asked directly, without a list made for it on every ask.
+    if (!isLeveledAnswer(observed)) return read(observed);
     const answers = exactAnswers(observed);
     if (answers === undefined) return otherwise;
     const first = read(answers[0]);
@@ -148,8 +150,10 @@ function holderHooks<S, I, O>(model: Model<S, I, O>, levels: LevelTable): Partia
   if (excludes) hooks.excludes = (input, output) => agreed(output, (exact) => excludes(input, exact), undefined);
   // A state is an object: only an answer standing for one exact answer says which state it leaves.
   if (answerLeaves)
-    hooks.answerLeaves = (input, output, id) =>
-      exactAnswers(output)?.length === 1 ? answerLeaves(input, exactAnswers(output)![0], id) : undefined;
+    hooks.answerLeaves = (input, output, id) => {
+      const answers = isLeveledAnswer(output) ? exactAnswers(output) : [output];
+      return answers?.length === 1 ? answerLeaves(input, answers[0], id) : undefined;
+    };
   return hooks;
 }
 

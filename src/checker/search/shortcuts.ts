@@ -25,10 +25,14 @@ export function earlierTwins(problem: KeyProblem<unknown, unknown, unknown>): In
   const { n, kind, ref, ops, callAt, returnAt } = problem;
   const hasGhost = new Uint8Array(n);
   for (let e = 0; e < n; e++) if (kind[e] === GHOST) hasGhost[ref[e]] = 1;
+  // An op whose lease cannot end within the history has no expiry entry (problem.ts): it is a twin
+  // only of ops in the same case, never of one whose lease may run out.
+  const hasExpiry = new Uint8Array(n);
+  for (let e = 0; e < n; e++) if (kind[e] === EXPIRE) hasExpiry[ref[e]] = 1;
   const sets = new Map<string, number[]>();
   for (let e = 0; e < n; e++) {
     if (kind[e] !== REAL || returnAt[e] !== Infinity) continue;
-    const like = `${hasGhost[e]}${JSON.stringify(ops[ref[e]].input)}`;
+    const like = `${hasGhost[e]}${hasExpiry[e]}${JSON.stringify(ops[ref[e]].input)}`;
     const set = sets.get(like);
     if (set === undefined) sets.set(like, [e]);
     else set.push(e);

@@ -3,9 +3,7 @@
  * (leases mapped onto its expiry operations), the sessions and races the generator draws, the
  * reference client a `lua:DIR` implementation runs under, and the defaults of every opt-in group.
  */
-import fc from 'fast-check';
 import fs from 'node:fs';
-import type { SessionContext } from '../../generator/sessions/common.ts';
 import path from 'node:path';
 import type { Model } from '../../model/types.ts';
 import { opPhrase } from '../../checker/describe.ts';
@@ -14,9 +12,11 @@ import { withLevels } from '../levels.ts';
 import { leaseSettings } from '../time-scale.ts';
 import type { AnyPattern, ArgType, Operation } from '../types.ts';
 import { replyMatches, describeReply } from './replies.ts';
+import { deriveHolderHints } from './holder-hints.ts';
+import { sampleInputs } from './holder-probes.ts';
 import { derivedRaces } from './races.ts';
 import { ScriptedSubject, type ScriptCalls } from './scripted-subject.ts';
-import { defaultSession, inputArbitrary } from './session.ts';
+import { defaultSession } from './session.ts';
 import type { PatternSpec } from './spec.ts';
 import { validatePatternSpec } from './validate.ts';
 
@@ -61,8 +61,7 @@ function compileModel(spec: PatternSpec): Model<unknown, Input, unknown> {
   const lease = leaseOf(spec);
   const leases = m.leases ? (state: unknown) => m.leases!(state) : undefined;
   const ranged = Object.values(spec.operations).some((op) => typeof op.lease === 'object');
-  return {
-    ...(spec.search ?? {}),
+  const base: Model<unknown, Input, unknown> = {
     name: spec.name,
     init: () => m.init(),
     step: (state, input, id) => m.step(state, input, id),
@@ -102,6 +101,8 @@ function compileModel(spec: PatternSpec): Model<unknown, Input, unknown> {
     describeState: (state) => (m.describe ? m.describe(state) : json(state)),
     ...(m.kind ? { stateKind: (state: unknown) => m.kind!(state) } : {}),
   };
+  // The lookahead a team declares, else the one derived when its operations name holders; `search: {}` asks for none.
+  return { ...(spec.search ?? deriveHolderHints(spec, base) ?? {}), ...base };
 }
 
 /**
@@ -110,16 +111,8 @@ function compileModel(spec: PatternSpec): Model<unknown, Input, unknown> {
  * keeps a lease someone took). A model that throws here is left to the dry run to report: yes.
  */
 function takesFromFresh(spec: PatternSpec, model: Model<unknown, Input, unknown>, op: string): boolean {
-  const settings = Object.fromEntries(
-    Object.entries({ ...leaseSettings, ...(spec.settings ?? {}) }).map(([k, v]) => [k, v.default]),
-  );
-  const options = { faults: new Set<never>(), leasesMs: [250, 500], maxSessionsPerClient: 1, settings };
-  const session = { client: 0, clients: 2, keys: 1, options } as unknown as SessionContext;
   try {
-    const inputs = fc.sample(inputArbitrary(op, spec.operations[op].args, { own: 'c0a0', session }), {
-      seed: 1,
-      numRuns: 8,
-    });
+    const inputs = sampleInputs(spec, op, 'c0a0');
     return inputs.some((input) => {
       const { state } = model.step(model.init(), input, 1);
       return (model.leaseTags?.(state) ?? []).length > 0;

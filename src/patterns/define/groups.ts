@@ -85,7 +85,7 @@ export interface OptInGroups<I> {
   readonly givesBack?: Readonly<Record<string, GiveBack>>;
   /** The coverage table's rows. Default: the transitions a run met, and none required. */
   readonly coverage?: CoverageGroup;
-  /** The search's lookahead. Default: none (a plain search). */
+  /** The search's lookahead. Default: the holder lookahead derived from the model when an operation names a holder (./holder-hints.ts), else none; `{}`: none. */
   readonly search?: SearchHints<any, I>;
   /** Answers a server clock moved back could give on its own, changing nothing. Default: none. */
   clockRefusal?(input: I, output: unknown): boolean;

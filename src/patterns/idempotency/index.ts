@@ -24,7 +24,8 @@ const text = (...values: string[]) => arg.custom('string', () => fc.constantFrom
 // A completed record's TTL: one of the job's `ttl` and `ttl2`, as the sessions draw it.
 const ttl = arg.custom('integer>=1', (ctx) => fc.constantFrom(...ttlsOf(ctx.session.options)), ttlSettings.ttl.max);
 
-const spec = definePattern<IdempotencyState, IdempotencyInput, IdempotencyOutput>({
+/** The spec as declared (suites/unit/patterns/define/holder-hints.test.ts compiles it with a derived lookahead). */
+export const idempotencySpec = definePattern<IdempotencyState, IdempotencyInput, IdempotencyOutput>({
   name: 'idempotency',
   operations: {
     register: {
@@ -92,6 +93,10 @@ const spec = definePattern<IdempotencyState, IdempotencyInput, IdempotencyOutput
   duplicates: {
     register: { consequence: "a register resent by the same attempt found that attempt's own pending record" },
   },
+  // A plain search, as before holder lookaheads were derived: a derived one keeps every verdict on
+  // the oracle's histories but stops a resurrection at another point, named one-winner (the
+  // checker's idempotency and replication-loss suites pin no-resurrection there).
+  search: {},
   reference: {
     async open(redis, { scriptsDir, mode, namespace, quitOnClose }) {
       const store = await IdempotencyStore.open(redis, { scriptsDir, mode });
@@ -105,7 +110,7 @@ const spec = definePattern<IdempotencyState, IdempotencyInput, IdempotencyOutput
   },
 });
 
-export const idempotency = compilePattern(spec) as Pattern<
+export const idempotency = compilePattern(idempotencySpec) as Pattern<
   IdempotencyState,
   IdempotencyInput,
   IdempotencyOutput,
