@@ -150,6 +150,16 @@ export function reapAll(): void {
   for (const resource of [...live]) destroyResource(resource);
 }
 
+/**
+ * The signal listeners of the signal-exit package (testcontainers' proper-lockfile loads it): like
+ * ours, each re-raises the signal only when it is alone. Counted as passive, or the two wait on each
+ * other and a SIGTERM is swallowed (seen on `--cluster compose`: certify ran on after it).
+ */
+function signalExitListeners(): number {
+  const host = process as unknown as Record<string | symbol, { count?: number } | undefined>;
+  return (host.__signal_exit_emitter__?.count ?? 0) + (host[Symbol.for('signal-exit emitter')]?.count ?? 0);
+}
+
 function installHooks(): void {
   if (hooksInstalled) return;
   hooksInstalled = true;
@@ -158,7 +168,7 @@ function installHooks(): void {
     const handler = () => {
       reapAll();
       // Only take over the default behaviour (exit) when nobody else handles the signal.
-      if (process.listenerCount(signal) === 1) {
+      if (process.listenerCount(signal) - signalExitListeners() === 1) {
         process.removeListener(signal, handler);
         process.kill(process.pid, signal);
       }
