@@ -224,3 +224,29 @@ export const PINNED: readonly Pinned[] = [
     verdict: 'certified',
   },
 ];
+
+/** A pin's name in the tables: its folder and module (a program's: the file its command names last, and its argument). */
+export const pinName = (p: Pinned): string => `${p.folder}/${p.module}`;
+
+/**
+ * The pins re-judged on the other servers (bench/third-party-servers.ts at their full budget,
+ * ../third-party-servers.full.test.ts at a few runs): one lock library per language, all certified
+ * on Redis 7.0, now on a server that evicts EVAL-loaded scripts (so `all` takes script-evict).
+ */
+export const SERVER_PINS: readonly Pinned[] = [
+  'redlock/store.mjs',
+  'redsync/adapter',
+  'python-redis-lock/adapter.py',
+  'redisson/adapters.jar lock',
+].map((name) => {
+  const pin = PINNED.find((p) => pinName(p) === name && p.set === undefined) ?? PINNED.find((p) => pinName(p) === name);
+  if (!pin) throw new Error(`no pin ${name} in PINNED`);
+  return pin;
+});
+
+/** The servers besides the default (Redis 7.0, where the kept verdicts were earned) the pins are re-judged on. */
+export const OTHER_SERVERS = ['redis-8.2', 'valkey-8.1'] as const;
+
+/** The `--impl` certify is given for a pin: a program's command run from the repository's root, or the module. */
+export const pinImpl = (p: Pinned): string =>
+  p.command === undefined ? `module:examples/third-party/${p.folder}/${p.module}` : `cmd:${p.command}`;
