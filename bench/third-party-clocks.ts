@@ -110,3 +110,8 @@ for (const r of rows) {
     `| ${name} | ${r.pin.pattern} | ${r.pin.seed} | ${kept(r.pin)} | ${r.verdict} | ${r.runs} | ${r.clockLosses} | ${r.seconds.toFixed(0)} |`,
   );
 }
+
+// The first lane is the shared cluster, which no dispose() above stops (its users share it): exit,
+// and the reaper's exit hook stops it with everything else still running. Without this the bench
+// printed its table and then stayed up with its clusters.
+process.exit(process.exitCode ?? 0);

@@ -129,3 +129,7 @@ for (const r of rows) {
     `| ${r.pin.library} (${name}) | ${r.pin.seed} | \`${r.asked}\`: ${r.server} | ${r.pin.verdict === 'certified' ? 'certified' : 'not certified'} | ${r.verdict} | ${r.runs} | ${r.ops} | ${r.scriptEvicts} | ${r.seconds.toFixed(0)} |`,
   );
 }
+
+// Exit rather than wait on whatever handle is still open: the reaper's exit hook stops any server a
+// lane left (its sibling bench, whose first lane is the shared cluster, stayed up after its table).
+process.exit(process.exitCode ?? 0);
