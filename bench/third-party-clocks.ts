@@ -5,16 +5,16 @@
 // named, the clock losses explained and the seconds, and a markdown table to paste into
 // bench/results/third-party-clocks.md.
 // Run: npx tsx bench/third-party-clocks.ts [lanes=4] [folder-filter[,filter...]]
-import path from 'node:path';
 import { runJob } from '../src/certify/job.ts';
-import { cmdOpener } from '../src/certify/openers/cmd.ts';
-import { moduleOpener } from '../src/certify/openers/module.ts';
+import { openerFor } from '../src/certify/openers/index.ts';
 import { projectRoot } from '../src/cluster/binaries.ts';
+import { parseImplSpec } from '../src/impl/impl-spec.ts';
 import { PATTERNS } from '../src/patterns/index.ts';
 import { certifyOptions, quietIo, removeReportRoots } from '../suites/certify/fixtures/process/job.ts';
-import { PINNED, type Pinned, THIRD_PARTY } from '../suites/certify/support/third-party-pins.ts';
+import { jobVerdict, PINNED, type Pinned, pinImpl } from '../suites/certify/support/third-party-pins.ts';
 import { clusterLanes } from '../suites/support/cluster-lanes.ts';
 
+process.chdir(projectRoot); // a program pin's command and a module's path are the repository root's
 const laneCount = Number(process.argv[2] ?? 4);
 const filter = process.argv[3] ?? '';
 if (!Number.isInteger(laneCount) || laneCount < 1)
@@ -56,26 +56,21 @@ try {
         ...(pin.timeLimit ? { 'time-limit': pin.timeLimit } : {}),
         ...(pin.runs ? { runs: String(pin.runs) } : {}),
       });
-      const opener =
-        pin.command === undefined
-          ? moduleOpener(PATTERNS[pin.pattern], path.join(THIRD_PARTY, pin.folder, pin.module))
-          : // As certify opens a program: a process per client under the clock preload when client-clock is
-            // drawn and the program's clock can be moved (a Go program keeps one process, not reached).
-            cmdOpener(PATTERNS[pin.pattern], pin.command, {
-              cwd: projectRoot,
-              clientClocks: options.faults.includes('client-clock'),
-            });
+      // Opened as `certify --impl` opens it: a program with a process per client under the clock preload
+      // when client-clock is drawn and its clock can be moved (a Go program keeps one process, not reached).
+      const pattern = PATTERNS[pin.pattern];
+      const opener = openerFor(
+        pattern,
+        parseImplSpec(pinImpl(pin), pattern),
+        options.durability,
+        options.faults.includes('client-clock'),
+      );
       let started = 0;
       const result = await lanes.run((cluster) => {
         started = performance.now();
         return runJob(options, opener, quietIo, cluster);
       });
-      const violated = result.invariants.filter((s) => s.violations.length > 0).map((s) => s.invariant);
-      const verdict = result.passed
-        ? 'certified'
-        : violated.length > 0
-          ? `rejected (${violated.join(', ')})`
-          : `not certified (${result.findings.map((f) => f.split(':')[0]).join(', ')})`;
+      const verdict = jobVerdict(result);
       const tally = result.outcome.tally;
       const row: Row = {
         pin,
@@ -90,7 +85,7 @@ try {
         `${pin.folder}/${pin.module} seed ${pin.seed} --faults ${faults}: ${verdict} (kept: ${kept(pin)}); ${row.runs} runs, ${row.clockLosses} clock losses, ${row.seconds.toFixed(0)} s`,
       );
       if (result.clientClockReach) console.log(`    client clocks: ${result.clientClockReach}`);
-      if (!result.passed) console.log(`    ${result.findings.concat(violated).join(' | ').slice(0, 400)}`);
+      if (!result.passed) console.log(`    ${[verdict, ...result.findings].join(' | ').slice(0, 400)}`);
       if (row.lossNote) console.log(`    first clock loss: ${row.lossNote.slice(0, 400)}`);
     }),
   );

@@ -16,6 +16,7 @@ import { parseImplSpec } from '../src/impl/impl-spec.ts';
 import { PATTERNS } from '../src/patterns/index.ts';
 import { certifyOptions, quietIo, removeReportRoots } from '../suites/certify/fixtures/process/job.ts';
 import {
+  jobVerdict,
   OTHER_SERVERS,
   type Pinned,
   pinImpl,
@@ -74,12 +75,7 @@ try {
         started = performance.now();
         return runJob(options, opener, quietIo, cluster);
       });
-      const violated = result.invariants.filter((s) => s.violations.length > 0).map((s) => s.invariant);
-      const verdict = result.passed
-        ? 'certified'
-        : violated.length > 0
-          ? `rejected (${violated.join(', ')})`
-          : `not certified (${result.findings.map((f) => f.split(':')[0]).join(', ')})`;
+      const verdict = jobVerdict(result);
       const t = result.outcome.tally;
       const s = result.server;
       const row: Row = {
@@ -97,7 +93,7 @@ try {
         `${pinName(pin)} seed ${pin.seed} on ${server} (${row.server}): ${verdict}; ${row.runs} runs, ${row.ops} operations, script-evict ${row.scriptEvicts}, ${row.seconds.toFixed(0)} s`,
       );
       if (!result.passed) {
-        console.log(`    ${result.findings.concat(violated).join(' | ').slice(0, 600)}`);
+        console.log(`    ${[verdict, ...result.findings].join(' | ').slice(0, 600)}`);
         if (result.counterexampleFile) {
           const kept = path.join(
             projectRoot,

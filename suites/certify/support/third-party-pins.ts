@@ -250,3 +250,16 @@ export const OTHER_SERVERS = ['redis-8.2', 'valkey-8.1'] as const;
 /** The `--impl` certify is given for a pin: a program's command run from the repository's root, or the module. */
 export const pinImpl = (p: Pinned): string =>
   p.command === undefined ? `module:examples/third-party/${p.folder}/${p.module}` : `cmd:${p.command}`;
+
+/** A finished job's verdict as the benches' tables write it: certified, rejected (the invariants), or not certified (the findings). */
+export function jobVerdict(result: {
+  readonly passed: boolean;
+  readonly findings: readonly string[];
+  readonly invariants: readonly { readonly invariant: string; readonly violations: readonly unknown[] }[];
+}): string {
+  const violated = result.invariants.filter((s) => s.violations.length > 0).map((s) => s.invariant);
+  if (result.passed) return 'certified';
+  return violated.length > 0
+    ? `rejected (${violated.join(', ')})`
+    : `not certified (${result.findings.map((f) => f.split(':')[0]).join(', ')})`;
+}
