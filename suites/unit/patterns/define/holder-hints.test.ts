@@ -77,10 +77,13 @@ describe('the holder lookahead derived from a model that names holders', () => {
       expect(withHints.verdict, `seed ${seed}`).toBe(builtIn.verdict);
       expect(withHints.verdict, `seed ${seed}`).toBe(bare.verdict);
       expect(states(withHints), `seed ${seed}`).toBe(states(builtIn));
+      expect(states(withHints), `seed ${seed}`).toBeLessThanOrEqual(states(bare));
       if (states(withHints) < states(bare)) fewer++;
     }
-    // Without it the search took more states on most of these (the lookahead is on).
-    expect(fewer).toBeGreaterThan(12);
+    // Both sides first try an unpruned pass of about two states an entry (search.ts), which places
+    // most of these histories; on the 5 of 25 that branch past it the lookahead took fewer states
+    // (seed 6: 116 against 5,286), which shows it on.
+    expect(fewer).toBeGreaterThanOrEqual(4);
   });
 
   it("team-lock, seed 58: decided in the built-in lock's states, where the plain search ran out of its budget", () => {
