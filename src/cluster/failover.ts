@@ -54,7 +54,28 @@ export async function promoteReplica<N extends FailoverNode>(
       );
       return;
     } catch (error) {
-      if (Date.now() >= deadline) throw error;
+      if (Date.now() >= deadline) throw new Error(`${(error as Error).message}; ${await replicaSide(node, direct)}`);
     }
+  }
+}
+
+/**
+ * Why a replica may not have won: its link to its master and how far behind it is (a graceful
+ * failover waits for the offsets to meet), as INFO replication says; appended to the error.
+ */
+async function replicaSide<N extends FailoverNode>(
+  node: N,
+  direct: (node: N, ...args: (string | number)[]) => Promise<unknown>,
+): Promise<string> {
+  try {
+    const info = String(await direct(node, 'INFO', 'replication'));
+    const field = (name: string) => new RegExp(`^${name}:(.*)$`, 'm').exec(info)?.[1]?.trim() ?? '?';
+    return (
+      `${node.ref.name} reports role ${field('role')}, master link ${field('master_link_status')}, ` +
+      `sync in progress ${field('master_sync_in_progress')}, offset ${field('slave_repl_offset')} ` +
+      `(master's last seen ${field('master_last_io_seconds_ago')} s ago)`
+    );
+  } catch (error) {
+    return `${node.ref.name}'s INFO replication failed: ${(error as Error).message}`;
   }
 }
