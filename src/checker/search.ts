@@ -9,7 +9,7 @@ import { growthLookahead } from './search/growth-lookahead.ts';
 import { holderLookahead } from './search/holder-lookahead.ts';
 import type { SearchOutcome } from './search/outcome.ts';
 import { ordersDiffer, SCAN_ORDERS, type ScanOrder } from './search/passes.ts';
-import type { ModelPrunerFactory, PrunerFactory } from './search/pruning.ts';
+import { deferredFor, whenBranching, type ModelPrunerFactory, type PrunerFactory } from './search/pruning.ts';
 
 export type { EnteredByKind, Rollback, SearchOutcome, StuckPoint } from './search/outcome.ts';
 
@@ -18,7 +18,10 @@ export type { EnteredByKind, Rollback, SearchOutcome, StuckPoint } from './searc
  * for a model without its hooks (Model.resets and canStillObserve: the growth lookahead;
  * Model.requires, grants and holdsIdentity: the holder lookahead).
  */
-export const MODEL_PRUNING: readonly ModelPrunerFactory[] = [growthLookahead, holderLookahead];
+export const MODEL_PRUNING: readonly ModelPrunerFactory[] = [
+  growthLookahead,
+  whenBranching(holderLookahead, ({ model }) => model.requires !== undefined && model.grants !== undefined),
+];
 
 /**
  * Strict mode checks the history as recorded. Relaxed mode also places each FAULT entry, whose
@@ -50,18 +53,21 @@ export function searchKey<S, I, O>(
     // An undecided key keeps the first order's stuck point: the one its diagnostics describe.
     outcome = next.verdict === 'unknown' ? { ...outcome, exhausted: next.exhausted } : next;
   }
-  return ordersTried === 1 ? outcome : { ...outcome, explored, ordersTried };
+  if (ordersTried > 1) return { ...outcome, explored, ordersTried };
+  // The unpruned first pass's states count too: they were spent.
+  return quick === undefined ? outcome : { ...outcome, explored };
 }
 
 /**
  * A key most histories place in about one state per entry (every answer fits the first order
- * tried), and there the pruners' setup (the holder lookahead's answers and hold pairs, a derived
- * model's probes) costs more than the whole search: on 20,000 lock operations that never branch it
- * was 40% of the check. So a strict search first runs unpruned on a budget of a few states per
- * entry, and keeps only an ok from it (pruners cut dead branches only, so an ok is the same ok); a
- * key it cannot place in that budget, or finds illegal, is searched again with the pruners, whose
- * stuck point and up-front illegality are the ones reported. Relaxed mode is left alone: which
- * rollbacks an ok used is reported, and the pruned search is the one that chose them until now.
+ * tried), and there the setup of a pruner marked whenBranching (the holder lookahead's answers and
+ * hold pairs, a derived model's probes) costs more than the whole search: on 20,000 lock operations
+ * that never branch it was 40% of the check. So a strict search first runs without those pruners on
+ * a budget of a few states per entry, and keeps only an ok from it (pruners cut dead branches only,
+ * so an ok is the same ok; its states count). A key it cannot place in that budget, or finds
+ * illegal, is searched again with every pruner, whose stuck point and up-front illegality are the
+ * ones reported. Relaxed mode is left alone: which rollbacks an ok used is reported, and the pruned
+ * search is the one that chose them until now.
  */
 function plainFirst<S, I, O>(
   problem: KeyProblem<S, I, O>,
@@ -71,11 +77,12 @@ function plainFirst<S, I, O>(
   pruning: readonly PrunerFactory<S, I, O>[],
   order: ScanOrder,
 ): SearchOutcome<S> | undefined {
-  if (relaxed || pruning.length === 0) return undefined;
+  const eager = pruning.filter((factory) => !deferredFor(factory, problem));
+  if (relaxed || eager.length === pruning.length) return undefined;
   const quickBudget = Math.min(budget, PLAIN_STATES_PER_ENTRY * problem.n + PLAIN_STATES_EXTRA);
-  return new Search(problem, quickBudget, relaxed, deadline, [], order).run();
+  return new Search(problem, quickBudget, relaxed, deadline, eager, order).run();
 }
 
-/** The unpruned first pass's budget: 2 states an entry and 64 more (a straight placement takes 1). */
+/** The first pass's budget: 2 states an entry and 64 more (a straight placement takes 1). */
 const PLAIN_STATES_PER_ENTRY = 2;
 const PLAIN_STATES_EXTRA = 64;

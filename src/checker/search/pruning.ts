@@ -51,3 +51,24 @@ export type ModelPrunerFactory = <S, I, O>(
   problem: KeyProblem<S, I, O>,
   configuration: Configuration<S>,
 ) => Pruner<S> | null;
+
+/**
+ * Factories whose pruner costs more to set up, per key, than a search that never branches (the
+ * holder lookahead: every answer's holder, the hold pairs; a derived model's probes on each new
+ * input), each with the cheap test of whether it would prune a problem at all. A search first runs
+ * without them on a small budget and sets them up only when the key branches past it (search.ts).
+ */
+const setUpWhenBranching = new WeakMap<object, (problem: KeyProblem<any, any, any>) => boolean>();
+
+/** Marks `factory` as one whose pruner is set up only once a key branches; `applies`: would it prune this problem at all. */
+export function whenBranching<F extends object>(
+  factory: F,
+  applies: (problem: KeyProblem<any, any, any>) => boolean,
+): F {
+  setUpWhenBranching.set(factory, applies);
+  return factory;
+}
+
+/** Is `factory` marked whenBranching, and would it prune `problem`? */
+export const deferredFor = (factory: object, problem: KeyProblem<any, any, any>): boolean =>
+  setUpWhenBranching.get(factory)?.(problem) ?? false;
