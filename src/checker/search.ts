@@ -41,7 +41,8 @@ export function searchKey<S, I, O>(
 ): SearchOutcome<S> {
   const quick = plainFirst(problem, budget, relaxed, deadline, pruning, orders[0]);
   if (quick?.verdict === 'ok') return quick;
-  let outcome = new Search(problem, budget, relaxed, deadline, pruning, orders[0]).run();
+  // The first pass spent part of the budget: a key undecided says one total against one budget.
+  let outcome = new Search(problem, budget - (quick?.explored ?? 0), relaxed, deadline, pruning, orders[0]).run();
   let explored = outcome.explored + (quick?.explored ?? 0);
   let ordersTried = 1;
   for (const order of orders.slice(1)) {
@@ -79,7 +80,8 @@ function plainFirst<S, I, O>(
 ): SearchOutcome<S> | undefined {
   const eager = pruning.filter((factory) => !deferredFor(factory, problem));
   if (relaxed || eager.length === pruning.length) return undefined;
-  const quickBudget = Math.min(budget, PLAIN_STATES_PER_ENTRY * problem.n + PLAIN_STATES_EXTRA);
+  // At most a quarter of the budget, so that a small one is left mostly to the pruned search.
+  const quickBudget = Math.min(Math.floor(budget / 4), PLAIN_STATES_PER_ENTRY * problem.n + PLAIN_STATES_EXTRA);
   return new Search(problem, quickBudget, relaxed, deadline, eager, order).run();
 }
 
