@@ -35,6 +35,31 @@ export function clockSlackMs(faults: readonly FaultRecord[]): number {
 }
 
 /**
+ * Per operation, how far the end of the lease it sets may have moved: `slackMs` where a moved clock
+ * could be felt at some instant of the lease's life (from the operation's invocation to the latest
+ * its lease can end, moved late by the slack too), 0 elsewhere. A clock moved and set true again
+ * entirely before a lease was set, or after it ended, never read that lease: the node's clock was
+ * true at its every instant (the preload reads its offset on every call, so a heal is immediate).
+ * Widening only those leases keeps the re-check's search small (every lease widened made a
+ * semaphore's search run out of budget beside a lossy failover, the soak of 2026-12-07).
+ */
+export function leaseSlacks(
+  ops: readonly OpRecord[],
+  faults: readonly FaultRecord[],
+  slackMs: number,
+  longestLeaseMs: (op: OpRecord) => number,
+  eps: number,
+): Float64Array {
+  const slacks = new Float64Array(ops.length);
+  ops.forEach((op, i) => {
+    const lastEnd =
+      op.outcome === 'ok' ? Math.max(op.invokedAt, op.completedAt) + longestLeaseMs(op) + eps + slackMs : Infinity;
+    slacks[i] = faults.some((f) => overlaps(f, op.invokedAt, lastEnd)) ? slackMs : 0;
+  });
+  return slacks;
+}
+
+/**
  * The operations the clock-loss re-check judges: all but the answers a moved clock could give on its
  * own (CheckSpec.clockRefusal) while it could be felt, from the fault's start until its offsets and
  * the leases set under them have run out after the heal (`slackMs` past it, and the op's longest lease).

@@ -11,7 +11,7 @@ import { neededSecondExecutions } from './duplicates.ts';
 import { minimiseIllegal } from './minimise.ts';
 import { hasAcknowledgedWrites, lostAcknowledgedWrite } from './lost-acknowledged.ts';
 import { buildKeyProblem } from './problem.ts';
-import { clockFaultsOf, clockJudged, clockLossSentence, clockSlackMs } from './clock-loss.ts';
+import { clockFaultsOf, clockJudged, clockLossSentence, clockSlackMs, leaseSlacks } from './clock-loss.ts';
 import type { Rollback, StuckPoint } from './search.ts';
 import { searchKey } from './search.ts';
 import type { CheckSpec } from './spec.ts';
@@ -167,11 +167,12 @@ export function checkKey<S, I, O>(
   if (slack > 0) {
     const longest = (input: I) => model.expiryRangeMs?.(input)?.[1] ?? model.expiryMs(input) ?? 0;
     const judged = clockJudged(ops, clocks, slack, spec.clockRefusal?.bind(spec), longest);
+    const slacks = leaseSlacks(judged, clocks, slack, (op) => longest(op.input as I), options.eps);
     // The moved clocks alone first: without the rollbacks the widened search is far smaller (a
     // semaphore strobed ±1 s beside a lossy failover: 1,550 states alone, out of budget with both,
     // the soak of 2026-12-07), and what they explain alone they explain with the rollbacks too.
     let widened = searchKey(
-      buildKeyProblem(model, judged, options.eps, [], cuts, false, -1, slack),
+      buildKeyProblem(model, judged, options.eps, [], cuts, false, -1, slacks),
       options.budget,
       false,
       deadline,
@@ -180,7 +181,7 @@ export function checkKey<S, I, O>(
     explored += widened.explored;
     if (widened.verdict !== 'ok' && faults.length > 0) {
       widened = searchKey(
-        buildKeyProblem(model, judged, options.eps, faults, cuts, false, -1, slack),
+        buildKeyProblem(model, judged, options.eps, faults, cuts, false, -1, slacks),
         options.budget,
         true,
         deadline,

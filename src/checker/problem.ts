@@ -71,9 +71,13 @@ export function buildKeyProblem<S, I, O>(
   guarded = false,
   /** Index into ops of an operation whose second execution is left out (the re-check of a duplicate effect). */
   withoutSecondExecutionOf = -1,
-  /** How far the server clocks the harness moved may shift a lease's end, either way (./clock-loss.ts). */
-  clockSlackMs = 0,
+  /**
+   * How far the server clocks the harness moved may shift a lease's end, either way (./clock-loss.ts):
+   * one figure for every lease, or one per operation (0 for a lease no moved clock lived under).
+   */
+  clockSlackMs: number | ArrayLike<number> = 0,
 ): KeyProblem<S, I, O> {
+  const slackOf = (op: number) => (typeof clockSlackMs === 'number' ? clockSlackMs : clockSlackMs[op]);
   const ghosts: number[] = [];
   for (let i = 0; i < ops.length && cuts.length > 0; i++) {
     const op = ops[i];
@@ -85,16 +89,16 @@ export function buildKeyProblem<S, I, O>(
   // its expiry entry is left out (a history of long leases then costs what one without leases does).
   let lastAnswer = -Infinity;
   for (const op of ops) if (op.outcome === 'ok') lastAnswer = Math.max(lastAnswer, op.invokedAt, op.completedAt);
-  const endsInTime = (op: OpRecord<I, O>, ms: readonly [number, number]) =>
-    op.invokedAt + ms[0] - eps - clockSlackMs <= lastAnswer;
+  const endsInTime = (op: number, ms: readonly [number, number]) =>
+    ops[op].invokedAt + ms[0] - eps - slackOf(op) <= lastAnswer;
   const expiring: { entry: number; op: number; ms: readonly [number, number] }[] = [];
   for (let i = 0; i < ops.length; i++) {
     const ms = leaseMs(model, ops[i].input);
-    if (ms !== undefined && endsInTime(ops[i], ms)) expiring.push({ entry: i, op: i, ms });
+    if (ms !== undefined && endsInTime(i, ms)) expiring.push({ entry: i, op: i, ms });
   }
   ghosts.forEach((op, g) => {
     const ms = leaseMs(model, ops[op].input);
-    if (ms !== undefined && endsInTime(ops[op], ms)) expiring.push({ entry: ops.length + g, op, ms });
+    if (ms !== undefined && endsInTime(op, ms)) expiring.push({ entry: ops.length + g, op, ms });
   });
   const firstExpiry = ops.length + ghosts.length;
   const n = firstExpiry + expiring.length + faults.length;
@@ -131,8 +135,9 @@ export function buildKeyProblem<S, I, O>(
     kind[e] = EXPIRE;
     ref[e] = entry;
     tag[e] = op.id;
-    callAt[e] = op.invokedAt + ms[0] - eps - clockSlackMs;
-    returnAt[e] = op.outcome === 'ok' ? Math.max(op.invokedAt, op.completedAt) + ms[1] + eps + clockSlackMs : Infinity;
+    const slack = slackOf(opIndex);
+    callAt[e] = op.invokedAt + ms[0] - eps - slack;
+    returnAt[e] = op.outcome === 'ok' ? Math.max(op.invokedAt, op.completedAt) + ms[1] + eps + slack : Infinity;
     // A ghost shares its operation's id, window and so expiry window: the operation's own entry is the one named.
     if (!expiryEntryOfTag.has(op.id)) expiryEntryOfTag.set(op.id, e);
   });

@@ -63,6 +63,24 @@ describe('clock loss', () => {
     );
   });
 
+  it('widens only the leases a moved clock lived under: one set after the clock was set true again stays exact', () => {
+    // A's lease (1 s, set at 0-10) lived through the jump at 100-400; C's, set at 3,000 after the
+    // heal, never did. B at 300 is explained by A's lease ending early; D at 3,300 would need C's to.
+    const ops: Op[] = [
+      ...early(),
+      register(3, 'C', [3_000, 3_010], ['fresh']),
+      register(4, 'D', [3_300, 3_310], ['fresh']),
+    ];
+    const jump = clockFault('clock-jump', 100, 400, [1_000]);
+    expect(check(history(ops.slice(0, 3), [jump]), PATTERNS.idempotency).verdict).toBe('clock-loss');
+    const result = check(history(ops, [jump]), PATTERNS.idempotency);
+    expect(result.verdict).toBe('illegal');
+    expect(result.violations[0].invariant).toBe('one-winner');
+    // The same jump over C's lease too excuses it.
+    const longer = clockFault('clock-jump', 100, 3_200, [1_000]);
+    expect(check(history(ops, [longer]), PATTERNS.idempotency).verdict).toBe('clock-loss');
+  });
+
   it('keeps it illegal when the clock fault ended before the key was touched', () => {
     expect(
       check(history(early(), [clockFault('clock-jump', -5_000, -4_000, [1_000])]), PATTERNS.idempotency).verdict,
