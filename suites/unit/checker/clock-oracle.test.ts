@@ -39,6 +39,24 @@ const clockFault = (slack: number): FaultRecord => ({
   clockOffsets: [{ at: 0, node: 'n1', offsetMs: slack }],
 });
 
+/** One answered operation of the lease register, 2 ms long, on key k: what both simulations record. */
+const answered = (
+  id: number,
+  input: LeaseInput,
+  at: number,
+  output: LeaseOutput,
+): OpRecord<LeaseInput, LeaseOutput> => ({
+  type: 'op',
+  id,
+  client: id,
+  key: 'k',
+  input,
+  invokedAt: at,
+  completedAt: at + 2,
+  outcome: 'ok',
+  output,
+});
+
 describe('clock loss against a brute-force oracle', () => {
   it('is the verdict exactly when the oracle needs the widened windows', () => {
     fc.assert(
@@ -98,17 +116,7 @@ describe('clock loss against a brute-force oracle', () => {
           const next = leaseRegister.step(state, input, id);
           if (input.op === 'take' && next.state.tag === id) endsAt = at + 1 + input.ms - shift;
           state = next.state;
-          return {
-            type: 'op',
-            id,
-            client: id,
-            key: 'k',
-            input,
-            invokedAt: at,
-            completedAt: at + 2,
-            outcome: 'ok',
-            output: next.output,
-          };
+          return answered(id, input, at, next.output);
         });
         const slack = Math.abs(shift) + 2;
         const expected = bruteForceLegal(leaseRegister, ops, 0) ? 'ok' : 'clock-loss';
@@ -152,17 +160,7 @@ describe('clock loss against a brute-force oracle', () => {
             const next = leaseRegister.step(state, input, id);
             if (input.op === 'take' && next.state.tag === id) expiresAt = clock(effect) + input.ms;
             state = next.state;
-            return {
-              type: 'op',
-              id,
-              client: id,
-              key: 'k',
-              input,
-              invokedAt: at,
-              completedAt: at + 2,
-              outcome: 'ok',
-              output: next.output,
-            };
+            return answered(id, input, at, next.output);
           });
           const fault: FaultRecord = {
             ...clockFault(Math.abs(shift)),
