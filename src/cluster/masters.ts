@@ -3,9 +3,9 @@
  * replication, each on a loopback port behind a Toxiproxy client proxy and a RESP point, under the
  * clock preload like every server the harness starts, and reaped like the others (./reaper.ts).
  *
- * How it fits the Cluster interface, with the least damage to the rest: it is a ProcessCluster (so
- * freeze, thaw, kill, restart, SCRIPT FLUSH, the clocks, heal and dispose are the ones the cluster
- * backends use, not copies), its `kind` stays 'local' (it is the local backend, started on this
+ * How it fits the Cluster interface, with the least damage to the rest: it is a StandaloneCluster
+ * (./standalone.ts), so freeze, thaw, kill, restart, SCRIPT FLUSH, the clocks, heal and dispose are
+ * the ones the cluster backends use, not copies; its `kind` stays 'local' (it is started on this
  * machine) and a `topologyKind` of 'masters' says what differs. What has no meaning here is refused
  * in one line rather than faked: connect() (there is no Redis Cluster to route a key to; subjects take
  * `masterClients()`, one client per master, as Redlock's users hold one client per server) and
@@ -17,16 +17,24 @@ import { redisServerBinary, toxiproxyBinary } from './binaries.ts';
 import { ClusterUsageError } from './errors.ts';
 import { localClusterOptions, type LocalClusterOptions } from './options.ts';
 import { freePorts, startOnFreePorts } from './ports.ts';
-import { ProcessCluster, type NodeAddress } from './process-cluster.ts';
+import { ProcessCluster } from './process-cluster.ts';
 import { reapedDir, type ReapedDir } from './reaper.ts';
-import { ServerProcess, type ServerAddress } from './server-process.ts';
+import {
+  countIn,
+  SLOTS,
+  StandaloneCluster,
+  StandaloneNode,
+  type StandaloneLink,
+  type StandalonePorts,
+} from './standalone.ts';
 import { Toxiproxy } from './toxiproxy.ts';
-import type { Link, NodeState, ToxicSpec, Topology } from './types.ts';
+import type { NodeState, Topology } from './types.ts';
 import { waitUntil } from './wait.ts';
-import { RespPoints } from '../resp/point.ts';
+import type { RespPoints } from '../resp/point.ts';
 import { MASTERS } from '../plan/topology.ts';
 
-const SLOTS = 16384;
+/** An independent master has no replication or bus link: only its client link is proxied. */
+const LINKS: readonly StandaloneLink[] = ['client'];
 
 /** What a caller may set on independent masters; checked once, here. */
 export interface MastersConstraints {
@@ -41,46 +49,17 @@ export interface MastersConstraints {
   redisServer?: string;
 }
 
-/** The ports of one master: the server's own, the client proxy in front of it, the RESP point in front of that. */
-export interface MasterPorts {
-  readonly direct: number;
-  readonly client: number;
-  readonly point: number;
-}
-
-/** One standalone redis-server on loopback: no cluster mode, nothing announced, nothing replicated. */
-export class MasterNode extends ServerProcess {
-  protected readonly address: ServerAddress;
-  protected readonly where: string;
-  protected override readonly clustered = false;
-
-  constructor(
-    index: number,
-    readonly ports: MasterPorts,
-    private readonly binary: string,
-    dir: ReapedDir,
-    options: LocalClusterOptions,
-  ) {
-    const client = `127.0.0.1:${ports.point}`;
-    super(
-      index,
-      { index, name: `n${index}`, announced: client, client, direct: `127.0.0.1:${ports.direct}` },
-      dir,
-      options,
-    );
-    // busPort at port + 10000 keeps cluster-port out of the arguments; no bus listens in standalone mode.
-    this.address = { port: ports.direct, bind: '127.0.0.1', busPort: ports.direct + 10_000, announceIp: '127.0.0.1' };
-    this.where = `port ${ports.direct}`;
-  }
-
-  protected launch(args: string[]): [string, string[]] {
-    return [this.binary, args];
+/** One standalone redis-server on loopback: no cluster mode, nothing replicated; it announces its RESP point. */
+export class MasterNode extends StandaloneNode {
+  constructor(index: number, ports: StandalonePorts, binary: string, dir: ReapedDir, options: LocalClusterOptions) {
+    super(index, ports, `127.0.0.1:${ports.point}`, binary, dir, options);
   }
 }
 
-export class MastersCluster extends ProcessCluster<MasterNode> {
-  readonly kind = 'local' as const;
+export class MastersCluster extends StandaloneCluster<MasterNode> {
   readonly topologyKind = 'masters' as const;
+  protected readonly links = LINKS;
+  protected readonly clientsBy = 'masterClients(), one client per master';
 
   private constructor(
     options: LocalClusterOptions,
@@ -94,11 +73,7 @@ export class MastersCluster extends ProcessCluster<MasterNode> {
 
   /** Start `count` masters on free ports; a start that meets a port taken meanwhile is tried again on new ports. */
   static async start(constraints: MastersConstraints = {}): Promise<MastersCluster> {
-    const count = constraints.count ?? MASTERS.default;
-    if (!Number.isInteger(count) || count < MASTERS.min || count > MASTERS.max)
-      throw new RangeError(
-        `MastersCluster.start: count must be an integer in [${MASTERS.min}, ${MASTERS.max}], got ${String(count)}`,
-      );
+    const count = countIn('MastersCluster.start: count', constraints.count ?? MASTERS.default, MASTERS);
     const { nodeTimeoutMs, readyTimeoutMs, seed, redisServer } = constraints;
     const options = localClusterOptions({
       nodeTimeoutMs,
@@ -121,30 +96,9 @@ export class MastersCluster extends ProcessCluster<MasterNode> {
         const [direct, client, point] = ports.slice(1 + i * 3, 4 + i * 3);
         return new MasterNode(i, { direct, client, point }, redisBin, dir, options);
       });
-      await toxiproxy.createProxies(
-        nodes.map((n) => ({
-          name: `${n.ref.name}-client`,
-          listen: `127.0.0.1:${n.ports.client}`,
-          upstream: n.ref.direct,
-        })),
-      );
-      opened.points = await RespPoints.start(
-        nodes.map((n) => ({
-          node: n.ref.name,
-          listen: n.ports.point,
-          address: { host: '127.0.0.1', port: n.ports.client },
-        })),
-      );
+      opened.points = await MastersCluster.proxied(toxiproxy, nodes, LINKS);
       return new MastersCluster(options, dir, toxiproxy, nodes, opened.points);
     });
-  }
-
-  protected control(node: MasterNode): { host: string; port: number } {
-    return { host: '127.0.0.1', port: node.ports.direct };
-  }
-
-  protected meet(): NodeAddress {
-    throw new ClusterUsageError('independent masters meet nobody: they form no cluster');
   }
 
   /** Up: every master answers PING directly and through its client link. */
@@ -168,12 +122,6 @@ export class MastersCluster extends ProcessCluster<MasterNode> {
         return true;
       },
       timeoutMs,
-    );
-  }
-
-  override connect(): never {
-    throw new ClusterUsageError(
-      `${this}: there is no Redis Cluster to connect to (use masterClients(), one client per master)`,
     );
   }
 
@@ -205,15 +153,6 @@ export class MastersCluster extends ProcessCluster<MasterNode> {
 
   override failover(replica: number): Promise<void> {
     return Promise.reject(new ClusterUsageError(`${this}: n${replica} is a master with no replica to fail over to`));
-  }
-
-  /** Each master's client link only: an independent master has no replication or bus link, so a toxic drawn there has nothing to act on. */
-  async toxic(node: number, link: Link, spec: ToxicSpec): Promise<void> {
-    if (link === 'client') await this.toxiproxy.addToxic(`${this.node(node).ref.name}-client`, spec);
-  }
-
-  async setProxyEnabled(node: number, link: Link, enabled: boolean): Promise<void> {
-    if (link === 'client') await this.toxiproxy.setEnabled(`${this.node(node).ref.name}-client`, enabled);
   }
 
   processes(): { name: string; pid: number | undefined; status: string }[] {

@@ -4,17 +4,15 @@ import path from 'node:path';
 import type { LocalClusterOptions } from './options.ts';
 import type { ReapedDir } from './reaper.ts';
 import { ServerProcess, type ServerAddress } from './server-process.ts';
+import { StandaloneNode, type StandalonePorts } from './standalone.ts';
 
 /** The name the Sentinels monitor the primary by: what a client gives ioredis as `name`. */
 export const SENTINEL_MASTER_NAME = 'chaoslua';
 
 /** The ports of one data node: the server's own, its internal proxy (announced), its client proxy, the RESP point in front of that. */
-export interface DataNodePorts {
-  readonly direct: number;
+export interface DataNodePorts extends StandalonePorts {
   /** Internal proxy -> direct; announced (replica-announce-port), so replication and the Sentinels' links cross it. */
   readonly internal: number;
-  readonly client: number;
-  readonly point: number;
 }
 
 /**
@@ -23,34 +21,12 @@ export interface DataNodePorts {
  * reach it through Toxiproxy: a toxic or a disabled proxy there cuts it off from both while its
  * clients still reach it, which is how a Sentinel failover leaves an old primary taking writes.
  */
-export class SentinelDataNode extends ServerProcess {
-  protected readonly address: ServerAddress;
-  protected readonly where: string;
-  protected override readonly clustered = false;
+export class SentinelDataNode extends StandaloneNode<DataNodePorts> {
   /** Whom it replicates at its next start ("host:port", announced), or undefined to start as a primary. */
   replicaOf: string | undefined;
 
-  constructor(
-    index: number,
-    readonly ports: DataNodePorts,
-    private readonly binary: string,
-    dir: ReapedDir,
-    options: LocalClusterOptions,
-  ) {
-    super(
-      index,
-      {
-        index,
-        name: `n${index}`,
-        announced: `127.0.0.1:${ports.internal}`,
-        client: `127.0.0.1:${ports.point}`,
-        direct: `127.0.0.1:${ports.direct}`,
-      },
-      dir,
-      options,
-    );
-    this.address = { port: ports.direct, bind: '127.0.0.1', busPort: ports.direct + 10_000, announceIp: '127.0.0.1' };
-    this.where = `port ${ports.direct}`;
+  constructor(index: number, ports: DataNodePorts, binary: string, dir: ReapedDir, options: LocalClusterOptions) {
+    super(index, ports, `127.0.0.1:${ports.internal}`, binary, dir, options);
   }
 
   /** Sentinel rewrites a real node's config after a failover; these nodes have none, so each start is told its role. */
@@ -61,10 +37,6 @@ export class SentinelDataNode extends ServerProcess {
       args.push('--replicaof', host, port);
     }
     return args;
-  }
-
-  protected launch(args: string[]): [string, string[]] {
-    return [this.binary, args];
   }
 }
 

@@ -7,8 +7,8 @@
  * the Sentinels (`sentinelClient()`: ioredis `{ sentinels, name }`), which are not proxied: a fault
  * is aimed at a data node, never at a Sentinel.
  *
- * How it fits the Cluster interface: a ProcessCluster (freeze, thaw, kill, SCRIPT FLUSH, clocks,
- * toxics and dispose are the shared ones) whose `topologyKind` is 'sentinel'. The primary holds every
+ * How it fits the Cluster interface: a StandaloneCluster (./standalone.ts: freeze, thaw, kill,
+ * SCRIPT FLUSH, clocks, toxics and dispose are the shared ones) whose `topologyKind` is 'sentinel'. The primary holds every
  * slot in topology(), so a fault aimed at "the master of a key's shard" lands on the primary, and at
  * "its replica" on a replica. failover() is Sentinel's (SENTINEL FAILOVER: Sentinel picks the replica,
  * and no handshake holds writes back, so acknowledged writes may be lost); a node restarted is told
@@ -20,7 +20,7 @@ import { redisServerBinary, toxiproxyBinary } from './binaries.ts';
 import { ClusterUsageError } from './errors.ts';
 import { localClusterOptions, type LocalClusterOptions } from './options.ts';
 import { freePorts, startOnFreePorts } from './ports.ts';
-import { ProcessCluster, type NodeAddress } from './process-cluster.ts';
+import { ProcessCluster } from './process-cluster.ts';
 import { reapedDir, type ReapedDir } from './reaper.ts';
 import {
   SENTINEL_MASTER_NAME,
@@ -30,14 +30,16 @@ import {
   type SentinelWatch,
 } from './sentinel-nodes.ts';
 import { primariesNamed, sentinelFields, sentinelReadiness } from './sentinel-ready.ts';
+import { countIn, SLOTS, StandaloneCluster, type StandaloneLink } from './standalone.ts';
 import { Toxiproxy } from './toxiproxy.ts';
-import type { FailoverMode, Link, NodeState, ToxicSpec, Topology } from './types.ts';
+import type { FailoverMode, NodeState, Topology } from './types.ts';
 import { sleep, waitUntil } from './wait.ts';
 import { parseInfo } from '../resp/info.ts';
-import { RespPoints } from '../resp/point.ts';
+import type { RespPoints } from '../resp/point.ts';
 import { SENTINEL_REPLICAS, SENTINELS } from '../plan/topology.ts';
 
-const SLOTS = 16384;
+/** A data node's client and internal links are proxied; it has no bus. */
+const LINKS: readonly StandaloneLink[] = ['internal', 'client'];
 
 /** What a caller may set on a Sentinel deployment; checked once, here. */
 export interface SentinelConstraints {
@@ -53,9 +55,10 @@ export interface SentinelConstraints {
 /** Sentinel's failover-timeout: small, so a failover that stalls is abandoned and tried again within seconds. */
 const failoverTimeoutMs = (nodeTimeoutMs: number) => Math.max(3_000, nodeTimeoutMs * 3);
 
-export class SentinelCluster extends ProcessCluster<SentinelDataNode> {
-  readonly kind = 'local' as const;
+export class SentinelCluster extends StandaloneCluster<SentinelDataNode> {
   readonly topologyKind = 'sentinel' as const;
+  protected readonly links = LINKS;
+  protected readonly clientsBy = 'sentinelClient(): the primary found through the Sentinels';
   readonly sentinelName = SENTINEL_MASTER_NAME;
 
   private constructor(
@@ -70,11 +73,11 @@ export class SentinelCluster extends ProcessCluster<SentinelDataNode> {
   }
 
   static async start(constraints: SentinelConstraints = {}): Promise<SentinelCluster> {
-    const replicas = constraints.replicas ?? SENTINEL_REPLICAS.default;
-    if (!Number.isInteger(replicas) || replicas < SENTINEL_REPLICAS.min || replicas > SENTINEL_REPLICAS.max)
-      throw new RangeError(
-        `SentinelCluster.start: replicas must be an integer in [${SENTINEL_REPLICAS.min}, ${SENTINEL_REPLICAS.max}], got ${String(replicas)}`,
-      );
+    const replicas = countIn(
+      'SentinelCluster.start: replicas',
+      constraints.replicas ?? SENTINEL_REPLICAS.default,
+      SENTINEL_REPLICAS,
+    );
     const { nodeTimeoutMs, readyTimeoutMs, seed, redisServer } = constraints;
     const options = localClusterOptions({
       nodeTimeoutMs,
@@ -108,29 +111,9 @@ export class SentinelCluster extends ProcessCluster<SentinelDataNode> {
         peers,
       };
       const watchers = peers.map((p, i) => new SentinelProcess(i, p.port, binary, dir, options, watch));
-      await toxiproxy.createProxies(
-        nodes.flatMap((n) => [
-          { name: `${n.ref.name}-internal`, listen: `127.0.0.1:${n.ports.internal}`, upstream: n.ref.direct },
-          { name: `${n.ref.name}-client`, listen: `127.0.0.1:${n.ports.client}`, upstream: n.ref.direct },
-        ]),
-      );
-      opened.points = await RespPoints.start(
-        nodes.map((n) => ({
-          node: n.ref.name,
-          listen: n.ports.point,
-          address: { host: '127.0.0.1', port: n.ports.client },
-        })),
-      );
+      opened.points = await SentinelCluster.proxied(toxiproxy, nodes, LINKS);
       return new SentinelCluster(options, dir, toxiproxy, nodes, opened.points, watchers);
     });
-  }
-
-  protected control(node: SentinelDataNode): { host: string; port: number } {
-    return { host: '127.0.0.1', port: node.ports.direct };
-  }
-
-  protected meet(): NodeAddress {
-    throw new ClusterUsageError('a Sentinel deployment meets nobody: it forms no cluster');
   }
 
   private ask(sentinel: SentinelProcess, ...args: (string | number)[]): Promise<unknown> {
@@ -179,12 +162,6 @@ export class SentinelCluster extends ProcessCluster<SentinelDataNode> {
   /** The Sentinels' addresses, as a client is given them. */
   sentinels(): { host: string; port: number }[] {
     return this.watchers.map((s) => ({ host: '127.0.0.1', port: s.port }));
-  }
-
-  override connect(): never {
-    throw new ClusterUsageError(
-      `${this}: there is no Redis Cluster to connect to (use sentinelClient(): the primary found through the Sentinels)`,
-    );
   }
 
   /**
@@ -304,15 +281,6 @@ export class SentinelCluster extends ProcessCluster<SentinelDataNode> {
     const primary = await this.primaryIndex();
     n.replicaOf = primary === undefined || primary === node ? undefined : this.redisNodes[primary].ref.announced;
     await super.restart(node);
-  }
-
-  /** A data node's client or internal link; it has no bus. */
-  async toxic(node: number, link: Link, spec: ToxicSpec): Promise<void> {
-    if (link !== 'bus') await this.toxiproxy.addToxic(`${this.node(node).ref.name}-${link}`, spec);
-  }
-
-  async setProxyEnabled(node: number, link: Link, enabled: boolean): Promise<void> {
-    if (link !== 'bus') await this.toxiproxy.setEnabled(`${this.node(node).ref.name}-${link}`, enabled);
   }
 
   processes(): { name: string; pid: number | undefined; status: string }[] {
