@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { ClusterUsageError } from './errors.ts';
 import { parseClusterNodes } from './topology.ts';
 import type { FailoverMode, NodeRef } from './types.ts';
@@ -10,6 +11,8 @@ const MANUAL_FAILOVER_WINDOW_MS = 6_000;
 export interface FailoverNode {
   readonly ref: NodeRef;
   readonly status: string;
+  /** The server's log, where one is kept: its election lines say why a failover did not complete. */
+  readonly logFile?: string;
 }
 
 /**
@@ -54,7 +57,10 @@ export async function promoteReplica<N extends FailoverNode>(
       );
       return;
     } catch (error) {
-      if (Date.now() >= deadline) throw new Error(`${(error as Error).message}; ${await replicaSide(node, direct)}`);
+      if (Date.now() >= deadline)
+        throw new Error(
+          [(error as Error).message, await replicaSide(node, direct), ...electionLines([node, ...nodes])].join('; '),
+        );
     }
   }
 }
@@ -78,4 +84,32 @@ async function replicaSide<N extends FailoverNode>(
   } catch (error) {
     return `${node.ref.name}'s INFO replication failed: ${(error as Error).message}`;
   }
+}
+
+/** What a server log says about failovers and votes: a replica's "Manual failover timed out", a master's "Failover auth denied ... can't vote". */
+const ELECTION = /fail ?over|election|vote|auth/i;
+
+/**
+ * The last election line of each node's log (the replica's first), as `n3 log: <line>`: whether the
+ * replica started an election at all, and why the masters refused it, are only in the logs.
+ */
+export function electionLines(nodes: readonly FailoverNode[]): string[] {
+  const lines: string[] = [];
+  for (const node of new Set(nodes)) {
+    if (!node.logFile) continue;
+    let text: string;
+    try {
+      text = fs.readFileSync(node.logFile, 'utf8');
+    } catch {
+      continue;
+    }
+    const last = text
+      .split('\n')
+      .filter((l) => ELECTION.test(l))
+      .pop();
+    // Redis's log prefix (pid:role date time level) says nothing the node name does not.
+    if (last)
+      lines.push(`${node.ref.name} log: ${last.replace(/^\d+:\w \d+ \w+ \d+ [\d:.]+ [#*.-] /, '').slice(0, 160)}`);
+  }
+  return lines;
 }
