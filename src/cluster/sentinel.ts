@@ -8,9 +8,9 @@
  * is aimed at a data node, never at a Sentinel.
  *
  * How it fits the Cluster interface: a StandaloneCluster (./standalone.ts: freeze, thaw, kill,
- * SCRIPT FLUSH, clocks, toxics and dispose are the shared ones) whose `topologyKind` is 'sentinel'. The primary holds every
- * slot in topology(), so a fault aimed at "the master of a key's shard" lands on the primary, and at
- * "its replica" on a replica. failover() is Sentinel's (SENTINEL FAILOVER: Sentinel picks the replica,
+ * SCRIPT FLUSH, clocks, toxics and dispose are the shared ones) whose `topologyKind` is 'sentinel'.
+ * The primary holds every slot in topology(), so a fault aimed at "the master of a key's shard"
+ * lands on the primary, and at "its replica" on a replica. failover() is Sentinel's (SENTINEL FAILOVER: Sentinel picks the replica,
  * and no handshake holds writes back, so acknowledged writes may be lost); a node restarted is told
  * whom to replicate, as Sentinel's rewritten config would; heal() waits until the Sentinels agree on
  * a primary every other node follows. connect() is refused: there is no Redis Cluster.
