@@ -93,6 +93,12 @@ export function checkKey<S, I, O>(
   let located = { longestPrefix: stuck.prefix.map((i) => ops[i].id), unexplained: ops[stuck.op].id };
 
   const faults = faultsThatCanMatter(ops, lossyFaults);
+  const clocks = clockFaultsOf(ops, clockFaults);
+  const slack = clockSlackMs(clocks);
+  // Set when the rollbacks' search ran out of budget: the key is undecided unless the moved clocks
+  // alone explain it (a semaphore strobed -1 s beside a lossy failover: a million states with the
+  // rollbacks, the soak of 2026-12-07 again, where the clocks' own search is small).
+  let lossyUndecided: string | undefined;
   if (faults.length > 0) {
     // Writes WAIT acknowledged are first kept out of the rollbacks' reach (see lost-acknowledged.ts).
     const guarded = hasAcknowledgedWrites(ops);
@@ -143,16 +149,11 @@ export function checkKey<S, I, O>(
       };
     }
     if (relaxed.verdict === 'unknown') {
-      const note =
+      lossyUndecided =
         `illegal as recorded (${classified.invariant}); ${undecided(key, relaxed, options)} before lossy faults ` +
         `${faults.map((f) => f.id).join(', ')} were shown to explain it or not`;
-      return {
-        verdict: { ...base, verdict: 'unknown', statesExplored: explored, note, ...located },
-        explored,
-        minimiseExplored: 0,
-      };
-    }
-    if (relaxed.stuck) {
+      if (slack === 0) return undecidedKey(base, lossyUndecided, located, explored);
+    } else if (relaxed.stuck) {
       // Even allowing the lossy faults to drop writes, this is where no order gets past: report that
       // operation, not the one a rollback would have explained.
       stuck = relaxed.stuck;
@@ -161,9 +162,7 @@ export function checkKey<S, I, O>(
     }
   }
 
-  // Still illegal, rollbacks allowed: do the clocks the harness moved explain it?
-  const clocks = clockFaultsOf(ops, clockFaults);
-  const slack = clockSlackMs(clocks);
+  // Still illegal (or undecided) with the rollbacks allowed: do the clocks the harness moved explain it?
   if (slack > 0) {
     const longest = (input: I) => model.expiryRangeMs?.(input)?.[1] ?? model.expiryMs(input) ?? 0;
     const judged = clockJudged(ops, clocks, slack, spec.clockRefusal?.bind(spec), longest);
@@ -179,7 +178,7 @@ export function checkKey<S, I, O>(
       pruning,
     );
     explored += widened.explored;
-    if (widened.verdict !== 'ok' && faults.length > 0) {
+    if (widened.verdict !== 'ok' && faults.length > 0 && !lossyUndecided) {
       widened = searchKey(
         buildKeyProblem(model, judged, options.eps, faults, cuts, false, -1, slacks),
         options.budget,
@@ -194,11 +193,7 @@ export function checkKey<S, I, O>(
       const note =
         `illegal as recorded (${classified.invariant}); ${undecided(key, widened, options)} before the moved ` +
         `clocks (faults ${clocks.map((f) => f.id).join(', ')}) were shown to explain it or not`;
-      return {
-        verdict: { ...base, verdict: 'unknown', statesExplored: explored, note, ...located },
-        explored,
-        minimiseExplored: 0,
-      };
+      return undecidedKey(base, note, located, explored);
     }
     if (widened.verdict === 'ok') {
       const note = clockLossSentence(clocks, slack);
@@ -217,6 +212,7 @@ export function checkKey<S, I, O>(
       };
     }
   }
+  if (lossyUndecided) return undecidedKey(base, lossyUndecided, located, explored);
 
   const minimised = options.minimise
     ? minimiseIllegal({
@@ -311,6 +307,20 @@ function undecided(
   return outcome.exhausted === 'time'
     ? `key ${key} undecided after ${seconds(options.budgetMs)} (time budget, ${states})`
     : `key ${key} undecided after ${states} (state budget of ${options.budget.toLocaleString('en-US')}${orders})`;
+}
+
+/** A key neither shown explained nor shown not to be: undecided, with where its search got stuck. */
+function undecidedKey<I, O>(
+  base: { readonly key: string; readonly ops: number },
+  note: string,
+  located: Pick<KeyVerdict, 'longestPrefix' | 'unexplained'>,
+  explored: number,
+): KeyCheck<I, O> {
+  return {
+    verdict: { ...base, verdict: 'unknown', statesExplored: explored, note, ...located },
+    explored,
+    minimiseExplored: 0,
+  };
 }
 
 function seconds(ms: number): string {
