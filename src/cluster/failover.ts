@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { ClusterUsageError } from './errors.ts';
+import { REDIS_LOG_PREFIX } from './server-process.ts';
 import { parseClusterNodes } from './topology.ts';
 import type { FailoverMode, NodeRef } from './types.ts';
 import { waitUntil } from './wait.ts';
@@ -107,9 +108,7 @@ export function electionLines(nodes: readonly FailoverNode[]): string[] {
       .split('\n')
       .filter((l) => ELECTION.test(l))
       .pop();
-    // Redis's log prefix (pid:role date time level) says nothing the node name does not.
-    if (last)
-      lines.push(`${node.ref.name} log: ${last.replace(/^\d+:\w \d+ \w+ \d+ [\d:.]+ [#*.-] /, '').slice(0, 160)}`);
+    if (last) lines.push(`${node.ref.name} log: ${last.replace(REDIS_LOG_PREFIX, '').slice(0, 160)}`);
   }
   return lines;
 }

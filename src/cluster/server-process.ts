@@ -9,6 +9,9 @@ import { noPersistenceArgs, removeSnapshot } from './persistence.ts';
 import type { ReapedDir } from './reaper.ts';
 import type { NodeRef } from './types.ts';
 
+/** A redis-server log line's prefix (pid:role date time level): nothing a node's name does not say. */
+export const REDIS_LOG_PREFIX = /^\d+:\w \d+ \w+ \d+ [\d:.]+ [#*.-] /;
+
 export type NodeStatus = 'running' | 'frozen' | 'killed';
 
 /** Where a node's server listens and what it tells its peers, the only settings the backends differ on. */
@@ -158,7 +161,7 @@ export abstract class ServerProcess {
     try {
       const lines = fs.readFileSync(this.logFile, 'utf8').trim().split('\n');
       const fatal = lines.filter((l) => /#|error|fatal|can't|could not/i.test(l)).pop() ?? lines.pop() ?? '';
-      return fatal.replace(/^\d+:\w \d+ \w+ \d+ [\d:.]+ [#*.-] /, '').trim();
+      return fatal.replace(REDIS_LOG_PREFIX, '').trim();
     } catch {
       return 'no log written';
     }
